@@ -1,0 +1,91 @@
+// The gfx950 functional simulator: runs real code objects on the CPU.
+//
+// A simulator instance is one device: a flat 64-bit global address space
+// backed by host buffers, loaded programs, and launches. An instance is not
+// thread-safe; callers that share one serialize access (the runtime does).
+#ifndef UQ_SIM_SIM_H_
+#define UQ_SIM_SIM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uq/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct uq_sim_s uq_sim_t;
+typedef struct uq_sim_program_s uq_sim_program_t;
+
+// Instruction classes counted per launch.
+typedef enum uq_sim_class_e {
+  UQ_SIM_CLASS_SALU = 0,
+  UQ_SIM_CLASS_VALU,
+  UQ_SIM_CLASS_SMEM,
+  UQ_SIM_CLASS_VMEM,
+  UQ_SIM_CLASS_LDS,
+  UQ_SIM_CLASS_MFMA,
+  UQ_SIM_CLASS_BRANCH,
+  UQ_SIM_CLASS_OTHER, // waitcnt, barriers, nops, scheduling hints, endpgm
+  UQ_SIM_CLASS_COUNT,
+} uq_sim_class_t;
+
+typedef struct uq_sim_counters_s {
+  uint64_t wave_instructions;                // all classes
+  uint64_t by_class[UQ_SIM_CLASS_COUNT];     // wave-instructions per class
+  uint64_t global_bytes_read;                // global + buffer + flat loads
+  uint64_t global_bytes_written;
+  uint64_t scalar_bytes_read;                // s_load / s_buffer_load
+  uint64_t lds_bytes_read;
+  uint64_t lds_bytes_written;
+  uint32_t lds_high_water;                   // highest LDS byte touched + 1
+  uint64_t workgroups;
+  uint64_t waves;
+} uq_sim_counters_t;
+
+typedef struct uq_sim_launch_s {
+  uint32_t grid[3];      // workgroups in x, y, z (not work-items)
+  uint32_t workgroup[3]; // work-items per workgroup; 64..1024 in x*y*z
+  const void *kernargs;  // explicit + hidden arguments, as packed by caller
+  size_t kernarg_size;   // must equal the metadata's kernarg_segment_size
+  uint32_t dynamic_lds;  // bytes of LDS beyond the kernel's static size
+} uq_sim_launch_t;
+
+UQ_API uq_status_t uq_sim_create(uq_sim_t **out_sim);
+UQ_API void uq_sim_destroy(uq_sim_t *sim);
+
+// Device memory. Addresses are not host pointers; 0 is never returned.
+// Allocation contents start as 0xCD so unwritten reads show.
+UQ_API uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size,
+                                uint64_t *out_address);
+UQ_API uq_status_t uq_sim_free(uq_sim_t *sim, uint64_t address);
+UQ_API uq_status_t uq_sim_write(uq_sim_t *sim, uint64_t address,
+                                const void *data, size_t size);
+UQ_API uq_status_t uq_sim_read(uq_sim_t *sim, uint64_t address, void *data,
+                               size_t size);
+
+// Loads a code object (copied). Fails as uq_code_object_load does.
+UQ_API uq_status_t uq_sim_program_load(uq_sim_t *sim, const void *data,
+                                       size_t size,
+                                       uq_sim_program_t **out_program);
+UQ_API void uq_sim_program_destroy(uq_sim_program_t *program);
+// The parsed code object behind a program (borrowed), for kernarg layouts.
+struct uq_code_object_s;
+UQ_API const struct uq_code_object_s *
+uq_sim_program_code_object(const uq_sim_program_t *program);
+
+// Runs every workgroup of the grid to completion. On an unimplemented
+// instruction, a memory fault or a bad launch, returns a failure that names
+// the instruction's text and address (or the fault). `out_counters` may be
+// NULL; when given, it receives this launch's counters.
+UQ_API uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
+                                 const char *kernel_name,
+                                 const uq_sim_launch_t *launch,
+                                 uq_sim_counters_t *out_counters);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_SIM_SIM_H_
