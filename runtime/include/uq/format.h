@@ -1,0 +1,217 @@
+// The UltraQuant cache format on the host: number conversions, the rotation,
+// the group encoder/decoder and the paged-cache writer, byte-compatible with
+// vLLM's `ultraquant` KV cache (D = 256, FP4 E2M1 codes, UE8M0 group scales).
+//
+// Every function here is pure or writes only through its arguments: no global
+// state, safe to call from any number of threads on disjoint outputs. The
+// pure conversions cannot fail; functions taking user buffers and sizes
+// return a uq_status_t (UQ_OK = NULL) and write nothing when they fail.
+#ifndef UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_
+#define UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uq/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// ---- Geometry of one slot (one token, one kv head) -------------------------
+
+#define UQ_HEAD_DIM 256
+#define UQ_GROUP_SIZE 32
+#define UQ_NUM_GROUPS 8 // UQ_HEAD_DIM / UQ_GROUP_SIZE
+#define UQ_GROUP_CODE_BYTES 16
+// Byte offsets inside a slot: K codes, K scales, V codes, V scales.
+#define UQ_SLOT_K_CODES_OFFSET 0
+#define UQ_SLOT_K_SCALES_OFFSET 128
+#define UQ_SLOT_V_CODES_OFFSET 136
+#define UQ_SLOT_V_SCALES_OFFSET 264
+// Bytes of content per slot; the slot stride (padded_slot) is at least this
+// and a multiple of 4. Bytes [272, padded_slot) are never read or written.
+#define UQ_SLOT_CONTENT_BYTES 272
+// The encoder's scale constant, an fp32 constant as in vLLM's reference.
+#define UQ_ENCODE_SCALE_C 0.156f
+// Largest finite E4M3 (OCP e4m3fn) magnitude.
+#define UQ_E4M3_MAX 448.0f
+
+// ---- FP4 E2M1 ---------------------------------------------------------------
+
+// The value of an FP4 E2M1 code (low 4 bits of `code`; higher bits ignored):
+// 0..7 -> 0, 0.5, 1, 1.5, 2, 3, 4, 6; 8..15 -> the negatives (8 is -0.0).
+UQ_API float uq_fp4_to_float(uint8_t code);
+
+// The encoder's snap of an already-scaled value to an FP4 code, with
+// torch.bucketize semantics over the 14 midpoints between the 15 distinct
+// levels: a value equal to a midpoint takes the level below it (toward -inf),
+// so 0.75 -> 0.5 but -0.75 -> -1, and 5 -> 4 but -5 -> -6. Values past +-6
+// take +-6. Zero, -0.0 and anything that snaps to zero give code 0 (+0): this
+// function never returns 8. NaN gives code 0 (the group encoder never passes
+// NaN here; see uq_group_encode).
+UQ_API uint8_t uq_fp4_snap(float x);
+
+// ---- FP8 E4M3 (OCP e4m3fn: bias 7, no infinities, 0x7F/0xFF = NaN) -------
+
+// What a float -> E4M3 conversion does with a value whose rounded magnitude
+// would exceed 448 (|x| > 464; 464 itself rounds to 448 by ties-to-even) and
+// with +-inf. gfx950's v_cvt_pk_fp8_f32 saturates when the wave's
+// MODE.FP16_OVFL bit is set and produces NaN when it is clear; the initial
+// bit comes from COMPUTE_PGM_RSRC1 bit 26 of the code object, so the host
+// reference takes the rule as a parameter. PyTorch's cast behaves as NAN.
+typedef enum uq_fp8_overflow_e {
+  UQ_FP8_OVERFLOW_SATURATE = 0, // +-448 (0x7E / 0xFE), also for +-inf
+  UQ_FP8_OVERFLOW_NAN = 1,      // NaN (0x7F / 0xFF, sign kept), also for +-inf
+} uq_fp8_overflow_t;
+
+// The value of an E4M3 byte: exact (every E4M3 value is a float); 0x7F and
+// 0xFF are NaN; 0x80 is -0.0; subnormals are k * 2^-9.
+UQ_API float uq_e4m3_to_float(uint8_t byte);
+
+// Rounds a float to E4M3 with round-to-nearest-even (subnormals included);
+// overflow and infinities follow `rule`. NaN gives 0x7F with the input's sign
+// bit (0xFF for a negative NaN). An out-of-range `rule` is treated as NAN.
+UQ_API uint8_t uq_float_to_e4m3(float x, uq_fp8_overflow_t rule);
+
+// ---- bfloat16
+// ----------------------------------------------------------------
+
+// The value of a bf16 bit pattern (exact).
+UQ_API float uq_bf16_to_float(uint16_t bits);
+// Rounds a float to bf16, round-to-nearest-even; overflow gives +-inf; a NaN
+// stays NaN (sign kept, quiet bit set, payload truncated).
+UQ_API uint16_t uq_float_to_bf16(float x);
+
+// ---- Group scales -----------------------------------------------------------
+
+// UE8M0 as the host dequantizes it: byte 0 marks a zero group and gives 0.0;
+// byte e in 1..254 gives 2^(e-127); byte 255 gives 2^128 = +inf (the encoder
+// never writes 255).
+UQ_API float uq_ue8m0_to_float(uint8_t byte);
+// E8M0 as the scaled MFMA and v_cvt_scalef32_pk_bf16_fp4 read it: byte e gives
+// 2^(e-127) for e in 0..254 (so 0x00 is 2^-127, not zero), 0xFF is NaN.
+UQ_API float uq_e8m0_to_float(uint8_t byte);
+
+// ---- Rotation
+// ----------------------------------------------------------------
+
+// In place: x <- H x with H the normalized 256x256 Sylvester Hadamard
+// (H[i][j] = (-1)^popcount(i & j) / 16; H = H^T, H H = I), computed as an fp32
+// butterfly in the decode kernel's order, so that results match it bit for
+// bit: stages with strides 1, 2, 4, ..., 128 in that order (stages 0..4 are
+// in-register in the kernel, 5..7 cross-lane); at each stage, for every pair
+// (i, i + stride) with bit `stride` of i clear, (a, b) <- (a + b, a - b) in
+// fp32; then every element is multiplied by 1/16 (exact unless it
+// underflows).
+UQ_API void uq_wht256(float x[UQ_HEAD_DIM]);
+
+// The scaled MFMA's K-order permutation of the query's head dim: element d of
+// the rotated query is stored at position uq_qperm_dest(d) (d in 0..255;
+// higher bits ignored). dest(d) = (d & 0x8F) | ((d >> 2) & 0x10) |
+// ((d << 1) & 0x60). uq_qperm_src is its inverse: uq_qperm_src(dest(d)) == d.
+UQ_API unsigned uq_qperm_dest(unsigned d);
+UQ_API unsigned uq_qperm_src(unsigned position);
+
+// The query as the kernel's QK operand sees it, in the rotated (unpermuted)
+// basis: q (bf16) -> float -> uq_wht256 -> E4M3 under `rule` -> float.
+UQ_API void uq_query_rotate(const uint16_t q_bf16[UQ_HEAD_DIM],
+                            uq_fp8_overflow_t rule,
+                            float out_q_rot[UQ_HEAD_DIM]);
+
+// ---- Groups and slots
+// ---------------------------------------------------------
+
+// Encodes one group of 32 floats into 16 code bytes (element 2i in the low
+// nibble of byte i, 2i+1 in the high nibble) and one UE8M0 scale byte, in
+// fp32 exactly as vLLM's tensor reference does:
+//   absmax = max |x|; s = 0.156f * absmax;
+//   exp = floor(log2f(s) + 0.5f) clamped to [-126, 127]; byte = exp + 127;
+//   code = uq_fp4_snap(x / 2^exp) for each element.
+// A group whose s is zero (all elements +-0) stores byte 0 and all codes +0.
+// Defined behaviour for non-finite input (vLLM makes no promise here): a
+// group holding any NaN or +-inf is stored as a zero group (byte 0, all codes
+// +0), so it decodes to zeros and can never poison an MFMA with NaN.
+UQ_API void uq_group_encode(const float x[UQ_GROUP_SIZE],
+                            uint8_t out_codes[UQ_GROUP_CODE_BYTES],
+                            uint8_t *out_scale);
+// Decodes one group with the host's UE8M0 rule: code value * 2^(byte-127), or
+// zeros when byte is 0. Computed in fp32 (exact: a power-of-two scaling of an
+// FP4 value, unless it overflows to inf for byte 255).
+UQ_API void uq_group_decode(const uint8_t codes[UQ_GROUP_CODE_BYTES],
+                            uint8_t scale, float out_x[UQ_GROUP_SIZE]);
+
+// Encodes one token's K and V for one kv head into the first 272 bytes of
+// `out_slot`: K is rotated (bf16 -> float -> uq_wht256) before encoding, V is
+// not. Bytes past 272 are not touched.
+UQ_API void uq_slot_encode(const uint16_t k_bf16[UQ_HEAD_DIM],
+                           const uint16_t v_bf16[UQ_HEAD_DIM],
+                           uint8_t out_slot[UQ_SLOT_CONTENT_BYTES]);
+// Decodes a slot with the host UE8M0 rule: K in the rotated basis, V as is.
+UQ_API void uq_slot_decode(const uint8_t slot[UQ_SLOT_CONTENT_BYTES],
+                           float out_k_rot[UQ_HEAD_DIM],
+                           float out_v[UQ_HEAD_DIM]);
+
+// ---- The paged cache
+// ------------------------------------------------------------
+
+// The cache tensor [num_blocks, block_size, num_kv_heads, padded_slot] of
+// uint8, contiguous. Slot (block b, offset o, head h) starts at byte
+// ((b * block_size + o) * num_kv_heads + h) * padded_slot.
+typedef struct uq_cache_layout_s {
+  int64_t num_blocks;   // > 0
+  int32_t block_size;   // > 0 tokens per block (the kernel needs 16..256)
+  int32_t num_kv_heads; // > 0
+  int32_t padded_slot;  // bytes per slot, >= 272 and a multiple of 4
+} uq_cache_layout_t;
+
+// Checks a layout. INVALID_ARGUMENT for a NULL layout, a non-positive field,
+// or a bad padded_slot; OUT_OF_RANGE when the total size does not fit in
+// size_t or int64_t.
+UQ_API uq_status_t uq_cache_layout_validate(const uq_cache_layout_t *layout);
+// The cache size in bytes, after uq_cache_layout_validate's checks.
+UQ_API uq_status_t uq_cache_layout_size(const uq_cache_layout_t *layout,
+                                        size_t *out_bytes);
+
+// New tokens to store, as a server writes them: key and value are bf16
+// [num_tokens, num_kv_heads, 256] with the given strides in elements (the
+// head dim is contiguous); slot_mapping[t] = block * block_size + offset, or
+// negative to skip the token (vLLM's padding convention).
+typedef struct uq_kv_tokens_s {
+  const uint16_t *key;
+  int64_t key_stride_token; // elements between tokens
+  int64_t key_stride_head;  // elements between kv heads
+  const uint16_t *value;
+  int64_t value_stride_token;
+  int64_t value_stride_head;
+  const int64_t *slot_mapping; // [num_tokens]
+  int64_t num_tokens;          // >= 0; 0 writes nothing
+} uq_kv_tokens_t;
+
+// Encodes every non-skipped token's K and V for every kv head into its slot.
+// All inputs are checked before any byte is written, so on failure the cache
+// is unchanged. Codes: INVALID_ARGUMENT (NULL pointers where num_tokens > 0,
+// bad layout, cache_size smaller than the layout, negative num_tokens,
+// negative strides or strides that make heads overlap); OUT_OF_RANGE (a slot
+// at or past num_blocks * block_size, or a layout too large for size_t).
+// Two tokens mapped to the same slot: the later one wins (as on a GPU store
+// with one writer per slot this is the caller's mistake, not checked).
+UQ_API uq_status_t uq_cache_write(const uq_cache_layout_t *layout,
+                                  uint8_t *cache, size_t cache_size,
+                                  const uq_kv_tokens_t *tokens);
+
+// Decodes the slot of (block, offset, kv head) with the host UE8M0 rule.
+// INVALID_ARGUMENT for NULL pointers, a bad layout or a short cache;
+// OUT_OF_RANGE for an index outside the layout.
+UQ_API uq_status_t uq_cache_read_slot(const uq_cache_layout_t *layout,
+                                      const uint8_t *cache, size_t cache_size,
+                                      int64_t block, int32_t offset,
+                                      int32_t kv_head,
+                                      float out_k_rot[UQ_HEAD_DIM],
+                                      float out_v[UQ_HEAD_DIM]);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_

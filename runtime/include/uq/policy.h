@@ -1,0 +1,50 @@
+// The decode kernel's launch policy: how many partitions (P) split each
+// sequence and how many 256-token tile-groups each partition walks (TGPP).
+// A pure function of the launch shape, the seed launcher's rules exactly:
+//
+//   cap      = 512 if B <= 8 else 256
+//   max_seq  = max_blocks_per_seq * block_size
+//   required = ceil(max_seq / 256)
+//   floor    = min(cap, max(1, max_kv_splits))
+//   actual   = max(floor, min(cap, required))
+//   actual   = min(actual, max(1, ceil(max_seq / 192)))
+//   P        = max(2, next_pow2(actual))
+//   TGPP     = next_pow2(max(1, ceil(required / P)))
+//
+// P * TGPP * 256 >= max_seq always holds, so every token is covered.
+#ifndef UQ_RUNTIME_INCLUDE_UQ_POLICY_H_
+#define UQ_RUNTIME_INCLUDE_UQ_POLICY_H_
+
+#include <stdint.h>
+
+#include "uq/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The seed's default for max_kv_splits.
+#define UQ_DEFAULT_MAX_KV_SPLITS 32
+
+typedef struct uq_launch_plan_s {
+  int32_t num_partitions; // P, a power of two >= 2
+  int32_t tgpp;           // tile-groups per partition, a power of two >= 1
+} uq_launch_plan_t;
+
+// Computes the plan for a batch of `num_seqs` sequences whose block tables
+// have `max_blocks_per_seq` entries of `block_size` tokens. The plan depends
+// on the block-table width, not on the actual seq lens (as in the seed, so a
+// captured graph stays valid). `*out_plan` is written only on success.
+// INVALID_ARGUMENT: NULL out_plan, num_seqs or max_blocks_per_seq < 1,
+// block_size not in {16, 32, 64, 128, 256}, max_kv_splits < 0 (0 acts as 1,
+// as in the seed).
+UQ_API uq_status_t uq_launch_policy(int32_t num_seqs,
+                                    int32_t max_blocks_per_seq,
+                                    int32_t block_size, int32_t max_kv_splits,
+                                    uq_launch_plan_t *out_plan);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_INCLUDE_UQ_POLICY_H_

@@ -1,0 +1,145 @@
+// The host reference for UltraQuant decode attention: the oracle every
+// kernel is judged against. Two modes over the same problem description:
+//
+// - exact: float64 attention on the dequantized cache (K in the rotated
+//   basis) with the query rotated by uq_wht256 and rounded to E4M3;
+// - faithful: the decode kernel's own order and roundings (partitions,
+//   16-token tiles, base-2 online softmax in fp32, bf16 P for the PV
+//   product, bf16 partials with fp32 max and sum, the partition reduce).
+//
+// No global state; every function is safe to call concurrently on disjoint
+// outputs. Pointers are borrowed for the duration of the call only.
+#ifndef UQ_RUNTIME_INCLUDE_UQ_REFERENCE_H_
+#define UQ_RUNTIME_INCLUDE_UQ_REFERENCE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uq/format.h"
+#include "uq/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Tokens per tile and per tile-group of the decode kernel.
+#define UQ_TILE_TOKENS 16
+#define UQ_TILE_GROUP_TOKENS 256
+
+// One decode step for a batch: query [B, Hq, 256] bf16 (Hq = Hk * QG; query
+// head hq = kv_head * QG + r) against the paged cache, output [B, Hq, 256]
+// bf16. Strides are in elements; the head dim is contiguous.
+typedef struct uq_decode_problem_s {
+  int32_t num_seqs;             // B >= 1
+  int32_t query_group;          // QG: 6, 8 or 16
+  uq_cache_layout_t cache;      // num_blocks, block_size (16, 32, 64, 128 or
+                                // 256), num_kv_heads, padded_slot
+  int32_t max_blocks_per_seq;   // block-table row length, >= 1
+  float softmax_scale;          // finite; 1/16 when the model sets none
+  uq_fp8_overflow_t q_overflow; // the E4M3 rule of the kernel's code object
+
+  const uint16_t *query;       // bf16
+  int64_t query_stride_seq;    // elements between sequences, >= 0
+  int64_t query_stride_head;   // elements between query heads, >= 0
+  const uint8_t *kv_cache;     // uq_cache_layout_size(&cache) bytes
+  const int32_t *block_tables; // [B, max_blocks_per_seq]
+  const int32_t *seq_lens; // [B], each in [0, max_blocks_per_seq*block_size]
+  uint16_t *output;        // bf16, written
+  int64_t output_stride_seq;
+  int64_t output_stride_head;
+} uq_decode_problem_t;
+
+// Checks every input of a problem; returns the first problem found.
+// INVALID_ARGUMENT: NULL problem or pointer; B, Hk, num_blocks,
+//   max_blocks_per_seq not positive; padded_slot < 272 or not a multiple of
+//   4; QG not in {6, 8, 16}; block_size not in {16, 32, 64, 128, 256};
+//   softmax_scale not finite; q_overflow not a known rule; a negative
+//   stride, or query/output strides under which two (sequence, head) rows of
+//   256 elements overlap.
+// OUT_OF_RANGE: a negative seq_len or one past max_blocks_per_seq *
+//   block_size; a block id in the used part of a block-table row (entries
+//   0 .. ceil(seq_len / block_size) - 1) outside [0, num_blocks); sizes whose
+//   byte counts overflow.
+UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
+
+// Exact mode. For each query head: q_rot = uq_query_rotate(q); scores
+// s_t = scale * sum_d q_rot[d] * k_rot_t[d] in float64 over the tokens
+// t < seq_len (K and V dequantized with the host UE8M0 rule); softmax and
+// sum_t p_t v_t in float64; output rounded to bf16. seq_len 0 gives zeros.
+// Validates first (codes as above); writes the output only on success.
+UQ_API uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p);
+
+// Partition partials as the decode kernel writes them (kernel_abi.h):
+// segm_out [B, Hk, P, QG, 256] bf16, segm_max and segm_sum [B, Hk, P, QG]
+// fp32, contiguous. Every entry is written, including empty partitions
+// (out 0, max -inf, sum 0).
+typedef struct uq_decode_partials_s {
+  uint16_t *segm_out;
+  float *segm_max;
+  float *segm_sum;
+} uq_decode_partials_t;
+
+// Faithful mode with P = num_partitions and TGPP = tgpp (from uq_launch_policy
+// or chosen by a test). Partition p walks tile-groups p, p+P, ..., at most
+// tgpp of them; per 16-token tile, in fp32:
+//   qk[t] = scale * sum over the 2 MFMA issues of sum over their 4 groups g
+//           of 2^(kbyte_g-127) * sum_{32 elements} fp4 * e4m3(q_rot)
+//           (E8M0 scale rule; each MFMA's sum rounded once to fp32);
+//   tokens t >= seq_len -> -inf;
+//   m' = max(m, max_t qk); c = exp2f((m - m') * log2e) (1 when m = -inf);
+//   p_t = exp2f((qk_t - m') * log2e) (0 when m' = -inf); l = l*c + tile sum
+//   (four lanes' sequential sums of 4, added pairwise as the kernel's
+//   shuffles do); acc = acc*c + sum_t bf16(p_t) * v_t with v_t the bf16 V
+//   of v_cvt_scalef32_pk_bf16_fp4 (E8M0 scale), one fp32 rounding per
+//   16-token product. Masked tokens contribute nothing (not 0 * V).
+// A partition's partial is bf16(acc * (1/l)) (1/1 when l = 0), max m, sum l.
+// The reduce (uq_reference_reduce) then gives the output. libm's exp2f
+// stands in for the kernel's fast exp2, so the kernel is not bit-exact
+// against this oracle (a few bf16 ulps).
+// `out_partials` may be NULL; when given, all three arrays must be non-NULL
+// and hold B*Hk*P*QG(*256) entries.
+// Extra codes: INVALID_ARGUMENT for num_partitions or tgpp < 1 or a partials
+// struct with a NULL member; OUT_OF_RANGE when some seq_len exceeds the
+// coverage num_partitions * tgpp * 256 (the kernel would drop tokens).
+UQ_API uq_status_t uq_reference_decode_faithful(
+    const uq_decode_problem_t *p, int32_t num_partitions, int32_t tgpp,
+    const uq_decode_partials_t *out_partials);
+
+// The partition reduce on its own, for checking a reduce kernel against
+// partials a decode kernel wrote. In fp32 per (sequence, query head, dim):
+// M = max_p m_p; w_p = expf(m_p - M) * l_p over partitions with l_p > 0;
+// out = bf16(sum_p w_p * o_p / sum_p w_p), or 0 when every partition is
+// empty. Output strides in elements (rows of 256 must not overlap).
+typedef struct uq_reduce_problem_s {
+  int32_t num_seqs;       // B >= 1
+  int32_t num_kv_heads;   // Hk >= 1
+  int32_t query_group;    // QG >= 1 (any; the kernel set is checked elsewhere)
+  int32_t num_partitions; // P >= 1
+  const uint16_t *segm_out; // [B, Hk, P, QG, 256] bf16
+  const float *segm_max;    // [B, Hk, P, QG]
+  const float *segm_sum;    // [B, Hk, P, QG]
+  uint16_t *output;         // [B, Hk*QG, 256] bf16 with the strides below
+  int64_t output_stride_seq;
+  int64_t output_stride_head;
+} uq_reduce_problem_t;
+
+// INVALID_ARGUMENT for NULL pointers, non-positive sizes, negative or
+// overlapping output strides; OUT_OF_RANGE when sizes overflow.
+UQ_API uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r);
+
+// Unquantized attention for accuracy measurements: one query row q [256]
+// against K and V [num_tokens, 256] (floats, row-major, no rotation, no
+// quantization), all arithmetic in float64: out = softmax(scale * K q)^T V.
+// num_tokens 0 gives zeros. INVALID_ARGUMENT for NULL pointers (k and v may
+// be NULL when num_tokens is 0), a negative num_tokens or a non-finite
+// scale.
+UQ_API uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
+                                              const float *k, const float *v,
+                                              int64_t num_tokens, double scale,
+                                              double out[UQ_HEAD_DIM]);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_INCLUDE_UQ_REFERENCE_H_
