@@ -23,11 +23,11 @@ typedef enum uq_kernarg_kind_e {
 } uq_kernarg_kind_t;
 
 typedef struct uq_kernarg_s {
-  uint32_t offset;        // byte offset in the kernarg segment
-  uint32_t size;          // bytes
+  uint32_t offset; // byte offset in the kernarg segment
+  uint32_t size;   // bytes
   uq_kernarg_kind_t kind;
-  char value_kind[48];    // the metadata string, e.g. "global_buffer"
-  char name[64];          // `.name` when the metadata has one, else ""
+  char value_kind[48]; // the metadata string, e.g. "global_buffer"
+  char name[64];       // `.name` when the metadata has one, else ""
 } uq_kernarg_t;
 
 // The 64-byte kernel descriptor, decoded (LLVM AMDGPUUsage, "Kernel
@@ -45,6 +45,114 @@ typedef struct uq_kernel_descriptor_s {
   uint16_t kernarg_preload;
 } uq_kernel_descriptor_t;
 
+// Field accessors for the descriptor words, with the bit positions of LLVM
+// AMDGPUUsage ("Kernel Descriptor", "compute_pgm_rsrc1/2/3 for GFX6-GFX12",
+// "Kernel Code Properties"); the simulator builds the initial wave state
+// from them.
+
+// compute_pgm_rsrc1 [5:0] GRANULATED_WORKITEM_VGPR_COUNT: VGPR blocks - 1
+// (gfx90a+: granule 8 arch+acc VGPRs in wave64).
+static inline uint32_t
+uq_kd_granulated_vgpr_count(const uq_kernel_descriptor_t *kd) {
+  return kd->compute_pgm_rsrc1 & 0x3fu;
+}
+// compute_pgm_rsrc1 [9:6] GRANULATED_WAVEFRONT_SGPR_COUNT.
+static inline uint32_t
+uq_kd_granulated_sgpr_count(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc1 >> 6) & 0xfu;
+}
+// compute_pgm_rsrc1 [13:12] FLOAT_ROUND_MODE_32, [15:14]
+// FLOAT_ROUND_MODE_16_64, [17:16] FLOAT_DENORM_MODE_32, [19:18]
+// FLOAT_DENORM_MODE_16_64 (the initial MODE register fields).
+static inline uint32_t uq_kd_float_mode(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc1 >> 12) & 0xffu;
+}
+// compute_pgm_rsrc1 bit 21 ENABLE_DX10_CLAMP (GFX6-GFX11).
+static inline int uq_kd_dx10_clamp(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc1 >> 21) & 1u;
+}
+// compute_pgm_rsrc1 bit 23 ENABLE_IEEE_MODE (GFX6-GFX11).
+static inline int uq_kd_ieee_mode(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc1 >> 23) & 1u;
+}
+// compute_pgm_rsrc1 bit 26 FP16_OVFL (GFX9+): clamp f16 overflow to max.
+static inline int uq_kd_fp16_overflow(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc1 >> 26) & 1u;
+}
+// compute_pgm_rsrc2 bit 0 ENABLE_PRIVATE_SEGMENT (scratch wave offset SGPR).
+static inline int
+uq_kd_enable_private_segment(const uq_kernel_descriptor_t *kd) {
+  return kd->compute_pgm_rsrc2 & 1u;
+}
+// compute_pgm_rsrc2 [5:1] USER_SGPR_COUNT: SGPRs s0.. the dispatcher fills.
+static inline uint32_t uq_kd_user_sgpr_count(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc2 >> 1) & 0x1fu;
+}
+// compute_pgm_rsrc2 bits 7, 8, 9 ENABLE_SGPR_WORKGROUP_ID_X/Y/Z (dim 0..2).
+static inline int uq_kd_enable_workgroup_id(const uq_kernel_descriptor_t *kd,
+                                            unsigned dim) {
+  return dim < 3 ? (int)((kd->compute_pgm_rsrc2 >> (7 + dim)) & 1u) : 0;
+}
+// compute_pgm_rsrc2 bit 10 ENABLE_SGPR_WORKGROUP_INFO.
+static inline int
+uq_kd_enable_workgroup_info(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc2 >> 10) & 1u;
+}
+// compute_pgm_rsrc2 [12:11] ENABLE_VGPR_WORKITEM_ID: 0 = X, 1 = X and Y,
+// 2 = X, Y and Z (gfx90a+ pack them all in v0: [9:0] x, [19:10] y, [29:20] z).
+static inline uint32_t
+uq_kd_enable_vgpr_workitem_id(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc2 >> 11) & 3u;
+}
+// compute_pgm_rsrc2 [23:15] GRANULATED_LDS_SIZE (set by the CP, 0 here).
+static inline uint32_t
+uq_kd_granulated_lds_size(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc2 >> 15) & 0x1ffu;
+}
+// compute_pgm_rsrc3 [5:0] ACCUM_OFFSET (gfx90a, gfx942, gfx950): the first
+// AGPR's index in the unified VGPR file is (ACCUM_OFFSET + 1) * 4.
+static inline uint32_t uq_kd_accum_offset(const uq_kernel_descriptor_t *kd) {
+  return ((kd->compute_pgm_rsrc3 & 0x3fu) + 1u) * 4u;
+}
+// compute_pgm_rsrc3 bit 16 TG_SPLIT (gfx90a, gfx942, gfx950).
+static inline int uq_kd_tg_split(const uq_kernel_descriptor_t *kd) {
+  return (kd->compute_pgm_rsrc3 >> 16) & 1u;
+}
+
+// kernel_code_properties bits: the user SGPRs, in this order from s0:
+// private segment buffer (4 SGPRs, bit 0), dispatch ptr (2, bit 1), queue ptr
+// (2, bit 2), kernarg segment ptr (2, bit 3), dispatch id (2, bit 4), flat
+// scratch init (2, bit 5), private segment size (1, bit 6); then the
+// preloaded kernargs. Bit 10 ENABLE_WAVEFRONT_SIZE32, bit 11
+// USES_DYNAMIC_STACK.
+typedef enum uq_kd_property_e {
+  UQ_KD_PRIVATE_SEGMENT_BUFFER = 1u << 0,
+  UQ_KD_DISPATCH_PTR = 1u << 1,
+  UQ_KD_QUEUE_PTR = 1u << 2,
+  UQ_KD_KERNARG_SEGMENT_PTR = 1u << 3,
+  UQ_KD_DISPATCH_ID = 1u << 4,
+  UQ_KD_FLAT_SCRATCH_INIT = 1u << 5,
+  UQ_KD_PRIVATE_SEGMENT_SIZE = 1u << 6,
+  UQ_KD_WAVEFRONT_SIZE32 = 1u << 10,
+  UQ_KD_USES_DYNAMIC_STACK = 1u << 11,
+} uq_kd_property_t;
+
+static inline int uq_kd_has_property(const uq_kernel_descriptor_t *kd,
+                                     uq_kd_property_t property) {
+  return (kd->kernel_code_properties & (uint16_t)property) != 0;
+}
+// kernarg_preload [6:0] KERNARG_PRELOAD_SPEC_LENGTH: dwords of kernarg
+// preloaded into user SGPRs after the ones above; [15:7]
+// KERNARG_PRELOAD_SPEC_OFFSET: their dword offset in the kernarg segment.
+static inline uint32_t
+uq_kd_kernarg_preload_length(const uq_kernel_descriptor_t *kd) {
+  return kd->kernarg_preload & 0x7fu;
+}
+static inline uint32_t
+uq_kd_kernarg_preload_offset(const uq_kernel_descriptor_t *kd) {
+  return (uint32_t)(kd->kernarg_preload >> 7) & 0x1ffu;
+}
+
 typedef struct uq_kernel_info_s {
   char name[128];   // `.name`
   char symbol[136]; // `.symbol` (the descriptor symbol, "<name>.kd")
@@ -61,11 +169,15 @@ typedef struct uq_kernel_info_s {
   uint32_t max_flat_workgroup_size;
   uint32_t reqd_workgroup_size[3]; // 0 when the metadata has none
   uint32_t arg_count;
-  const uq_kernarg_t *args; // arg_count entries, owned by the code object
+  const uq_kernarg_t *args;  // arg_count entries, owned by the code object
   uint64_t descriptor_vaddr; // virtual address of the descriptor
   uint64_t entry_vaddr;      // virtual address of the first instruction
   uq_kernel_descriptor_t descriptor;
 } uq_kernel_info_t;
+
+// Decodes the 64 descriptor bytes (little-endian) into `out_descriptor`.
+UQ_API void uq_kernel_descriptor_decode(const uint8_t raw[64],
+                                        uq_kernel_descriptor_t *out_descriptor);
 
 typedef struct uq_code_object_s uq_code_object_t;
 
