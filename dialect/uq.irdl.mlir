@@ -1,0 +1,60 @@
+// The uq dialect, written as data: compile-time parameters and the
+// algorithm-level steps of the UltraQuant decode that upstream has no op for.
+// Loaded at run time by uq_dialect_load (dialect/uq_dialect.c); lowered by
+// the passes in lowering/. IRDL ops carry no traits: the lowerings erase them.
+irdl.dialect @uq {
+  // A compile-time parameter of a kernel variant (e.g. the query-group size).
+  // `uq-specialize` replaces it with an arith.constant of the variant's value.
+  //   %qg = "uq.param"() {name = "qg"} : () -> index
+  irdl.operation @param {
+    %name = irdl.base "#builtin.string"
+    irdl.attributes {"name" = %name}
+    %i32 = irdl.is i32
+    %index = irdl.is index
+    %t = irdl.any_of(%i32, %index)
+    irdl.results(value: %t)
+  }
+
+  // Dequantizes one 32-bit word of eight FP4 E2M1 codes (element 2i in the
+  // low nibble of byte i) with a UE8M0 group scale given as an f32 whose
+  // exponent field is the scale byte: eight bf16 values.
+  irdl.operation @fp4_to_bf16 {
+    %i32 = irdl.is i32
+    %f32 = irdl.is f32
+    %v8 = irdl.is vector<8xbf16>
+    irdl.operands(codes: %i32, scale: %f32)
+    irdl.results(values: %v8)
+  }
+
+  // The per-lane part of the 256-point Walsh-Hadamard transform over eight
+  // lanes: each lane holds 32 consecutive elements (lane & 7 = which 32);
+  // five butterfly stages in registers, three across lanes (xor 1, 2, 4 via
+  // ds_swizzle), then the 1/16 normalization.
+  irdl.operation @wht256 {
+    %v = irdl.is vector<32xf32>
+    irdl.operands(input: %v)
+    irdl.results(output: %v)
+  }
+
+  // Rounds f32 values to FP8 E4M3 with the hardware conversion (so the
+  // overflow rule is the code object's MODE.FP16_OVFL) and back, as bf16
+  // (exact: E4M3 is a subset of bf16).
+  irdl.operation @e4m3_haircut {
+    %in = irdl.is vector<32xf32>
+    %out = irdl.is vector<32xbf16>
+    irdl.operands(input: %in)
+    irdl.results(output: %out)
+  }
+
+  // A raw buffer resource whose base is `base + offset` (64-bit), so that a
+  // view of one block of a cache larger than 4 GiB addresses it with 32-bit
+  // offsets; accesses at or past `num_records` bytes read 0 and drop writes.
+  irdl.operation @buffer_rsrc {
+    %ptr = irdl.is !llvm.ptr<1>
+    %i64 = irdl.is i64
+    %i32 = irdl.is i32
+    %rsrc = irdl.is !llvm.ptr<8>
+    irdl.operands(base: %ptr, offset: %i64, num_records: %i32)
+    irdl.results(resource: %rsrc)
+  }
+}

@@ -1,0 +1,148 @@
+// Context creation and the diagnostic printer shared by the tools.
+#include "lowering/context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialect/uq_dialect.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/RegisterEverything.h"
+
+static const char *severity_name(MlirDiagnosticSeverity severity) {
+  switch (severity) {
+  case MlirDiagnosticError:
+    return "error";
+  case MlirDiagnosticWarning:
+    return "warning";
+  case MlirDiagnosticNote:
+    return "note";
+  default:
+    return "remark";
+  }
+}
+
+static void print_to_stream(MlirStringRef text, void *user_data) {
+  fwrite(text.data, 1, text.length, (FILE *)user_data);
+}
+
+// Finds a file:line:col inside fused/call-site/name locations.
+static bool file_location(MlirLocation location, MlirStringRef *file,
+                          unsigned *line, unsigned *column) {
+  if (mlirLocationIsAFileLineColRange(location)) {
+    *file =
+        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location));
+    *line = (unsigned)mlirLocationFileLineColRangeGetStartLine(location);
+    *column = (unsigned)mlirLocationFileLineColRangeGetStartColumn(location);
+    return true;
+  }
+  if (mlirLocationIsACallSite(location))
+    return file_location(mlirLocationCallSiteGetCaller(location), file, line,
+                         column);
+  if (mlirLocationIsAName(location))
+    return file_location(mlirLocationNameGetChildLoc(location), file, line,
+                         column);
+  if (mlirLocationIsAFused(location)) {
+    unsigned n = mlirLocationFusedGetNumLocations(location);
+    if (n > 0) {
+      MlirLocation inner[16];
+      if (n > 16)
+        n = 16;
+      mlirLocationFusedGetLocations(location, inner);
+      for (unsigned i = 0; i < n; ++i)
+        if (file_location(inner[i], file, line, column))
+          return true;
+    }
+  }
+  return false;
+}
+
+static void print_diagnostic(MlirDiagnostic diagnostic, uq_diagnostics_t *sink,
+                             bool nested) {
+  MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
+  if (severity == MlirDiagnosticError && !nested)
+    ++sink->errors;
+  MlirStringRef file;
+  unsigned line, column;
+  if (file_location(mlirDiagnosticGetLocation(diagnostic), &file, &line,
+                    &column))
+    fprintf(sink->stream, "%.*s:%u:%u: ", (int)file.length, file.data,
+            line + (unsigned)sink->line_bias, column);
+  fprintf(sink->stream, "%s: ", severity_name(severity));
+  mlirDiagnosticPrint(diagnostic, print_to_stream, sink->stream);
+  fputc('\n', sink->stream);
+  intptr_t notes = mlirDiagnosticGetNumNotes(diagnostic);
+  for (intptr_t i = 0; i < notes; ++i)
+    print_diagnostic(mlirDiagnosticGetNote(diagnostic, i), sink, true);
+}
+
+static MlirLogicalResult handle_diagnostic(MlirDiagnostic diagnostic,
+                                           void *user_data) {
+  uq_diagnostics_t *sink = user_data;
+  if (sink->muted)
+    return mlirLogicalResultSuccess();
+  print_diagnostic(diagnostic, sink, false);
+  return mlirLogicalResultSuccess();
+}
+
+void uq_register_upstream_passes(void) { mlirRegisterAllPasses(); }
+
+MlirContext uq_context_create(uq_diagnostics_t *diagnostics) {
+  if (!diagnostics->stream)
+    diagnostics->stream = stderr;
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  MlirContext context = mlirContextCreateWithRegistry(registry, false);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllLLVMTranslations(context);
+  // Load every dialect so passes may create ops of any of them.
+  mlirContextLoadAllAvailableDialects(context);
+  mlirContextAttachDiagnosticHandler(context, handle_diagnostic, diagnostics,
+                                     NULL);
+  if (mlirLogicalResultIsFailure(uq_dialect_load(context))) {
+    fprintf(diagnostics->stream,
+            "error: the uq dialect definition failed to load\n");
+    mlirContextDestroy(context);
+    return (MlirContext){NULL};
+  }
+  return context;
+}
+
+static bool is_module(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length == 14 && strncmp(name.data, "builtin.module", 14) == 0;
+}
+
+MlirOperation uq_parse_source(MlirContext context,
+                              uq_diagnostics_t *diagnostics, const char *text,
+                              size_t length, const char *source_name) {
+  MlirStringRef name = mlirStringRefCreateFromCString(source_name);
+  // First as a single top-level op; quietly, since a file of several ops
+  // fails here and is handled by the wrapped parse below.
+  bool was_muted = diagnostics->muted;
+  diagnostics->muted = true;
+  MlirOperation op = mlirOperationCreateParse(
+      context, mlirStringRefCreate(text, length), name);
+  diagnostics->muted = was_muted;
+  if (!mlirOperationIsNull(op)) {
+    if (is_module(op))
+      return op;
+    MlirModule module = mlirModuleCreateEmpty(mlirOperationGetLocation(op));
+    mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), op);
+    return mlirModuleGetOperation(module);
+  }
+  // Several top-level ops (or an error): wrap them in a module. The wrapper
+  // takes the first line, so lines are reported one lower.
+  static const char prefix[] = "module {\n";
+  char *wrapped = malloc(length + sizeof(prefix) + 2);
+  if (!wrapped)
+    return op;
+  memcpy(wrapped, prefix, sizeof(prefix) - 1);
+  memcpy(wrapped + sizeof(prefix) - 1, text, length);
+  memcpy(wrapped + sizeof(prefix) - 1 + length, "\n}", 2);
+  diagnostics->line_bias -= 1;
+  op = mlirOperationCreateParse(
+      context, mlirStringRefCreate(wrapped, length + sizeof(prefix) + 1), name);
+  diagnostics->line_bias += 1;
+  free(wrapped);
+  return op;
+}

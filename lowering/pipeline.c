@@ -1,0 +1,225 @@
+// kernels.mlir -> gfx950 code objects.
+#include "lowering/pipeline.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lowering/pass.h"
+#include "lowering/passes.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/Pass.h"
+
+static bool op_named(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) &&
+         strncmp(actual.data, name, actual.length) == 0;
+}
+
+static MlirStringRef symbol_name(MlirOperation op) {
+  MlirAttribute name = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("sym_name"));
+  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
+    return mlirStringRefCreate("", 0);
+  return mlirStringAttrGetValue(name);
+}
+
+static bool append_variant(uq_variant_t **variants, size_t *count,
+                           const uq_variant_t *v) {
+  uq_variant_t *grown = realloc(*variants, sizeof(**variants) * (*count + 1));
+  if (!grown)
+    return false;
+  grown[*count] = *v;
+  *variants = grown;
+  ++*count;
+  return true;
+}
+
+bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
+                      size_t *out_count) {
+  *out_variants = NULL;
+  *out_count = 0;
+  MlirBlock body = mlirModuleGetBody(module);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!op_named(op, "gpu.module"))
+      continue;
+    MlirStringRef name = symbol_name(op);
+    uq_variant_t base;
+    memset(&base, 0, sizeof(base));
+    snprintf(base.module, sizeof(base.module), "%.*s", (int)name.length,
+             name.data);
+    const char *stem =
+        strncmp(base.module, "uq_", 3) == 0 ? base.module + 3 : base.module;
+    MlirAttribute variants = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("uq.variants"));
+    if (mlirAttributeIsNull(variants)) {
+      snprintf(base.key, sizeof(base.key), "%.63s", stem);
+      if (!append_variant(out_variants, out_count, &base))
+        goto oom;
+      continue;
+    }
+    if (!mlirAttributeIsAArray(variants)) {
+      uq_emit_error(op, "uq.variants must be an array of dictionaries");
+      goto fail;
+    }
+    for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(variants); ++i) {
+      MlirAttribute dict = mlirArrayAttrGetElement(variants, i);
+      if (!mlirAttributeIsADictionary(dict)) {
+        uq_emit_error(op, "uq.variants must be an array of dictionaries");
+        goto fail;
+      }
+      uq_variant_t v = base;
+      snprintf(v.key, sizeof(v.key), "%.63s", stem);
+      for (intptr_t e = 0; e < mlirDictionaryAttrGetNumElements(dict); ++e) {
+        MlirNamedAttribute entry = mlirDictionaryAttrGetElement(dict, e);
+        if (!mlirAttributeIsAInteger(entry.attribute)) {
+          uq_emit_error(op, "uq.variants values must be integers");
+          goto fail;
+        }
+        MlirStringRef key = mlirIdentifierStr(entry.name);
+        int64_t value = mlirIntegerAttrGetValueInt(entry.attribute);
+        size_t used;
+        used = strlen(v.key);
+        snprintf(v.key + used, sizeof(v.key) - used, "_%.*s%" PRId64,
+                 (int)key.length, key.data, value);
+        used = strlen(v.suffix);
+        snprintf(v.suffix + used, sizeof(v.suffix) - used, "_%.*s%" PRId64,
+                 (int)key.length, key.data, value);
+        used = strlen(v.bindings);
+        snprintf(v.bindings + used, sizeof(v.bindings) - used,
+                 "%s%.*s=%" PRId64, used ? "," : "", (int)key.length, key.data,
+                 value);
+      }
+      if (!append_variant(out_variants, out_count, &v))
+        goto oom;
+    }
+  }
+  return true;
+oom:
+  mlirEmitError(mlirOperationGetLocation(mlirModuleGetOperation(module)),
+                "out of memory");
+fail:
+  free(*out_variants);
+  *out_variants = NULL;
+  *out_count = 0;
+  return false;
+}
+
+void uq_pipeline_text(const uq_variant_t *variant,
+                      const uq_compile_options_t *options, char *out,
+                      size_t size) {
+  // Specialize, then fold the parameter through the IR so compile-time loop
+  // bounds become constants, unroll them (twice: an inner loop's bounds may
+  // depend on an outer induction variable), lower our ops, then the
+  // upstream gfx950 path. The gpu.modules carry their own
+  // #rocdl.target (chip and optimization level), so none is attached here.
+  snprintf(out, size,
+           "builtin.module("
+           "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
+           "uq-unroll-loops,canonicalize,cse,convert-uq-to-rocdl,"
+           "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"
+           "lower-affine,convert-scf-to-cf,"
+           "gpu.module(convert-gpu-to-rocdl{chipset=%s "
+           "use-bare-ptr-memref-call-conv=true}),"
+           "reconcile-unrealized-casts,"
+           "gpu-module-to-binary{format=%s toolkit=%s})",
+           variant->bindings, options->chip, options->chip,
+           options->emit_isa ? "isa" : "bin", options->toolkit_dir);
+}
+
+// Keeps only the variant's gpu.module in the clone and gives its kernels
+// the variant suffix, so each code object names its variant.
+static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
+  MlirOperation op = mlirBlockGetFirstOperation(body);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (op_named(op, "gpu.module")) {
+      MlirStringRef name = symbol_name(op);
+      if (strlen(variant->module) != name.length ||
+          strncmp(variant->module, name.data, name.length) != 0) {
+        mlirOperationDestroy(op);
+      } else if (variant->suffix[0]) {
+        MlirBlock inner =
+            mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+        for (MlirOperation f = mlirBlockGetFirstOperation(inner);
+             !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
+          if (!op_named(f, "gpu.func") ||
+              mlirAttributeIsNull(mlirOperationGetAttributeByName(
+                  f, mlirStringRefCreateFromCString("gpu.kernel"))))
+            continue;
+          MlirStringRef fname = symbol_name(f);
+          char renamed[192];
+          snprintf(renamed, sizeof(renamed), "%.*s%s", (int)fname.length,
+                   fname.data, variant->suffix);
+          mlirOperationSetAttributeByName(
+              f, mlirStringRefCreateFromCString("sym_name"),
+              mlirStringAttrGet(mlirOperationGetContext(f),
+                                mlirStringRefCreateFromCString(renamed)));
+        }
+      }
+    }
+    op = next;
+  }
+}
+
+static bool extract_binary(MlirOperation root, uint8_t **out_data,
+                           size_t *out_size) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!op_named(op, "gpu.binary"))
+      continue;
+    MlirAttribute objects = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("objects"));
+    if (mlirAttributeIsNull(objects) || !mlirAttributeIsAArray(objects) ||
+        mlirArrayAttrGetNumElements(objects) != 1)
+      return false;
+    MlirAttribute object = mlirArrayAttrGetElement(objects, 0);
+    if (!mlirAttributeIsAGPUObjectAttr(object))
+      return false;
+    MlirStringRef bytes = mlirGPUObjectAttrGetObject(object);
+    *out_data = malloc(bytes.length ? bytes.length : 1);
+    if (!*out_data)
+      return false;
+    memcpy(*out_data, bytes.data, bytes.length);
+    *out_size = bytes.length;
+    return true;
+  }
+  return false;
+}
+
+bool uq_compile_variant(MlirModule module, const uq_variant_t *variant,
+                        const uq_compile_options_t *options, uint8_t **out_data,
+                        size_t *out_size, char *error, size_t error_size) {
+  *out_data = NULL;
+  *out_size = 0;
+  MlirOperation clone = mlirOperationClone(mlirModuleGetOperation(module));
+  prune_and_rename(clone, variant);
+
+  MlirContext context = mlirOperationGetContext(clone);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      context, mlirStringRefCreateFromCString("builtin.module"));
+  mlirPassManagerEnableVerifier(pm, true);
+  char pipeline[2048];
+  uq_pipeline_text(variant, options, pipeline, sizeof(pipeline));
+  bool ok = uq_pipeline_parse(mlirPassManagerGetAsOpPassManager(pm), pipeline,
+                              error, error_size);
+  if (ok) {
+    ok = mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, clone));
+    if (!ok)
+      snprintf(error, error_size, "lowering variant '%s' failed", variant->key);
+  }
+  if (ok && !extract_binary(clone, out_data, out_size)) {
+    snprintf(error, error_size, "variant '%s' produced no code object",
+             variant->key);
+    ok = false;
+  }
+  mlirPassManagerDestroy(pm);
+  mlirOperationDestroy(clone);
+  return ok;
+}

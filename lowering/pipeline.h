@@ -1,0 +1,55 @@
+// The lowering pipeline from kernels.mlir to gfx950 code objects: variant
+// discovery, specialization, upstream conversions and serialization.
+#ifndef UQ_LOWERING_PIPELINE_H_
+#define UQ_LOWERING_PIPELINE_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mlir-c/IR.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One kernel variant: a gpu.module and one of its `uq.variants` entries.
+typedef struct uq_variant_s {
+  char module[64];   // gpu.module symbol, e.g. "uq_decode"
+  char key[96];      // "decode_qg8": module without "uq_" + "_<name><value>"
+  char bindings[96]; // uq-specialize options, e.g. "qg=8"
+  char suffix[64];   // appended to kernel names, e.g. "_qg8"
+} uq_variant_t;
+
+typedef struct uq_compile_options_s {
+  const char *chip;        // "gfx950"
+  const char *toolkit_dir; // a directory whose llvm/bin/ld.lld is lld
+  bool emit_isa;           // serialize as assembly text instead of HSACO
+} uq_compile_options_t;
+
+// Lists the variants of every gpu.module in `module` (a module without
+// `uq.variants` is one variant with no parameters). The caller frees
+// *out_variants. Returns false (with a diagnostic) on a malformed
+// `uq.variants`.
+bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
+                      size_t *out_count);
+
+// The textual pipeline for one variant (mixes uq and upstream passes).
+// Writes at most `size` bytes to `out`.
+void uq_pipeline_text(const uq_variant_t *variant,
+                      const uq_compile_options_t *options, char *out,
+                      size_t size);
+
+// Compiles one variant of `module` (left unchanged: a clone is lowered) to a
+// code object (or ISA text). On success *out_data (malloc'd, caller frees)
+// holds the bytes. On failure returns false; diagnostics went to the
+// context's handler and `error` holds a one-line summary.
+bool uq_compile_variant(MlirModule module, const uq_variant_t *variant,
+                        const uq_compile_options_t *options, uint8_t **out_data,
+                        size_t *out_size, char *error, size_t error_size);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_LOWERING_PIPELINE_H_

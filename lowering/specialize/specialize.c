@@ -1,0 +1,192 @@
+// uq-specialize: parameters -> constants, checked against declared variants.
+#include "lowering/specialize/specialize.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dialect/uq_dialect.h"
+#include "lowering/builder.h"
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+
+enum { kMaxBindings = 16, kMaxName = 32 };
+
+typedef struct binding_s {
+  char name[kMaxName];
+  int64_t value;
+} binding_t;
+
+typedef struct specialize_state_s {
+  binding_t bindings[kMaxBindings];
+  int count;
+} specialize_state_t;
+
+static void *create_state(const char *options, char *error, size_t error_size) {
+  specialize_state_t *state = calloc(1, sizeof(*state));
+  if (!state) {
+    snprintf(error, error_size, "out of memory");
+    return NULL;
+  }
+  const char *p = options;
+  while (*p) {
+    while (*p == ' ' || *p == ',')
+      ++p;
+    if (!*p)
+      break;
+    const char *name = p;
+    while (isalnum((unsigned char)*p) || *p == '_')
+      ++p;
+    size_t length = (size_t)(p - name);
+    if (length == 0 || length >= kMaxName || *p != '=') {
+      snprintf(error, error_size,
+               "uq-specialize: expected NAME=VALUE, got '%s'", name);
+      free(state);
+      return NULL;
+    }
+    if (state->count == kMaxBindings) {
+      snprintf(error, error_size, "uq-specialize: more than %d parameters",
+               kMaxBindings);
+      free(state);
+      return NULL;
+    }
+    binding_t *binding = &state->bindings[state->count++];
+    memcpy(binding->name, name, length);
+    binding->name[length] = 0;
+    ++p;
+    char *end = NULL;
+    errno = 0;
+    long long value = strtoll(p, &end, 10);
+    if (end == p || errno != 0 || (*end && *end != ' ' && *end != ',')) {
+      snprintf(error, error_size,
+               "uq-specialize: parameter '%s' needs an integer value",
+               binding->name);
+      free(state);
+      return NULL;
+    }
+    binding->value = value;
+    p = end;
+  }
+  return state;
+}
+
+static void *clone_state(const void *state) {
+  specialize_state_t *copy = malloc(sizeof(*copy));
+  if (copy)
+    memcpy(copy, state, sizeof(*copy));
+  return copy;
+}
+
+static const binding_t *find_binding(const specialize_state_t *state,
+                                     MlirStringRef name) {
+  for (int i = 0; i < state->count; ++i)
+    if (strlen(state->bindings[i].name) == name.length &&
+        strncmp(state->bindings[i].name, name.data, name.length) == 0)
+      return &state->bindings[i];
+  return NULL;
+}
+
+static void print_to_buffer(MlirStringRef text, void *user_data) {
+  char *buffer = user_data;
+  size_t used = strlen(buffer);
+  size_t room = 400 - used - 1;
+  size_t n = text.length < room ? text.length : room;
+  memcpy(buffer + used, text.data, n);
+  buffer[used + n] = 0;
+}
+
+// A module's declared variants must contain the binding (restricted to the
+// keys each variant names).
+static bool check_variants(MlirOperation module,
+                           const specialize_state_t *state) {
+  MlirAttribute variants = mlirOperationGetAttributeByName(
+      module, mlirStringRefCreateFromCString("uq.variants"));
+  if (mlirAttributeIsNull(variants))
+    return true;
+  if (!mlirAttributeIsAArray(variants)) {
+    uq_emit_error(module, "uq.variants must be an array of dictionaries");
+    return false;
+  }
+  intptr_t count = mlirArrayAttrGetNumElements(variants);
+  for (intptr_t i = 0; i < count; ++i) {
+    MlirAttribute variant = mlirArrayAttrGetElement(variants, i);
+    if (!mlirAttributeIsADictionary(variant)) {
+      uq_emit_error(module, "uq.variants must be an array of dictionaries");
+      return false;
+    }
+    bool match = true;
+    intptr_t entries = mlirDictionaryAttrGetNumElements(variant);
+    for (intptr_t e = 0; e < entries && match; ++e) {
+      MlirNamedAttribute entry = mlirDictionaryAttrGetElement(variant, e);
+      const binding_t *binding =
+          find_binding(state, mlirIdentifierStr(entry.name));
+      match = binding && mlirAttributeIsAInteger(entry.attribute) &&
+              mlirIntegerAttrGetValueInt(entry.attribute) == binding->value;
+    }
+    if (match)
+      return true;
+  }
+  char requested[128] = "";
+  for (int i = 0; i < state->count; ++i) {
+    size_t used = strlen(requested);
+    snprintf(requested + used, sizeof(requested) - used, "%s%s=%" PRId64,
+             i ? " " : "", state->bindings[i].name, state->bindings[i].value);
+  }
+  char declared[400] = "";
+  mlirAttributePrint(variants, print_to_buffer, declared);
+  uq_emit_error(module, "unsupported variant {%s}: this module supports %s",
+                requested, declared);
+  return false;
+}
+
+static bool is_gpu_module(MlirOperation op) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length == 10 && strncmp(name.data, "gpu.module", 10) == 0;
+}
+
+static bool is_param(MlirOperation op) { return uq_param_match(op, NULL); }
+
+static bool check_module(MlirOperation module, void *user_data) {
+  return check_variants(module, user_data);
+}
+
+static bool replace_param(MlirOperation op, void *user_data) {
+  const specialize_state_t *state = user_data;
+  MlirStringRef name;
+  uq_param_match(op, &name);
+  const binding_t *binding = find_binding(state, name);
+  if (!binding) {
+    uq_emit_error(op,
+                  "uq.param \"%.*s\" has no value: run uq-specialize{%.*s=N}",
+                  (int)name.length, name.data, (int)name.length, name.data);
+    return false;
+  }
+  uq_builder_t b = uq_builder_before(op);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirNamedAttribute value = uq_named_attr(
+      b.context, "value", mlirIntegerAttrGet(type, binding->value));
+  MlirValue constant =
+      uq_build_value(&b, "arith.constant", 0, NULL, type, 1, &value);
+  uq_replace_op(op, 1, &constant);
+  return true;
+}
+
+static bool run(MlirOperation root, void *state) {
+  if (is_gpu_module(root) && !check_variants(root, state))
+    return false;
+  return uq_walk_collect(root, is_gpu_module, check_module, state) &&
+         uq_walk_collect(root, is_param, replace_param, state);
+}
+
+const uq_pass_def_t uq_specialize_pass = {
+    "uq-specialize",
+    "Replace uq.param ops with the constants of one kernel variant",
+    "NAME=VALUE[,NAME=VALUE...]",
+    create_state,
+    clone_state,
+    free,
+    run,
+};

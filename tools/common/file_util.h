@@ -1,0 +1,29 @@
+// File helpers for the tools: read a whole file (or stdin) and write a file
+// atomically, so a failed run never leaves a half-written output.
+#ifndef UQ_TOOLS_COMMON_FILE_UTIL_H_
+#define UQ_TOOLS_COMMON_FILE_UTIL_H_
+
+#include <stddef.h>
+
+#include "uq/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// Reads `path` ("-" = stdin) into a NUL-terminated malloc'd buffer.
+uq_status_t uq_file_read(const char *path, char **out_data, size_t *out_size);
+
+// Writes `data` to `path` ("-" = stdout) through a temporary file in the same
+// directory that is renamed over `path` only once fully written.
+uq_status_t uq_file_write_atomic(const char *path, const void *data,
+                                 size_t size);
+
+// NOT_FOUND unless `path` is an existing directory.
+uq_status_t uq_directory_check(const char *path);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_TOOLS_COMMON_FILE_UTIL_H_

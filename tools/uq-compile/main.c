@@ -1,0 +1,316 @@
+// uq-compile: kernels.mlir (or any input) -> one gfx950 code object per
+// variant, a manifest per code object read back from the code object
+// itself, and optionally a C source embedding them for the runtime.
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codeobj/codeobj.h"
+#include "lowering/context.h"
+#include "lowering/pipeline.h"
+#include "tools/common/file_util.h"
+#include "tools/uq-compile/embed.h"
+
+#ifndef UQ_DEFAULT_TOOLKIT_DIR
+#define UQ_DEFAULT_TOOLKIT_DIR ""
+#endif
+
+enum { kMaxSelected = 64 };
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: uq-compile [options] INPUT\n"
+          "\n"
+          "Compiles every kernel variant declared in INPUT (each gpu.module,\n"
+          "times its `uq.variants`) to a gfx950 code object.\n"
+          "\n"
+          "options:\n"
+          "  -o DIR            write DIR/<variant>.hsaco and "
+          "DIR/<variant>.json\n"
+          "  --variant=KEY     only this variant (repeatable), e.g. "
+          "decode_qg8\n"
+          "  --embed-c=FILE    also write a C source embedding the code "
+          "objects\n"
+          "  --emit=hsaco|isa  code objects (default) or assembly "
+          "(DIR/<variant>.s)\n"
+          "  --toolkit=DIR     directory whose llvm/bin/ld.lld is lld-22\n"
+          "  --list            print the variants and exit\n"
+          "  --print-pipeline  print each variant's pass pipeline\n"
+          "  --quiet           do not print the summary table\n"
+          "  --help            this text\n");
+}
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int fail(const char *format, const char *a, const char *b) {
+  fprintf(stderr, "uq-compile: error: ");
+  fprintf(stderr, format, a, b);
+  fputc('\n', stderr);
+  return 1;
+}
+
+static int fail_status(uq_status_t status) {
+  fprintf(stderr, "uq-compile: error: %s\n", uq_status_message(status));
+  uq_status_free(status);
+  return 1;
+}
+
+static uq_status_t write_manifest(const char *path,
+                                  const uq_kernel_info_t *kernel,
+                                  const char *variant) {
+  char *text = NULL;
+  size_t length = 0;
+  FILE *out = open_memstream(&text, &length);
+  if (!out)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uq_status_t status = uq_kernel_write_manifest_json(kernel, variant, out);
+  fputc('\n', out);
+  fclose(out);
+  if (status == UQ_OK)
+    status = uq_file_write_atomic(path, text, length);
+  free(text);
+  return status;
+}
+
+typedef struct compiled_s {
+  uq_variant_t variant;
+  uint8_t *data;
+  size_t size;
+  char kernel[136];
+} compiled_t;
+
+int main(int argc, char **argv) {
+  const char *input = NULL, *out_dir = NULL, *embed_path = NULL;
+  const char *toolkit = UQ_DEFAULT_TOOLKIT_DIR;
+  const char *selected[kMaxSelected];
+  int selected_count = 0, list = 0, quiet = 0, emit_isa = 0, print_pipeline = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+      usage(stdout);
+      return 0;
+    } else if (strcmp(arg, "-o") == 0) {
+      if (++i == argc)
+        return fail("-o needs a directory%s%s", "", "");
+      out_dir = argv[i];
+    } else if (strncmp(arg, "--variant=", 10) == 0) {
+      if (selected_count == kMaxSelected)
+        return fail("too many --variant flags%s%s", "", "");
+      selected[selected_count++] = arg + 10;
+    } else if (strncmp(arg, "--embed-c=", 10) == 0) {
+      embed_path = arg + 10;
+    } else if (strncmp(arg, "--toolkit=", 10) == 0) {
+      toolkit = arg + 10;
+    } else if (strcmp(arg, "--emit=hsaco") == 0) {
+      emit_isa = 0;
+    } else if (strcmp(arg, "--emit=isa") == 0) {
+      emit_isa = 1;
+    } else if (strcmp(arg, "--list") == 0) {
+      list = 1;
+    } else if (strcmp(arg, "--print-pipeline") == 0) {
+      print_pipeline = 1;
+    } else if (strcmp(arg, "--quiet") == 0) {
+      quiet = 1;
+    } else if (arg[0] == '-' && arg[1]) {
+      return fail("unknown flag '%s' (see --help)%s", arg, "");
+    } else if (input) {
+      return fail("more than one input file ('%s' and '%s')", input, arg);
+    } else {
+      input = arg;
+    }
+  }
+  if (!input)
+    return fail("no input file (see --help)%s%s", "", "");
+  if (!list && !out_dir)
+    return fail("no output directory: pass -o DIR%s%s", "", "");
+  if (emit_isa && embed_path)
+    return fail("--embed-c needs code objects, not --emit=isa%s%s", "", "");
+  if (!list) {
+    uq_status_t status = uq_directory_check(out_dir);
+    if (status)
+      return fail_status(status);
+    char probe[4096];
+    snprintf(probe, sizeof(probe), "%s/llvm/bin/ld.lld", toolkit);
+    FILE *lld = fopen(probe, "rb");
+    if (!lld)
+      return fail("no linker at '%s' (set --toolkit=DIR)%s", probe, "");
+    fclose(lld);
+  }
+
+  double start = now_seconds();
+  char *text = NULL;
+  size_t size = 0;
+  uq_status_t status = uq_file_read(input, &text, &size);
+  if (status)
+    return fail_status(status);
+
+  uq_register_upstream_passes();
+  uq_diagnostics_t diagnostics = {stderr, 0, 0, false};
+  MlirContext context = uq_context_create(&diagnostics);
+  if (mlirContextIsNull(context)) {
+    free(text);
+    return 1;
+  }
+  int rc = 0;
+  uq_variant_t *variants = NULL;
+  size_t variant_count = 0;
+  compiled_t *compiled = NULL;
+  size_t compiled_count = 0;
+  MlirOperation op = uq_parse_source(context, &diagnostics, text, size,
+                                     strcmp(input, "-") ? input : "<stdin>");
+  free(text);
+  if (mlirOperationIsNull(op) || !mlirOperationVerify(op)) {
+    rc = 1;
+    goto done;
+  }
+  MlirModule module = mlirModuleFromOperation(op);
+  if (!uq_variants_list(module, &variants, &variant_count)) {
+    rc = 1;
+    goto done;
+  }
+  if (variant_count == 0) {
+    rc = fail("'%s' has no gpu.module to compile%s", input, "");
+    goto done;
+  }
+  if (list) {
+    for (size_t v = 0; v < variant_count; ++v)
+      printf("%s\n", variants[v].key);
+    goto done;
+  }
+  // Every requested variant must exist before anything is compiled.
+  for (int s = 0; s < selected_count; ++s) {
+    size_t v = 0;
+    while (v < variant_count && strcmp(variants[v].key, selected[s]) != 0)
+      ++v;
+    if (v == variant_count) {
+      char known[1024] = "";
+      for (size_t k = 0; k < variant_count; ++k) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof(known) - used, "%s%s", k ? ", " : "",
+                 variants[k].key);
+      }
+      rc =
+          fail("unknown variant '%s' (this input has: %s)", selected[s], known);
+      goto done;
+    }
+  }
+  compiled = calloc(variant_count, sizeof(*compiled));
+  if (!compiled) {
+    rc = fail("out of memory%s%s", "", "");
+    goto done;
+  }
+  uq_compile_options_t options = {"gfx950", toolkit, emit_isa != 0};
+  if (!quiet)
+    printf("%-14s %-18s %8s %5s %5s %5s %7s %7s %6s %8s\n", "variant", "kernel",
+           "bytes", "vgpr", "agpr", "sgpr", "lds", "scratch", "waves",
+           "seconds");
+  for (size_t v = 0; v < variant_count; ++v) {
+    int wanted = selected_count == 0;
+    for (int s = 0; s < selected_count; ++s)
+      wanted |= strcmp(variants[v].key, selected[s]) == 0;
+    if (!wanted)
+      continue;
+    if (print_pipeline) {
+      char pipeline[2048];
+      uq_pipeline_text(&variants[v], &options, pipeline, sizeof(pipeline));
+      printf("%s: %s\n", variants[v].key, pipeline);
+    }
+    double t0 = now_seconds();
+    compiled_t *c = &compiled[compiled_count];
+    c->variant = variants[v];
+    char error[512] = "";
+    if (!uq_compile_variant(module, &variants[v], &options, &c->data, &c->size,
+                            error, sizeof(error))) {
+      rc = fail("%s%s", error, "");
+      goto done;
+    }
+    ++compiled_count;
+    double seconds = now_seconds() - t0;
+    char path[4096];
+    if (emit_isa) {
+      snprintf(path, sizeof(path), "%s/%s.s", out_dir, variants[v].key);
+      status = uq_file_write_atomic(path, c->data, c->size);
+      if (status) {
+        rc = fail_status(status);
+        goto done;
+      }
+      if (!quiet)
+        printf("%-14s %-18s %8zu %5s %5s %5s %7s %7s %6s %8.3f\n",
+               variants[v].key, "-", c->size, "-", "-", "-", "-", "-", "-",
+               seconds);
+      continue;
+    }
+    // The manifest is read back from the code object, not from the IR.
+    uq_code_object_t *code_object = NULL;
+    status = uq_code_object_load(c->data, c->size, &code_object);
+    if (status) {
+      status = uq_status_annotate(status, "reading back variant '%s'",
+                                  variants[v].key);
+      rc = fail_status(status);
+      goto done;
+    }
+    if (uq_code_object_kernel_count(code_object) != 1) {
+      uq_code_object_destroy(code_object);
+      rc = fail("variant '%s' must hold exactly one kernel%s", variants[v].key,
+                "");
+      goto done;
+    }
+    const uq_kernel_info_t *kernel = uq_code_object_kernel_at(code_object, 0);
+    snprintf(c->kernel, sizeof(c->kernel), "%s", kernel->name);
+    snprintf(path, sizeof(path), "%s/%s.hsaco", out_dir, variants[v].key);
+    status = uq_file_write_atomic(path, c->data, c->size);
+    if (status == UQ_OK) {
+      snprintf(path, sizeof(path), "%s/%s.json", out_dir, variants[v].key);
+      status = write_manifest(path, kernel, variants[v].key);
+    }
+    if (!quiet && status == UQ_OK)
+      printf("%-14s %-18s %8zu %5u %5u %5u %7u %7u %6u %8.3f\n",
+             variants[v].key, kernel->name, c->size, kernel->vgpr_count,
+             kernel->agpr_count, kernel->sgpr_count,
+             kernel->group_segment_fixed_size,
+             kernel->private_segment_fixed_size, uq_kernel_occupancy(kernel, 1),
+             seconds);
+    uq_code_object_destroy(code_object);
+    if (status) {
+      rc = fail_status(status);
+      goto done;
+    }
+  }
+  if (embed_path) {
+    uq_embed_entry_t *entries = calloc(compiled_count + 1, sizeof(*entries));
+    if (!entries) {
+      rc = fail("out of memory%s%s", "", "");
+      goto done;
+    }
+    for (size_t i = 0; i < compiled_count; ++i) {
+      entries[i].variant = compiled[i].variant.key;
+      entries[i].kernel = compiled[i].kernel;
+      entries[i].data = compiled[i].data;
+      entries[i].size = compiled[i].size;
+    }
+    status = uq_embed_write_c(embed_path, entries, compiled_count);
+    free(entries);
+    if (status) {
+      rc = fail_status(status);
+      goto done;
+    }
+  }
+  if (!quiet)
+    printf("total: %zu variant(s) in %.3f s\n", compiled_count,
+           now_seconds() - start);
+done:
+  for (size_t i = 0; i < compiled_count; ++i)
+    free(compiled[i].data);
+  free(compiled);
+  free(variants);
+  if (!mlirOperationIsNull(op))
+    mlirOperationDestroy(op);
+  mlirContextDestroy(context);
+  return rc;
+}
