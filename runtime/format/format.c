@@ -1,0 +1,242 @@
+// UltraQuant number formats, rotation and the group/slot encoder.
+#include "uq/format.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "runtime/format/internal.h"
+
+static uint32_t float_bits(float x) {
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+
+static float bits_float(uint32_t u) {
+  float x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+// ---- FP4 -----------------------------------------------------------------
+
+static const float kFp4Values[16] = {0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,
+                                     4.0f,  6.0f,  -0.0f, -0.5f, -1.0f, -1.5f,
+                                     -2.0f, -3.0f, -4.0f, -6.0f};
+
+float uq_fp4_to_float(uint8_t code) { return kFp4Values[code & 15]; }
+
+uint8_t uq_fp4_snap(float x) {
+  // The 15 distinct levels in ascending order (as codes) and the 14
+  // midpoints between neighbours. bucketize(right=False) picks the number of
+  // midpoints strictly below x, so a value on a midpoint takes the lower
+  // level.
+  static const uint8_t kLevelCodes[15] = {15, 14, 13, 12, 11, 10, 9, 0,
+                                          1,  2,  3,  4,  5,  6,  7};
+  static const float kMidpoints[14] = {-5.0f,  -3.5f,  -2.5f, -1.75f, -1.25f,
+                                       -0.75f, -0.25f, 0.25f, 0.75f,  1.25f,
+                                       1.75f,  2.5f,   3.5f,  5.0f};
+  if (isnan(x))
+    return 0;
+  int below = 0;
+  while (below < 14 && kMidpoints[below] < x)
+    ++below;
+  return kLevelCodes[below];
+}
+
+// ---- E4M3 ----------------------------------------------------------------
+
+float uq_e4m3_to_float(uint8_t byte) {
+  int sign = byte >> 7;
+  int exponent = (byte >> 3) & 15;
+  int mantissa = byte & 7;
+  float magnitude;
+  if (exponent == 15 && mantissa == 7)
+    return sign ? -NAN : NAN;
+  if (exponent == 0)
+    magnitude = ldexpf((float)mantissa, -9);
+  else
+    magnitude = ldexpf((float)(8 + mantissa), exponent - 10);
+  return sign ? -magnitude : magnitude;
+}
+
+uint8_t uq_float_to_e4m3(float x, uq_fp8_overflow_t rule) {
+  uint8_t sign = (float_bits(x) >> 31) ? 0x80 : 0x00;
+  if (isnan(x))
+    return sign | 0x7F;
+  float a = fabsf(x);
+  // 464 is the midpoint between 448 and the first value past the format
+  // (480); ties-to-even keeps it at 448 (mantissa 110), anything above
+  // overflows.
+  if (a > 464.0f) {
+    if (rule == UQ_FP8_OVERFLOW_SATURATE)
+      return sign | 0x7E;
+    return sign | 0x7F;
+  }
+  if (a == 0.0f)
+    return sign;
+  // e = floor(log2 a), but no lower than the minimum normal exponent -6:
+  // below it the quantum stays 2^-9 (subnormals). q counts quanta of
+  // 2^(e-3); the code (e + 6) * 8 + q is continuous across the subnormal
+  // boundary and across a carry into the next binade (q = 16).
+  int e;
+  frexpf(a, &e);
+  e -= 1;
+  if (e < -6)
+    e = -6;
+  float q = nearbyintf(ldexpf(a, 3 - e)); // exact scaling, RNE rounding
+  int code = (e + 6) * 8 + (int)q;
+  return sign | (uint8_t)code;
+}
+
+// ---- bf16 ----------------------------------------------------------------
+
+float uq_bf16_to_float(uint16_t bits) {
+  return bits_float((uint32_t)bits << 16);
+}
+
+uint16_t uq_float_to_bf16(float x) {
+  uint32_t u = float_bits(x);
+  if (isnan(x))
+    return (uint16_t)((u >> 16) | 0x0040);
+  uint32_t rounding = 0x7FFF + ((u >> 16) & 1);
+  return (uint16_t)((u + rounding) >> 16);
+}
+
+uint16_t uq_double_to_bf16_(double x) {
+  float f = (float)x;
+  if (!isnan(x) && !isinf(f) && (double)f != x) {
+    // Round to odd: truncate toward zero, then set the sticky last bit.
+    if (fabs((double)f) > fabs(x))
+      f = nextafterf(f, 0.0f);
+    f = bits_float(float_bits(f) | 1u);
+  }
+  return uq_float_to_bf16(f);
+}
+
+// ---- Scales ----------------------------------------------------------------
+
+float uq_ue8m0_to_float(uint8_t byte) {
+  if (byte == 0)
+    return 0.0f;
+  return ldexpf(1.0f, (int)byte - 127);
+}
+
+float uq_e8m0_to_float(uint8_t byte) {
+  if (byte == 0xFF)
+    return NAN;
+  return ldexpf(1.0f, (int)byte - 127);
+}
+
+// ---- Rotation --------------------------------------------------------------
+
+void uq_wht256(float x[UQ_HEAD_DIM]) {
+  for (int stride = 1; stride < UQ_HEAD_DIM; stride <<= 1) {
+    for (int i = 0; i < UQ_HEAD_DIM; ++i) {
+      if (i & stride)
+        continue;
+      float a = x[i], b = x[i + stride];
+      x[i] = a + b;
+      x[i + stride] = a - b;
+    }
+  }
+  for (int i = 0; i < UQ_HEAD_DIM; ++i)
+    x[i] *= 0.0625f;
+}
+
+unsigned uq_qperm_dest(unsigned d) {
+  d &= 0xFF;
+  return (d & 0x8F) | ((d >> 2) & 0x10) | ((d << 1) & 0x60);
+}
+
+unsigned uq_qperm_src(unsigned position) {
+  // dest moves bit 6 -> 4, bit 4 -> 5, bit 5 -> 6; undo it.
+  unsigned p = position & 0xFF;
+  return (p & 0x8F) | ((p << 2) & 0x40) | ((p >> 1) & 0x30);
+}
+
+void uq_query_rotate(const uint16_t q_bf16[UQ_HEAD_DIM], uq_fp8_overflow_t rule,
+                     float out_q_rot[UQ_HEAD_DIM]) {
+  float x[UQ_HEAD_DIM];
+  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+    x[d] = uq_bf16_to_float(q_bf16[d]);
+  uq_wht256(x);
+  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+    out_q_rot[d] = uq_e4m3_to_float(uq_float_to_e4m3(x[d], rule));
+}
+
+// ---- Groups and slots ------------------------------------------------------
+
+void uq_group_encode(const float x[UQ_GROUP_SIZE],
+                     uint8_t out_codes[UQ_GROUP_CODE_BYTES],
+                     uint8_t *out_scale) {
+  memset(out_codes, 0, UQ_GROUP_CODE_BYTES);
+  *out_scale = 0;
+  float absmax = 0.0f;
+  for (int i = 0; i < UQ_GROUP_SIZE; ++i) {
+    if (!isfinite(x[i]))
+      return; // defined behaviour: a non-finite group is a zero group
+    float a = fabsf(x[i]);
+    if (a > absmax)
+      absmax = a;
+  }
+  float s = UQ_ENCODE_SCALE_C * absmax;
+  if (!(s > 0.0f) || !isfinite(s))
+    return;
+  float e = floorf(log2f(s) + 0.5f);
+  if (e < -126.0f)
+    e = -126.0f;
+  if (e > 127.0f)
+    e = 127.0f;
+  int exponent = (int)e;
+  float scale = ldexpf(1.0f, exponent);
+  for (int i = 0; i < UQ_GROUP_SIZE; i += 2) {
+    uint8_t lo = uq_fp4_snap(x[i] / scale);
+    uint8_t hi = uq_fp4_snap(x[i + 1] / scale);
+    out_codes[i / 2] = (uint8_t)(lo | (hi << 4));
+  }
+  *out_scale = (uint8_t)(exponent + 127);
+}
+
+void uq_group_decode(const uint8_t codes[UQ_GROUP_CODE_BYTES], uint8_t scale,
+                     float out_x[UQ_GROUP_SIZE]) {
+  float s = uq_ue8m0_to_float(scale);
+  for (int i = 0; i < UQ_GROUP_SIZE; i += 2) {
+    out_x[i] = scale ? uq_fp4_to_float(codes[i / 2] & 15) * s : 0.0f;
+    out_x[i + 1] = scale ? uq_fp4_to_float(codes[i / 2] >> 4) * s : 0.0f;
+  }
+}
+
+static void encode_vector(const float x[UQ_HEAD_DIM], uint8_t *codes,
+                          uint8_t *scales) {
+  for (int g = 0; g < UQ_NUM_GROUPS; ++g)
+    uq_group_encode(x + g * UQ_GROUP_SIZE, codes + g * UQ_GROUP_CODE_BYTES,
+                    scales + g);
+}
+
+void uq_slot_encode(const uint16_t k_bf16[UQ_HEAD_DIM],
+                    const uint16_t v_bf16[UQ_HEAD_DIM],
+                    uint8_t out_slot[UQ_SLOT_CONTENT_BYTES]) {
+  float k[UQ_HEAD_DIM], v[UQ_HEAD_DIM];
+  for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+    k[d] = uq_bf16_to_float(k_bf16[d]);
+    v[d] = uq_bf16_to_float(v_bf16[d]);
+  }
+  uq_wht256(k);
+  encode_vector(k, out_slot + UQ_SLOT_K_CODES_OFFSET,
+                out_slot + UQ_SLOT_K_SCALES_OFFSET);
+  encode_vector(v, out_slot + UQ_SLOT_V_CODES_OFFSET,
+                out_slot + UQ_SLOT_V_SCALES_OFFSET);
+}
+
+void uq_slot_decode(const uint8_t slot[UQ_SLOT_CONTENT_BYTES],
+                    float out_k_rot[UQ_HEAD_DIM], float out_v[UQ_HEAD_DIM]) {
+  for (int g = 0; g < UQ_NUM_GROUPS; ++g) {
+    uq_group_decode(slot + UQ_SLOT_K_CODES_OFFSET + g * UQ_GROUP_CODE_BYTES,
+                    slot[UQ_SLOT_K_SCALES_OFFSET + g],
+                    out_k_rot + g * UQ_GROUP_SIZE);
+    uq_group_decode(slot + UQ_SLOT_V_CODES_OFFSET + g * UQ_GROUP_CODE_BYTES,
+                    slot[UQ_SLOT_V_SCALES_OFFSET + g],
+                    out_v + g * UQ_GROUP_SIZE);
+  }
+}

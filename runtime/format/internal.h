@@ -1,0 +1,26 @@
+// Helpers shared by uq_format and uq_reference; not a public interface.
+#ifndef UQ_RUNTIME_FORMAT_INTERNAL_H_
+#define UQ_RUNTIME_FORMAT_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// Rounds a double to bf16 with one rounding (round-to-nearest-even): first to
+// float with round-to-odd, which keeps enough information for the second
+// rounding to be correct, then to bf16.
+uint16_t uq_double_to_bf16_(double x);
+
+// True when `n_a` rows at stride `s_a` and `n_b` rows at stride `s_b` (all
+// strides >= 0, counts >= 1) of `len` contiguous elements each can be shown
+// disjoint: the smaller stride must clear one row and the larger one must
+// clear the whole inner run. Exotic interleavings that happen to be disjoint
+// are rejected too; callers document "rows must nest".
+bool uq_rows_disjoint_(int64_t n_a, int64_t s_a, int64_t n_b, int64_t s_b,
+                       int64_t len);
+
+// True when (n_a - 1) * s_a + (n_b - 1) * s_b + len fits in int64 and, in
+// bytes of `elem_size`, in size_t. Inputs as above.
+bool uq_span_fits_(int64_t n_a, int64_t s_a, int64_t n_b, int64_t s_b,
+                   int64_t len, int64_t elem_size);
+
+#endif // UQ_RUNTIME_FORMAT_INTERNAL_H_
