@@ -357,6 +357,43 @@ static int test_wht_matches_matrix(void) {
   return 0;
 }
 
+// The decode kernel's WHT restated from the seed's lane map: 8 lanes each
+// own 32 consecutive dims; stages 0..4 in-register, then stages 5..7 as a
+// partner exchange where the lane with the stride bit set computes
+// mine * -1 + partner. uq_wht256 must match it bit for bit.
+static int test_wht_kernel_lane_order(void) {
+  uq_rng_t rng = uq_rng_for(8);
+  for (int trial = 0; trial < 200; ++trial) {
+    float lanes[8][32], x[256];
+    for (int i = 0; i < 256; ++i) {
+      x[i] = (float)(uq_rng_gauss(&rng) * ldexp(1.0, (int)(i % 13) - 6));
+      lanes[i / 32][i % 32] = x[i];
+    }
+    for (int c = 0; c < 8; ++c) {
+      for (int st = 1; st < 32; st <<= 1) {
+        float next[32];
+        for (int t = 0; t < 32; ++t)
+          next[t] = (t & st) ? lanes[c][t - st] - lanes[c][t]
+                             : lanes[c][t] + lanes[c][t + st];
+        memcpy(lanes[c], next, sizeof next);
+      }
+    }
+    for (int k = 1; k < 8; k <<= 1) {
+      float next[8][32];
+      for (int c = 0; c < 8; ++c) {
+        float sign = (c & k) ? -1.0f : 1.0f;
+        for (int t = 0; t < 32; ++t)
+          next[c][t] = lanes[c][t] * sign + lanes[c ^ k][t];
+      }
+      memcpy(lanes, next, sizeof next);
+    }
+    uq_wht256(x);
+    for (int i = 0; i < 256; ++i)
+      UQ_EXPECT_EQ_HEX(f2u(x[i]), f2u(lanes[i / 32][i % 32] * (1.0f / 16)));
+  }
+  return 0;
+}
+
 static int test_qperm(void) {
   int seen[256] = {0};
   for (unsigned d = 0; d < 256; ++d) {
@@ -734,6 +771,7 @@ static const uq_test_case_t tests[] = {
     {"bf16_rounding_random", test_bf16_rounding_random},
     {"ue8m0_e8m0_all_bytes", test_ue8m0_e8m0_all_bytes},
     {"wht_matches_matrix", test_wht_matches_matrix},
+    {"wht_kernel_lane_order", test_wht_kernel_lane_order},
     {"qperm", test_qperm},
     {"query_rotate", test_query_rotate},
     {"group_encode_hand_cases", test_group_encode_hand_cases},
