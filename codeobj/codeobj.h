@@ -195,7 +195,8 @@ UQ_API void uq_code_object_destroy(uq_code_object_t *code_object);
 
 // The target string of the metadata ("amdgcn-amd-amdhsa--gfx950").
 UQ_API const char *uq_code_object_target(const uq_code_object_t *code_object);
-// Code object version from `amdhsa.version` (5 or 6).
+// Code object version (5 or 6), from the ELF ABI version (3 = v5, 4 = v6):
+// LLVM 22 writes `amdhsa.version` [1, 2] for both, so the note cannot tell.
 UQ_API uint32_t uq_code_object_version(const uq_code_object_t *code_object);
 
 UQ_API size_t uq_code_object_kernel_count(const uq_code_object_t *code_object);
