@@ -56,8 +56,12 @@ static bool file_location(MlirLocation location, MlirStringRef *file,
   return false;
 }
 
+static bool is_ir_dump_note(MlirDiagnostic diagnostic);
+
 static void print_diagnostic(MlirDiagnostic diagnostic, uq_diagnostics_t *sink,
                              bool nested) {
+  if (nested && is_ir_dump_note(diagnostic))
+    return;
   MlirDiagnosticSeverity severity = mlirDiagnosticGetSeverity(diagnostic);
   if (severity == MlirDiagnosticError && !nested)
     ++sink->errors;
@@ -73,6 +77,23 @@ static void print_diagnostic(MlirDiagnostic diagnostic, uq_diagnostics_t *sink,
   intptr_t notes = mlirDiagnosticGetNumNotes(diagnostic);
   for (intptr_t i = 0; i < notes; ++i)
     print_diagnostic(mlirDiagnosticGetNote(diagnostic, i), sink, true);
+}
+
+static void find_text(MlirStringRef text, void *user_data) {
+  bool *found = user_data;
+  static const char needle[] = "see current operation";
+  if (text.length >= sizeof(needle) - 1 &&
+      strncmp(text.data, needle, sizeof(needle) - 1) == 0)
+    *found = true;
+}
+
+// The pass manager attaches the whole failing module as a note ("see
+// current operation"): thousands of lines for a kernel. The error line and
+// its location already say what failed, so that note is dropped.
+static bool is_ir_dump_note(MlirDiagnostic diagnostic) {
+  bool found = false;
+  mlirDiagnosticPrint(diagnostic, find_text, &found);
+  return found;
 }
 
 static MlirLogicalResult handle_diagnostic(MlirDiagnostic diagnostic,

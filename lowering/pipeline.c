@@ -123,6 +123,7 @@ void uq_pipeline_text(const uq_variant_t *variant,
            "uq-unroll-loops,canonicalize,cse,convert-uq-to-rocdl,"
            "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"
            "lower-affine,convert-scf-to-cf,"
+           "gpu.module(convert-vector-to-llvm),"
            "gpu.module(convert-gpu-to-rocdl{chipset=%s "
            "use-bare-ptr-memref-call-conv=true}),"
            "reconcile-unrealized-casts,"

@@ -19,6 +19,20 @@ uq_status_t uq_file_read(const char *path, char **out_data, size_t *out_size);
 uq_status_t uq_file_write_atomic(const char *path, const void *data,
                                  size_t size);
 
+// A set of files written together: each is staged to a temporary file next
+// to its destination, and only when every one is staged are they all
+// renamed into place. On any failure the temporaries are removed, so a
+// failed run leaves none of its outputs behind.
+typedef struct uq_file_batch_s uq_file_batch_t;
+uq_status_t uq_file_batch_create(uq_file_batch_t **out_batch);
+// Copies `data` into a temporary file beside `path`.
+uq_status_t uq_file_batch_stage(uq_file_batch_t *batch, const char *path,
+                                const void *data, size_t size);
+// Renames every staged file into place.
+uq_status_t uq_file_batch_commit(uq_file_batch_t *batch);
+// Removes any temporaries still staged and frees the batch.
+void uq_file_batch_destroy(uq_file_batch_t *batch);
+
 // NOT_FOUND unless `path` is an existing directory.
 uq_status_t uq_directory_check(const char *path);
 

@@ -8,8 +8,8 @@
 
 #include "tools/common/file_util.h"
 
-uq_status_t uq_embed_write_c(const char *path, const uq_embed_entry_t *entries,
-                             size_t count) {
+uq_status_t uq_embed_write_c(uq_file_batch_t *batch, const char *path,
+                             const uq_embed_entry_t *entries, size_t count) {
   char *text = NULL;
   size_t length = 0;
   FILE *out = open_memstream(&text, &length);
@@ -40,7 +40,7 @@ uq_status_t uq_embed_write_c(const char *path, const uq_embed_entry_t *entries,
     free(text);
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
-  uq_status_t status = uq_file_write_atomic(path, text, length);
+  uq_status_t status = uq_file_batch_stage(batch, path, text, length);
   free(text);
   return status;
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tools/common/file_util.h"
 #include "uq/status.h"
 
 typedef struct uq_embed_entry_s {
@@ -15,8 +16,8 @@ typedef struct uq_embed_entry_s {
   size_t size;
 } uq_embed_entry_t;
 
-// Writes the source atomically to `path`.
-uq_status_t uq_embed_write_c(const char *path, const uq_embed_entry_t *entries,
-                             size_t count);
+// Stages the source for `path` in `batch`.
+uq_status_t uq_embed_write_c(uq_file_batch_t *batch, const char *path,
+                             const uq_embed_entry_t *entries, size_t count);
 
 #endif // UQ_TOOLS_UQ_COMPILE_EMBED_H_

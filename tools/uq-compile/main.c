@@ -61,7 +61,7 @@ static int fail_status(uq_status_t status) {
   return 1;
 }
 
-static uq_status_t write_manifest(const char *path,
+static uq_status_t write_manifest(uq_file_batch_t *batch, const char *path,
                                   const uq_kernel_info_t *kernel,
                                   const char *variant) {
   char *text = NULL;
@@ -73,7 +73,7 @@ static uq_status_t write_manifest(const char *path,
   fputc('\n', out);
   fclose(out);
   if (status == UQ_OK)
-    status = uq_file_write_atomic(path, text, length);
+    status = uq_file_batch_stage(batch, path, text, length);
   free(text);
   return status;
 }
@@ -162,6 +162,7 @@ int main(int argc, char **argv) {
   size_t variant_count = 0;
   compiled_t *compiled = NULL;
   size_t compiled_count = 0;
+  uq_file_batch_t *batch = NULL;
   MlirOperation op = uq_parse_source(context, &diagnostics, text, size,
                                      strcmp(input, "-") ? input : "<stdin>");
   free(text);
@@ -201,6 +202,11 @@ int main(int argc, char **argv) {
     }
   }
   compiled = calloc(variant_count, sizeof(*compiled));
+  status = uq_file_batch_create(&batch);
+  if (status) {
+    rc = fail_status(status);
+    goto done;
+  }
   if (!compiled) {
     rc = fail("out of memory%s%s", "", "");
     goto done;
@@ -235,7 +241,7 @@ int main(int argc, char **argv) {
     char path[4096];
     if (emit_isa) {
       snprintf(path, sizeof(path), "%s/%s.s", out_dir, variants[v].key);
-      status = uq_file_write_atomic(path, c->data, c->size);
+      status = uq_file_batch_stage(batch, path, c->data, c->size);
       if (status) {
         rc = fail_status(status);
         goto done;
@@ -264,10 +270,10 @@ int main(int argc, char **argv) {
     const uq_kernel_info_t *kernel = uq_code_object_kernel_at(code_object, 0);
     snprintf(c->kernel, sizeof(c->kernel), "%s", kernel->name);
     snprintf(path, sizeof(path), "%s/%s.hsaco", out_dir, variants[v].key);
-    status = uq_file_write_atomic(path, c->data, c->size);
+    status = uq_file_batch_stage(batch, path, c->data, c->size);
     if (status == UQ_OK) {
       snprintf(path, sizeof(path), "%s/%s.json", out_dir, variants[v].key);
-      status = write_manifest(path, kernel, variants[v].key);
+      status = write_manifest(batch, path, kernel, variants[v].key);
     }
     if (!quiet && status == UQ_OK)
       printf("%-14s %-18s %8zu %5u %5u %5u %7u %7u %6u %8.3f\n",
@@ -294,17 +300,24 @@ int main(int argc, char **argv) {
       entries[i].data = compiled[i].data;
       entries[i].size = compiled[i].size;
     }
-    status = uq_embed_write_c(embed_path, entries, compiled_count);
+    status = uq_embed_write_c(batch, embed_path, entries, compiled_count);
     free(entries);
     if (status) {
       rc = fail_status(status);
       goto done;
     }
   }
+  // Every output is staged: only now do they all appear.
+  status = uq_file_batch_commit(batch);
+  if (status) {
+    rc = fail_status(status);
+    goto done;
+  }
   if (!quiet)
     printf("total: %zu variant(s) in %.3f s\n", compiled_count,
            now_seconds() - start);
 done:
+  uq_file_batch_destroy(batch);
   for (size_t i = 0; i < compiled_count; ++i)
     free(compiled[i].data);
   free(compiled);

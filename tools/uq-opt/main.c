@@ -70,11 +70,12 @@ static void append_callback(MlirStringRef text, void *user_data) {
 // padding keep diagnostics' line numbers those of the whole file.
 static int process_chunk(const char *input_name, const char *chunk,
                          size_t length, int line_offset, const char *pipeline,
-                         int generic, buffer_t *out) {
+                         int generic, int allow_unregistered, buffer_t *out) {
   uq_diagnostics_t diagnostics = {stderr, 0, 0, false};
   MlirContext context = uq_context_create(&diagnostics);
   if (mlirContextIsNull(context))
     return 1;
+  mlirContextSetAllowUnregisteredDialects(context, allow_unregistered != 0);
   char *padded = malloc(length + (size_t)line_offset + 1);
   if (!padded) {
     fprintf(stderr, "uq-opt: error: out of memory\n");
@@ -99,6 +100,7 @@ static int process_chunk(const char *input_name, const char *chunk,
     char error[512] = "";
     if (!uq_pipeline_parse(mlirPassManagerGetAsOpPassManager(pm), pipeline,
                            error, sizeof(error))) {
+      // A pipeline anchored on another op than this input's top level.
       fprintf(stderr, "uq-opt: error: %s\n", error);
       rc = 1;
     } else if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
@@ -122,9 +124,27 @@ static int process_chunk(const char *input_name, const char *chunk,
   return rc;
 }
 
+// Reports a malformed pipeline before any input is read, as mlir-opt does.
+static int check_pipeline(const char *pipeline) {
+  uq_diagnostics_t diagnostics = {stderr, 0, 0, false};
+  MlirContext context = uq_context_create(&diagnostics);
+  if (mlirContextIsNull(context))
+    return 0;
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      context, mlirStringRefCreateFromCString("builtin.module"));
+  char error[512] = "";
+  int ok = uq_pipeline_parse(mlirPassManagerGetAsOpPassManager(pm), pipeline,
+                             error, sizeof(error));
+  if (!ok)
+    fprintf(stderr, "uq-opt: error: %s\n", error);
+  mlirPassManagerDestroy(pm);
+  mlirContextDestroy(context);
+  return ok;
+}
+
 int main(int argc, char **argv) {
   const char *input = "-", *output = "-";
-  int split = 0, generic = 0, have_input = 0;
+  int split = 0, generic = 0, have_input = 0, allow_unregistered = 0;
   buffer_t pipeline = {0};
   const char *explicit_pipeline = NULL;
   for (int i = 1; i < argc; ++i) {
@@ -144,6 +164,8 @@ int main(int argc, char **argv) {
       split = 1;
     } else if (strcmp(arg, "--mlir-print-op-generic") == 0) {
       generic = 1;
+    } else if (strcmp(arg, "--allow-unregistered-dialect") == 0) {
+      allow_unregistered = 1;
     } else if (strncmp(arg, "--", 2) == 0 && arg[2]) {
       // A pass by name: --name or --name=options.
       const char *name = arg + 2;
@@ -182,6 +204,10 @@ int main(int argc, char **argv) {
                               : pipeline.data   ? pipeline.data
                                                 : "";
   uq_register_upstream_passes();
+  if (*pipeline_text && !check_pipeline(pipeline_text)) {
+    free(pipeline.data);
+    return 1;
+  }
 
   char *text = NULL;
   size_t size = 0;
@@ -197,7 +223,7 @@ int main(int argc, char **argv) {
   int rc = 0;
   if (!split) {
     rc = process_chunk(display_name, text, size, 0, pipeline_text, generic,
-                       &out);
+                       allow_unregistered, &out);
   } else {
     // Chunks are separated by lines that are exactly "// -----".
     const char *chunk = text;
@@ -210,8 +236,9 @@ int main(int argc, char **argv) {
       if (at_end || separator) {
         if (out.size)
           append(&out, "// -----\n", 9);
-        rc |= process_chunk(display_name, chunk, (size_t)(p - chunk),
-                            chunk_line, pipeline_text, generic, &out);
+        rc |=
+            process_chunk(display_name, chunk, (size_t)(p - chunk), chunk_line,
+                          pipeline_text, generic, allow_unregistered, &out);
         if (at_end)
           break;
         p += 8;

@@ -1,0 +1,26 @@
+# lit configuration for uq: IR tests of the dialect and passes, tool tests,
+# and ISA tests of the kernels. Paths come from lit.site.cfg.py (generated).
+import os
+
+import lit.formats
+
+config.name = "uq"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.uq_build_dir, "test")
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "unit", "CMakeLists.txt"]
+
+llvm_bin = config.uq_llvm_bin
+config.environment["PATH"] = os.pathsep.join(
+    [llvm_bin, config.environment.get("PATH", "")])
+
+config.substitutions.append(("%uq_opt", config.uq_opt))
+config.substitutions.append(("%uq_compile", config.uq_compile))
+config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
+config.substitutions.append(("%irdl", os.path.join(config.uq_source_dir, "dialect", "uq.irdl.mlir")))
+config.substitutions.append(("%kernels", os.path.join(config.uq_source_dir, "kernels.mlir")))
+config.substitutions.append(("%objdump", os.path.join(llvm_bin, "llvm-objdump") + " --mcpu=gfx950"))
+config.substitutions.append(("%readelf", os.path.join(llvm_bin, "llvm-readelf")))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%test_dir", config.test_source_root))
