@@ -1,0 +1,57 @@
+// The decode kernel's launch policy (P and TGPP), as the seed launcher has it.
+#include "uq/policy.h"
+
+static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+static int64_t next_pow2(int64_t x) {
+  int64_t p = 1;
+  while (p < x)
+    p <<= 1;
+  return p;
+}
+
+uq_status_t uq_launch_policy(int32_t num_seqs, int32_t max_blocks_per_seq,
+                             int32_t block_size, int32_t max_kv_splits,
+                             uq_launch_plan_t *out_plan) {
+  if (!out_plan)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "out_plan is NULL");
+  if (num_seqs < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "num_seqs must be >= 1, got %d", (int)num_seqs);
+  if (max_blocks_per_seq < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "max_blocks_per_seq must be >= 1, got %d",
+                          (int)max_blocks_per_seq);
+  if (block_size != 16 && block_size != 32 && block_size != 64 &&
+      block_size != 128 && block_size != 256)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "block_size must be 16, 32, 64, 128 or 256, got %d",
+                          (int)block_size);
+  if (max_kv_splits < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "max_kv_splits must be >= 0, got %d",
+                          (int)max_kv_splits);
+  // int64 throughout: max_seq reaches 2^31 * 256.
+  int64_t cap = num_seqs <= 8 ? 512 : 256;
+  int64_t max_seq = (int64_t)max_blocks_per_seq * block_size;
+  int64_t required = ceil_div(max_seq, 256);
+  int64_t splits = max_kv_splits < 1 ? 1 : max_kv_splits;
+  int64_t floor_parts = splits < cap ? splits : cap;
+  int64_t wanted = required < cap ? required : cap;
+  int64_t actual = floor_parts > wanted ? floor_parts : wanted;
+  // A partition should hold a useful number of tokens (~192, seed-measured).
+  int64_t useful = ceil_div(max_seq, 192);
+  if (useful < 1)
+    useful = 1;
+  if (actual > useful)
+    actual = useful;
+  int64_t parts = next_pow2(actual);
+  if (parts < 2)
+    parts = 2;
+  int64_t per_part = ceil_div(required, parts);
+  if (per_part < 1)
+    per_part = 1;
+  out_plan->num_partitions = (int32_t)parts;
+  out_plan->tgpp = (int32_t)next_pow2(per_part);
+  return UQ_OK;
+}

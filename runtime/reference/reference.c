@@ -1,0 +1,516 @@
+// Host reference decode attention over an UltraQuant cache: problem checks,
+// the exact (float64) mode, the kernel-faithful mode, the partition reduce
+// and an unquantized float64 attention for accuracy measurements.
+#include "uq/reference.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/format/internal.h"
+
+// log2(e) as the kernel's fp32 constant.
+#define UQ_LOG2E_F 1.44269504088896340736f
+
+static bool supported_qg(int32_t qg) { return qg == 6 || qg == 8 || qg == 16; }
+
+static bool supported_block_size(int32_t bs) {
+  return bs == 16 || bs == 32 || bs == 64 || bs == 128 || bs == 256;
+}
+
+static uq_status_t check_rows(const char *name, int64_t n_seq,
+                              int64_t stride_seq, int64_t n_head,
+                              int64_t stride_head) {
+  if (stride_seq < 0 || stride_head < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "%s strides must be non-negative, got seq %lld, "
+                          "head %lld",
+                          name, (long long)stride_seq, (long long)stride_head);
+  if (!uq_span_fits_(n_seq, stride_seq, n_head, stride_head, UQ_HEAD_DIM, 2))
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "%s strides span more than memory can hold", name);
+  if (!uq_rows_disjoint_(n_seq, stride_seq, n_head, stride_head, UQ_HEAD_DIM))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "%s strides (seq %lld, head %lld) make rows of %d "
+                          "elements overlap",
+                          name, (long long)stride_seq, (long long)stride_head,
+                          UQ_HEAD_DIM);
+  return UQ_OK;
+}
+
+uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
+  if (!p)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "problem is NULL");
+  if (p->num_seqs < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "num_seqs must be >= 1, got %d", (int)p->num_seqs);
+  if (!supported_qg(p->query_group))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "query group size must be 6, 8 or 16, got %d",
+                          (int)p->query_group);
+  UQ_RETURN_IF_ERROR(uq_cache_layout_validate(&p->cache), "decode problem");
+  if (!supported_block_size(p->cache.block_size))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "block_size must be 16, 32, 64, 128 or 256, got %d",
+                          (int)p->cache.block_size);
+  if (p->max_blocks_per_seq < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "max_blocks_per_seq must be >= 1, got %d",
+                          (int)p->max_blocks_per_seq);
+  if (!isfinite(p->softmax_scale))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "softmax_scale must be finite, got %g",
+                          (double)p->softmax_scale);
+  if (p->q_overflow != UQ_FP8_OVERFLOW_SATURATE &&
+      p->q_overflow != UQ_FP8_OVERFLOW_NAN)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "unknown E4M3 overflow rule %d", (int)p->q_overflow);
+  if (!p->query || !p->kv_cache || !p->block_tables || !p->seq_lens ||
+      !p->output)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL %s pointer",
+                          !p->query          ? "query"
+                          : !p->kv_cache     ? "kv_cache"
+                          : !p->block_tables ? "block_tables"
+                          : !p->seq_lens     ? "seq_lens"
+                                             : "output");
+  int64_t num_q_heads = (int64_t)p->cache.num_kv_heads * p->query_group;
+  UQ_RETURN_IF_ERROR(check_rows("query", p->num_seqs, p->query_stride_seq,
+                                num_q_heads, p->query_stride_head),
+                     "decode problem");
+  UQ_RETURN_IF_ERROR(check_rows("output", p->num_seqs, p->output_stride_seq,
+                                num_q_heads, p->output_stride_head),
+                     "decode problem");
+  int64_t max_len = (int64_t)p->max_blocks_per_seq * p->cache.block_size;
+  for (int32_t b = 0; b < p->num_seqs; ++b) {
+    int32_t len = p->seq_lens[b];
+    if (len < 0 || len > max_len)
+      return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                            "seq_lens[%d] = %d is outside [0, %lld] "
+                            "(max_blocks_per_seq * block_size)",
+                            (int)b, (int)len, (long long)max_len);
+    int64_t used =
+        ((int64_t)len + p->cache.block_size - 1) / p->cache.block_size;
+    const int32_t *row = p->block_tables + (int64_t)b * p->max_blocks_per_seq;
+    for (int64_t i = 0; i < used; ++i) {
+      if (row[i] < 0 || row[i] >= p->cache.num_blocks)
+        return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                              "block_tables[%d][%lld] = %d is outside the "
+                              "cache's %lld blocks",
+                              (int)b, (long long)i, (int)row[i],
+                              (long long)p->cache.num_blocks);
+    }
+  }
+  return UQ_OK;
+}
+
+static const uint8_t *slot_of(const uq_decode_problem_t *p, int32_t b,
+                              int32_t kv_head, int64_t token) {
+  int32_t bs = p->cache.block_size;
+  int64_t block =
+      p->block_tables[(int64_t)b * p->max_blocks_per_seq + token / bs];
+  size_t index = ((size_t)block * (size_t)bs + (size_t)(token % bs)) *
+                     (size_t)p->cache.num_kv_heads +
+                 (size_t)kv_head;
+  return p->kv_cache + index * (size_t)p->cache.padded_slot;
+}
+
+static const uint16_t *query_row(const uq_decode_problem_t *p, int32_t b,
+                                 int64_t q_head) {
+  return p->query + (int64_t)b * p->query_stride_seq +
+         q_head * p->query_stride_head;
+}
+
+static uint16_t *output_row(const uq_decode_problem_t *p, int32_t b,
+                            int64_t q_head) {
+  return p->output + (int64_t)b * p->output_stride_seq +
+         q_head * p->output_stride_head;
+}
+
+static int32_t longest_seq(const uq_decode_problem_t *p) {
+  int32_t longest = 0;
+  for (int32_t b = 0; b < p->num_seqs; ++b)
+    if (p->seq_lens[b] > longest)
+      longest = p->seq_lens[b];
+  return longest;
+}
+
+// ---- Exact mode
+// --------------------------------------------------------------
+
+uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
+  UQ_RETURN_IF_ERROR(uq_decode_problem_validate(p), "exact reference");
+  const int32_t qg = p->query_group;
+  const int32_t longest = longest_seq(p);
+  double *scores =
+      malloc(sizeof(double) * (size_t)qg * (size_t)(longest > 0 ? longest : 1));
+  double *acc = malloc(sizeof(double) * (size_t)qg * UQ_HEAD_DIM);
+  float *q_rot = malloc(sizeof(float) * (size_t)qg * UQ_HEAD_DIM);
+  if (!scores || !acc || !q_rot) {
+    free(scores), free(acc), free(q_rot);
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "exact reference: out of memory for %d tokens",
+                          (int)longest);
+  }
+  const double scale = (double)p->softmax_scale;
+  float k[UQ_HEAD_DIM], v[UQ_HEAD_DIM];
+  for (int32_t b = 0; b < p->num_seqs; ++b) {
+    const int64_t len = p->seq_lens[b];
+    for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
+      for (int32_t r = 0; r < qg; ++r)
+        uq_query_rotate(query_row(p, b, (int64_t)h * qg + r), p->q_overflow,
+                        q_rot + (size_t)r * UQ_HEAD_DIM);
+      for (int64_t t = 0; t < len; ++t) {
+        uq_slot_decode(slot_of(p, b, h, t), k, v);
+        for (int32_t r = 0; r < qg; ++r) {
+          const float *q = q_rot + (size_t)r * UQ_HEAD_DIM;
+          double dot = 0.0;
+          for (int d = 0; d < UQ_HEAD_DIM; ++d)
+            dot += (double)q[d] * (double)k[d];
+          scores[(size_t)r * (size_t)len + (size_t)t] = dot * scale;
+        }
+      }
+      double row_max[16], row_sum[16];
+      for (int32_t r = 0; r < qg; ++r) {
+        const double *s = scores + (size_t)r * (size_t)len;
+        double m = -INFINITY;
+        for (int64_t t = 0; t < len; ++t)
+          m = s[t] > m ? s[t] : m;
+        row_max[r] = m;
+        row_sum[r] = 0.0;
+        memset(acc + (size_t)r * UQ_HEAD_DIM, 0, sizeof(double) * UQ_HEAD_DIM);
+      }
+      for (int64_t t = 0; t < len; ++t) {
+        uq_slot_decode(slot_of(p, b, h, t), k, v);
+        for (int32_t r = 0; r < qg; ++r) {
+          double w =
+              exp(scores[(size_t)r * (size_t)len + (size_t)t] - row_max[r]);
+          row_sum[r] += w;
+          double *a = acc + (size_t)r * UQ_HEAD_DIM;
+          for (int d = 0; d < UQ_HEAD_DIM; ++d)
+            a[d] += w * (double)v[d];
+        }
+      }
+      for (int32_t r = 0; r < qg; ++r) {
+        uint16_t *out = output_row(p, b, (int64_t)h * qg + r);
+        const double *a = acc + (size_t)r * UQ_HEAD_DIM;
+        for (int d = 0; d < UQ_HEAD_DIM; ++d)
+          out[d] = len > 0 ? uq_double_to_bf16_(a[d] / row_sum[r]) : 0;
+      }
+    }
+  }
+  free(scores), free(acc), free(q_rot);
+  return UQ_OK;
+}
+
+// ---- The partition reduce
+// ------------------------------------------------------
+
+// Reduces the P partials of one (sequence, kv head): o [P][QG][256] bf16,
+// m and l [P][QG]; row r goes to out_base + r * out_stride_head.
+static void reduce_one(int32_t num_parts, int32_t qg, const uint16_t *o,
+                       const float *m, const float *l, uint16_t *out_base,
+                       int64_t out_stride_head) {
+  for (int32_t r = 0; r < qg; ++r) {
+    float global_max = -INFINITY;
+    for (int32_t part = 0; part < num_parts; ++part)
+      global_max = fmaxf(global_max, m[(size_t)part * qg + r]);
+    uint16_t *out = out_base + r * out_stride_head;
+    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+      float num = 0.0f, den = 0.0f;
+      for (int32_t part = 0; part < num_parts; ++part) {
+        size_t i = (size_t)part * qg + r;
+        if (!(l[i] > 0.0f))
+          continue; // empty partition: weight 0 (and -inf - M is avoided)
+        float w = expf(m[i] - global_max) * l[i];
+        num += w * uq_bf16_to_float(o[i * UQ_HEAD_DIM + d]);
+        den += w;
+      }
+      out[d] = den > 0.0f ? uq_float_to_bf16(num / den) : 0;
+    }
+  }
+}
+
+uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
+  if (!r)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "reduce problem is NULL");
+  if (r->num_seqs < 1 || r->num_kv_heads < 1 || r->query_group < 1 ||
+      r->num_partitions < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "reduce sizes must be positive, got B %d, Hk %d, "
+                          "QG %d, P %d",
+                          (int)r->num_seqs, (int)r->num_kv_heads,
+                          (int)r->query_group, (int)r->num_partitions);
+  if (!r->segm_out || !r->segm_max || !r->segm_sum || !r->output)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "reduce: NULL buffer pointer");
+  int64_t entries;
+  if (__builtin_mul_overflow((int64_t)r->num_seqs, (int64_t)r->num_kv_heads,
+                             &entries) ||
+      __builtin_mul_overflow(entries, (int64_t)r->num_partitions, &entries) ||
+      __builtin_mul_overflow(entries, (int64_t)r->query_group, &entries) ||
+      __builtin_mul_overflow(entries, (int64_t)UQ_HEAD_DIM * 2, &entries) ||
+      (uint64_t)entries > (uint64_t)SIZE_MAX)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "reduce: partials too large for memory sizes");
+  int64_t num_q_heads = (int64_t)r->num_kv_heads * r->query_group;
+  UQ_RETURN_IF_ERROR(check_rows("output", r->num_seqs, r->output_stride_seq,
+                                num_q_heads, r->output_stride_head),
+                     "reduce");
+  const size_t per_head = (size_t)r->num_partitions * (size_t)r->query_group;
+  for (int32_t b = 0; b < r->num_seqs; ++b) {
+    for (int32_t h = 0; h < r->num_kv_heads; ++h) {
+      size_t base =
+          ((size_t)b * (size_t)r->num_kv_heads + (size_t)h) * per_head;
+      reduce_one(r->num_partitions, r->query_group,
+                 r->segm_out + base * UQ_HEAD_DIM, r->segm_max + base,
+                 r->segm_sum + base,
+                 r->output + (int64_t)b * r->output_stride_seq +
+                     (int64_t)h * r->query_group * r->output_stride_head,
+                 r->output_stride_head);
+    }
+  }
+  return UQ_OK;
+}
+
+// ---- Faithful mode
+// -------------------------------------------------------------
+
+// One 16-token tile's inputs, decoded once and shared by the QG rows.
+typedef struct tile_s {
+  int valid; // tokens of the tile below seq_len
+  uint8_t k_codes[UQ_TILE_TOKENS][128];
+  uint8_t k_scales[UQ_TILE_TOKENS][UQ_NUM_GROUPS];
+  float v[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // bf16 values, as the V convert
+} tile_t;
+
+static void load_tile(const uq_decode_problem_t *p, int32_t b, int32_t h,
+                      int64_t start, int64_t len, tile_t *tile) {
+  tile->valid =
+      (int)(len - start < UQ_TILE_TOKENS ? len - start : UQ_TILE_TOKENS);
+  for (int t = 0; t < tile->valid; ++t) {
+    const uint8_t *slot = slot_of(p, b, h, start + t);
+    memcpy(tile->k_codes[t], slot + UQ_SLOT_K_CODES_OFFSET, 128);
+    memcpy(tile->k_scales[t], slot + UQ_SLOT_K_SCALES_OFFSET, UQ_NUM_GROUPS);
+    for (int g = 0; g < UQ_NUM_GROUPS; ++g) {
+      // v_cvt_scalef32_pk_bf16_fp4: FP4 value times the E8M0 scale, RNE
+      // to bf16 (exact unless it overflows).
+      float s = uq_e8m0_to_float(slot[UQ_SLOT_V_SCALES_OFFSET + g]);
+      for (int e = 0; e < UQ_GROUP_SIZE; ++e) {
+        uint8_t byte = slot[UQ_SLOT_V_CODES_OFFSET + g * 16 + e / 2];
+        uint8_t code = (e & 1) ? byte >> 4 : byte & 15;
+        tile->v[t][g * UQ_GROUP_SIZE + e] =
+            uq_bf16_to_float(uq_float_to_bf16(uq_fp4_to_float(code) * s));
+      }
+    }
+  }
+}
+
+// The QK score of one token for one query row, as the two chained scaled
+// MFMAs compute it (E8M0 K scales, identity Q scale), times softmax scale.
+static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
+  float c = 0.0f;
+  for (int issue = 0; issue < 2; ++issue) {
+    // Each 32-element block's dot product of FP4 x E4M3 values is exact in
+    // float64; the MFMA adds the scaled blocks to C with one rounding.
+    double sum = (double)c;
+    for (int g = 4 * issue; g < 4 * issue + 4; ++g) {
+      double dot = 0.0;
+      for (int e = 0; e < UQ_GROUP_SIZE; ++e) {
+        uint8_t byte = tile->k_codes[t][g * 16 + e / 2];
+        uint8_t code = (e & 1) ? byte >> 4 : byte & 15;
+        dot += (double)uq_fp4_to_float(code) * (double)q[g * UQ_GROUP_SIZE + e];
+      }
+      sum += (double)uq_e8m0_to_float(tile->k_scales[t][g]) * dot;
+    }
+    c = (float)sum;
+  }
+  return c * scale;
+}
+
+typedef struct row_state_s {
+  float m, l;
+  float acc[UQ_HEAD_DIM];
+} row_state_t;
+
+static void tile_step(const tile_t *tile, const float *q, float scale,
+                      row_state_t *st) {
+  float qk[UQ_TILE_TOKENS];
+  for (int t = 0; t < UQ_TILE_TOKENS; ++t)
+    qk[t] = t < tile->valid ? qk_score(tile, t, q, scale) : -INFINITY;
+  float tile_max = -INFINITY;
+  for (int t = 0; t < UQ_TILE_TOKENS; ++t)
+    tile_max = fmaxf(tile_max, qk[t]);
+  float new_max = fmaxf(st->m, tile_max);
+  float diff = st->m > -INFINITY ? st->m - new_max : 0.0f;
+  float c = exp2f(diff * UQ_LOG2E_F);
+  st->l *= c;
+  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+    st->acc[d] *= c;
+  st->m = new_max;
+  float prob[UQ_TILE_TOKENS];
+  for (int t = 0; t < UQ_TILE_TOKENS; ++t) {
+    float x = new_max > -INFINITY ? qk[t] - new_max : -INFINITY;
+    prob[t] = exp2f(x * UQ_LOG2E_F);
+  }
+  // Lane group j sums tokens 4j..4j+3 in order; the two xor shuffles add
+  // the groups pairwise: (t0 + t1) + (t2 + t3).
+  float part[4];
+  for (int j = 0; j < 4; ++j) {
+    float s = 0.0f;
+    for (int i = 0; i < 4; ++i)
+      s += prob[4 * j + i];
+    part[j] = s;
+  }
+  st->l += (part[0] + part[1]) + (part[2] + part[3]);
+  // PV MFMA: bf16 P times bf16 V, one rounding onto the fp32 accumulator.
+  // Masked tokens are left out (the seed's p = 0 times a garbage V could be
+  // NaN; ours must not be).
+  float pb[UQ_TILE_TOKENS];
+  for (int t = 0; t < tile->valid; ++t)
+    pb[t] = uq_bf16_to_float(uq_float_to_bf16(prob[t]));
+  for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+    double sum = (double)st->acc[d];
+    for (int t = 0; t < tile->valid; ++t)
+      sum += (double)pb[t] * (double)tile->v[t][d];
+    st->acc[d] = (float)sum;
+  }
+}
+
+uq_status_t
+uq_reference_decode_faithful(const uq_decode_problem_t *p,
+                             int32_t num_partitions, int32_t tgpp,
+                             const uq_decode_partials_t *out_partials) {
+  UQ_RETURN_IF_ERROR(uq_decode_problem_validate(p), "faithful reference");
+  if (num_partitions < 1 || tgpp < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "num_partitions and tgpp must be >= 1, got %d, %d",
+                          (int)num_partitions, (int)tgpp);
+  if (out_partials && (!out_partials->segm_out || !out_partials->segm_max ||
+                       !out_partials->segm_sum))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "partials given with a NULL array");
+  const int64_t coverage =
+      (int64_t)num_partitions * tgpp * UQ_TILE_GROUP_TOKENS;
+  for (int32_t b = 0; b < p->num_seqs; ++b)
+    if (p->seq_lens[b] > coverage)
+      return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                            "seq_lens[%d] = %d exceeds the coverage P * TGPP "
+                            "* 256 = %lld",
+                            (int)b, (int)p->seq_lens[b], (long long)coverage);
+  const int32_t qg = p->query_group;
+  const size_t rows = (size_t)num_partitions * (size_t)qg;
+  uint16_t *o = malloc(sizeof(uint16_t) * rows * UQ_HEAD_DIM);
+  float *m = malloc(sizeof(float) * rows);
+  float *l = malloc(sizeof(float) * rows);
+  float *q_rot = malloc(sizeof(float) * (size_t)qg * UQ_HEAD_DIM);
+  row_state_t *state = malloc(sizeof(row_state_t) * (size_t)qg);
+  tile_t *tile = malloc(sizeof(tile_t));
+  if (!o || !m || !l || !q_rot || !state || !tile) {
+    free(o), free(m), free(l), free(q_rot), free(state), free(tile);
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "faithful reference: out of memory for P = %d",
+                          (int)num_partitions);
+  }
+  const float scale = p->softmax_scale;
+  for (int32_t b = 0; b < p->num_seqs; ++b) {
+    const int64_t len = p->seq_lens[b];
+    const int64_t total_tgs =
+        (len + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
+    for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
+      for (int32_t r = 0; r < qg; ++r)
+        uq_query_rotate(query_row(p, b, (int64_t)h * qg + r), p->q_overflow,
+                        q_rot + (size_t)r * UQ_HEAD_DIM);
+      for (int32_t part = 0; part < num_partitions; ++part) {
+        for (int32_t r = 0; r < qg; ++r) {
+          state[r].m = -INFINITY;
+          state[r].l = 0.0f;
+          memset(state[r].acc, 0, sizeof state[r].acc);
+        }
+        int64_t avail = total_tgs - part;
+        int64_t trips =
+            avail > 0 ? (avail + num_partitions - 1) / num_partitions : 0;
+        if (trips > tgpp)
+          trips = tgpp;
+        for (int64_t tg = 0; tg < trips; ++tg) {
+          int64_t start = (part + tg * num_partitions) * UQ_TILE_GROUP_TOKENS;
+          for (int n = 0; n < UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS; ++n) {
+            int64_t tile_start = start + (int64_t)n * UQ_TILE_TOKENS;
+            // A tile wholly past seq_len changes nothing: its max is -inf,
+            // its rescale factor exactly 1 and its probabilities 0.
+            if (tile_start >= len)
+              break;
+            load_tile(p, b, h, tile_start, len, tile);
+            for (int32_t r = 0; r < qg; ++r)
+              tile_step(tile, q_rot + (size_t)r * UQ_HEAD_DIM, scale,
+                        &state[r]);
+          }
+        }
+        for (int32_t r = 0; r < qg; ++r) {
+          size_t i = (size_t)part * qg + (size_t)r;
+          float rcp = 1.0f / (state[r].l > 0.0f ? state[r].l : 1.0f);
+          for (int d = 0; d < UQ_HEAD_DIM; ++d)
+            o[i * UQ_HEAD_DIM + d] = uq_float_to_bf16(state[r].acc[d] * rcp);
+          m[i] = state[r].m;
+          l[i] = state[r].l;
+        }
+      }
+      if (out_partials) {
+        size_t base =
+            ((size_t)b * (size_t)p->cache.num_kv_heads + (size_t)h) * rows;
+        memcpy(out_partials->segm_out + base * UQ_HEAD_DIM, o,
+               sizeof(uint16_t) * rows * UQ_HEAD_DIM);
+        memcpy(out_partials->segm_max + base, m, sizeof(float) * rows);
+        memcpy(out_partials->segm_sum + base, l, sizeof(float) * rows);
+      }
+      reduce_one(num_partitions, qg, o, m, l, output_row(p, b, (int64_t)h * qg),
+                 p->output_stride_head);
+    }
+  }
+  free(o), free(m), free(l), free(q_rot), free(state), free(tile);
+  return UQ_OK;
+}
+
+// ---- Unquantized attention
+// ---------------------------------------------------
+
+uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
+                                       const float *k, const float *v,
+                                       int64_t num_tokens, double scale,
+                                       double out[UQ_HEAD_DIM]) {
+  if (!q || !out || (num_tokens > 0 && (!k || !v)))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "attention: NULL pointer");
+  if (num_tokens < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "attention: num_tokens must be >= 0, got %lld",
+                          (long long)num_tokens);
+  if (!isfinite(scale))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "attention: scale must be finite");
+  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+    out[d] = 0.0;
+  if (num_tokens == 0)
+    return UQ_OK;
+  double m = -INFINITY;
+  for (int64_t t = 0; t < num_tokens; ++t) {
+    double dot = 0.0;
+    for (int d = 0; d < UQ_HEAD_DIM; ++d)
+      dot += (double)q[d] * (double)k[t * UQ_HEAD_DIM + d];
+    dot *= scale;
+    m = dot > m ? dot : m;
+  }
+  double sum = 0.0;
+  for (int64_t t = 0; t < num_tokens; ++t) {
+    double dot = 0.0;
+    for (int d = 0; d < UQ_HEAD_DIM; ++d)
+      dot += (double)q[d] * (double)k[t * UQ_HEAD_DIM + d];
+    double w = exp(dot * scale - m);
+    sum += w;
+    for (int d = 0; d < UQ_HEAD_DIM; ++d)
+      out[d] += w * (double)v[t * UQ_HEAD_DIM + d];
+  }
+  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+    out[d] /= sum;
+  return UQ_OK;
+}

@@ -1,0 +1,699 @@
+// Tests of the host reference: the launch policy on hand-derived cases,
+// every validation rule, the exact mode against a separately written naive
+// float64 attention, the faithful mode against the exact one (and its
+// partition partials against a per-partition float64 oracle), the reduce,
+// and the unquantized attention.
+#include "uq/reference.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test/unit/format/rng.h"
+#include "test/unit/uq_test.h"
+#include "uq/policy.h"
+
+// ---- Launch policy
+// ------------------------------------------------------------
+
+static int test_policy_table(void) {
+  // Each row derived by hand from the seed's rules (policy.h):
+  //  B  mbps        bs  splits  ->  P    TGPP   (max_seq, required, useful)
+  static const struct {
+    int32_t b, mbps, bs, splits, parts, tgpp;
+  } cases[] = {
+      {1, 1, 16, 32, 2, 1},        // 16 tok: req 1, useful 1 -> P floor 2
+      {1, 128, 16, 32, 16, 1},     // 2048: floor 32, useful 11 -> 16
+      {4, 1024, 16, 32, 64, 1},    // 16384: req 64, useful 86 -> 64
+      {8, 512, 256, 32, 512, 1},   // 131072: cap 512, req 512
+      {9, 512, 256, 32, 256, 2},   // cap 256: TGPP = 512 / 256
+      {1000, 1, 256, 32, 2, 1},    // 256: useful 2
+      {9, 3, 128, 32, 2, 1},       // 384: req 2, useful 2
+      {1, 64, 64, 0, 16, 1},       // splits 0 acts as 1: floor 1, req 16
+      {1, 4, 256, 1, 4, 1},        // 1024: req 4
+      {16, 1000, 256, 32, 256, 4}, // 256000: req 1000 -> TGPP 4
+      {2, 2048, 16, 1000, 256, 1}, // floor 512, useful 171 -> 256
+      {1, 2147483647, 256, 32, 512, 4194304}, // 2^39 tokens: TGPP 2^22
+      {9, 2147483647, 16, 32, 256, 524288},   // req 2^27 / 256 = 2^19
+      {8, 7, 32, 32, 2, 1},                   // 224: req 1, useful 2
+      {3, 13, 64, 4, 4, 1},                   // 832: floor 4, req 4, useful 5
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    uq_launch_plan_t plan = {0, 0};
+    UQ_EXPECT_OK(uq_launch_policy(cases[i].b, cases[i].mbps, cases[i].bs,
+                                  cases[i].splits, &plan));
+    if (plan.num_partitions != cases[i].parts || plan.tgpp != cases[i].tgpp)
+      UQ_TEST_FAIL_("case %zu (B %d, mbps %d, bs %d, splits %d): P %d TGPP "
+                    "%d, want %d %d",
+                    i, cases[i].b, cases[i].mbps, cases[i].bs, cases[i].splits,
+                    plan.num_partitions, plan.tgpp, cases[i].parts,
+                    cases[i].tgpp);
+  }
+  return 0;
+}
+
+static int test_policy_properties(void) {
+  uq_rng_t rng = uq_rng_for(11);
+  static const int32_t sizes[5] = {16, 32, 64, 128, 256};
+  for (int i = 0; i < 20000; ++i) {
+    int32_t b = 1 + (int32_t)(uq_rng_next(&rng) % 64);
+    int32_t mbps = 1 + (int32_t)(uq_rng_next(&rng) % 100000);
+    int32_t bs = sizes[uq_rng_next(&rng) % 5];
+    int32_t splits = (int32_t)(uq_rng_next(&rng) % 600);
+    uq_launch_plan_t plan;
+    UQ_EXPECT_OK(uq_launch_policy(b, mbps, bs, splits, &plan));
+    int64_t p = plan.num_partitions, t = plan.tgpp;
+    UQ_EXPECT(p >= 2 && p <= (b <= 8 ? 512 : 256) && (p & (p - 1)) == 0);
+    UQ_EXPECT(t >= 1 && (t & (t - 1)) == 0);
+    UQ_EXPECT(p * t * 256 >= (int64_t)mbps * bs); // every token covered
+  }
+  return 0;
+}
+
+static int test_policy_errors(void) {
+  uq_launch_plan_t plan = {-5, -5};
+  UQ_EXPECT_CODE(uq_launch_policy(1, 1, 16, 32, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(0, 1, 16, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(-1, 1, 16, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 0, 16, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 48, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 0, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 512, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 16, -1, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT(plan.num_partitions == -5 && plan.tgpp == -5); // untouched
+  return 0;
+}
+
+// ---- A random decode problem
+// ---------------------------------------------------
+
+typedef struct fixture_s {
+  uq_decode_problem_t p;
+  uint8_t *cache;
+  uint16_t *query, *output;
+  int32_t *tables, *lens;
+  float max_abs_v; // over every written V value (dequantized)
+} fixture_t;
+
+static void fixture_free(fixture_t *f) {
+  free(f->cache), free(f->query), free(f->output), free(f->tables),
+      free(f->lens);
+  memset(f, 0, sizeof *f);
+}
+
+// B sequences with the given lengths; blocks handed out in a shuffled order;
+// unused block-table entries hold garbage (they must never be read). The
+// query is a slice of a fused QKV tensor (sequence stride (Hq + 2 Hk) * 256);
+// the output has a padded sequence stride.
+static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t b, int32_t hk,
+                        int32_t qg, int32_t bs, int32_t padded,
+                        const int32_t *lens, double q_sigma) {
+  memset(f, 0, sizeof *f);
+  int32_t mbps = 1;
+  int64_t blocks = 0;
+  for (int32_t i = 0; i < b; ++i) {
+    int32_t used = (lens[i] + bs - 1) / bs;
+    mbps = used + 1 > mbps ? used + 1 : mbps;
+    blocks += used;
+  }
+  blocks += 3; // spare blocks nobody references
+  int32_t hq = hk * qg;
+  f->p.num_seqs = b;
+  f->p.query_group = qg;
+  f->p.cache = (uq_cache_layout_t){blocks, bs, hk, padded};
+  f->p.max_blocks_per_seq = mbps;
+  f->p.softmax_scale = 1.0f / 16;
+  f->p.q_overflow = UQ_FP8_OVERFLOW_SATURATE;
+  f->p.query_stride_seq = (int64_t)(hq + 2 * hk) * 256;
+  f->p.query_stride_head = 256;
+  f->p.output_stride_seq = (int64_t)hq * 256 + 64;
+  f->p.output_stride_head = 256;
+  size_t cache_size = 0;
+  if (uq_status_consume_code(uq_cache_layout_size(&f->p.cache, &cache_size)))
+    return 1;
+  f->cache = malloc(cache_size);
+  f->query =
+      malloc(sizeof(uint16_t) * (size_t)b * (size_t)f->p.query_stride_seq);
+  f->output =
+      malloc(sizeof(uint16_t) * (size_t)b * (size_t)f->p.output_stride_seq);
+  f->tables = malloc(sizeof(int32_t) * (size_t)b * (size_t)mbps);
+  f->lens = malloc(sizeof(int32_t) * (size_t)b);
+  int64_t *perm = malloc(sizeof(int64_t) * (size_t)blocks);
+  if (!f->cache || !f->query || !f->output || !f->tables || !f->lens || !perm)
+    return 1;
+  // Unwritten slots hold a pattern whose scale bytes are 0xFF (NaN as E8M0):
+  // reading one would poison the output.
+  memset(f->cache, 0xFF, cache_size);
+  for (int64_t i = 0; i < blocks; ++i)
+    perm[i] = i;
+  for (int64_t i = blocks - 1; i > 0; --i) {
+    int64_t j = (int64_t)(uq_rng_next(rng) % (uint64_t)(i + 1));
+    int64_t t = perm[i];
+    perm[i] = perm[j], perm[j] = t;
+  }
+  int64_t next = 0;
+  for (int32_t i = 0; i < b; ++i) {
+    f->lens[i] = lens[i];
+    int32_t used = (lens[i] + bs - 1) / bs;
+    for (int32_t j = 0; j < mbps; ++j)
+      f->tables[i * mbps + j] =
+          j < used ? (int32_t)perm[next++] : (int32_t)(-1000 - j);
+  }
+  free(perm);
+  for (size_t i = 0; i < (size_t)b * (size_t)f->p.query_stride_seq; ++i)
+    f->query[i] = uq_float_to_bf16((float)(uq_rng_gauss(rng) * q_sigma));
+  // Write every sequence's tokens through the server-style writer.
+  for (int32_t i = 0; i < b; ++i) {
+    int32_t n = lens[i];
+    if (n == 0)
+      continue;
+    uint16_t *k = malloc(sizeof(uint16_t) * (size_t)n * hk * 256);
+    uint16_t *v = malloc(sizeof(uint16_t) * (size_t)n * hk * 256);
+    int64_t *slots = malloc(sizeof(int64_t) * (size_t)n);
+    if (!k || !v || !slots)
+      return 1;
+    for (size_t e = 0; e < (size_t)n * hk * 256; ++e) {
+      k[e] = uq_float_to_bf16((float)uq_rng_gauss(rng));
+      v[e] = uq_float_to_bf16((float)uq_rng_gauss(rng));
+    }
+    for (int32_t t = 0; t < n; ++t)
+      slots[t] = (int64_t)f->tables[i * mbps + t / bs] * bs + t % bs;
+    uq_kv_tokens_t tokens = {
+        k, (int64_t)hk * 256, 256, v, (int64_t)hk * 256, 256, slots, n};
+    uq_status_code_t code = uq_status_consume_code(
+        uq_cache_write(&f->p.cache, f->cache, cache_size, &tokens));
+    for (size_t e = 0; e < (size_t)n * hk * 256; ++e) {
+      // Dequantized |v| <= |v| + 3.07 * 2^e <= about 2 |v|max; track the
+      // actual bf16 input max as a scale for tolerances.
+      float a = fabsf(uq_bf16_to_float(v[e]));
+      f->max_abs_v = a > f->max_abs_v ? a : f->max_abs_v;
+    }
+    free(k), free(v), free(slots);
+    if (code != UQ_STATUS_OK)
+      return 1;
+  }
+  f->p.query = f->query;
+  f->p.kv_cache = f->cache;
+  f->p.block_tables = f->tables;
+  f->p.seq_lens = f->lens;
+  f->p.output = f->output;
+  return 0;
+}
+
+// Naive float64 attention for one (sequence, query head), written apart from
+// the library's loops: the slot reader, then softmax in the textbook form.
+static int naive_head(const fixture_t *f, int32_t b, int32_t q_head,
+                      double out[256]) {
+  const uq_decode_problem_t *p = &f->p;
+  int32_t kv_head = q_head / p->query_group;
+  float q[256], k[256], v[256];
+  uq_query_rotate(p->query + b * p->query_stride_seq +
+                      q_head * p->query_stride_head,
+                  p->q_overflow, q);
+  int32_t n = p->seq_lens[b];
+  double *scores = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+  if (!scores)
+    return 1;
+  size_t size = 0;
+  uq_status_free(uq_cache_layout_size(&p->cache, &size));
+  double top = -INFINITY;
+  for (int32_t t = 0; t < n; ++t) {
+    int32_t block =
+        p->block_tables[b * p->max_blocks_per_seq + t / p->cache.block_size];
+    if (uq_status_consume_code(
+            uq_cache_read_slot(&p->cache, p->kv_cache, size, block,
+                               t % p->cache.block_size, kv_head, k, v)))
+      return free(scores), 1;
+    double s = 0;
+    for (int d = 0; d < 256; ++d)
+      s += (double)q[d] * k[d];
+    scores[t] = s * p->softmax_scale;
+    top = fmax(top, scores[t]);
+  }
+  double denom = 0;
+  for (int d = 0; d < 256; ++d)
+    out[d] = 0;
+  for (int32_t t = 0; t < n; ++t) {
+    int32_t block =
+        p->block_tables[b * p->max_blocks_per_seq + t / p->cache.block_size];
+    uq_status_free(uq_cache_read_slot(&p->cache, p->kv_cache, size, block,
+                                      t % p->cache.block_size, kv_head, k, v));
+    double w = exp(scores[t] - top);
+    denom += w;
+    for (int d = 0; d < 256; ++d)
+      out[d] += w * v[d];
+  }
+  for (int d = 0; d < 256 && n > 0; ++d)
+    out[d] /= denom;
+  free(scores);
+  return 0;
+}
+
+static const uint16_t *out_row(const fixture_t *f, int32_t b, int32_t h) {
+  return f->output + b * f->p.output_stride_seq + h * f->p.output_stride_head;
+}
+
+typedef struct shape_s {
+  int32_t b, hk, qg, bs, padded;
+  int32_t lens[4];
+} shape_t;
+
+static const shape_t kShapes[] = {
+    {3, 2, 8, 16, 272, {1, 257, 600}}, {2, 1, 6, 64, 288, {0, 300}},
+    {2, 1, 16, 256, 272, {256, 15}},   {4, 2, 6, 32, 276, {16, 17, 255, 513}},
+    {1, 3, 8, 128, 288, {700}},
+};
+
+static int test_exact_vs_naive(void) {
+  uq_rng_t rng = uq_rng_for(12);
+  for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
+    const shape_t *sh = &kShapes[s];
+    fixture_t f;
+    if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
+                     sh->lens, 1.0))
+      UQ_TEST_FAIL_("fixture");
+    UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+    for (int32_t b = 0; b < sh->b; ++b) {
+      for (int32_t h = 0; h < sh->hk * sh->qg; ++h) {
+        double want[256];
+        if (naive_head(&f, b, h, want))
+          UQ_TEST_FAIL_("naive");
+        const uint16_t *got = out_row(&f, b, h);
+        for (int d = 0; d < 256; ++d) {
+          // One bf16 rounding (unit roundoff 2^-8 relative) of a float64
+          // value whose own summation-order error is ~1e-15.
+          double tol = ldexp(fabs(want[d]), -8) * 1.001 + 1e-12;
+          float g = uq_bf16_to_float(got[d]);
+          if (sh->lens[b] == 0)
+            UQ_EXPECT_EQ_HEX(got[d], 0);
+          else if (!(fabs(g - want[d]) <= tol))
+            UQ_TEST_FAIL_("shape %zu seq %d head %d dim %d: %.9g vs %.9g", s, b,
+                          h, d, (double)g, want[d]);
+        }
+      }
+    }
+    fixture_free(&f);
+  }
+  return 0;
+}
+
+// Faithful against exact. They differ by: bf16(p) in the PV product (bf16
+// unit roundoff 2^-8 relative per weight, so at most 2^-8 max|v| on the
+// weighted mean), the bf16 partials (2^-8 max|v|), fp32 softmax and
+// accumulation and libm exp2f (~1e-6 relative), and each side's final bf16
+// rounding (2^-8 |out| each). Hence |faithful - exact| <= 4 * 2^-8 *
+// max|v_deq| = 2^-6 max|v_deq|, with max|v_deq| <= 1.5 max|v| (6 * 2^e and
+// 2^e <= sqrt(2) * 0.156 absmax) -> tolerance 1.5 * 2^-6 * max|v|.
+static int compare_faithful(const fixture_t *f, const uint16_t *exact,
+                            const char *what) {
+  double tol = 1.5 * ldexp(f->max_abs_v, -6);
+  double worst = 0;
+  for (int32_t b = 0; b < f->p.num_seqs; ++b) {
+    for (int32_t h = 0; h < f->p.cache.num_kv_heads * f->p.query_group; ++h) {
+      const uint16_t *got = out_row(f, b, h);
+      const uint16_t *want =
+          exact + b * f->p.output_stride_seq + h * f->p.output_stride_head;
+      for (int d = 0; d < 256; ++d) {
+        double diff =
+            fabs(uq_bf16_to_float(got[d]) - uq_bf16_to_float(want[d]));
+        worst = diff > worst ? diff : worst;
+        if (!(diff <= tol))
+          UQ_TEST_FAIL_("%s: seq %d head %d dim %d: %g vs %g (tol %g)", what, b,
+                        h, d, (double)uq_bf16_to_float(got[d]),
+                        (double)uq_bf16_to_float(want[d]), tol);
+      }
+    }
+  }
+  printf("  %s: worst |diff| %.3g, tolerance %.3g\n", what, worst, tol);
+  return 0;
+}
+
+static int test_faithful_vs_exact(void) {
+  uq_rng_t rng = uq_rng_for(13);
+  for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
+    const shape_t *sh = &kShapes[s];
+    fixture_t f;
+    if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
+                     sh->lens, 1.0))
+      UQ_TEST_FAIL_("fixture");
+    size_t out_elems = (size_t)sh->b * (size_t)f.p.output_stride_seq;
+    uint16_t *exact = malloc(sizeof(uint16_t) * out_elems);
+    if (!exact)
+      UQ_TEST_FAIL_("out of memory");
+    UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+    memcpy(exact, f.output, sizeof(uint16_t) * out_elems);
+    // The policy's plan, then extremes: one partition walking everything,
+    // many partitions of one tile-group, and a middle ground.
+    uq_launch_plan_t plan;
+    UQ_EXPECT_OK(
+        uq_launch_policy(sh->b, f.p.max_blocks_per_seq, sh->bs, 32, &plan));
+    int32_t plans[4][2] = {
+        {plan.num_partitions, plan.tgpp}, {1, 8}, {4, 1}, {3, 2}};
+    for (int i = 0; i < 4; ++i) {
+      memset(f.output, 0xEE, sizeof(uint16_t) * out_elems);
+      UQ_EXPECT_OK(
+          uq_reference_decode_faithful(&f.p, plans[i][0], plans[i][1], NULL));
+      if (compare_faithful(&f, exact, "faithful"))
+        UQ_TEST_FAIL_("shape %zu, P %d, TGPP %d", s, plans[i][0], plans[i][1]);
+    }
+    free(exact);
+    fixture_free(&f);
+  }
+  return 0;
+}
+
+// The partials of each partition against float64 attention over exactly the
+// tokens that partition owns (tile-groups p, p+P, ..., at most TGPP).
+static int test_faithful_partials(void) {
+  uq_rng_t rng = uq_rng_for(14);
+  const int32_t lens[3] = {1100, 0, 300};
+  fixture_t f;
+  if (fixture_make(&f, &rng, 3, 2, 6, 32, 272, lens, 1.0))
+    UQ_TEST_FAIL_("fixture");
+  const int32_t parts = 4, tgpp = 2, qg = 6, hk = 2;
+  size_t rows = (size_t)3 * hk * parts * qg;
+  uq_decode_partials_t partials = {malloc(sizeof(uint16_t) * rows * 256),
+                                   malloc(sizeof(float) * rows),
+                                   malloc(sizeof(float) * rows)};
+  if (!partials.segm_out || !partials.segm_max || !partials.segm_sum)
+    UQ_TEST_FAIL_("out of memory");
+  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, parts, tgpp, &partials));
+  size_t size = 0;
+  UQ_EXPECT_OK(uq_cache_layout_size(&f.p.cache, &size));
+  // bf16(p) and the partial's own bf16 rounding: 2 * 2^-8 * max|v_deq|.
+  double tol_o = 1.5 * ldexp(f.max_abs_v, -7);
+  for (int32_t b = 0; b < 3; ++b) {
+    for (int32_t kvh = 0; kvh < hk; ++kvh) {
+      for (int32_t r = 0; r < qg; ++r) {
+        float q[256], k[256], v[256];
+        uq_query_rotate(f.query + b * f.p.query_stride_seq +
+                            (kvh * qg + r) * f.p.query_stride_head,
+                        f.p.q_overflow, q);
+        for (int32_t part = 0; part < parts; ++part) {
+          size_t i = (((size_t)b * hk + kvh) * parts + part) * qg + r;
+          double m = -INFINITY, l = 0, o[256] = {0};
+          for (int pass = 0; pass < 2; ++pass) {
+            for (int32_t tg = part, n = 0; n < tgpp; tg += parts, ++n) {
+              for (int32_t t = tg * 256; t < tg * 256 + 256 && t < lens[b];
+                   ++t) {
+                int32_t block = f.tables[b * f.p.max_blocks_per_seq + t / 32];
+                UQ_EXPECT_OK(uq_cache_read_slot(&f.p.cache, f.cache, size,
+                                                block, t % 32, kvh, k, v));
+                double s = 0;
+                for (int d = 0; d < 256; ++d)
+                  s += (double)q[d] * k[d];
+                s *= 1.0 / 16;
+                if (pass == 0) {
+                  m = fmax(m, s);
+                } else {
+                  double w = exp(s - m);
+                  l += w;
+                  for (int d = 0; d < 256; ++d)
+                    o[d] += w * v[d];
+                }
+              }
+            }
+          }
+          if (l == 0) { // empty partition
+            UQ_EXPECT(isinf(partials.segm_max[i]) && partials.segm_max[i] < 0);
+            UQ_EXPECT_EQ_HEX(partials.segm_sum[i], 0);
+            for (int d = 0; d < 256; ++d)
+              UQ_EXPECT_EQ_HEX(partials.segm_out[i * 256 + d], 0);
+            continue;
+          }
+          // fp32 scores: relative 2^-23 of |m| (plus tiny); the sum of
+          // exps in fp32 with libm exp2f: relative 1e-4 is ample.
+          UQ_EXPECT_NEAR(partials.segm_max[i], m, 1e-5 * (1 + fabs(m)));
+          UQ_EXPECT_NEAR(partials.segm_sum[i], l, 1e-4 * l);
+          for (int d = 0; d < 256; ++d)
+            UQ_EXPECT_NEAR(uq_bf16_to_float(partials.segm_out[i * 256 + d]),
+                           o[d] / l, tol_o);
+        }
+      }
+    }
+  }
+  // Reducing the exposed partials reproduces the faithful output exactly.
+  size_t out_elems = (size_t)3 * (size_t)f.p.output_stride_seq;
+  uint16_t *direct = malloc(sizeof(uint16_t) * out_elems);
+  if (!direct)
+    UQ_TEST_FAIL_("out of memory");
+  memcpy(direct, f.output, sizeof(uint16_t) * out_elems);
+  memset(f.output, 0xEE, sizeof(uint16_t) * out_elems);
+  uq_reduce_problem_t red = {3,
+                             hk,
+                             qg,
+                             parts,
+                             partials.segm_out,
+                             partials.segm_max,
+                             partials.segm_sum,
+                             f.output,
+                             f.p.output_stride_seq,
+                             f.p.output_stride_head};
+  UQ_EXPECT_OK(uq_reference_reduce(&red));
+  for (int32_t b = 0; b < 3; ++b)
+    for (int32_t h = 0; h < hk * qg; ++h)
+      UQ_EXPECT(memcmp(out_row(&f, b, h),
+                       direct + b * f.p.output_stride_seq + h * 256, 512) == 0);
+  free(direct);
+  free(partials.segm_out), free(partials.segm_max), free(partials.segm_sum);
+  fixture_free(&f);
+  return 0;
+}
+
+// The reduce on hand-made partials: P = 3, partition 1 empty.
+static int test_reduce_hand(void) {
+  enum { P = 3, QG = 1 };
+  uint16_t o[P * 256];
+  float m[P] = {1.5f, -INFINITY, -0.25f}, l[P] = {3.0f, 0.0f, 7.0f};
+  uq_rng_t rng = uq_rng_for(15);
+  for (int i = 0; i < P * 256; ++i)
+    o[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
+  for (int d = 0; d < 256; ++d)
+    o[256 + d] = 0; // the empty partition's zeros
+  uint16_t out[256];
+  uq_reduce_problem_t r = {1, 1, QG, P, o, m, l, out, 256, 256};
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  double w0 = exp(1.5 - 1.5) * 3.0, w2 = exp(-0.25 - 1.5) * 7.0;
+  for (int d = 0; d < 256; ++d) {
+    double want =
+        (w0 * uq_bf16_to_float(o[d]) + w2 * uq_bf16_to_float(o[512 + d])) /
+        (w0 + w2);
+    // fp32 arithmetic then one bf16 rounding.
+    UQ_EXPECT_NEAR(uq_bf16_to_float(out[d]), want,
+                   ldexp(fabs(want), -8) + 1e-6);
+  }
+  // Every partition empty -> zeros, not NaN.
+  float m_empty[P] = {-INFINITY, -INFINITY, -INFINITY}, l_empty[P] = {0, 0, 0};
+  r.segm_max = m_empty, r.segm_sum = l_empty;
+  memset(out, 0xEE, sizeof out);
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  for (int d = 0; d < 256; ++d)
+    UQ_EXPECT_EQ_HEX(out[d], 0);
+  // Errors.
+  UQ_EXPECT_CODE(uq_reference_reduce(NULL), UQ_STATUS_INVALID_ARGUMENT);
+  uq_reduce_problem_t bad = r;
+  bad.num_partitions = 0;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.num_seqs = -1;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.segm_sum = NULL;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.output = NULL;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.num_seqs = 2, bad.output_stride_seq = 100;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.output_stride_head = -256;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.num_seqs = 2147483647, bad.num_kv_heads = 2147483647;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_OUT_OF_RANGE);
+  return 0;
+}
+
+// The kernel's E4M3 rule matters once |q_rot| > 464: NaN under NAN, a
+// finite (saturated) output under SATURATE.
+static int test_overflow_rule(void) {
+  uq_rng_t rng = uq_rng_for(16);
+  const int32_t lens[1] = {40};
+  fixture_t f;
+  // sigma 1000 -> q_rot elements with sigma 1000 (the WHT is orthonormal):
+  // most exceed 464.
+  if (fixture_make(&f, &rng, 1, 1, 8, 16, 272, lens, 1000.0))
+    UQ_TEST_FAIL_("fixture");
+  f.p.q_overflow = UQ_FP8_OVERFLOW_SATURATE;
+  UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+  for (int h = 0; h < 8; ++h)
+    for (int d = 0; d < 256; ++d)
+      UQ_EXPECT(!isnan(uq_bf16_to_float(out_row(&f, 0, h)[d])));
+  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
+  for (int h = 0; h < 8; ++h)
+    for (int d = 0; d < 256; ++d)
+      UQ_EXPECT(!isnan(uq_bf16_to_float(out_row(&f, 0, h)[d])));
+  f.p.q_overflow = UQ_FP8_OVERFLOW_NAN;
+  UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+  UQ_EXPECT(isnan(uq_bf16_to_float(out_row(&f, 0, 0)[0])));
+  fixture_free(&f);
+  return 0;
+}
+
+// ---- Validation: one test per rule -----------------------------------------
+
+static int check_invalid(fixture_t *f, size_t out_elems,
+                         uq_status_code_t code) {
+  // Every entry point reports the same code, and none writes the output.
+  memset(f->output, 0xEE, sizeof(uint16_t) * out_elems);
+  UQ_EXPECT_CODE(uq_decode_problem_validate(&f->p), code);
+  UQ_EXPECT_CODE(uq_reference_decode_exact(&f->p), code);
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f->p, 4, 4, NULL), code);
+  for (size_t i = 0; i < out_elems; ++i)
+    UQ_EXPECT_EQ_HEX(f->output[i], 0xEEEE);
+  return 0;
+}
+
+static int test_validation(void) {
+  uq_rng_t rng = uq_rng_for(17);
+  const int32_t lens[2] = {20, 33};
+  fixture_t f;
+  if (fixture_make(&f, &rng, 2, 2, 8, 16, 272, lens, 1.0))
+    UQ_TEST_FAIL_("fixture");
+  const uq_decode_problem_t good = f.p;
+  const size_t out_elems = (size_t)2 * (size_t)good.output_stride_seq;
+  UQ_EXPECT_OK(uq_decode_problem_validate(&good));
+  UQ_EXPECT_CODE(uq_decode_problem_validate(NULL), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_decode_exact(NULL), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(NULL, 2, 1, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+#define BAD(field_change, code)                                                \
+  do {                                                                         \
+    f.p = good;                                                                \
+    field_change;                                                              \
+    if (check_invalid(&f, out_elems, code))                                    \
+      UQ_TEST_FAIL_("rule: %s", #field_change);                                \
+  } while (0)
+  const uq_status_code_t inv = UQ_STATUS_INVALID_ARGUMENT,
+                         oor = UQ_STATUS_OUT_OF_RANGE;
+  BAD(f.p.num_seqs = 0, inv);
+  BAD(f.p.num_seqs = -2, inv);
+  BAD(f.p.query_group = 7, inv);
+  BAD(f.p.query_group = 0, inv);
+  BAD(f.p.query_group = 4, inv);
+  BAD(f.p.cache.num_kv_heads = 0, inv);
+  BAD(f.p.cache.num_blocks = 0, inv);
+  BAD(f.p.cache.num_blocks = -1, inv);
+  BAD(f.p.cache.padded_slot = 268, inv);
+  BAD(f.p.cache.padded_slot = 274, inv);
+  BAD(f.p.cache.block_size = 48, inv);
+  BAD(f.p.cache.block_size = 0, inv);
+  BAD(f.p.cache.block_size = 8, inv);
+  BAD(f.p.max_blocks_per_seq = 0, inv);
+  BAD(f.p.max_blocks_per_seq = -3, inv);
+  BAD(f.p.softmax_scale = NAN, inv);
+  BAD(f.p.softmax_scale = INFINITY, inv);
+  BAD(f.p.q_overflow = (uq_fp8_overflow_t)7, inv);
+  BAD(f.p.query = NULL, inv);
+  BAD(f.p.kv_cache = NULL, inv);
+  BAD(f.p.block_tables = NULL, inv);
+  BAD(f.p.seq_lens = NULL, inv);
+  BAD(f.p.output = NULL, inv);
+  BAD(f.p.query_stride_seq = -1, inv);
+  BAD(f.p.query_stride_head = -256, inv);
+  BAD(f.p.query_stride_head = 128, inv);  // heads overlap
+  BAD(f.p.output_stride_head = 255, inv); // heads overlap
+  BAD(f.p.output_stride_seq = 1024, inv); // sequences overlap heads
+  BAD(f.p.output_stride_seq = -4096, inv);
+  BAD(f.p.query_stride_seq = INT64_MAX / 2, oor); // span overflows
+  // seq_lens and block ids.
+  BAD(f.lens[1] = -1, oor);
+  f.lens[1] = 33;
+  BAD(f.lens[0] = f.p.max_blocks_per_seq * 16 + 1, oor);
+  f.lens[0] = 20;
+  int32_t saved = f.tables[1];
+  BAD(f.tables[1] = -1, oor); // entry 1 of sequence 0 is used (20 tokens)
+  BAD(f.tables[1] = (int32_t)f.p.cache.num_blocks, oor);
+  f.tables[1] = saved;
+  // An unused entry may hold anything.
+  f.p = good;
+  f.tables[2] = -77;
+  UQ_EXPECT_OK(uq_decode_problem_validate(&f.p));
+  // The exact seq_len limit is fine.
+  f.lens[0] = f.p.max_blocks_per_seq * 16;
+  f.tables[2] = 0, f.tables[3] = 1;
+  UQ_EXPECT_OK(uq_decode_problem_validate(&f.p));
+  f.lens[0] = 20;
+#undef BAD
+  // Faithful-only rules.
+  f.p = good;
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 0, 1, NULL), inv);
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 2, 0, NULL), inv);
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, -2, 1, NULL), inv);
+  uq_decode_partials_t half = {NULL, NULL, NULL};
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 2, 1, &half), inv);
+  fixture_free(&f);
+  // Coverage: 300 tokens need P * TGPP * 256 >= 300.
+  const int32_t long_len[1] = {300};
+  if (fixture_make(&f, &rng, 1, 1, 16, 16, 272, long_len, 1.0))
+    UQ_TEST_FAIL_("fixture");
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 1, 1, NULL), oor);
+  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
+  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 1, 2, NULL));
+  fixture_free(&f);
+  return 0;
+}
+
+// ---- Unquantized attention
+// ---------------------------------------------------
+
+static int test_attention_f64(void) {
+  // Two tokens with known scores: q = e0, k0 = 2 e0, k1 = 0, scale 0.5 ->
+  // scores 1 and 0, weights e/(e+1) and 1/(e+1).
+  float q[256] = {0}, k[512] = {0}, v[512];
+  q[0] = 1, k[0] = 2;
+  for (int d = 0; d < 256; ++d)
+    v[d] = (float)d, v[256 + d] = -1.0f;
+  double out[256];
+  UQ_EXPECT_OK(uq_reference_attention_f64(q, k, v, 2, 0.5, out));
+  double e = exp(1.0);
+  for (int d = 0; d < 256; ++d)
+    UQ_EXPECT_NEAR(out[d], (e * d - 1.0) / (e + 1.0), 1e-12);
+  UQ_EXPECT_OK(uq_reference_attention_f64(q, NULL, NULL, 0, 0.5, out));
+  for (int d = 0; d < 256; ++d)
+    UQ_EXPECT_EQ_INT(out[d] == 0.0, 1);
+  UQ_EXPECT_CODE(uq_reference_attention_f64(NULL, k, v, 2, 0.5, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_attention_f64(q, NULL, v, 2, 0.5, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_attention_f64(q, k, v, 2, 0.5, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_attention_f64(q, k, v, -1, 0.5, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_attention_f64(q, k, v, 2, NAN, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  return 0;
+}
+
+static const uq_test_case_t tests[] = {
+    {"policy_table", test_policy_table},
+    {"policy_properties", test_policy_properties},
+    {"policy_errors", test_policy_errors},
+    {"exact_vs_naive", test_exact_vs_naive},
+    {"faithful_vs_exact", test_faithful_vs_exact},
+    {"faithful_partials", test_faithful_partials},
+    {"reduce_hand", test_reduce_hand},
+    {"overflow_rule", test_overflow_rule},
+    {"validation", test_validation},
+    {"attention_f64", test_attention_f64},
+    {0, 0},
+};
+
+int main(int argc, char **argv) {
+  uq_test_seed();
+  return uq_test_main(argc, argv, tests);
+}
