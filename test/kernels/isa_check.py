@@ -83,14 +83,15 @@ def main():
         if not any(m == r or m.startswith(r + "_e") for m in mn):
             fails.append("missing %s" % r)
     if a.tile_loads:
-        # The tile loop: the backward branch whose body holds the scaled MFMAs.
+        # The tile loop: the largest backward branch whose body holds the
+        # scaled MFMAs (the wave-uniform rescale branch included).
         labels = {l.strip()[:-1]: i for i, l in enumerate(body) if re.match(r"^\.LBB\w+:$", l.strip())}
         loop = None
         for i, l in enumerate(body):
-            m = re.match(r"^\s*s_cbranch_\w+\s+(\.LBB\w+)", l)
+            m = re.match(r"^\s*s_(?:c?branch\w*)\s+(\.LBB\w+)", l)
             if m and labels.get(m.group(1), i + 1) < i:
                 seg = [x for x in map(mnemonic, body[labels[m.group(1)]:i + 1]) if x]
-                if any(x.startswith("v_mfma_scale") for x in seg):
+                if any(x.startswith("v_mfma_scale") for x in seg) and (loop is None or len(seg) > len(loop)):
                     loop = seg
         if loop is None:
             fails.append("no tile loop found")
