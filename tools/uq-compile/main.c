@@ -29,6 +29,7 @@ static void usage(FILE *out) {
           "options:\n"
           "  -o DIR            write DIR/<variant>.hsaco and "
           "DIR/<variant>.json\n"
+          "                    (at least one of -o and --embed-c)\n"
           "  --variant=KEY     only this variant (repeatable), e.g. "
           "decode_qg8\n"
           "  --embed-c=FILE    also write a C source embedding the code "
@@ -127,12 +128,14 @@ int main(int argc, char **argv) {
   }
   if (!input)
     return fail("no input file (see --help)%s%s", "", "");
-  if (!list && !out_dir)
-    return fail("no output directory: pass -o DIR%s%s", "", "");
+  if (!list && !out_dir && !embed_path)
+    return fail("no output: pass -o DIR and/or --embed-c=FILE%s%s", "", "");
+  if (emit_isa && !out_dir)
+    return fail("--emit=isa needs -o DIR%s%s", "", "");
   if (emit_isa && embed_path)
     return fail("--embed-c needs code objects, not --emit=isa%s%s", "", "");
   if (!list) {
-    uq_status_t status = uq_directory_check(out_dir);
+    uq_status_t status = out_dir ? uq_directory_check(out_dir) : UQ_OK;
     if (status)
       return fail_status(status);
     char probe[4096];
@@ -269,9 +272,12 @@ int main(int argc, char **argv) {
     }
     const uq_kernel_info_t *kernel = uq_code_object_kernel_at(code_object, 0);
     snprintf(c->kernel, sizeof(c->kernel), "%s", kernel->name);
-    snprintf(path, sizeof(path), "%s/%s.hsaco", out_dir, variants[v].key);
-    status = uq_file_batch_stage(batch, path, c->data, c->size);
-    if (status == UQ_OK) {
+    status = UQ_OK;
+    if (out_dir) {
+      snprintf(path, sizeof(path), "%s/%s.hsaco", out_dir, variants[v].key);
+      status = uq_file_batch_stage(batch, path, c->data, c->size);
+    }
+    if (status == UQ_OK && out_dir) {
       snprintf(path, sizeof(path), "%s/%s.json", out_dir, variants[v].key);
       status = write_manifest(batch, path, kernel, variants[v].key);
     }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Benchmark: wall time of uq-compile per kernel variant (one process each,
+# as a build runs it) and for the whole variant set (one process).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${BUILD_DIR:-build}
+compile="$build/tools/uq-compile/uq-compile"
+[[ -x $compile ]] || { echo "bench-compile: build first ($compile missing)" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+printf '%-14s %10s\n' variant wall_s
+for variant in $("$compile" kernels.mlir --list); do
+  start=$EPOCHREALTIME
+  "$compile" kernels.mlir -o "$out" --variant="$variant" --quiet
+  end=$EPOCHREALTIME
+  awk -v v="$variant" -v s="$start" -v e="$end" 'BEGIN { printf "%-14s %10.3f\n", v, e - s }'
+done
+start=$EPOCHREALTIME
+"$compile" kernels.mlir -o "$out" --quiet
+end=$EPOCHREALTIME
+awk -v s="$start" -v e="$end" 'BEGIN { printf "%-14s %10.3f\n", "all", e - s }'
