@@ -1693,7 +1693,7 @@ module attributes {gpu.container_module} {
         %v1377 = arith.addi %v1376, %v1372 : i64
         %v1378 = llvm.getelementptr %segm_max[%v1377] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
         %v1379 = llvm.load %v1378 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        %v1380 = arith.maxnumf %mx, %v1379 : f32
+        %v1380 = arith.maxnumf %mx, %v1379 fastmath<nnan> : f32
         scf.yield %v1380 : f32
       }
       // pass 2: w_p = exp(m_p - M) * sum_p; out = sum w_p o_p / sum w_p
