@@ -20,7 +20,7 @@
 //   V loads     token l >> 2, chunk c = l & 3 (groups 2c, 2c + 1), scale word c >> 1.
 //   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 512 B: rows >= QG
     // are written with duplicates / never read into the operand), then the V
     // tile as bf16 rows of 528 B (16 x 528 = 8,448 B). K never goes to LDS.
@@ -37,7 +37,7 @@ module attributes {gpu.container_module} {
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
         %max_blocks_per_seq: i32, %softmax_scale: f32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
-      %qg = arith.constant 8 : index  // UQ-PARAM qg
+      %qg = "uq.param"() {name = "qg"} : () -> index
       %qgi = arith.index_cast %qg : index to i32
       %zero8i = arith.constant dense<0> : vector<8xi32>
       %lane_tok_base = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
