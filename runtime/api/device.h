@@ -1,0 +1,83 @@
+// The backend interface of libuqrt: one vtable that HIP, the simulator and
+// the host reference implement, so the plan code and one test suite cover
+// all three.
+#ifndef UQ_RUNTIME_API_DEVICE_H_
+#define UQ_RUNTIME_API_DEVICE_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uq/uqrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct uq_rt_device_s uq_rt_device_t;
+
+// One kernel launch, in workgroups. `function` is what function_get gave.
+typedef struct uq_rt_launch_s {
+  void *function;
+  uint32_t grid[3];
+  uint32_t workgroup[3];
+  const void *kernargs;
+  size_t kernarg_size;
+  uint32_t dynamic_lds;
+} uq_rt_launch_t;
+
+typedef struct uq_rt_device_vtable_s {
+  void (*destroy)(uq_rt_device_t *device);
+  uq_status_t (*alloc)(uq_rt_device_t *device, size_t size,
+                       uint64_t *out_address);
+  uq_status_t (*free)(uq_rt_device_t *device, uint64_t address);
+  uq_status_t (*upload)(uq_rt_device_t *device, uint64_t dst, const void *src,
+                        size_t size);
+  uq_status_t (*download)(uq_rt_device_t *device, void *dst, uint64_t src,
+                          size_t size);
+  uq_status_t (*synchronize)(uq_rt_device_t *device, uq_stream_t *stream);
+  // Kernel backends only (NULL on host). A module is one loaded code
+  // object; a function one kernel in it (owned by the module).
+  uq_status_t (*module_load)(uq_rt_device_t *device, const void *data,
+                             size_t size, void **out_module);
+  void (*module_unload)(uq_rt_device_t *device, void *module);
+  uq_status_t (*function_get)(uq_rt_device_t *device, void *module,
+                              const char *name, void **out_function);
+  // `out_counters` may be NULL; backends that do not count leave it alone
+  // and return UQ_OK.
+  uq_status_t (*launch)(uq_rt_device_t *device, const uq_rt_launch_t *launch,
+                        uq_stream_t *stream, uq_kernel_counters_t *out_counters,
+                        int *out_counted);
+} uq_rt_device_vtable_t;
+
+struct uq_rt_device_s {
+  const uq_rt_device_vtable_t *vtable;
+  uq_backend_t kind;
+  uq_allocator_t allocator;
+  char description[192];
+};
+
+// Host memory through a context's allocator.
+static inline void *uq_rt_alloc(const uq_allocator_t *allocator, size_t size) {
+  return allocator->alloc(allocator->self, size ? size : 1);
+}
+static inline void uq_rt_free(const uq_allocator_t *allocator, void *ptr) {
+  if (ptr)
+    allocator->free(allocator->self, ptr);
+}
+void *uq_rt_calloc(const uq_allocator_t *allocator, size_t size);
+
+// Backend constructors. Each fails with UNAVAILABLE when the backend cannot
+// be used here, with the reason in the message.
+uq_status_t uq_hip_device_create(const uq_allocator_t *allocator,
+                                 const char *library, int32_t ordinal,
+                                 uq_rt_device_t **out_device);
+uq_status_t uq_sim_device_create(const uq_allocator_t *allocator,
+                                 uint32_t flags, uq_rt_device_t **out_device);
+uq_status_t uq_host_device_create(const uq_allocator_t *allocator,
+                                  uq_rt_device_t **out_device);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_API_DEVICE_H_

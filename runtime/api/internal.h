@@ -1,0 +1,97 @@
+// libuqrt internals shared by the context, the plan and the kernel-argument
+// code. Not installed.
+#ifndef UQ_RUNTIME_API_INTERNAL_H_
+#define UQ_RUNTIME_API_INTERNAL_H_
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codeobj/codeobj.h"
+#include "runtime/api/device.h"
+#include "runtime/kernel_abi.h"
+#include "uq/uqrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// One code object of the context's table: parsed at context creation,
+// loaded onto the device the first time a plan needs it.
+typedef struct uq_rt_object_s {
+  uq_code_object_source_t source;
+  uq_code_object_t *parsed;
+  const uq_kernel_info_t *kernel; // borrowed from `parsed`
+  void *module;                   // device module, NULL until loaded
+  void *function;                 // device function, NULL until loaded
+} uq_rt_object_t;
+
+struct uq_context_s {
+  uq_allocator_t allocator;
+  uq_backend_t backend;
+  uint32_t flags;
+  uq_rt_device_t *device;
+  pthread_mutex_t mutex;
+  int mutex_initialized;
+  uq_rt_object_t *objects;
+  size_t object_count;
+  char description[512];
+};
+
+// Finds the code object of `variant`; NOT_FOUND ("no code object for
+// variant decode_qg8") otherwise. Borrowed.
+uq_status_t uq_rt_context_find_object(uq_context_t *context,
+                                      const char *variant,
+                                      uq_rt_object_t **out_object);
+// Loads `object` onto the device and looks up its kernel (once; later calls
+// return at once). Takes the context mutex.
+uq_status_t uq_rt_context_load_object(uq_context_t *context,
+                                      uq_rt_object_t *object);
+
+// One expected explicit kernel argument of kernel_abi.h.
+typedef struct uq_rt_arg_spec_s {
+  const char *name;
+  uq_kernarg_kind_t kind;
+  uint32_t size;
+} uq_rt_arg_spec_t;
+
+#define UQ_RT_MAX_ARGS 16
+
+// Where each argument goes in a kernel's kernarg segment, from its metadata.
+// Offsets of hidden arguments are -1 when the kernel does not have them.
+typedef struct uq_rt_arg_layout_s {
+  uint32_t count;
+  uint32_t offset[UQ_RT_MAX_ARGS]; // by kernel_abi.h index
+  uint32_t kernarg_size;           // metadata kernarg_segment_size
+  int32_t block_count[3];          // hidden_block_count_x/y/z (u32)
+  int32_t group_size[3];           // hidden_group_size_x/y/z (u16)
+  int32_t remainder[3];            // hidden_remainder_x/y/z (u16)
+  int32_t grid_dims;               // hidden_grid_dims (u16)
+} uq_rt_arg_layout_t;
+
+extern const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT];
+extern const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT];
+
+// Checks that `kernel`'s explicit arguments agree with `specs` (count, kind,
+// size, in order, inside the segment) and records the layout, hidden
+// arguments included. FAILED_PRECONDITION names the first disagreement.
+uq_status_t uq_rt_arg_layout_build(const uq_kernel_info_t *kernel,
+                                   const uq_rt_arg_spec_t *specs,
+                                   uint32_t count,
+                                   uq_rt_arg_layout_t *out_layout);
+
+// Stores the low `size` bytes of `value` at `offset` (little-endian); a
+// negative offset (argument absent) does nothing.
+static inline void uq_rt_arg_put(uint8_t *kernargs, int64_t offset,
+                                 uint32_t size, uint64_t value) {
+  if (offset < 0)
+    return;
+  for (uint32_t i = 0; i < size && i < 8; ++i)
+    kernargs[offset + i] = (uint8_t)(value >> (8 * i));
+}
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_API_INTERNAL_H_

@@ -1,0 +1,140 @@
+// Kernel-argument layouts: the code object's AMDHSA metadata checked against
+// kernel_abi.h, so the runtime never trusts a second hand-written copy of
+// the offsets (DESIGN.md decision 4).
+#include "runtime/api/internal.h"
+
+#include <string.h>
+
+#define GB UQ_KERNARG_GLOBAL_BUFFER
+#define BV UQ_KERNARG_BY_VALUE
+
+const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT] = {
+    [UQ_DECODE_ARG_SEGM_OUT] = {"segm_out", GB, 8},
+    [UQ_DECODE_ARG_SEGM_MAX] = {"segm_max", GB, 8},
+    [UQ_DECODE_ARG_SEGM_SUM] = {"segm_sum", GB, 8},
+    [UQ_DECODE_ARG_QUERY] = {"query", GB, 8},
+    [UQ_DECODE_ARG_KV_CACHE] = {"kv_cache", GB, 8},
+    [UQ_DECODE_ARG_BLOCK_TABLES] = {"block_tables", GB, 8},
+    [UQ_DECODE_ARG_SEQ_LENS] = {"seq_lens", GB, 8},
+    [UQ_DECODE_ARG_NUM_KV_HEADS] = {"num_kv_heads", BV, 4},
+    [UQ_DECODE_ARG_NUM_PARTITIONS] = {"num_partitions", BV, 4},
+    [UQ_DECODE_ARG_TGPP] = {"tgpp", BV, 4},
+    [UQ_DECODE_ARG_BLOCK_SIZE] = {"block_size", BV, 4},
+    [UQ_DECODE_ARG_PADDED_SLOT] = {"padded_slot", BV, 4},
+    [UQ_DECODE_ARG_Q_STRIDE_SEQ] = {"q_stride_seq", BV, 4},
+    [UQ_DECODE_ARG_Q_STRIDE_HEAD] = {"q_stride_head", BV, 4},
+    [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = {"max_blocks_per_seq", BV, 4},
+    [UQ_DECODE_ARG_SOFTMAX_SCALE] = {"softmax_scale", BV, 4},
+};
+
+const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
+    [UQ_REDUCE_ARG_OUTPUT] = {"output", GB, 8},
+    [UQ_REDUCE_ARG_SEGM_OUT] = {"segm_out", GB, 8},
+    [UQ_REDUCE_ARG_SEGM_MAX] = {"segm_max", GB, 8},
+    [UQ_REDUCE_ARG_SEGM_SUM] = {"segm_sum", GB, 8},
+    [UQ_REDUCE_ARG_NUM_KV_HEADS] = {"num_kv_heads", BV, 4},
+    [UQ_REDUCE_ARG_QUERY_GROUP] = {"query_group", BV, 4},
+    [UQ_REDUCE_ARG_NUM_PARTITIONS] = {"num_partitions", BV, 4},
+    [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
+    [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
+};
+
+#undef GB
+#undef BV
+
+static const char *kind_name(uq_kernarg_kind_t kind) {
+  switch (kind) {
+  case UQ_KERNARG_BY_VALUE:
+    return "by_value";
+  case UQ_KERNARG_GLOBAL_BUFFER:
+    return "global_buffer";
+  case UQ_KERNARG_HIDDEN:
+    return "hidden";
+  default:
+    return "other";
+  }
+}
+
+// The hidden arguments the runtime fills (LLVM AMDGPUUsage, code object v5
+// "Kernel Argument Metadata" hidden kinds), with their sizes. Every other
+// hidden argument (global offsets, heap, hostcall, queue pointers...) stays
+// zero: the kernels use none of them.
+typedef struct hidden_spec_s {
+  const char *value_kind;
+  uint32_t size;
+  size_t field; // offsetof in uq_rt_arg_layout_t
+} hidden_spec_t;
+
+#define H(kind, size, field)                                                   \
+  { kind, size, offsetof(uq_rt_arg_layout_t, field) }
+static const hidden_spec_t hidden_specs[] = {
+    H("hidden_block_count_x", 4, block_count[0]),
+    H("hidden_block_count_y", 4, block_count[1]),
+    H("hidden_block_count_z", 4, block_count[2]),
+    H("hidden_group_size_x", 2, group_size[0]),
+    H("hidden_group_size_y", 2, group_size[1]),
+    H("hidden_group_size_z", 2, group_size[2]),
+    H("hidden_remainder_x", 2, remainder[0]),
+    H("hidden_remainder_y", 2, remainder[1]),
+    H("hidden_remainder_z", 2, remainder[2]),
+    H("hidden_grid_dims", 2, grid_dims),
+};
+#undef H
+
+uq_status_t uq_rt_arg_layout_build(const uq_kernel_info_t *kernel,
+                                   const uq_rt_arg_spec_t *specs,
+                                   uint32_t count,
+                                   uq_rt_arg_layout_t *out_layout) {
+  memset(out_layout, 0, sizeof(*out_layout));
+  for (size_t i = 0; i < sizeof(hidden_specs) / sizeof(hidden_specs[0]); ++i)
+    *(int32_t *)((char *)out_layout + hidden_specs[i].field) = -1;
+  out_layout->count = count;
+  out_layout->kernarg_size = kernel->kernarg_segment_size;
+
+  uint32_t explicit_count = 0;
+  for (uint32_t i = 0; i < kernel->arg_count; ++i) {
+    const uq_kernarg_t *arg = &kernel->args[i];
+    if ((uint64_t)arg->offset + arg->size > kernel->kernarg_segment_size)
+      return UQ_MAKE_STATUS(
+          UQ_STATUS_FAILED_PRECONDITION,
+          "kernel %s: argument %u (%s) at offset %u size %u lies outside "
+          "the %u-byte kernarg segment",
+          kernel->name, i, arg->value_kind, arg->offset, arg->size,
+          kernel->kernarg_segment_size);
+    if (arg->kind == UQ_KERNARG_HIDDEN) {
+      for (size_t h = 0; h < sizeof(hidden_specs) / sizeof(hidden_specs[0]);
+           ++h) {
+        if (strcmp(arg->value_kind, hidden_specs[h].value_kind) != 0)
+          continue;
+        if (arg->size != hidden_specs[h].size)
+          return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                                "kernel %s: %s has size %u, expected %u",
+                                kernel->name, arg->value_kind, arg->size,
+                                hidden_specs[h].size);
+        *(int32_t *)((char *)out_layout + hidden_specs[h].field) =
+            (int32_t)arg->offset;
+      }
+      continue;
+    }
+    if (explicit_count >= count)
+      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                            "kernel %s has more than the %u explicit "
+                            "arguments of kernel_abi.h",
+                            kernel->name, count);
+    const uq_rt_arg_spec_t *spec = &specs[explicit_count];
+    if (arg->kind != spec->kind || arg->size != spec->size)
+      return UQ_MAKE_STATUS(
+          UQ_STATUS_FAILED_PRECONDITION,
+          "kernel %s: argument %u (%s) is %s of %u bytes in the metadata, "
+          "kernel_abi.h expects %s of %u bytes",
+          kernel->name, explicit_count, spec->name, kind_name(arg->kind),
+          arg->size, kind_name(spec->kind), spec->size);
+    out_layout->offset[explicit_count++] = arg->offset;
+  }
+  if (explicit_count != count)
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "kernel %s has %u explicit arguments, kernel_abi.h "
+                          "expects %u",
+                          kernel->name, explicit_count, count);
+  return UQ_OK;
+}

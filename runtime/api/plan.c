@@ -1,0 +1,510 @@
+// The decode plan: configuration checks, variant choice, launch policy,
+// workspace, and the run path (argument checks, kernarg packing, two
+// launches). Nothing on the run path allocates.
+#include "runtime/api/internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/host_backend/host_decode.h"
+#include "uq/policy.h"
+
+struct uq_plan_s {
+  uq_context_t *context;
+  uq_decode_config_t config; // defaults resolved
+  uint32_t num_query_heads;  // Hq = Hk * QG
+  uq_fp8_overflow_t q_overflow;
+  char variant[32];
+  uint32_t max_partitions;
+  // Workspace: segm_out [rows, QG, 256] bf16, segm_max/sum [rows, QG] f32,
+  // rows = max over batch <= max_batch of batch * Hk * P(batch).
+  uint64_t workspace_rows;
+  uq_device_ptr_t segm_out, segm_max, segm_sum;
+  uint64_t workspace_bytes;
+  // Kernel backends.
+  uq_rt_object_t *decode, *reduce;
+  uq_rt_arg_layout_t decode_layout, reduce_layout;
+  uint8_t *decode_args, *reduce_args;
+  // Host copies of seq lens and block tables for the sim/host checks.
+  int32_t *seq_lens_host, *tables_host;
+  int counted;
+  uq_kernel_counters_t last_decode, last_reduce;
+};
+
+#define INVALID(...) UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
+#define TRY(expr)                                                              \
+  do {                                                                         \
+    uq_status_t try_status_ = (expr);                                          \
+    if (try_status_ != UQ_OK)                                                  \
+      return try_status_;                                                      \
+  } while (0)
+#define UNIMPLEMENTED(...) UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED, __VA_ARGS__)
+
+// Two (sequence, head) rows of 256 elements never overlap under these
+// strides: heads at least a row apart, sequences past the last head.
+static uq_status_t check_strides(const char *what, int64_t stride_seq,
+                                 int64_t stride_head, uint32_t heads,
+                                 uint32_t max_batch) {
+  if (stride_head < UQ_HEAD_DIM)
+    return INVALID("%s_stride_head %lld overlaps rows of %d elements", what,
+                   (long long)stride_head, UQ_HEAD_DIM);
+  int64_t span = (int64_t)(heads - 1) * stride_head + UQ_HEAD_DIM;
+  if (max_batch > 1 && stride_seq < span)
+    return INVALID("%s_stride_seq %lld overlaps the %u heads of the previous "
+                   "sequence (needs >= %lld)",
+                   what, (long long)stride_seq, heads, (long long)span);
+  if (stride_seq < 0 || stride_seq > INT32_MAX || stride_head > INT32_MAX)
+    return INVALID("%s strides (%lld, %lld) do not fit the kernel's int32 "
+                   "arguments",
+                   what, (long long)stride_seq, (long long)stride_head);
+  return UQ_OK;
+}
+
+static uq_status_t check_config(const uq_decode_config_t *in,
+                                uq_decode_config_t *out) {
+  *out = *in;
+  if (in->head_dim != UQ_HEAD_DIM)
+    return UNIMPLEMENTED("head_dim %u is not supported (only 256)",
+                         in->head_dim);
+  if (in->query_group != 6 && in->query_group != 8 && in->query_group != 16)
+    return UNIMPLEMENTED("query_group %u is not supported (6, 8 or 16)",
+                         in->query_group);
+  if (in->block_size == 0 || (in->block_size & (in->block_size - 1)))
+    return INVALID("block_size %u is not a power of two", in->block_size);
+  if (in->block_size < 16 || in->block_size > 256)
+    return UNIMPLEMENTED("block_size %u is not supported (16..256)",
+                         in->block_size);
+  if (in->padded_slot < UQ_SLOT_CONTENT_BYTES || in->padded_slot % 4)
+    return INVALID("padded_slot %u must be >= 272 and a multiple of 4",
+                   in->padded_slot);
+  if (in->num_kv_heads == 0 || in->num_kv_heads > 4096)
+    return INVALID("num_kv_heads %u must be in 1..4096", in->num_kv_heads);
+  if (in->max_blocks_per_seq == 0 || in->max_blocks_per_seq > (1u << 24))
+    return INVALID("max_blocks_per_seq %u must be in 1..2^24",
+                   in->max_blocks_per_seq);
+  if (in->num_blocks == 0 || in->num_blocks > INT32_MAX)
+    return INVALID("num_blocks %u must be in 1..2^31-1", in->num_blocks);
+  if (in->max_batch == 0 || in->max_batch > 65535)
+    return INVALID("max_batch %u must be in 1..65535", in->max_batch);
+  if (in->max_kv_splits > 512)
+    return INVALID("max_kv_splits %u must be at most 512", in->max_kv_splits);
+  if (!isfinite(in->softmax_scale))
+    return INVALID("softmax_scale is not finite");
+  if (in->query_dtype != UQ_DTYPE_BF16 || in->output_dtype != UQ_DTYPE_BF16)
+    return UNIMPLEMENTED("query and output must be bf16 (got dtypes %d, %d)",
+                         (int)in->query_dtype, (int)in->output_dtype);
+  uint32_t hq = in->num_kv_heads * in->query_group;
+  if (out->softmax_scale == 0.0f)
+    out->softmax_scale = 1.0f / 16.0f;
+  if (out->max_kv_splits == 0)
+    out->max_kv_splits = UQ_DEFAULT_MAX_KV_SPLITS;
+  if (out->query_stride_head == 0)
+    out->query_stride_head = UQ_HEAD_DIM;
+  if (out->query_stride_seq == 0)
+    out->query_stride_seq = (int64_t)hq * out->query_stride_head;
+  if (out->output_stride_head == 0)
+    out->output_stride_head = UQ_HEAD_DIM;
+  if (out->output_stride_seq == 0)
+    out->output_stride_seq = (int64_t)hq * out->output_stride_head;
+  TRY(check_strides("query", out->query_stride_seq, out->query_stride_head, hq,
+                    in->max_batch));
+  TRY(check_strides("output", out->output_stride_seq, out->output_stride_head,
+                    hq, in->max_batch));
+  return UQ_OK;
+}
+
+static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
+                              uq_launch_plan_t *out_policy) {
+  const uq_decode_config_t *c = &plan->config;
+  return uq_launch_policy((int32_t)batch, (int32_t)c->max_blocks_per_seq,
+                          (int32_t)c->block_size, (int32_t)c->max_kv_splits,
+                          out_policy);
+}
+
+void uq_plan_destroy(uq_plan_t *plan) {
+  if (!plan)
+    return;
+  uq_context_t *context = plan->context;
+  uq_status_free(uq_context_free(context, plan->segm_out));
+  uq_status_free(uq_context_free(context, plan->segm_max));
+  uq_status_free(uq_context_free(context, plan->segm_sum));
+  uq_rt_free(&context->allocator, plan->decode_args);
+  uq_rt_free(&context->allocator, plan->reduce_args);
+  uq_rt_free(&context->allocator, plan->seq_lens_host);
+  uq_rt_free(&context->allocator, plan->tables_host);
+  uq_rt_free(&context->allocator, plan);
+}
+
+// Loads a kernel, checks its arguments and pre-packs the constant part of
+// its kernarg segment.
+static uq_status_t prepare_kernel(uq_plan_t *plan, const char *variant,
+                                  const uq_rt_arg_spec_t *specs, uint32_t count,
+                                  uq_rt_object_t **out_object,
+                                  uq_rt_arg_layout_t *out_layout,
+                                  uint8_t **out_args) {
+  uq_context_t *context = plan->context;
+  TRY(uq_rt_context_find_object(context, variant, out_object));
+  UQ_RETURN_IF_ERROR(
+      uq_rt_arg_layout_build((*out_object)->kernel, specs, count, out_layout),
+      "variant %s", variant);
+  TRY(uq_rt_context_load_object(context, *out_object));
+  *out_args = uq_rt_calloc(&context->allocator, out_layout->kernarg_size);
+  if (!*out_args)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "out of memory for kernel arguments");
+  uint8_t *args = *out_args;
+  const uq_rt_arg_layout_t *l = out_layout;
+  uq_rt_arg_put(args, l->group_size[0], 2, 64);
+  uq_rt_arg_put(args, l->group_size[1], 2, 1);
+  uq_rt_arg_put(args, l->group_size[2], 2, 1);
+  uq_rt_arg_put(args, l->grid_dims, 2, 3);
+  return UQ_OK;
+}
+
+static uint32_t f32_bits(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  return bits;
+}
+
+static uq_status_t prepare_kernels(uq_plan_t *plan) {
+  const uq_decode_config_t *c = &plan->config;
+  TRY(prepare_kernel(plan, plan->variant, uq_rt_decode_arg_specs,
+                     UQ_DECODE_ARG_COUNT, &plan->decode, &plan->decode_layout,
+                     &plan->decode_args));
+  TRY(prepare_kernel(plan, "reduce", uq_rt_reduce_arg_specs,
+                     UQ_REDUCE_ARG_COUNT, &plan->reduce, &plan->reduce_layout,
+                     &plan->reduce_args));
+  const uint32_t *d = plan->decode_layout.offset;
+  uint8_t *a = plan->decode_args;
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_OUT], 8, plan->segm_out);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_MAX], 8, plan->segm_max);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_SUM], 8, plan->segm_sum);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_SIZE], 4, c->block_size);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_PADDED_SLOT], 4, c->padded_slot);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_SEQ], 4,
+                (uint64_t)c->query_stride_seq);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_HEAD], 4,
+                (uint64_t)c->query_stride_head);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ], 4,
+                c->max_blocks_per_seq);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SOFTMAX_SCALE], 4,
+                f32_bits(c->softmax_scale));
+  uq_rt_arg_put(a, plan->decode_layout.block_count[1], 4, c->num_kv_heads);
+
+  const uint32_t *r = plan->reduce_layout.offset;
+  a = plan->reduce_args;
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_OUT], 8, plan->segm_out);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_MAX], 8, plan->segm_max);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_SUM], 8, plan->segm_sum);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_QUERY_GROUP], 4, c->query_group);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUT_STRIDE_SEQ], 4,
+                (uint64_t)c->output_stride_seq);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUT_STRIDE_HEAD], 4,
+                (uint64_t)c->output_stride_head);
+  uq_rt_arg_put(a, plan->reduce_layout.block_count[1], 4,
+                plan->num_query_heads);
+  uq_rt_arg_put(a, plan->reduce_layout.block_count[2], 4, UQ_HEAD_DIM / 64);
+  return UQ_OK;
+}
+
+static uq_status_t plan_initialize(uq_plan_t *plan,
+                                   const uq_decode_config_t *config) {
+  uq_context_t *context = plan->context;
+  UQ_RETURN_IF_ERROR(check_config(config, &plan->config), "decode config");
+  const uq_decode_config_t *c = &plan->config;
+  plan->num_query_heads = c->num_kv_heads * c->query_group;
+  snprintf(plan->variant, sizeof(plan->variant), "decode_qg%u", c->query_group);
+
+  // The policy's cap depends on the batch (512 partitions up to 8
+  // sequences, 256 above), so a run computes P for its own batch; the
+  // workspace holds the largest batch * P any allowed batch can need.
+  uint64_t rows = 0;
+  for (uint32_t batch = 1; batch <= c->max_batch; ++batch) {
+    uq_launch_plan_t policy;
+    UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
+    uint64_t batch_rows = (uint64_t)batch * policy.num_partitions;
+    if (batch_rows > rows)
+      rows = batch_rows;
+    if ((uint32_t)policy.num_partitions > plan->max_partitions)
+      plan->max_partitions = (uint32_t)policy.num_partitions;
+  }
+  plan->workspace_rows = rows * c->num_kv_heads;
+  uint64_t entries = plan->workspace_rows * c->query_group;
+  uint64_t out_bytes = entries * UQ_HEAD_DIM * 2, stat_bytes = entries * 4;
+  plan->workspace_bytes = out_bytes + 2 * stat_bytes;
+  if (plan->workspace_bytes > ((uint64_t)1 << 40))
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "workspace of %llu bytes is too large",
+                          (unsigned long long)plan->workspace_bytes);
+  UQ_RETURN_IF_ERROR(
+      uq_context_alloc(context, (size_t)out_bytes, &plan->segm_out),
+      "workspace segm_out");
+  UQ_RETURN_IF_ERROR(
+      uq_context_alloc(context, (size_t)stat_bytes, &plan->segm_max),
+      "workspace segm_max");
+  UQ_RETURN_IF_ERROR(
+      uq_context_alloc(context, (size_t)stat_bytes, &plan->segm_sum),
+      "workspace segm_sum");
+
+  // The kernel's E4M3 overflow rule (FP16_OVFL, COMPUTE_PGM_RSRC1 bit 26)
+  // decides what the host reference does with |q_rot| > 448. Without a code
+  // object, LLVM's default (bit clear: NaN) is what a kernel would get.
+  plan->q_overflow = UQ_FP8_OVERFLOW_NAN;
+  uq_rt_object_t *decode = NULL;
+  uq_status_t found =
+      uq_rt_context_find_object(context, plan->variant, &decode);
+  if (found == UQ_OK) {
+    if ((decode->kernel->descriptor.compute_pgm_rsrc1 >> 26) & 1u)
+      plan->q_overflow = UQ_FP8_OVERFLOW_SATURATE;
+  }
+
+  if (context->backend == UQ_BACKEND_HOST) {
+    uq_status_free(found);
+  } else {
+    if (found != UQ_OK)
+      return found;
+    TRY(prepare_kernels(plan));
+  }
+  if (context->backend != UQ_BACKEND_HIP) {
+    plan->seq_lens_host = uq_rt_alloc(&context->allocator,
+                                      (size_t)c->max_batch * sizeof(int32_t));
+    plan->tables_host = uq_rt_alloc(
+        &context->allocator,
+        (size_t)c->max_batch * c->max_blocks_per_seq * sizeof(int32_t));
+    if (!plan->seq_lens_host || !plan->tables_host)
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                            "out of memory for the table checks");
+  }
+  return UQ_OK;
+}
+
+uq_status_t uq_plan_create(uq_context_t *context,
+                           const uq_decode_config_t *config,
+                           uq_plan_t **out_plan) {
+  if (out_plan)
+    *out_plan = NULL;
+  if (!context || !config || !out_plan)
+    return INVALID("uq_plan_create: NULL argument");
+  uq_plan_t *plan = uq_rt_calloc(&context->allocator, sizeof(*plan));
+  if (!plan)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "out of memory for a plan");
+  plan->context = context;
+  uq_status_t status = plan_initialize(plan, config);
+  if (status != UQ_OK) {
+    uq_plan_destroy(plan);
+    return status;
+  }
+  *out_plan = plan;
+  return UQ_OK;
+}
+
+uq_status_t uq_plan_query_info(const uq_plan_t *plan,
+                               uq_plan_info_t *out_info) {
+  if (!plan || !out_info)
+    return INVALID("uq_plan_query_info: NULL argument");
+  memset(out_info, 0, sizeof(*out_info));
+  snprintf(out_info->variant, sizeof(out_info->variant), "%s", plan->variant);
+  out_info->max_partitions = plan->max_partitions;
+  out_info->workspace_bytes = plan->workspace_bytes;
+  out_info->e4m3_saturates = plan->q_overflow == UQ_FP8_OVERFLOW_SATURATE;
+  out_info->decode_lds_bytes =
+      plan->decode ? plan->decode->kernel->group_segment_fixed_size : 0;
+  return UQ_OK;
+}
+
+uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
+                                 uint32_t *out_num_partitions,
+                                 uint32_t *out_tgpp) {
+  if (!plan || !out_num_partitions || !out_tgpp)
+    return INVALID("uq_plan_launch_shape: NULL argument");
+  *out_num_partitions = *out_tgpp = 0;
+  if (batch == 0 || batch > plan->config.max_batch)
+    return INVALID("batch %u is outside 1..%u (the plan's max_batch)", batch,
+                   plan->config.max_batch);
+  uq_launch_plan_t policy;
+  UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
+  *out_num_partitions = (uint32_t)policy.num_partitions;
+  *out_tgpp = (uint32_t)policy.tgpp;
+  return UQ_OK;
+}
+
+uq_status_t uq_plan_last_counters(const uq_plan_t *plan,
+                                  uq_kernel_counters_t *out_decode,
+                                  uq_kernel_counters_t *out_reduce) {
+  if (!plan || !out_decode || !out_reduce)
+    return INVALID("uq_plan_last_counters: NULL argument");
+  memset(out_decode, 0, sizeof(*out_decode));
+  memset(out_reduce, 0, sizeof(*out_reduce));
+  if (plan->context->backend != UQ_BACKEND_SIM ||
+      (plan->context->flags & UQ_CONTEXT_FLAG_NULL_LAUNCH))
+    return UNIMPLEMENTED("the %s backend has no counters",
+                         uq_backend_name(plan->context->backend));
+  if (!plan->counted)
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "the plan has not run yet");
+  *out_decode = plan->last_decode;
+  *out_reduce = plan->last_reduce;
+  return UQ_OK;
+}
+
+// Sim and host: read back the small int tables and check them the way the
+// kernel will use them. The kernel reads block-table entry 0 for tiles past
+// seq_len, so entry 0 must be a valid block even for an empty sequence.
+static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
+                                uq_device_ptr_t block_tables,
+                                uq_device_ptr_t seq_lens) {
+  const uq_decode_config_t *c = &plan->config;
+  uq_context_t *context = plan->context;
+  UQ_RETURN_IF_ERROR(uq_context_download(context, plan->seq_lens_host, seq_lens,
+                                         batch * sizeof(int32_t)),
+                     "reading seq_lens");
+  UQ_RETURN_IF_ERROR(uq_context_download(context, plan->tables_host,
+                                         block_tables,
+                                         (size_t)batch * c->max_blocks_per_seq *
+                                             sizeof(int32_t)),
+                     "reading block_tables");
+  int64_t max_len = (int64_t)c->max_blocks_per_seq * c->block_size;
+  for (uint32_t b = 0; b < batch; ++b) {
+    int32_t len = plan->seq_lens_host[b];
+    if (len < 0 || len > max_len)
+      return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                            "seq_lens[%u] = %d is outside 0..%lld (the "
+                            "block-table row holds %u blocks of %u)",
+                            b, len, (long long)max_len, c->max_blocks_per_seq,
+                            c->block_size);
+    uint32_t used = (uint32_t)((len + c->block_size - 1) / c->block_size);
+    if (used == 0)
+      used = 1;
+    const int32_t *row = plan->tables_host + (size_t)b * c->max_blocks_per_seq;
+    for (uint32_t i = 0; i < used; ++i) {
+      if (row[i] < 0 || (uint32_t)row[i] >= c->num_blocks)
+        return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                              "block_tables[%u][%u] = %d is outside the "
+                              "cache's %u blocks",
+                              b, i, row[i], c->num_blocks);
+    }
+  }
+  return UQ_OK;
+}
+
+static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
+                               const uq_launch_plan_t *policy,
+                               uq_device_ptr_t query, uq_device_ptr_t kv_cache,
+                               uq_device_ptr_t block_tables,
+                               uq_device_ptr_t seq_lens, uq_device_ptr_t output,
+                               uq_stream_t *stream) {
+  uq_context_t *context = plan->context;
+  uq_rt_device_t *device = context->device;
+  const uint32_t *d = plan->decode_layout.offset;
+  uint8_t *a = plan->decode_args;
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY], 8, query);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_KV_CACHE], 8, kv_cache);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_TABLES], 8, block_tables);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEQ_LENS], 8, seq_lens);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_PARTITIONS], 4,
+                (uint32_t)policy->num_partitions);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_TGPP], 4, (uint32_t)policy->tgpp);
+  uq_rt_arg_put(a, plan->decode_layout.block_count[0], 4, batch);
+  uq_rt_arg_put(a, plan->decode_layout.block_count[2], 4,
+                (uint32_t)policy->num_partitions);
+  uq_rt_launch_t decode = {
+      .function = plan->decode->function,
+      .grid = {batch, plan->config.num_kv_heads,
+               (uint32_t)policy->num_partitions},
+      .workgroup = {64, 1, 1},
+      .kernargs = plan->decode_args,
+      .kernarg_size = plan->decode_layout.kernarg_size,
+  };
+
+  const uint32_t *r = plan->reduce_layout.offset;
+  a = plan->reduce_args;
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUTPUT], 8, output);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_NUM_PARTITIONS], 4,
+                (uint32_t)policy->num_partitions);
+  uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, batch);
+  uq_rt_launch_t reduce = {
+      .function = plan->reduce->function,
+      .grid = {batch, plan->num_query_heads, UQ_HEAD_DIM / 64},
+      .workgroup = {64, 1, 1},
+      .kernargs = plan->reduce_args,
+      .kernarg_size = plan->reduce_layout.kernarg_size,
+  };
+
+  int counted_decode = 0, counted_reduce = 0;
+  pthread_mutex_lock(&context->mutex);
+  uq_status_t status = device->vtable->launch(
+      device, &decode, stream, &plan->last_decode, &counted_decode);
+  if (status == UQ_OK)
+    status = device->vtable->launch(device, &reduce, stream, &plan->last_reduce,
+                                    &counted_reduce);
+  pthread_mutex_unlock(&context->mutex);
+  plan->counted = counted_decode && counted_reduce;
+  return status;
+}
+
+uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
+                        uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
+                        uq_device_ptr_t seq_lens, uq_device_ptr_t output,
+                        uq_stream_t *stream) {
+  if (!plan)
+    return INVALID("uq_plan_run: NULL plan");
+  if (batch == 0 || batch > plan->config.max_batch)
+    return INVALID("batch %u is outside 1..%u (the plan's max_batch)", batch,
+                   plan->config.max_batch);
+  if (!query || !kv_cache || !block_tables || !seq_lens || !output)
+    return INVALID("uq_plan_run: NULL %s", !query          ? "query"
+                                           : !kv_cache     ? "kv_cache"
+                                           : !block_tables ? "block_tables"
+                                           : !seq_lens     ? "seq_lens"
+                                                           : "output");
+  uq_launch_plan_t policy;
+  UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
+  uint64_t rows =
+      (uint64_t)batch * plan->config.num_kv_heads * policy.num_partitions;
+  if (rows > plan->workspace_rows)
+    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
+                          "batch %u needs %llu workspace rows, the plan has "
+                          "%llu",
+                          batch, (unsigned long long)rows,
+                          (unsigned long long)plan->workspace_rows);
+  uq_backend_t backend = plan->context->backend;
+  if (backend != UQ_BACKEND_HIP)
+    UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens),
+                       "uq_plan_run");
+  if (backend == UQ_BACKEND_HOST) {
+    const uq_decode_config_t *c = &plan->config;
+    uq_host_decode_args_t args = {
+        .num_seqs = (int32_t)batch,
+        .query_group = (int32_t)c->query_group,
+        .num_blocks = c->num_blocks,
+        .block_size = (int32_t)c->block_size,
+        .num_kv_heads = (int32_t)c->num_kv_heads,
+        .padded_slot = (int32_t)c->padded_slot,
+        .max_blocks_per_seq = (int32_t)c->max_blocks_per_seq,
+        .softmax_scale = c->softmax_scale,
+        .q_overflow = plan->q_overflow,
+        .query = query,
+        .query_stride_seq = c->query_stride_seq,
+        .query_stride_head = c->query_stride_head,
+        .kv_cache = kv_cache,
+        .block_tables = block_tables,
+        .seq_lens = seq_lens,
+        .output = output,
+        .output_stride_seq = c->output_stride_seq,
+        .output_stride_head = c->output_stride_head,
+        .num_partitions = policy.num_partitions,
+        .tgpp = policy.tgpp,
+        .segm_out = plan->segm_out,
+        .segm_max = plan->segm_max,
+        .segm_sum = plan->segm_sum,
+    };
+    return uq_host_decode(&args);
+  }
+  return run_kernels(plan, batch, &policy, query, kv_cache, block_tables,
+                     seq_lens, output, stream);
+}

@@ -1,0 +1,105 @@
+// Loads the HIP runtime with dlopen and converts its errors.
+#include "runtime/hip/hip_symbols.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+// Appends to a fixed buffer, truncating quietly.
+static void append(char *buffer, size_t capacity, const char *text) {
+  size_t used = strlen(buffer);
+  if (used + 1 < capacity)
+    snprintf(buffer + used, capacity - used, "%s", text);
+}
+
+uq_status_t uq_hip_symbols_initialize(const char *library,
+                                      uq_hip_symbols_t *out_symbols) {
+  memset(out_symbols, 0, sizeof(*out_symbols));
+  static const char *const defaults[] = {"libamdhip64.so", "libamdhip64.so.6",
+                                         "libamdhip64.so.5",
+                                         "/opt/rocm/lib/libamdhip64.so"};
+  const char *const *paths = library ? &library : defaults;
+  size_t path_count = library ? 1 : sizeof(defaults) / sizeof(defaults[0]);
+  char tried[1024] = "";
+  for (size_t i = 0; i < path_count && !out_symbols->library; ++i) {
+    out_symbols->library = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
+    if (!out_symbols->library) {
+      const char *why = dlerror();
+      append(tried, sizeof(tried), i ? "; " : "");
+      append(tried, sizeof(tried), why ? why : paths[i]);
+    }
+  }
+  if (!out_symbols->library)
+    return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
+                          "cannot load the HIP runtime (tried: %s)", tried);
+
+  char missing[512] = "";
+  // A data pointer from dlsym converted to a function pointer: POSIX
+  // guarantees this works; memcpy keeps -Wpedantic quiet.
+#define UQ_HIP_RESOLVE_(name, required)                                        \
+  do {                                                                         \
+    void *symbol = dlsym(out_symbols->library, #name);                         \
+    memcpy(&out_symbols->name, &symbol, sizeof(symbol));                       \
+    if (!symbol && (required)) {                                               \
+      append(missing, sizeof(missing), *missing ? ", " : "");                  \
+      append(missing, sizeof(missing), #name);                                 \
+    }                                                                          \
+  } while (0);
+#define UQ_HIP_REQUIRED(name, result, params) UQ_HIP_RESOLVE_(name, 1)
+#define UQ_HIP_OPTIONAL(name, result, params) UQ_HIP_RESOLVE_(name, 0)
+#include "runtime/hip/dynamic_symbol_tables.h"
+#undef UQ_HIP_REQUIRED
+#undef UQ_HIP_OPTIONAL
+#undef UQ_HIP_RESOLVE_
+  if (*missing) {
+    uq_hip_symbols_deinitialize(out_symbols);
+    return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
+                          "the HIP runtime lacks required symbols: %s",
+                          missing);
+  }
+  return UQ_OK;
+}
+
+void uq_hip_symbols_deinitialize(uq_hip_symbols_t *symbols) {
+  if (symbols->library)
+    dlclose(symbols->library);
+  memset(symbols, 0, sizeof(*symbols));
+}
+
+static uq_status_code_t code_for(hipError_t result) {
+  switch (result) {
+  case hipErrorNoDevice:
+  case hipErrorInvalidDevice:
+  case hipErrorNotInitialized:
+  case hipErrorInsufficientDriver:
+  case hipErrorDeinitialized:
+    return UQ_STATUS_UNAVAILABLE;
+  case hipErrorOutOfMemory:
+    return UQ_STATUS_RESOURCE_EXHAUSTED;
+  case hipErrorInvalidValue:
+  case hipErrorInvalidDevicePointer:
+  case hipErrorInvalidHandle:
+    return UQ_STATUS_INVALID_ARGUMENT;
+  case hipErrorNotFound:
+    return UQ_STATUS_NOT_FOUND;
+  case hipErrorInvalidImage:
+  case hipErrorNoBinaryForGpu:
+  case hipErrorInvalidKernelFile:
+    return UQ_STATUS_FAILED_PRECONDITION;
+  default:
+    return UQ_STATUS_INTERNAL;
+  }
+}
+
+uq_status_t uq_hip_result_to_status(const uq_hip_symbols_t *symbols,
+                                    hipError_t result, const char *call,
+                                    const char *file, int line) {
+  if (result == hipSuccess)
+    return UQ_OK;
+  const char *name =
+      symbols->hipGetErrorName ? symbols->hipGetErrorName(result) : NULL;
+  const char *text =
+      symbols->hipGetErrorString ? symbols->hipGetErrorString(result) : NULL;
+  return uq_status_make(code_for(result), file, line, "%s: %s (%s)", call,
+                        name ? name : "hipError?", text ? text : "");
+}

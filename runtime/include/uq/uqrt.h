@@ -1,0 +1,253 @@
+// libuqrt: the public C API a server links to run UltraQuant 4-bit KV-cache
+// decode attention (head dim 256) on a gfx950 GPU through HIP, on the gfx950
+// simulator, or on the host reference.
+//
+// Usage:
+//   uq_context_t *ctx; uq_context_create(NULL, &ctx);          // auto backend
+//   uq_plan_t *plan;   uq_plan_create(ctx, &config, &plan);    // once
+//   uq_plan_run(plan, batch, query, cache, tables, lens, out, stream); // often
+//   uq_plan_destroy(plan); uq_context_destroy(ctx);
+//
+// Every call that can fail returns a uq_status_t (NULL = success; see
+// uq/status.h); the caller owns and frees a failure. Outputs are the last
+// parameters, named out_x, and are zeroed first. The few functions that
+// cannot fail (initializers, names) return their value directly.
+//
+// Threads: a context is thread-safe (its backend is serialized by a mutex).
+// A plan is used by one stream / one thread at a time: its workspace and
+// kernel-argument buffers are shared by every run of that plan, so two runs
+// of one plan must not overlap (on HIP: on two streams). Use a plan per
+// stream.
+#ifndef UQ_RUNTIME_INCLUDE_UQ_UQRT_H_
+#define UQ_RUNTIME_INCLUDE_UQ_UQRT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uq/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+// The API version this header describes. A minor bump adds; a major bump
+// breaks source or binary compatibility.
+#define UQRT_VERSION_MAJOR 0
+#define UQRT_VERSION_MINOR 1
+
+// The version of the library actually loaded (compare with the macros).
+UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
+
+//===----------------------------------------------------------------------===//
+// Allocator
+//===----------------------------------------------------------------------===//
+
+// Host memory for every runtime object (contexts, plans, their tables, and
+// the host backend's "device" buffers). `alloc` returns memory aligned for
+// any type or NULL on failure; `free` accepts NULL. Both are called with
+// `self`. A context copies the struct; `self` must outlive the context.
+typedef struct uq_allocator_s {
+  void *self;
+  void *(*alloc)(void *self, size_t size);
+  void (*free)(void *self, void *ptr);
+} uq_allocator_t;
+
+//===----------------------------------------------------------------------===//
+// Context and device memory
+//===----------------------------------------------------------------------===//
+
+typedef enum uq_backend_e {
+  UQ_BACKEND_AUTO = 0, // hip when a gfx950 device is usable, else sim
+  UQ_BACKEND_HIP = 1,  // a gfx950 GPU through libamdhip64 (loaded at run time)
+  UQ_BACKEND_SIM = 2,  // the embedded code objects on the gfx950 simulator
+  UQ_BACKEND_HOST = 3, // the host kernel-faithful reference
+} uq_backend_t;
+
+// "auto", "hip", "sim", "host" ("unknown" otherwise). Static storage.
+UQ_API const char *uq_backend_name(uq_backend_t backend);
+// Parses a backend name as above; INVALID_ARGUMENT for anything else.
+UQ_API uq_status_t uq_backend_parse(const char *name, size_t length,
+                                    uq_backend_t *out_backend);
+
+// A code object to use instead of the ones built into the library (tests,
+// custom variants). `variant` is "decode_qg6|8|16" or "reduce"; `kernel` the
+// kernel name inside the blob. The bytes must outlive the context.
+typedef struct uq_code_object_source_s {
+  const char *variant;
+  const char *kernel;
+  const void *data;
+  size_t size;
+} uq_code_object_source_t;
+
+enum {
+  // sim only: kernel launches are skipped (everything else — validation,
+  // policy, argument packing — runs). For measuring host-side cost.
+  UQ_CONTEXT_FLAG_NULL_LAUNCH = 1u << 0,
+};
+
+typedef struct uq_context_options_s {
+  uq_backend_t backend;
+  uint32_t flags;                  // UQ_CONTEXT_FLAG_*
+  int32_t hip_device;              // HIP device ordinal
+  const char *hip_library;         // NULL: "libamdhip64.so"
+  const uq_allocator_t *allocator; // NULL: malloc/free
+  // NULL: the code objects embedded in libuqrt.
+  const uq_code_object_source_t *code_objects;
+  size_t code_object_count;
+} uq_context_options_t;
+
+// Fills the defaults (auto backend, device 0, malloc, embedded objects).
+UQ_API void uq_context_options_initialize(uq_context_options_t *out_options);
+
+typedef struct uq_context_s uq_context_t;
+
+// Creates a context; `options` may be NULL (defaults). Codes: UNAVAILABLE
+// when an explicitly requested backend cannot be used (the message carries
+// the reason, e.g. the HIP error name "hipErrorNoDevice" or the library
+// paths tried); INVALID_ARGUMENT for bad options; DATA_LOSS or
+// FAILED_PRECONDITION when an embedded code object is corrupt or its
+// kernel arguments disagree with the runtime's kernel ABI;
+// RESOURCE_EXHAUSTED. The caller destroys the context, after every plan.
+UQ_API uq_status_t uq_context_create(const uq_context_options_t *options,
+                                     uq_context_t **out_context);
+// Destroys a context; NULL is allowed. Its plans must be destroyed first.
+UQ_API void uq_context_destroy(uq_context_t *context);
+
+// The backend actually in use (never AUTO).
+UQ_API uq_status_t uq_context_backend(const uq_context_t *context,
+                                      uq_backend_t *out_backend);
+// One line describing the device and, for auto, why it was chosen.
+// Borrowed; valid until the context is destroyed.
+UQ_API uq_status_t uq_context_describe(const uq_context_t *context,
+                                       const char **out_text);
+
+// A device address: a HIP device pointer, a simulator address, or a host
+// pointer on the host backend. Offsets may be added to it. 0 is never a
+// valid allocation.
+typedef uint64_t uq_device_ptr_t;
+
+// Opaque stream: a hipStream_t on HIP (NULL = the default stream). The sim
+// and host backends run synchronously and ignore it.
+typedef struct uq_stream_s uq_stream_t;
+
+UQ_API uq_status_t uq_context_alloc(uq_context_t *context, size_t size,
+                                    uq_device_ptr_t *out_ptr);
+// Frees an allocation from uq_context_alloc; 0 is allowed.
+UQ_API uq_status_t uq_context_free(uq_context_t *context, uq_device_ptr_t ptr);
+// Copies host -> device and device -> host (synchronous).
+UQ_API uq_status_t uq_context_upload(uq_context_t *context,
+                                     uq_device_ptr_t device_dst,
+                                     const void *host_src, size_t size);
+UQ_API uq_status_t uq_context_download(uq_context_t *context, void *host_dst,
+                                       uq_device_ptr_t device_src, size_t size);
+// Waits for the work submitted to `stream` (NULL: the default stream).
+UQ_API uq_status_t uq_context_synchronize(uq_context_t *context,
+                                          uq_stream_t *stream);
+
+//===----------------------------------------------------------------------===//
+// Decode plan
+//===----------------------------------------------------------------------===//
+
+typedef enum uq_dtype_e {
+  UQ_DTYPE_BF16 = 0, // the only dtype the kernels take for query and output
+  UQ_DTYPE_F16 = 1,
+  UQ_DTYPE_F32 = 2,
+} uq_dtype_t;
+
+// Everything fixed for the life of a plan. Zero means "default" for the
+// fields marked so. Strides are in elements.
+typedef struct uq_decode_config_s {
+  uint32_t num_kv_heads;       // Hk >= 1
+  uint32_t query_group;        // QG = Hq / Hk: 6, 8 or 16
+  uint32_t head_dim;           // must be 256
+  uint32_t block_size;         // tokens per cache block: 16..256, power of 2
+  uint32_t padded_slot;        // bytes per (token, kv head): >= 272, % 4 == 0
+  uint32_t max_blocks_per_seq; // block-table row length
+  uint32_t num_blocks;         // blocks in the cache (bounds checks)
+  uint32_t max_batch;          // largest batch any run may pass
+  uint32_t max_kv_splits;      // parallelism floor of the policy; 0: 32
+  float softmax_scale;         // 0: 1/sqrt(256) = 1/16
+  int64_t query_stride_seq;    // 0: Hq * 256 (fused QKV: (Hq + 2 Hk) * 256)
+  int64_t query_stride_head;   // 0: 256
+  int64_t output_stride_seq;   // 0: Hq * 256
+  int64_t output_stride_head;  // 0: 256
+  uq_dtype_t query_dtype;      // must be BF16
+  uq_dtype_t output_dtype;     // must be BF16
+} uq_decode_config_t;
+
+typedef struct uq_plan_s uq_plan_t;
+
+// Validates `config`, picks the variant ("decode_qg<QG>"), loads its code
+// objects, checks their kernel arguments against the runtime's ABI, applies
+// the launch policy and allocates the workspace (segm_out/max/sum) for the
+// largest partition count any batch <= max_batch can get. Codes:
+// INVALID_ARGUMENT (bad config; the message names the field),
+// UNIMPLEMENTED (a valid shape the kernels do not cover: head dim, QG,
+// block size, dtype), NOT_FOUND ("no code object for variant decode_qg8"),
+// FAILED_PRECONDITION (a code object's arguments disagree with the ABI),
+// RESOURCE_EXHAUSTED. The caller destroys the plan before the context.
+UQ_API uq_status_t uq_plan_create(uq_context_t *context,
+                                  const uq_decode_config_t *config,
+                                  uq_plan_t **out_plan);
+UQ_API void uq_plan_destroy(uq_plan_t *plan);
+
+typedef struct uq_plan_info_s {
+  char variant[32];          // "decode_qg8"
+  uint32_t max_partitions;   // largest P over every batch <= max_batch
+  uint64_t workspace_bytes;  // device bytes the plan owns
+  uint32_t e4m3_saturates;   // 1: |q| > 448 -> +-448 (FP16_OVFL); 0: NaN
+  uint32_t decode_lds_bytes; // static LDS of the decode kernel (0 on host)
+} uq_plan_info_t;
+
+UQ_API uq_status_t uq_plan_query_info(const uq_plan_t *plan,
+                                      uq_plan_info_t *out_info);
+
+// The launch shape a run with `batch` sequences uses: partitions P and
+// tile-groups per partition. The policy's cap depends on the batch (512
+// partitions when batch <= 8, else 256), so P is computed per run; the
+// workspace was sized for the largest P * batch over every batch.
+UQ_API uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
+                                        uint32_t *out_num_partitions,
+                                        uint32_t *out_tgpp);
+
+// Runs decode then the partition reduce for `batch` (1..max_batch)
+// sequences:
+//   query        bf16, [batch, Hq, 256] with the plan's query strides
+//   kv_cache     u8 [num_blocks, block_size, Hk, padded_slot]
+//   block_tables i32 [batch, max_blocks_per_seq]
+//   seq_lens     i32 [batch]
+//   output       bf16, [batch, Hq, 256] with the plan's output strides
+// Never allocates: safe inside a HIP graph capture. On the sim and host
+// backends the seq lens and block tables are read back and checked
+// (OUT_OF_RANGE: a seq len past the block table row; a block id outside the
+// cache). Codes: INVALID_ARGUMENT (null pointer, batch 0 or over max_batch),
+// OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
+UQ_API uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch,
+                               uq_device_ptr_t query, uq_device_ptr_t kv_cache,
+                               uq_device_ptr_t block_tables,
+                               uq_device_ptr_t seq_lens, uq_device_ptr_t output,
+                               uq_stream_t *stream);
+
+// What the simulator counted for one kernel launch.
+typedef struct uq_kernel_counters_s {
+  uint64_t wave_instructions;
+  uint64_t mfma_instructions;
+  uint64_t global_bytes_read;
+  uint64_t global_bytes_written;
+  uint64_t lds_bytes_read;
+  uint64_t lds_bytes_written;
+  uint64_t workgroups;
+} uq_kernel_counters_t;
+
+// The counters of the plan's last run (decode and reduce). UNIMPLEMENTED on
+// backends that do not count (hip, host); FAILED_PRECONDITION before the
+// first run.
+UQ_API uq_status_t uq_plan_last_counters(const uq_plan_t *plan,
+                                         uq_kernel_counters_t *out_decode,
+                                         uq_kernel_counters_t *out_reduce);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_INCLUDE_UQ_UQRT_H_

@@ -1,0 +1,80 @@
+// One end-to-end case through the public API: build a problem, run it on a
+// backend, compare with the host kernel-faithful reference under the same
+// P/TGPP and E4M3 rule. Shared by the sim matrix and the GPU test.
+#ifndef UQ_TEST_UNIT_RUNTIME_E2E_CASE_H_
+#define UQ_TEST_UNIT_RUNTIME_E2E_CASE_H_
+
+#include <stdlib.h>
+
+#include "tools/uq-run/problem.h"
+#include "uq/uqrt.h"
+#include "uq_test.h"
+
+// Tolerance (problem.h): |got - ref| <= 4 * 2^-8 * |ref| + 2^-8 * row max.
+// Why: the kernel's fast exp2 and the reference's exp2f differ by ulps of
+// fp32; bf16(p) can then round the other way (2^-8 relative on one weight),
+// and the partial and the output are each rounded to bf16 (2^-9 each); a
+// few bf16 ulps at the element plus one at the row's scale (for entries
+// that cancel to near zero) bounds all of it. Non-finite output fails.
+static inline int uq_e2e_run_case(uq_context_t *context,
+                                  const uq_problem_shape_t *shape,
+                                  const char *label) {
+  uq_problem_t *problem = NULL;
+  uq_plan_t *plan = NULL;
+  uq_problem_device_t device = {0};
+  uint16_t *got = NULL, *ref = NULL;
+  int rc = 1;
+  uq_status_t status = uq_problem_create(shape, &problem);
+  if (!status)
+    status = uq_plan_create(context, &problem->config, &plan);
+  uq_plan_info_t info;
+  uint32_t partitions = 0, tgpp = 0;
+  if (!status)
+    status = uq_plan_query_info(plan, &info);
+  if (!status)
+    status = uq_plan_launch_shape(plan, shape->batch, &partitions, &tgpp);
+  if (!status)
+    status = uq_problem_upload(problem, context, &device);
+  if (!status) {
+    got = malloc(problem->output_elems * sizeof(uint16_t));
+    ref = malloc(problem->output_elems * sizeof(uint16_t));
+    if (!got || !ref)
+      status = UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  if (!status)
+    status =
+        uq_plan_run(plan, shape->batch, device.query, device.cache,
+                    device.block_tables, device.seq_lens, device.output, NULL);
+  if (!status)
+    status = uq_context_synchronize(context, NULL);
+  if (!status)
+    status = uq_context_download(context, got, device.output,
+                                 problem->output_elems * sizeof(uint16_t));
+  if (!status)
+    status = uq_problem_faithful(problem,
+                                 info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE
+                                                     : UQ_FP8_OVERFLOW_NAN,
+                                 (int32_t)partitions, (int32_t)tgpp, ref);
+  if (status) {
+    fprintf(stderr, "  %s: %s: %s\n", label,
+            uq_status_code_name(uq_status_code(status)),
+            uq_status_message(status));
+    uq_status_free(status);
+  } else {
+    uq_problem_error_t error;
+    uq_problem_compare_bf16(problem, got, ref, &error);
+    printf("  %-44s P=%-3u TGPP=%-2u max|err| %.3g rel rms %.3g over tol "
+           "%llu\n",
+           label, partitions, tgpp, error.max_abs, error.rel_rms,
+           (unsigned long long)error.over_tol);
+    rc = error.over_tol ? 1 : 0;
+  }
+  free(got);
+  free(ref);
+  uq_problem_device_free(context, &device);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  return rc;
+}
+
+#endif // UQ_TEST_UNIT_RUNTIME_E2E_CASE_H_

@@ -1,0 +1,349 @@
+// uq-run: the main job. Builds a realistic decode problem (random bf16
+// query/K/V, cache filled by the host encoder through a shuffled block
+// table), runs it through libuqrt on the best backend, and reports the
+// errors against the kernel-faithful reference and unquantized attention.
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tools/uq-run/problem.h"
+#include "uq/policy.h"
+#include "uq/uqrt.h"
+
+static void usage(FILE *out) {
+  fputs("usage: uq-run [flags]\n"
+        "One UltraQuant decode step through libuqrt, judged against the host\n"
+        "kernel-faithful reference and unquantized float64 attention.\n"
+        "  --backend=auto|hip|sim|host   (default auto: hip, else sim, else "
+        "host)\n"
+        "  --batch=N          sequences (default 4)\n"
+        "  --kv-heads=N       KV heads Hk (default 2)\n"
+        "  --qg=6|8|16        query heads per KV head (default 8)\n"
+        "  --block-size=N     16, 32, 64, 128 or 256 (default 16)\n"
+        "  --max-seq=N        longest sequence; others random 1..N (default "
+        "4096)\n"
+        "  --seq-lens=a,b,..  explicit seq lens (sets --batch)\n"
+        "  --padded-slot=N    slot stride in bytes, >= 272, %4 == 0 (default "
+        "272)\n"
+        "  --max-kv-splits=N  policy parallelism floor (default 32)\n"
+        "  --scale=X          softmax scale (default 1/16)\n"
+        "  --query-scale=X    stddev of the random query (default 1)\n"
+        "  --fused-qkv        query strides of a fused QKV tensor\n"
+        "  --no-shuffle       sequential block table\n"
+        "  --seed=N           random seed (default: from the clock)\n"
+        "  --help\n",
+        out);
+}
+
+static int fail(const char *format, const char *arg) {
+  fprintf(stderr, "uq-run: error: ");
+  fprintf(stderr, format, arg);
+  fputc('\n', stderr);
+  return 1;
+}
+
+static int parse_u64(const char *text, uint64_t max, uint64_t *out) {
+  if (!*text || *text == '-')
+    return 0;
+  char *end;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 0);
+  if (errno || *end || value > max)
+    return 0;
+  *out = value;
+  return 1;
+}
+
+static int parse_float(const char *text, float *out) {
+  char *end;
+  errno = 0;
+  float value = strtof(text, &end);
+  if (errno || !*text || *end)
+    return 0;
+  *out = value;
+  return 1;
+}
+
+static int report_status(const char *what, uq_status_t status) {
+  fprintf(stderr, "uq-run: error: %s: %s: %s\n", what,
+          uq_status_code_name(uq_status_code(status)),
+          uq_status_message(status));
+  uq_status_free(status);
+  return 1;
+}
+
+int main(int argc, char **argv) {
+  uq_problem_shape_t shape = {
+      .batch = 4,
+      .num_kv_heads = 2,
+      .query_group = 8,
+      .block_size = 16,
+      .padded_slot = 272,
+      .max_seq = 4096,
+      .shuffle = 1,
+      .seed = (uint64_t)time(NULL),
+  };
+  uq_backend_t backend = UQ_BACKEND_AUTO;
+  int32_t lens[4096];
+  int have_lens = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *arg = argv[i];
+    const char *eq = strchr(arg, '=');
+    size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const char *value = eq ? eq + 1 : NULL;
+#define IS(flag) (strlen(flag) == name_len && strncmp(arg, flag, name_len) == 0)
+    uint64_t n = 0;
+    if (IS("--help") || IS("-h")) {
+      usage(stdout);
+      return 0;
+    } else if (IS("--fused-qkv") && !value) {
+      shape.fused_qkv = 1;
+    } else if (IS("--no-shuffle") && !value) {
+      shape.shuffle = 0;
+    } else if (!value) {
+      return fail("unknown flag or missing value: '%s' (see --help)", arg);
+    } else if (IS("--backend")) {
+      uq_status_t status = uq_backend_parse(value, strlen(value), &backend);
+      if (status) {
+        uq_status_free(status);
+        return fail("--backend must be auto, hip, sim or host, got '%s'",
+                    value);
+      }
+    } else if (IS("--batch")) {
+      if (!parse_u64(value, 4096, &n) || !n)
+        return fail("--batch must be in 1..4096, got '%s'", value);
+      shape.batch = (uint32_t)n;
+    } else if (IS("--kv-heads")) {
+      if (!parse_u64(value, 64, &n) || !n)
+        return fail("--kv-heads must be in 1..64, got '%s'", value);
+      shape.num_kv_heads = (uint32_t)n;
+    } else if (IS("--qg")) {
+      if (!parse_u64(value, 64, &n) || !n)
+        return fail("--qg must be 6, 8 or 16, got '%s'", value);
+      shape.query_group = (uint32_t)n;
+    } else if (IS("--block-size")) {
+      if (!parse_u64(value, 1024, &n) || !n)
+        return fail("--block-size must be 16, 32, 64, 128 or 256, got '%s'",
+                    value);
+      shape.block_size = (uint32_t)n;
+    } else if (IS("--max-seq")) {
+      if (!parse_u64(value, 1u << 20, &n) || !n)
+        return fail("--max-seq must be in 1..1048576, got '%s'", value);
+      shape.max_seq = (uint32_t)n;
+    } else if (IS("--padded-slot")) {
+      if (!parse_u64(value, 1u << 16, &n))
+        return fail("--padded-slot must be a byte count, got '%s'", value);
+      shape.padded_slot = (uint32_t)n;
+    } else if (IS("--max-kv-splits")) {
+      if (!parse_u64(value, 512, &n))
+        return fail("--max-kv-splits must be in 0..512, got '%s'", value);
+      shape.max_kv_splits = (uint32_t)n;
+    } else if (IS("--seed")) {
+      if (!parse_u64(value, UINT64_MAX, &n))
+        return fail("--seed must be a non-negative integer, got '%s'", value);
+      shape.seed = n;
+    } else if (IS("--scale")) {
+      if (!parse_float(value, &shape.softmax_scale))
+        return fail("--scale must be a number, got '%s'", value);
+    } else if (IS("--query-scale")) {
+      if (!parse_float(value, &shape.query_scale) || shape.query_scale <= 0)
+        return fail("--query-scale must be a positive number, got '%s'", value);
+    } else if (IS("--seq-lens")) {
+      const char *p = value;
+      have_lens = 0;
+      while (*p) {
+        char item[32];
+        size_t len = strcspn(p, ",");
+        if (len == 0 || len >= sizeof(item) || have_lens == 4096)
+          return fail("--seq-lens must be a comma-separated list of up to "
+                      "4096 lengths, got '%s'",
+                      value);
+        memcpy(item, p, len);
+        item[len] = 0;
+        if (!parse_u64(item, 1u << 20, &n))
+          return fail("--seq-lens: bad length in '%s'", value);
+        lens[have_lens++] = (int32_t)n;
+        p += len + (p[len] == ',');
+      }
+      if (!have_lens)
+        return fail("--seq-lens is empty: '%s'", value);
+    } else {
+      return fail("unknown flag '%s' (see --help)", arg);
+    }
+#undef IS
+  }
+  if (have_lens) {
+    shape.batch = (uint32_t)have_lens;
+    shape.seq_lens = lens;
+    shape.max_seq = 1;
+    for (int i = 0; i < have_lens; ++i)
+      if ((uint32_t)lens[i] > shape.max_seq)
+        shape.max_seq = (uint32_t)lens[i];
+  }
+
+  uq_problem_t *problem = NULL;
+  uq_status_t status = uq_problem_create(&shape, &problem);
+  if (status)
+    return report_status("building the problem", status);
+
+  // The best backend: auto gives hip or sim; when the sim has no kernels in
+  // this build, auto falls back to the host reference and says so.
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = backend;
+  uq_context_t *context = NULL;
+  uq_plan_t *plan = NULL;
+  status = uq_context_create(&options, &context);
+  if (!status)
+    status = uq_plan_create(context, &problem->config, &plan);
+  const char *fallback_note = NULL;
+  char note[512];
+  if (status && backend == UQ_BACKEND_AUTO &&
+      uq_status_code(status) == UQ_STATUS_NOT_FOUND) {
+    snprintf(note, sizeof(note),
+             "the simulator has no kernels in this build (%s); running on "
+             "the host reference instead",
+             uq_status_message(status));
+    fallback_note = note;
+    uq_status_free(status);
+    uq_context_destroy(context);
+    context = NULL;
+    options.backend = UQ_BACKEND_HOST;
+    status = uq_context_create(&options, &context);
+    if (!status)
+      status = uq_plan_create(context, &problem->config, &plan);
+  }
+  if (status) {
+    uq_context_destroy(context);
+    uq_problem_destroy(problem);
+    return report_status("creating the decode plan", status);
+  }
+  const char *description = "";
+  uq_status_free(uq_context_describe(context, &description));
+  uq_plan_info_t info;
+  uq_status_free(uq_plan_query_info(plan, &info));
+  uint32_t partitions = 0, tgpp = 0;
+  uq_status_free(uq_plan_launch_shape(plan, shape.batch, &partitions, &tgpp));
+
+  uq_problem_device_t device;
+  uint16_t *got = malloc(problem->output_elems * sizeof(uint16_t));
+  uint16_t *faithful = malloc(problem->output_elems * sizeof(uint16_t));
+  double *exact = malloc(problem->output_elems * sizeof(double));
+  int rc = 1;
+  if (!got || !faithful || !exact) {
+    fprintf(stderr, "uq-run: error: out of memory\n");
+    goto done;
+  }
+  status = uq_problem_upload(problem, context, &device);
+  if (status) {
+    rc = report_status("uploading the problem", status);
+    goto done;
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  status =
+      uq_plan_run(plan, shape.batch, device.query, device.cache,
+                  device.block_tables, device.seq_lens, device.output, NULL);
+  if (!status)
+    status = uq_context_synchronize(context, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (!status)
+    status = uq_context_download(context, got, device.output,
+                                 problem->output_elems * sizeof(uint16_t));
+  uq_kernel_counters_t decode_counters, reduce_counters;
+  uq_status_t counted =
+      status ? UQ_OK
+             : uq_plan_last_counters(plan, &decode_counters, &reduce_counters);
+  uq_problem_device_free(context, &device);
+  if (status) {
+    rc = report_status("running the decode", status);
+    uq_status_free(counted);
+    goto done;
+  }
+  status = uq_problem_faithful(problem,
+                               info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE
+                                                   : UQ_FP8_OVERFLOW_NAN,
+                               (int32_t)partitions, (int32_t)tgpp, faithful);
+  if (!status)
+    status = uq_problem_unquantized(problem, exact);
+  if (status) {
+    rc = report_status("computing the references", status);
+    uq_status_free(counted);
+    goto done;
+  }
+  uq_problem_error_t vs_faithful, vs_exact;
+  uq_problem_compare_bf16(problem, got, faithful, &vs_faithful);
+  uq_problem_compare_f64(problem, got, exact, &vs_exact);
+
+  uint64_t tokens = 0;
+  uint32_t hq = shape.num_kv_heads * shape.query_group;
+  printf("uq-run: seed %" PRIu64 "\n", shape.seed);
+  if (fallback_note)
+    printf("note: %s\n", fallback_note);
+  printf("backend     %s\n", description);
+  printf("shape       B=%u Hk=%u QG=%u Hq=%u D=256 block=%u padded_slot=%u "
+         "max_blocks_per_seq=%u num_blocks=%u%s\n",
+         shape.batch, shape.num_kv_heads, shape.query_group, hq,
+         shape.block_size, shape.padded_slot,
+         problem->config.max_blocks_per_seq, problem->config.num_blocks,
+         shape.fused_qkv ? " fused-qkv" : "");
+  printf("seq_lens    ");
+  for (uint32_t b = 0; b < shape.batch; ++b) {
+    tokens += (uint64_t)problem->seq_lens[b];
+    if (b < 16)
+      printf("%s%d", b ? "," : "", problem->seq_lens[b]);
+  }
+  printf("%s (%" PRIu64 " tokens)\n", shape.batch > 16 ? ",..." : "", tokens);
+  printf("variant     %s  P=%u TGPP=%u (max P %u)  workspace %.1f KiB  "
+         "E4M3 overflow: %s\n",
+         info.variant, partitions, tgpp, info.max_partitions,
+         (double)info.workspace_bytes / 1024,
+         info.e4m3_saturates ? "saturate" : "NaN");
+  printf("run         %.3f ms (host wall clock of run + synchronize)\n",
+         (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+             (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+  printf("vs faithful max|err| %.3g  rel rms %.3g  over tolerance %" PRIu64
+         "/%zu  non-finite %" PRIu64 "\n",
+         vs_faithful.max_abs, vs_faithful.rel_rms, vs_faithful.over_tol,
+         problem->output_elems, vs_faithful.nonfinite);
+  printf("vs exact    max|err| %.3g  rel rms %.3g  (unquantized float64 "
+         "attention; |ref| <= %.3g)\n",
+         vs_exact.max_abs, vs_exact.rel_rms, vs_exact.ref_max_abs);
+  if (!counted) {
+    double per_token = tokens ? (double)decode_counters.global_bytes_read /
+                                    ((double)tokens * shape.num_kv_heads)
+                              : 0;
+    printf("sim decode  %" PRIu64 " wave-instr (%" PRIu64 " MFMA), %" PRIu64
+           " workgroups, %" PRIu64 " B read, %" PRIu64 " B written\n",
+           decode_counters.wave_instructions, decode_counters.mfma_instructions,
+           decode_counters.workgroups, decode_counters.global_bytes_read,
+           decode_counters.global_bytes_written);
+    printf("sim reduce  %" PRIu64 " wave-instr, %" PRIu64 " B read, %" PRIu64
+           " B written\n",
+           reduce_counters.wave_instructions, reduce_counters.global_bytes_read,
+           reduce_counters.global_bytes_written);
+    printf("KV bytes    %.1f read per token per KV head (minimum 272; all "
+           "decode reads included)\n",
+           per_token);
+  } else {
+    printf("counters    none (%s)\n", uq_status_message(counted));
+    uq_status_free(counted);
+  }
+  rc = vs_faithful.over_tol ? 1 : 0;
+  printf("result      %s\n", rc ? "FAIL: outside the tolerance of the "
+                                  "kernel-faithful reference"
+                                : "ok");
+done:
+  free(got);
+  free(faithful);
+  free(exact);
+  uq_plan_destroy(plan);
+  uq_context_destroy(context);
+  uq_problem_destroy(problem);
+  return rc;
+}

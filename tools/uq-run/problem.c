@@ -1,0 +1,358 @@
+// Builds random decode problems and judges outputs against the oracles.
+#include "tools/uq-run/problem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "uq/reference.h"
+
+static uint64_t next_random(uint64_t *state) { // splitmix64
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static double uniform(uint64_t *state) {
+  return (double)(next_random(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static float gaussian(uint64_t *state) {
+  double u1 = uniform(state), u2 = uniform(state);
+  if (u1 < 1e-300)
+    u1 = 1e-300;
+  return (float)(sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2));
+}
+
+void uq_problem_destroy(uq_problem_t *p) {
+  if (!p)
+    return;
+  free(p->query);
+  free(p->k);
+  free(p->v);
+  free(p->token_base);
+  free(p->cache);
+  free(p->block_tables);
+  free(p->seq_lens);
+  free(p);
+}
+
+#define INVALID(...) UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
+
+static uq_status_t build(uq_problem_t *p) {
+  const uq_problem_shape_t *s = &p->shape;
+  uint64_t rng = s->seed;
+  uint32_t B = s->batch, Hk = s->num_kv_heads, QG = s->query_group;
+  uint32_t Hq = Hk * QG, bs = s->block_size;
+  if (!B || !Hk || !QG || !bs || !s->max_seq)
+    return INVALID("batch, kv heads, qg, block size and max seq must be > 0");
+  if (B > 4096 || Hk > 64 || s->max_seq > (1u << 20))
+    return INVALID("problem too large for a host run (batch <= 4096, kv "
+                   "heads <= 64, max seq <= 2^20)");
+
+  p->seq_lens = calloc(B, sizeof(int32_t));
+  p->token_base = calloc(B, sizeof(int64_t));
+  if (!p->seq_lens || !p->token_base)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  int64_t total_tokens = 0;
+  for (uint32_t b = 0; b < B; ++b) {
+    int32_t len;
+    if (s->seq_lens) {
+      len = s->seq_lens[b];
+      if (len < 0 || (uint32_t)len > s->max_seq)
+        return INVALID("seq len %d outside 0..%u", len, s->max_seq);
+    } else {
+      len = b + 1 == B ? (int32_t)s->max_seq
+                       : 1 + (int32_t)(next_random(&rng) % s->max_seq);
+    }
+    p->seq_lens[b] = len;
+    p->token_base[b] = total_tokens;
+    total_tokens += len;
+  }
+  uint32_t mbps = (s->max_seq + bs - 1) / bs + s->extra_blocks;
+  uint64_t used_blocks = 0;
+  for (uint32_t b = 0; b < B; ++b)
+    used_blocks += ((uint32_t)p->seq_lens[b] + bs - 1) / bs;
+  uint64_t num_blocks = used_blocks + s->spare_blocks;
+  if (num_blocks == 0)
+    num_blocks = 1;
+
+  p->config = (uq_decode_config_t){
+      .num_kv_heads = Hk,
+      .query_group = QG,
+      .head_dim = UQ_HEAD_DIM,
+      .block_size = bs,
+      .padded_slot = s->padded_slot,
+      .max_blocks_per_seq = mbps,
+      .num_blocks = (uint32_t)num_blocks,
+      .max_batch = B,
+      .max_kv_splits = s->max_kv_splits,
+      .softmax_scale = s->softmax_scale,
+      .query_stride_head = UQ_HEAD_DIM,
+      .query_stride_seq =
+          (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * UQ_HEAD_DIM,
+      .output_stride_head = UQ_HEAD_DIM,
+      .output_stride_seq = (int64_t)Hq * UQ_HEAD_DIM,
+  };
+  p->layout = (uq_cache_layout_t){.num_blocks = (int64_t)num_blocks,
+                                  .block_size = (int32_t)bs,
+                                  .num_kv_heads = (int32_t)Hk,
+                                  .padded_slot = (int32_t)s->padded_slot};
+  uq_status_t status = uq_cache_layout_size(&p->layout, &p->cache_bytes);
+  if (status)
+    return status;
+
+  // Query: Gaussian bf16; in a fused QKV tensor the K/V columns hold junk
+  // the kernel must not read.
+  float qscale = s->query_scale > 0 ? s->query_scale : 1.0f;
+  p->query_elems = (size_t)B * (size_t)p->config.query_stride_seq;
+  p->query = malloc(p->query_elems * sizeof(uint16_t));
+  p->output_elems = (size_t)B * Hq * UQ_HEAD_DIM;
+  size_t kv_elems =
+      (size_t)(total_tokens ? total_tokens : 1) * Hk * UQ_HEAD_DIM;
+  p->k = malloc(kv_elems * sizeof(uint16_t));
+  p->v = malloc(kv_elems * sizeof(uint16_t));
+  p->cache = malloc(p->cache_bytes);
+  p->block_tables = malloc((size_t)B * mbps * sizeof(int32_t));
+  uint32_t *order = malloc(num_blocks * sizeof(uint32_t));
+  int64_t *slots =
+      malloc((size_t)(total_tokens ? total_tokens : 1) * sizeof(int64_t));
+  if (!p->query || !p->k || !p->v || !p->cache || !p->block_tables || !order ||
+      !slots) {
+    free(order);
+    free(slots);
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  for (size_t i = 0; i < p->query_elems; ++i)
+    p->query[i] = uq_float_to_bf16(qscale * gaussian(&rng));
+  for (size_t i = 0; i < kv_elems; ++i) {
+    p->k[i] = uq_float_to_bf16(gaussian(&rng));
+    p->v[i] = uq_float_to_bf16(gaussian(&rng));
+  }
+  // Unwritten slots hold 0xFF: scale bytes that decode to NaN, so a kernel
+  // that lets masked or unused slots into the sums shows it.
+  memset(p->cache, 0xFF, p->cache_bytes);
+
+  for (uint64_t i = 0; i < num_blocks; ++i)
+    order[i] = (uint32_t)i;
+  if (s->shuffle) {
+    for (uint64_t i = num_blocks - 1; i > 0; --i) {
+      uint64_t j = next_random(&rng) % (i + 1);
+      uint32_t t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+  }
+  uint64_t next_block = 0;
+  for (uint32_t b = 0; b < B; ++b) {
+    int32_t *row = p->block_tables + (size_t)b * mbps;
+    uint32_t used = ((uint32_t)p->seq_lens[b] + bs - 1) / bs;
+    for (uint32_t i = 0; i < used; ++i)
+      row[i] = (int32_t)order[next_block++];
+    // Unused entries: valid but unrelated blocks (the kernel reads entry 0
+    // past seq_len, and a server leaves whatever was there).
+    for (uint32_t i = used; i < mbps; ++i)
+      row[i] = (int32_t)(next_random(&rng) % num_blocks);
+    for (int32_t t = 0; t < p->seq_lens[b]; ++t)
+      slots[p->token_base[b] + t] =
+          (int64_t)row[t / (int32_t)bs] * bs + t % (int32_t)bs;
+  }
+  free(order);
+  uq_kv_tokens_t tokens = {
+      .key = p->k,
+      .key_stride_token = (int64_t)Hk * UQ_HEAD_DIM,
+      .key_stride_head = UQ_HEAD_DIM,
+      .value = p->v,
+      .value_stride_token = (int64_t)Hk * UQ_HEAD_DIM,
+      .value_stride_head = UQ_HEAD_DIM,
+      .slot_mapping = slots,
+      .num_tokens = total_tokens,
+  };
+  status = uq_cache_write(&p->layout, p->cache, p->cache_bytes, &tokens);
+  free(slots);
+  return status;
+}
+
+uq_status_t uq_problem_create(const uq_problem_shape_t *shape,
+                              uq_problem_t **out_problem) {
+  *out_problem = NULL;
+  uq_problem_t *p = calloc(1, sizeof(*p));
+  if (!p)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  p->shape = *shape;
+  p->shape.seq_lens = NULL; // not kept: copied into p->seq_lens
+  uq_problem_shape_t with_lens = *shape;
+  p->shape = with_lens;
+  uq_status_t status = build(p);
+  p->shape.seq_lens = NULL;
+  if (status) {
+    uq_problem_destroy(p);
+    return status;
+  }
+  *out_problem = p;
+  return UQ_OK;
+}
+
+uq_status_t uq_problem_upload(const uq_problem_t *p, uq_context_t *context,
+                              uq_problem_device_t *out) {
+  memset(out, 0, sizeof(*out));
+  size_t table_bytes =
+      (size_t)p->shape.batch * p->config.max_blocks_per_seq * sizeof(int32_t);
+  struct {
+    uq_device_ptr_t *ptr;
+    const void *data;
+    size_t size;
+  } items[] = {
+      {&out->query, p->query, p->query_elems * sizeof(uint16_t)},
+      {&out->cache, p->cache, p->cache_bytes},
+      {&out->block_tables, p->block_tables, table_bytes},
+      {&out->seq_lens, p->seq_lens, p->shape.batch * sizeof(int32_t)},
+      {&out->output, NULL, p->output_elems * sizeof(uint16_t)},
+  };
+  for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); ++i) {
+    uq_status_t status = uq_context_alloc(context, items[i].size, items[i].ptr);
+    if (!status && items[i].data)
+      status = uq_context_upload(context, *items[i].ptr, items[i].data,
+                                 items[i].size);
+    if (status) {
+      uq_problem_device_free(context, out);
+      return status;
+    }
+  }
+  return UQ_OK;
+}
+
+void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *d) {
+  uq_device_ptr_t *all[] = {&d->query, &d->cache, &d->block_tables,
+                            &d->seq_lens, &d->output};
+  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
+    uq_status_free(uq_context_free(context, *all[i]));
+    *all[i] = 0;
+  }
+}
+
+static uq_decode_problem_t reference_problem(const uq_problem_t *p,
+                                             uq_fp8_overflow_t rule,
+                                             uint16_t *out) {
+  const uq_decode_config_t *c = &p->config;
+  return (uq_decode_problem_t){
+      .num_seqs = (int32_t)p->shape.batch,
+      .query_group = (int32_t)c->query_group,
+      .cache = p->layout,
+      .max_blocks_per_seq = (int32_t)c->max_blocks_per_seq,
+      .softmax_scale = c->softmax_scale != 0 ? c->softmax_scale : 1.0f / 16,
+      .q_overflow = rule,
+      .query = p->query,
+      .query_stride_seq = c->query_stride_seq,
+      .query_stride_head = c->query_stride_head,
+      .kv_cache = p->cache,
+      .block_tables = p->block_tables,
+      .seq_lens = p->seq_lens,
+      .output = out,
+      .output_stride_seq = c->output_stride_seq,
+      .output_stride_head = c->output_stride_head,
+  };
+}
+
+uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
+                                int32_t partitions, int32_t tgpp,
+                                uint16_t *out) {
+  uq_decode_problem_t problem = reference_problem(p, rule, out);
+  return uq_reference_decode_faithful(&problem, partitions, tgpp, NULL);
+}
+
+uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
+  const uq_decode_config_t *c = &p->config;
+  uint32_t Hk = c->num_kv_heads, QG = c->query_group;
+  double scale = c->softmax_scale != 0 ? c->softmax_scale : 1.0 / 16;
+  int32_t longest = 0;
+  for (uint32_t b = 0; b < p->shape.batch; ++b)
+    if (p->seq_lens[b] > longest)
+      longest = p->seq_lens[b];
+  size_t n = (size_t)(longest ? longest : 1) * UQ_HEAD_DIM;
+  float *k = malloc(n * sizeof(float)), *v = malloc(n * sizeof(float));
+  if (!k || !v) {
+    free(k);
+    free(v);
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  uq_status_t status = UQ_OK;
+  for (uint32_t b = 0; b < p->shape.batch && !status; ++b) {
+    for (uint32_t h = 0; h < Hk && !status; ++h) {
+      int32_t len = p->seq_lens[b];
+      for (int32_t t = 0; t < len; ++t) {
+        size_t src = ((size_t)(p->token_base[b] + t) * Hk + h) * UQ_HEAD_DIM;
+        for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+          k[(size_t)t * UQ_HEAD_DIM + d] = uq_bf16_to_float(p->k[src + d]);
+          v[(size_t)t * UQ_HEAD_DIM + d] = uq_bf16_to_float(p->v[src + d]);
+        }
+      }
+      for (uint32_t r = 0; r < QG && !status; ++r) {
+        uint32_t hq = h * QG + r;
+        float q[UQ_HEAD_DIM];
+        const uint16_t *qrow =
+            p->query + b * c->query_stride_seq + hq * c->query_stride_head;
+        for (int d = 0; d < UQ_HEAD_DIM; ++d)
+          q[d] = uq_bf16_to_float(qrow[d]);
+        status = uq_reference_attention_f64(q, k, v, len, scale,
+                                            out + ((size_t)b * Hk * QG + hq) *
+                                                      UQ_HEAD_DIM);
+      }
+    }
+  }
+  free(k);
+  free(v);
+  return status;
+}
+
+static void compare(const uq_problem_t *p, const uint16_t *got,
+                    const uint16_t *ref16, const double *ref64,
+                    uq_problem_error_t *out) {
+  memset(out, 0, sizeof(*out));
+  const uq_decode_config_t *c = &p->config;
+  uint32_t Hq = c->num_kv_heads * c->query_group;
+  double err2 = 0, ref2 = 0;
+  for (uint32_t b = 0; b < p->shape.batch; ++b) {
+    for (uint32_t h = 0; h < Hq; ++h) {
+      size_t row = ((size_t)b * Hq + h) * UQ_HEAD_DIM;
+      const uint16_t *g =
+          got + b * c->output_stride_seq + h * c->output_stride_head;
+      double row_max = 0;
+      for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+        double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
+        if (fabs(r) > row_max)
+          row_max = fabs(r);
+      }
+      for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+        double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
+        double x = uq_bf16_to_float(g[d]);
+        if (!isfinite(x)) {
+          ++out->nonfinite;
+          ++out->over_tol;
+          continue;
+        }
+        double e = fabs(x - r);
+        if (e > out->max_abs)
+          out->max_abs = e;
+        if (fabs(r) > out->ref_max_abs)
+          out->ref_max_abs = fabs(r);
+        if (e > 4.0 / 256 * fabs(r) + row_max / 256)
+          ++out->over_tol;
+        err2 += e * e;
+        ref2 += r * r;
+      }
+    }
+  }
+  out->rel_rms = ref2 > 0 ? sqrt(err2 / ref2) : sqrt(err2);
+}
+
+void uq_problem_compare_bf16(const uq_problem_t *p, const uint16_t *got,
+                             const uint16_t *ref, uq_problem_error_t *out) {
+  compare(p, got, ref, NULL, out);
+}
+
+void uq_problem_compare_f64(const uq_problem_t *p, const uint16_t *got,
+                            const double *ref, uq_problem_error_t *out) {
+  compare(p, got, NULL, ref, out);
+}

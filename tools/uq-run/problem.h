@@ -1,0 +1,96 @@
+// A decode problem for uq-run, uq-bench-run and the runtime tests: random
+// bf16 query/K/V, a paged cache filled by the host encoder through shuffled
+// block tables, and the oracles (kernel-faithful reference, unquantized
+// float64 attention) to judge a run against.
+#ifndef UQ_TOOLS_UQ_RUN_PROBLEM_H_
+#define UQ_TOOLS_UQ_RUN_PROBLEM_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "uq/format.h"
+#include "uq/uqrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct uq_problem_shape_s {
+  uint32_t batch;         // B
+  uint32_t num_kv_heads;  // Hk
+  uint32_t query_group;   // QG
+  uint32_t block_size;    // tokens per block
+  uint32_t padded_slot;   // bytes per slot
+  uint32_t max_seq;       // longest sequence; sets max_blocks_per_seq
+  uint32_t extra_blocks;  // block-table columns beyond max_seq's need
+  uint32_t spare_blocks;  // cache blocks no sequence uses (garbage-filled)
+  uint32_t max_kv_splits; // 0: the policy's default
+  int fused_qkv;          // query strides of a fused QKV tensor
+  int shuffle;            // random block order (else sequential)
+  float softmax_scale;    // 0: 1/16
+  float query_scale;      // stddev of the random query (0: 1)
+  uint64_t seed;
+  // Explicit seq lens (batch entries) or NULL: random in 1..max_seq with
+  // the last sequence at max_seq.
+  const int32_t *seq_lens;
+} uq_problem_shape_t;
+
+typedef struct uq_problem_s {
+  uq_problem_shape_t shape;
+  uq_decode_config_t config;
+  uq_cache_layout_t layout;
+  uint16_t *query; // bf16, query_elems with the config's strides
+  size_t query_elems;
+  uint16_t *k, *v;     // bf16 [total_tokens, Hk, 256] (K unrotated)
+  int64_t *token_base; // [B] first token of each sequence in k/v
+  uint8_t *cache;
+  size_t cache_bytes;
+  int32_t *block_tables; // [B, max_blocks_per_seq]
+  int32_t *seq_lens;     // [B]
+  size_t output_elems;   // bf16 elements of an output buffer
+} uq_problem_t;
+
+// Builds a problem (host memory). INVALID_ARGUMENT for a bad shape.
+uq_status_t uq_problem_create(const uq_problem_shape_t *shape,
+                              uq_problem_t **out_problem);
+void uq_problem_destroy(uq_problem_t *problem);
+
+// The problem's buffers on a context's device.
+typedef struct uq_problem_device_s {
+  uq_device_ptr_t query, cache, block_tables, seq_lens, output;
+} uq_problem_device_t;
+
+uq_status_t uq_problem_upload(const uq_problem_t *problem,
+                              uq_context_t *context,
+                              uq_problem_device_t *out_device);
+void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *device);
+
+// The kernel-faithful reference with P/TGPP, into `out` (output_elems).
+uq_status_t uq_problem_faithful(const uq_problem_t *problem,
+                                uq_fp8_overflow_t rule, int32_t partitions,
+                                int32_t tgpp, uint16_t *out);
+// Unquantized float64 attention, [B, Hq, 256] contiguous doubles.
+uq_status_t uq_problem_unquantized(const uq_problem_t *problem, double *out);
+
+// Error statistics of `got` (bf16, output strides) against a reference.
+typedef struct uq_problem_error_s {
+  double max_abs;     // largest |got - ref|
+  double rel_rms;     // ||got - ref||_2 / ||ref||_2
+  double ref_max_abs; // largest |ref|
+  uint64_t nonfinite; // non-finite entries of got
+  uint64_t over_tol;  // entries outside the bf16 tolerance below
+} uq_problem_error_t;
+
+// bf16 output against bf16 reference; tolerance per element:
+// |got - ref| <= 4 * 2^-8 * |ref| + 2^-8 * max_row|ref| (a few bf16 ulps at
+// the element plus one at the row's scale).
+void uq_problem_compare_bf16(const uq_problem_t *problem, const uint16_t *got,
+                             const uint16_t *ref, uq_problem_error_t *out);
+void uq_problem_compare_f64(const uq_problem_t *problem, const uint16_t *got,
+                            const double *ref, uq_problem_error_t *out);
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_TOOLS_UQ_RUN_PROBLEM_H_
