@@ -390,8 +390,13 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
                        !out_partials->segm_sum))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "partials given with a NULL array");
-  const int64_t coverage =
-      (int64_t)num_partitions * tgpp * UQ_TILE_GROUP_TOKENS;
+  // P * TGPP * 256 can pass int64 for absurd inputs; saturate.
+  int64_t coverage;
+  if (__builtin_mul_overflow((int64_t)num_partitions, (int64_t)tgpp,
+                             &coverage) ||
+      __builtin_mul_overflow(coverage, (int64_t)UQ_TILE_GROUP_TOKENS,
+                             &coverage))
+    coverage = INT64_MAX;
   for (int32_t b = 0; b < p->num_seqs; ++b)
     if (p->seq_lens[b] > coverage)
       return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,

@@ -469,6 +469,36 @@ static int test_faithful_partials(void) {
   return 0;
 }
 
+// One token: every softmax weight is exactly 1, so both modes must return
+// the dequantized V of that token bit for bit (V values are bf16-exact).
+static int test_single_token(void) {
+  uq_rng_t rng = uq_rng_for(18);
+  const int32_t lens[2] = {1, 1};
+  fixture_t f;
+  if (fixture_make(&f, &rng, 2, 2, 16, 32, 272, lens, 1.0))
+    UQ_TEST_FAIL_("fixture");
+  size_t size = 0;
+  UQ_EXPECT_OK(uq_cache_layout_size(&f.p.cache, &size));
+  for (int mode = 0; mode < 2; ++mode) {
+    if (mode == 0)
+      UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+    else
+      UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
+    for (int32_t b = 0; b < 2; ++b) {
+      for (int32_t h = 0; h < 32; ++h) {
+        float k[256], v[256];
+        UQ_EXPECT_OK(uq_cache_read_slot(&f.p.cache, f.cache, size,
+                                        f.tables[b * f.p.max_blocks_per_seq], 0,
+                                        h / 16, k, v));
+        for (int d = 0; d < 256; ++d)
+          UQ_EXPECT_EQ_HEX(out_row(&f, b, h)[d], uq_float_to_bf16(v[d]));
+      }
+    }
+  }
+  fixture_free(&f);
+  return 0;
+}
+
 // The reduce on hand-made partials: P = 3, partition 1 empty.
 static int test_reduce_hand(void) {
   enum { P = 3, QG = 1 };
@@ -686,6 +716,7 @@ static const uq_test_case_t tests[] = {
     {"exact_vs_naive", test_exact_vs_naive},
     {"faithful_vs_exact", test_faithful_vs_exact},
     {"faithful_partials", test_faithful_partials},
+    {"single_token", test_single_token},
     {"reduce_hand", test_reduce_hand},
     {"overflow_rule", test_overflow_rule},
     {"validation", test_validation},
