@@ -278,9 +278,9 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
 
 // One 16-token tile's inputs, decoded once and shared by the QG rows.
 typedef struct tile_s {
-  int valid; // tokens of the tile below seq_len
-  uint8_t k_codes[UQ_TILE_TOKENS][128];
-  uint8_t k_scales[UQ_TILE_TOKENS][UQ_NUM_GROUPS];
+  int valid;                            // tokens of the tile below seq_len
+  float k[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // FP4 values, unscaled
+  double k_scale[UQ_TILE_TOKENS][UQ_NUM_GROUPS]; // E8M0 group scales
   float v[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // bf16 values, as the V convert
 } tile_t;
 
@@ -290,8 +290,13 @@ static void load_tile(const uq_decode_problem_t *p, int32_t b, int32_t h,
       (int)(len - start < UQ_TILE_TOKENS ? len - start : UQ_TILE_TOKENS);
   for (int t = 0; t < tile->valid; ++t) {
     const uint8_t *slot = slot_of(p, b, h, start + t);
-    memcpy(tile->k_codes[t], slot + UQ_SLOT_K_CODES_OFFSET, 128);
-    memcpy(tile->k_scales[t], slot + UQ_SLOT_K_SCALES_OFFSET, UQ_NUM_GROUPS);
+    for (int e = 0; e < UQ_HEAD_DIM; ++e) {
+      uint8_t byte = slot[UQ_SLOT_K_CODES_OFFSET + e / 2];
+      tile->k[t][e] = uq_fp4_to_float((e & 1) ? byte >> 4 : byte & 15);
+    }
+    for (int g = 0; g < UQ_NUM_GROUPS; ++g)
+      tile->k_scale[t][g] =
+          (double)uq_e8m0_to_float(slot[UQ_SLOT_K_SCALES_OFFSET + g]);
     for (int g = 0; g < UQ_NUM_GROUPS; ++g) {
       // v_cvt_scalef32_pk_bf16_fp4: FP4 value times the E8M0 scale, RNE
       // to bf16 (exact unless it overflows).
@@ -315,13 +320,12 @@ static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
     // float64; the MFMA adds the scaled blocks to C with one rounding.
     double sum = (double)c;
     for (int g = 4 * issue; g < 4 * issue + 4; ++g) {
+      const float *k = tile->k[t] + g * UQ_GROUP_SIZE;
+      const float *qg = q + g * UQ_GROUP_SIZE;
       double dot = 0.0;
-      for (int e = 0; e < UQ_GROUP_SIZE; ++e) {
-        uint8_t byte = tile->k_codes[t][g * 16 + e / 2];
-        uint8_t code = (e & 1) ? byte >> 4 : byte & 15;
-        dot += (double)uq_fp4_to_float(code) * (double)q[g * UQ_GROUP_SIZE + e];
-      }
-      sum += (double)uq_e8m0_to_float(tile->k_scales[t][g]) * dot;
+      for (int e = 0; e < UQ_GROUP_SIZE; ++e)
+        dot += (double)k[e] * (double)qg[e];
+      sum += tile->k_scale[t][g] * dot;
     }
     c = (float)sum;
   }
