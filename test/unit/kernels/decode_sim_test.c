@@ -1,0 +1,529 @@
+// The decode and reduce kernels of kernels.mlir, run on the gfx950 simulator
+// and compared with the host reference (runtime/include/uq/reference.h).
+//
+// Code objects come from $UQ_KERNEL_DIR (uq-compile -o DIR: decode_qg6.hsaco,
+// decode_qg8.hsaco, decode_qg16.hsaco, reduce.hsaco). Kernel arguments are
+// packed from each code object's metadata in kernel_abi.h order. Every cache
+// byte the sequences do not own (the tail of the last block, blocks the
+// tables do not name, slot padding) is 0xFF, which dequantizes to NaN/inf,
+// and block-table entries past a sequence's used ones hold an id far outside
+// the cache: the outputs must stay finite and match the reference.
+//
+// Tolerances, per output row of 256 (|x|max = the reference row's max):
+// - partials and output against the kernel-faithful reference: 1/64 of
+//   |x|max. The kernel's exp2 is the hardware approximation (about 1 ulp),
+//   which can move bf16(p) by one bf16 ulp (2^-8) for a token, and the
+//   partials and the output are bf16 (2^-9 relative each);
+// - segm_max: 1e-5 relative (the same MFMA sums; no exp involved);
+//   segm_sum: 1e-4 relative (sums of approximate exp2);
+// - output against the float64 exact reference: 1/32 of |x|max (bf16 P in
+//   the PV product, bf16 partials, fp32 softmax).
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codeobj/codeobj.h"
+#include "runtime/kernel_abi.h"
+#include "sim/sim.h"
+#include "uq/format.h"
+#include "uq/policy.h"
+#include "uq/reference.h"
+#include "uq_test.h"
+
+// ---- random numbers (xorshift64*), seeded per case and printed -------------
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void) {
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static double rng_uniform(void) {
+  return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static float rng_gauss(void) {
+  double u = rng_uniform() + 1e-12, v = rng_uniform();
+  return (float)(sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v));
+}
+
+// ---- the simulator and the programs, loaded once ---------------------------
+
+static uq_sim_t *g_sim;
+static uq_sim_program_t *g_decode[3]; // QG 6, 8, 16
+static uq_sim_program_t *g_reduce;
+static int g_setup_done, g_setup_ok;
+
+static uq_status_t load_program(const char *dir, const char *file,
+                                uq_sim_program_t **out) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s", dir, file);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND, "cannot open %s", path);
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  void *data = malloc((size_t)n);
+  size_t got = data ? fread(data, 1, (size_t)n, f) : 0;
+  fclose(f);
+  if (got != (size_t)n) {
+    free(data);
+    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL, "cannot read %s", path);
+  }
+  uq_status_t s = uq_sim_program_load(g_sim, data, (size_t)n, out);
+  free(data);
+  return s;
+}
+
+// 0 when ready, UQ_TEST_SKIP without $UQ_KERNEL_DIR, 1 on failure.
+static int setup(void) {
+  if (g_setup_done)
+    return g_setup_ok;
+  g_setup_done = 1;
+  g_setup_ok = 1;
+  const char *dir = getenv("UQ_KERNEL_DIR");
+  if (!dir || !*dir) {
+    fprintf(stderr, "UQ_KERNEL_DIR is not set\n");
+    g_setup_ok = UQ_TEST_SKIP;
+    return g_setup_ok;
+  }
+  UQ_EXPECT_OK(uq_sim_create(&g_sim));
+  UQ_EXPECT_OK(load_program(dir, "decode_qg6.hsaco", &g_decode[0]));
+  UQ_EXPECT_OK(load_program(dir, "decode_qg8.hsaco", &g_decode[1]));
+  UQ_EXPECT_OK(load_program(dir, "decode_qg16.hsaco", &g_decode[2]));
+  UQ_EXPECT_OK(load_program(dir, "reduce.hsaco", &g_reduce));
+  g_setup_ok = 0;
+  return 0;
+}
+
+// ---- kernel arguments from the metadata ------------------------------------
+
+typedef struct arg_value_s {
+  int is_pointer;
+  uint64_t u; // pointer, or the i32/f32 bits
+} arg_value_t;
+
+// Packs `count` explicit arguments in ABI order; checks kinds and sizes.
+static uq_status_t pack_args(const uq_sim_program_t *program, const char *name,
+                             const arg_value_t *values, uint32_t count,
+                             uint8_t *out, size_t out_cap, size_t *out_size) {
+  const uq_kernel_info_t *k = NULL;
+  UQ_RETURN_IF_ERROR(
+      uq_code_object_find_kernel(uq_sim_program_code_object(program), name, &k),
+      "kernel %s", name);
+  if (k->kernarg_segment_size > out_cap || k->arg_count < count)
+    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
+                          "%s: %u kernarg bytes, %u args (want >= %u)", name,
+                          k->kernarg_segment_size, k->arg_count, count);
+  memset(out, 0, k->kernarg_segment_size);
+  for (uint32_t i = 0; i < count; ++i) {
+    const uq_kernarg_t *a = &k->args[i];
+    int is_ptr = strcmp(a->value_kind, "global_buffer") == 0;
+    uint32_t want = values[i].is_pointer ? 8 : 4;
+    if (is_ptr != values[i].is_pointer || a->size != want ||
+        a->offset + a->size > k->kernarg_segment_size)
+      return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
+                            "%s: argument %u is %s of %u bytes", name, i,
+                            a->value_kind, a->size);
+    memcpy(out + a->offset, &values[i].u, want);
+  }
+  *out_size = k->kernarg_segment_size;
+  return UQ_OK;
+}
+
+static arg_value_t ptr_arg(uint64_t p) { return (arg_value_t){1, p}; }
+static arg_value_t i32_arg(int32_t v) {
+  return (arg_value_t){0, (uint64_t)(uint32_t)v};
+}
+static arg_value_t f32_arg(float v) {
+  uint32_t b;
+  memcpy(&b, &v, 4);
+  return (arg_value_t){0, b};
+}
+
+// ---- one decode case --------------------------------------------------------
+
+typedef struct case_s {
+  int qg;
+  int block_size;
+  int padded_slot;
+  int num_kv_heads;
+  int fused_qkv;      // query rows are slices of a [B, Hq + 2 Hk, 256] tensor
+  int num_partitions; // 0: the launch policy decides (with tgpp)
+  int tgpp;
+  int num_seqs;
+  const int *seq_lens;
+  int extra_table_entries; // block-table entries past the longest sequence
+  int print_counters;
+} case_t;
+
+static uint16_t bf16_of(float x) { return uq_float_to_bf16(x); }
+
+static int check_row(const char *what, int b, int h, const uint16_t *got,
+                     const uint16_t *want, double rel_tol) {
+  double mx = 0;
+  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+    mx = fmax(mx, fabs(uq_bf16_to_float(want[d])));
+  for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+    double g = uq_bf16_to_float(got[d]), w = uq_bf16_to_float(want[d]);
+    if (!isfinite(g) || fabs(g - w) > rel_tol * mx + 1e-30) {
+      fprintf(stderr,
+              "%s: seq %d head %d dim %d: got %.6g want %.6g (row max %.4g)\n",
+              what, b, h, d, g, w, mx);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int run_case(const case_t *c, uint64_t seed) {
+  int rc = setup();
+  if (rc)
+    return rc;
+  rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
+  printf("  seed %llu: qg %d bs %d slot %d hk %d B %d%s\n",
+         (unsigned long long)seed, c->qg, c->block_size, c->padded_slot,
+         c->num_kv_heads, c->num_seqs, c->fused_qkv ? " fused-qkv" : "");
+  const int B = c->num_seqs, Hk = c->num_kv_heads, QG = c->qg,
+            bs = c->block_size;
+  const int Hq = Hk * QG;
+  int max_len = 0;
+  for (int b = 0; b < B; ++b)
+    max_len = c->seq_lens[b] > max_len ? c->seq_lens[b] : max_len;
+  const int mbps = (max_len + bs - 1) / bs + c->extra_table_entries;
+  int P = c->num_partitions, tgpp = c->tgpp;
+  if (P == 0) {
+    uq_launch_plan_t plan;
+    UQ_EXPECT_OK(
+        uq_launch_policy(B, mbps, bs, UQ_DEFAULT_MAX_KV_SPLITS, &plan));
+    P = plan.num_partitions;
+    tgpp = plan.tgpp;
+  }
+  // Blocks: each sequence gets its used blocks from a shuffled pool with
+  // spare blocks (never named) mixed in.
+  int used = 0;
+  for (int b = 0; b < B; ++b)
+    used += (c->seq_lens[b] + bs - 1) / bs;
+  const int64_t num_blocks = used + 3;
+  int32_t *pool = malloc(sizeof(int32_t) * (size_t)num_blocks);
+  for (int i = 0; i < num_blocks; ++i)
+    pool[i] = i;
+  for (int i = (int)num_blocks - 1; i > 0; --i) {
+    int j = (int)(rng_next() % (uint64_t)(i + 1));
+    int32_t t = pool[i];
+    pool[i] = pool[j];
+    pool[j] = t;
+  }
+  int32_t *tables = malloc(sizeof(int32_t) * (size_t)B * (size_t)mbps);
+  int next = 0;
+  for (int b = 0; b < B; ++b)
+    for (int i = 0; i < mbps; ++i)
+      tables[b * mbps + i] = i < (c->seq_lens[b] + bs - 1) / bs
+                                 ? pool[next++]
+                                 : 0x3fffffff; // must never be read
+  uq_cache_layout_t layout = {num_blocks, bs, Hk, c->padded_slot};
+  size_t cache_size = 0;
+  UQ_EXPECT_OK(uq_cache_layout_size(&layout, &cache_size));
+  uint8_t *cache = malloc(cache_size);
+  memset(cache, 0xFF, cache_size);
+  // Tokens: K/V per (sequence, position, kv head), written through the
+  // cache encoder at the slots the tables name.
+  for (int b = 0; b < B; ++b) {
+    int n = c->seq_lens[b];
+    if (!n)
+      continue;
+    uint16_t *kv = malloc(sizeof(uint16_t) * (size_t)n * (size_t)Hk * 256 * 2);
+    int64_t *map = malloc(sizeof(int64_t) * (size_t)n);
+    float kscale = 0.5f + 2.0f * (float)rng_uniform();
+    for (size_t i = 0; i < (size_t)n * (size_t)Hk * 256; ++i) {
+      kv[i] = bf16_of(kscale * rng_gauss());
+      kv[(size_t)n * (size_t)Hk * 256 + i] = bf16_of(rng_gauss());
+    }
+    for (int t = 0; t < n; ++t)
+      map[t] = (int64_t)tables[b * mbps + t / bs] * bs + t % bs;
+    uq_kv_tokens_t tok = {
+        kv,       Hk * 256, 256, kv + (size_t)n * (size_t)Hk * 256,
+        Hk * 256, 256,      map, n};
+    UQ_EXPECT_OK(uq_cache_write(&layout, cache, cache_size, &tok));
+    free(kv);
+    free(map);
+  }
+  // Query [B, Hq (+ 2 Hk when fused), 256].
+  const int64_t q_head_stride = 256;
+  const int64_t q_seq_stride =
+      (int64_t)(Hq + (c->fused_qkv ? 2 * Hk : 0)) * 256;
+  size_t q_elems = (size_t)B * (size_t)q_seq_stride;
+  uint16_t *query = malloc(sizeof(uint16_t) * q_elems);
+  for (size_t i = 0; i < q_elems; ++i)
+    query[i] = bf16_of(2.0f * rng_gauss());
+  const float scale = 1.0f / 16.0f;
+  const size_t rows = (size_t)B * Hk * P * QG;
+  uint16_t *k_out = malloc(rows * 256 * 2), *r_out = malloc(rows * 256 * 2);
+  float *k_max = malloc(rows * 4), *k_sum = malloc(rows * 4);
+  float *r_max = malloc(rows * 4), *r_sum = malloc(rows * 4);
+  // Output with padding between heads and sequences (own strides).
+  const int64_t o_head_stride = 256 + 64,
+                o_seq_stride = Hq * o_head_stride + 128;
+  size_t o_elems = (size_t)B * (size_t)o_seq_stride;
+  uint16_t *k_final = malloc(o_elems * 2), *r_final = malloc(o_elems * 2),
+           *x_final = malloc(o_elems * 2);
+  memset(k_final, 0, o_elems * 2);
+  memset(r_final, 0, o_elems * 2);
+  memset(x_final, 0, o_elems * 2);
+  int32_t *lens = malloc(sizeof(int32_t) * (size_t)B);
+  for (int b = 0; b < B; ++b)
+    lens[b] = c->seq_lens[b];
+
+  // ---- the host reference -----
+  uint8_t rsrc1_ovfl = 0; // read from the code object below
+  const uq_kernel_info_t *dk = NULL;
+  char dname[32];
+  snprintf(dname, sizeof(dname), "uq_decode_qg%d", QG);
+  uq_sim_program_t *dprog = g_decode[QG == 6 ? 0 : QG == 8 ? 1 : 2];
+  UQ_EXPECT_OK(uq_code_object_find_kernel(uq_sim_program_code_object(dprog),
+                                          dname, &dk));
+  rsrc1_ovfl = (uint8_t)((dk->descriptor.compute_pgm_rsrc1 >> 26) & 1u);
+  uq_decode_problem_t prob = {
+      .num_seqs = B,
+      .query_group = QG,
+      .cache = layout,
+      .max_blocks_per_seq = mbps,
+      .softmax_scale = scale,
+      .q_overflow = rsrc1_ovfl ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN,
+      .query = query,
+      .query_stride_seq = q_seq_stride,
+      .query_stride_head = q_head_stride,
+      .kv_cache = cache,
+      .block_tables = tables,
+      .seq_lens = lens,
+      .output = r_final,
+      .output_stride_seq = o_seq_stride,
+      .output_stride_head = o_head_stride};
+  uq_decode_partials_t parts = {r_out, r_max, r_sum};
+  UQ_EXPECT_OK(uq_reference_decode_faithful(&prob, P, tgpp, &parts));
+  prob.output = x_final;
+  UQ_EXPECT_OK(uq_reference_decode_exact(&prob));
+
+  // ---- the kernels on the simulator -----
+  uint64_t d_out, d_max, d_sum, d_q, d_cache, d_bt, d_sl, d_final;
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 256 * 2, &d_out));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 4, &d_max));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 4, &d_sum));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, q_elems * 2, &d_q));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, cache_size, &d_cache));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, sizeof(int32_t) * (size_t)B * mbps, &d_bt));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, sizeof(int32_t) * (size_t)B, &d_sl));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, o_elems * 2, &d_final));
+  UQ_EXPECT_OK(uq_sim_write(g_sim, d_q, query, q_elems * 2));
+  UQ_EXPECT_OK(uq_sim_write(g_sim, d_cache, cache, cache_size));
+  UQ_EXPECT_OK(
+      uq_sim_write(g_sim, d_bt, tables, sizeof(int32_t) * (size_t)B * mbps));
+  UQ_EXPECT_OK(uq_sim_write(g_sim, d_sl, lens, sizeof(int32_t) * (size_t)B));
+  UQ_EXPECT_OK(uq_sim_write(g_sim, d_final, k_final, o_elems * 2));
+  arg_value_t dargs[UQ_DECODE_ARG_COUNT] = {
+      [UQ_DECODE_ARG_SEGM_OUT] = ptr_arg(d_out),
+      [UQ_DECODE_ARG_SEGM_MAX] = ptr_arg(d_max),
+      [UQ_DECODE_ARG_SEGM_SUM] = ptr_arg(d_sum),
+      [UQ_DECODE_ARG_QUERY] = ptr_arg(d_q),
+      [UQ_DECODE_ARG_KV_CACHE] = ptr_arg(d_cache),
+      [UQ_DECODE_ARG_BLOCK_TABLES] = ptr_arg(d_bt),
+      [UQ_DECODE_ARG_SEQ_LENS] = ptr_arg(d_sl),
+      [UQ_DECODE_ARG_NUM_KV_HEADS] = i32_arg(Hk),
+      [UQ_DECODE_ARG_NUM_PARTITIONS] = i32_arg(P),
+      [UQ_DECODE_ARG_TGPP] = i32_arg(tgpp),
+      [UQ_DECODE_ARG_BLOCK_SIZE] = i32_arg(bs),
+      [UQ_DECODE_ARG_PADDED_SLOT] = i32_arg(c->padded_slot),
+      [UQ_DECODE_ARG_Q_STRIDE_SEQ] = i32_arg((int32_t)q_seq_stride),
+      [UQ_DECODE_ARG_Q_STRIDE_HEAD] = i32_arg((int32_t)q_head_stride),
+      [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = i32_arg(mbps),
+      [UQ_DECODE_ARG_SOFTMAX_SCALE] = f32_arg(scale),
+  };
+  uint8_t kernargs[256];
+  size_t kernarg_size = 0;
+  UQ_EXPECT_OK(pack_args(dprog, dname, dargs, UQ_DECODE_ARG_COUNT, kernargs,
+                         sizeof(kernargs), &kernarg_size));
+  uq_sim_launch_t launch = {{(uint32_t)B, (uint32_t)Hk, (uint32_t)P},
+                            {64, 1, 1},
+                            kernargs,
+                            kernarg_size,
+                            0};
+  uq_sim_counters_t cnt;
+  UQ_EXPECT_OK(uq_sim_launch(g_sim, dprog, dname, &launch, &cnt));
+  arg_value_t rargs[UQ_REDUCE_ARG_COUNT] = {
+      [UQ_REDUCE_ARG_OUTPUT] = ptr_arg(d_final),
+      [UQ_REDUCE_ARG_SEGM_OUT] = ptr_arg(d_out),
+      [UQ_REDUCE_ARG_SEGM_MAX] = ptr_arg(d_max),
+      [UQ_REDUCE_ARG_SEGM_SUM] = ptr_arg(d_sum),
+      [UQ_REDUCE_ARG_NUM_KV_HEADS] = i32_arg(Hk),
+      [UQ_REDUCE_ARG_QUERY_GROUP] = i32_arg(QG),
+      [UQ_REDUCE_ARG_NUM_PARTITIONS] = i32_arg(P),
+      [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = i32_arg((int32_t)o_seq_stride),
+      [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
+  };
+  UQ_EXPECT_OK(pack_args(g_reduce, "uq_reduce", rargs, UQ_REDUCE_ARG_COUNT,
+                         kernargs, sizeof(kernargs), &kernarg_size));
+  uq_sim_launch_t rlaunch = {
+      {(uint32_t)B, (uint32_t)Hq, 4}, {64, 1, 1}, kernargs, kernarg_size, 0};
+  uq_sim_counters_t rcnt;
+  UQ_EXPECT_OK(uq_sim_launch(g_sim, g_reduce, "uq_reduce", &rlaunch, &rcnt));
+  UQ_EXPECT_OK(uq_sim_read(g_sim, d_out, k_out, rows * 256 * 2));
+  UQ_EXPECT_OK(uq_sim_read(g_sim, d_max, k_max, rows * 4));
+  UQ_EXPECT_OK(uq_sim_read(g_sim, d_sum, k_sum, rows * 4));
+  UQ_EXPECT_OK(uq_sim_read(g_sim, d_final, k_final, o_elems * 2));
+
+  if (c->print_counters) {
+    long tokens = 0;
+    for (int b = 0; b < B; ++b)
+      tokens += c->seq_lens[b];
+    double tiles = 0;
+    for (int b = 0; b < B; ++b)
+      tiles += (double)((c->seq_lens[b] + 15) / 16) * Hk;
+    printf(
+        "  decode: %.1f global bytes read per token per kv head (minimum 272, "
+        "ratio %.3f); per 16-token tile: VALU %.1f, LDS %.1f, MFMA %.1f, "
+        "SALU %.1f, VMEM %.1f, SMEM %.1f; LDS high water %u\n",
+        (double)cnt.global_bytes_read / ((double)tokens * Hk),
+        (double)cnt.global_bytes_read / ((double)tokens * Hk) / 272.0,
+        cnt.by_class[UQ_SIM_CLASS_VALU] / tiles,
+        cnt.by_class[UQ_SIM_CLASS_LDS] / tiles,
+        cnt.by_class[UQ_SIM_CLASS_MFMA] / tiles,
+        cnt.by_class[UQ_SIM_CLASS_SALU] / tiles,
+        cnt.by_class[UQ_SIM_CLASS_VMEM] / tiles,
+        cnt.by_class[UQ_SIM_CLASS_SMEM] / tiles, cnt.lds_high_water);
+  }
+
+  // ---- compare -----
+  int fails = 0;
+  for (size_t r = 0; r < rows && fails < 5; ++r) {
+    int b = (int)(r / ((size_t)Hk * P * QG));
+    int h = (int)(r % ((size_t)Hk * P * QG));
+    if (!(fabsf(k_max[r] - r_max[r]) <= 1e-5f * fabsf(r_max[r]) + 1e-30f) &&
+        !(isinf(k_max[r]) && isinf(r_max[r]) && k_max[r] == r_max[r])) {
+      fprintf(stderr, "segm_max row %zu (seq %d): got %.9g want %.9g\n", r, b,
+              k_max[r], r_max[r]);
+      ++fails;
+    }
+    if (!(fabsf(k_sum[r] - r_sum[r]) <= 1e-4f * fabsf(r_sum[r]))) {
+      fprintf(stderr, "segm_sum row %zu (seq %d): got %.9g want %.9g\n", r, b,
+              k_sum[r], r_sum[r]);
+      ++fails;
+    }
+    fails +=
+        check_row("segm_out", b, h, k_out + r * 256, r_out + r * 256, 1.0 / 64);
+  }
+  for (int b = 0; b < B && fails < 10; ++b)
+    for (int h = 0; h < Hq && fails < 10; ++h) {
+      size_t o = (size_t)b * o_seq_stride + (size_t)h * o_head_stride;
+      fails += check_row("output vs faithful", b, h, k_final + o, r_final + o,
+                         1.0 / 64);
+      fails += check_row("output vs exact", b, h, k_final + o, x_final + o,
+                         1.0 / 32);
+    }
+  // The padding between output rows stays untouched.
+  for (size_t i = 0; i < o_elems && !fails; ++i) {
+    size_t in_seq = i % (size_t)o_seq_stride;
+    if ((in_seq >= (size_t)Hq * o_head_stride ||
+         in_seq % (size_t)o_head_stride >= 256) &&
+        k_final[i] != 0) {
+      fprintf(stderr, "output padding element %zu written\n", i);
+      ++fails;
+    }
+  }
+  uint64_t bufs[] = {d_out, d_max, d_sum, d_q, d_cache, d_bt, d_sl, d_final};
+  for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); ++i)
+    uq_status_free(uq_sim_free(g_sim, bufs[i]));
+  free(pool);
+  free(tables);
+  free(cache);
+  free(query);
+  free(k_out);
+  free(r_out);
+  free(k_max);
+  free(k_sum);
+  free(r_max);
+  free(r_sum);
+  free(k_final);
+  free(r_final);
+  free(x_final);
+  free(lens);
+  return fails ? 1 : 0;
+}
+
+static uint64_t case_seed(void) {
+  const char *s = getenv("UQ_TEST_SEED");
+  static uint64_t base;
+  if (!base) {
+    base = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL);
+    printf("UQ_TEST_SEED=%llu\n", (unsigned long long)base);
+  }
+  return base++;
+}
+
+// ---- the matrix -------------------------------------------------------------
+
+static const int lens_short[] = {1, 15, 16, 17};
+static const int lens_ragged[] = {0, 255, 256, 257, 33};
+static const int lens_one[] = {300};
+static const int lens_long[] = {2000, 513};
+static const int lens_empty[] = {0, 0};
+
+static int test_qg8_bs16_short(void) {
+  case_t c = {8, 16, 272, 2, 0, 0, 0, 4, lens_short, 2, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg6_bs32_ragged_fused(void) {
+  case_t c = {6, 32, 288, 2, 1, 0, 0, 5, lens_ragged, 1, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg16_bs64_slot288(void) {
+  case_t c = {16, 64, 288, 1, 0, 0, 0, 4, lens_short, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg8_bs128_p2_tgpp2(void) {
+  case_t c = {8, 128, 272, 1, 0, 2, 2, 1, lens_one, 1, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg6_bs256_many_empty_partitions(void) {
+  case_t c = {6, 256, 272, 3, 1, 64, 1, 5, lens_ragged, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg16_bs16_ragged(void) {
+  case_t c = {16, 16, 272, 2, 1, 0, 0, 5, lens_ragged, 3, 0};
+  return run_case(&c, case_seed());
+}
+static int test_all_empty(void) {
+  case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg8_long_counters(void) {
+  case_t c = {8, 64, 272, 2, 0, 0, 0, 2, lens_long, 0, 1};
+  return run_case(&c, case_seed());
+}
+
+static const uq_test_case_t tests[] = {
+    {"qg8_bs16_short", test_qg8_bs16_short},
+    {"qg6_bs32_ragged_fused", test_qg6_bs32_ragged_fused},
+    {"qg16_bs64_slot288", test_qg16_bs64_slot288},
+    {"qg8_bs128_p2_tgpp2", test_qg8_bs128_p2_tgpp2},
+    {"qg6_bs256_many_empty_partitions", test_qg6_bs256_many_empty_partitions},
+    {"qg16_bs16_ragged", test_qg16_bs16_ragged},
+    {"all_empty", test_all_empty},
+    {"qg8_long_counters", test_qg8_long_counters},
+    {0, 0},
+};
+
+int main(int argc, char **argv) {
+  int rc = uq_test_main(argc, argv, tests);
+  for (int i = 0; i < 3; ++i)
+    uq_sim_program_destroy(g_decode[i]);
+  uq_sim_program_destroy(g_reduce);
+  uq_sim_destroy(g_sim);
+  return rc;
+}
