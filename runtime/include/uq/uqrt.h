@@ -217,8 +217,10 @@ UQ_API uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
 //   block_tables i32 [batch, max_blocks_per_seq]
 //   seq_lens     i32 [batch]
 //   output       bf16, [batch, Hq, 256] with the plan's output strides
-// Never allocates: safe inside a HIP graph capture. On the sim and host
-// backends the seq lens and block tables are read back and checked
+// Never allocates device memory or calls the context's allocator: safe
+// inside a HIP graph capture (HIP copies the kernel arguments at launch).
+// (The host backend's reference uses libc scratch memory of its own.) On the
+// sim and host backends the seq lens and block tables are read back and checked
 // (OUT_OF_RANGE: a seq len past the block table row; a block id outside the
 // cache). Codes: INVALID_ARGUMENT (null pointer, batch 0 or over max_batch),
 // OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
