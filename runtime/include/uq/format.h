@@ -192,8 +192,9 @@ typedef struct uq_kv_tokens_s {
 // All inputs are checked before any byte is written, so on failure the cache
 // is unchanged. Codes: INVALID_ARGUMENT (NULL pointers where num_tokens > 0,
 // bad layout, cache_size smaller than the layout, negative num_tokens,
-// negative strides or strides that make heads overlap); OUT_OF_RANGE (a slot
-// at or past num_blocks * block_size, or a layout too large for size_t).
+// negative strides or strides under which rows of 256 elements overlap);
+// OUT_OF_RANGE (a slot at or past num_blocks * block_size, a layout too
+// large for size_t, or key/value strides whose span overflows).
 // Two tokens mapped to the same slot: the later one wins (as on a GPU store
 // with one writer per slot this is the caller's mistake, not checked).
 UQ_API uq_status_t uq_cache_write(const uq_cache_layout_t *layout,
