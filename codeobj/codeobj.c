@@ -601,17 +601,23 @@ static uq_kernarg_kind_t kernarg_kind(const char *value_kind) {
   return UQ_KERNARG_OTHER;
 }
 
+// Returns a failure as is: the caller adds which kernel and argument.
+#define RETURN_IF_FAILED(expr)                                                 \
+  do {                                                                         \
+    uq_status_t failure_ = (expr);                                             \
+    if (failure_)                                                              \
+      return failure_;                                                         \
+  } while (0)
+
 static uq_status_t parse_arg(const msgpack_object *a,
                              uint32_t kernarg_segment_size, uq_kernarg_t *arg) {
   if (a->type != MSGPACK_OBJECT_MAP)
-    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "argument is not a map");
-  UQ_RETURN_IF_ERROR(get_u32(a, ".offset", 1, &arg->offset), "argument");
-  UQ_RETURN_IF_ERROR(get_u32(a, ".size", 1, &arg->size), "argument");
-  UQ_RETURN_IF_ERROR(
-      get_str(a, ".value_kind", 1, arg->value_kind, sizeof(arg->value_kind)),
-      "argument");
-  UQ_RETURN_IF_ERROR(get_str(a, ".name", 0, arg->name, sizeof(arg->name)),
-                     "argument");
+    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "not a map");
+  RETURN_IF_FAILED(get_u32(a, ".offset", 1, &arg->offset));
+  RETURN_IF_FAILED(get_u32(a, ".size", 1, &arg->size));
+  RETURN_IF_FAILED(
+      get_str(a, ".value_kind", 1, arg->value_kind, sizeof(arg->value_kind)));
+  RETURN_IF_FAILED(get_str(a, ".name", 0, arg->name, sizeof(arg->name)));
   arg->kind = kernarg_kind(arg->value_kind);
   if ((uint64_t)arg->offset + arg->size > kernarg_segment_size)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
@@ -624,9 +630,8 @@ static uq_status_t parse_arg(const msgpack_object *a,
 static uq_status_t parse_kernel(const msgpack_object *k, uq_kernel_info_t *ki,
                                 uq_kernarg_t *args) {
   if (k->type != MSGPACK_OBJECT_MAP)
-    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "kernel entry is not a map");
-  UQ_RETURN_IF_ERROR(get_str(k, ".name", 1, ki->name, sizeof(ki->name)),
-                     "kernel");
+    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "not a map");
+  RETURN_IF_FAILED(get_str(k, ".name", 1, ki->name, sizeof(ki->name)));
   static const struct {
     const char *key;
     size_t offset;

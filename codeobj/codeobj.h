@@ -185,7 +185,10 @@ typedef struct uq_code_object_s uq_code_object_t;
 // call. Fails with DATA_LOSS on a truncated or corrupt ELF or metadata note,
 // INVALID_ARGUMENT on an ELF for another machine, OS or ABI version (code
 // object v5 and v6 are accepted), and UNIMPLEMENTED on a target other than
-// gfx950. The caller destroys the result.
+// gfx950. Every offset and size in the file is bounds-checked; an image
+// (highest PT_LOAD end address) over 16 MiB is DATA_LOSS. NULL `data` with a
+// non-zero size, or a NULL `out_code_object`, is INVALID_ARGUMENT. The caller
+// destroys the result.
 UQ_API uq_status_t uq_code_object_load(const void *data, size_t size,
                                        uq_code_object_t **out_code_object);
 // Reads a file and loads it as above.

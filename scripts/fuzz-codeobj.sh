@@ -30,4 +30,5 @@ mkdir -p "$work" "$build/artifacts"
 cd "$build"
 exec ./codeobj/fuzz/codeobj_fuzz -max_total_time="$seconds" -print_final_stats=1 \
   -max_len=65536 -rss_limit_mb=2048 -malloc_limit_mb=512 -timeout=10 \
-  -artifact_prefix="$build/artifacts/" "$work" "$corpus"
+  -dict="$root/codeobj/fuzz/codeobj.dict" -artifact_prefix="$build/artifacts/" \
+  "$work" "$corpus"

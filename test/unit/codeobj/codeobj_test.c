@@ -970,6 +970,246 @@ static int test_rejects_note_and_symbol_corruption(void) {
   return failed;
 }
 
+// A small MessagePack writer, independent of msgpack-c, for building
+// metadata notes with one field broken at a time.
+typedef struct mp_s {
+  uint8_t buf[2048];
+  size_t n;
+} mp_t;
+static void mp_byte(mp_t *m, uint8_t b) {
+  if (m->n < sizeof(m->buf))
+    m->buf[m->n++] = b;
+}
+static void mp_be(mp_t *m, uint64_t v, int bytes) {
+  for (int i = bytes - 1; i >= 0; --i)
+    mp_byte(m, (uint8_t)(v >> (8 * i)));
+}
+static void mp_map(mp_t *m, uint32_t n) { mp_byte(m, (uint8_t)(0x80 | n)); }
+static void mp_arr(mp_t *m, uint32_t n) { mp_byte(m, (uint8_t)(0x90 | n)); }
+static void mp_strn(mp_t *m, const char *s, size_t len) {
+  if (len < 32) {
+    mp_byte(m, (uint8_t)(0xa0 | len));
+  } else {
+    mp_byte(m, 0xd9);
+    mp_byte(m, (uint8_t)len);
+  }
+  for (size_t i = 0; i < len; ++i)
+    mp_byte(m, (uint8_t)s[i]);
+}
+static void mp_str(mp_t *m, const char *s) { mp_strn(m, s, strlen(s)); }
+// Unsigned integers in the shortest form, as LLVM writes them.
+static void mp_uint(mp_t *m, uint64_t v) {
+  if (v < 128) {
+    mp_byte(m, (uint8_t)v);
+  } else if (v < 65536) {
+    mp_byte(m, 0xcd);
+    mp_be(m, v, 2);
+  } else {
+    mp_byte(m, 0xce);
+    mp_be(m, v, 4);
+  }
+}
+// The widest form (uint64), which LLVM never writes.
+static void mp_u64(mp_t *m, uint64_t v) {
+  mp_byte(m, 0xcf);
+  mp_be(m, v, 8);
+}
+
+enum {
+  kMetaOk,
+  kMetaVersion2,
+  kMetaNoVersion,
+  kMetaTargetInt,
+  kMetaKernelsMap,
+  kMetaKernelInt,
+  kMetaNameInt,
+  kMetaNameNul,
+  kMetaNoSymbol,
+  kMetaSgprNegative,
+  kMetaVgprFloat,
+  kMetaReqdTwo,
+  kMetaReqdZero,
+  kMetaArgsMap,
+  kMetaArgInt,
+  kMetaArgNoKind,
+  kMetaArgKindLong,
+  kMetaRootArray,
+  kMetaNoKernels,
+  kMetaCount,
+};
+
+// Writes the copy kernel's metadata with mutation `which` applied.
+static void build_metadata(int which, mp_t *m) {
+  m->n = 0;
+  if (which == kMetaRootArray) {
+    mp_arr(m, 0);
+    return;
+  }
+  mp_map(m, which == kMetaNoVersion ? 2 : 3);
+  if (which != kMetaNoVersion) {
+    mp_str(m, "amdhsa.version");
+    mp_arr(m, 2);
+    mp_uint(m, which == kMetaVersion2 ? 2 : 1);
+    mp_uint(m, 2);
+  }
+  mp_str(m, "amdhsa.target");
+  if (which == kMetaTargetInt)
+    mp_uint(m, 950);
+  else
+    mp_str(m, "amdgcn-amd-amdhsa--gfx950");
+  mp_str(m, "amdhsa.kernels");
+  if (which == kMetaKernelsMap) {
+    mp_map(m, 0);
+    return;
+  }
+  if (which == kMetaNoKernels) {
+    mp_arr(m, 0);
+    return;
+  }
+  mp_arr(m, 1);
+  if (which == kMetaKernelInt) {
+    mp_uint(m, 1);
+    return;
+  }
+  // The long value_kind case leaves out .reqd_workgroup_size to stay within
+  // the original note's length.
+  mp_map(m, which == kMetaNoSymbol || which == kMetaArgKindLong ? 11 : 12);
+  mp_str(m, ".name");
+  if (which == kMetaNameInt)
+    mp_uint(m, 7);
+  else if (which == kMetaNameNul)
+    mp_strn(m, "copy\0kernel", 11);
+  else
+    mp_str(m, "copy_kernel");
+  if (which != kMetaNoSymbol) {
+    mp_str(m, ".symbol");
+    mp_str(m, "copy_kernel.kd");
+  }
+  static const char *const keys[] = {".kernarg_segment_size",
+                                     ".kernarg_segment_align",
+                                     ".group_segment_fixed_size",
+                                     ".private_segment_fixed_size",
+                                     ".wavefront_size",
+                                     ".sgpr_count",
+                                     ".vgpr_count",
+                                     ".max_flat_workgroup_size"};
+  static const uint64_t values[] = {16, 8, 256, 0, 64, 14, 3, 256};
+  for (int i = 0; i < 8; ++i) {
+    mp_str(m, keys[i]);
+    if (which == kMetaSgprNegative && i == 5)
+      mp_byte(m, 0xff); // negative fixint -1
+    else if (which == kMetaVgprFloat && i == 6) {
+      mp_byte(m, 0xca);
+      mp_be(m, 0x40400000u, 4); // 3.0f
+    } else if (i == 2)
+      mp_u64(m, values[i]);
+    else
+      mp_uint(m, values[i]);
+  }
+  if (which != kMetaArgKindLong) {
+    mp_str(m, ".reqd_workgroup_size");
+    mp_arr(m, which == kMetaReqdTwo ? 2 : 3);
+    mp_uint(m, which == kMetaReqdZero ? 0 : 64);
+    mp_uint(m, 1);
+    if (which != kMetaReqdTwo)
+      mp_uint(m, 1);
+  }
+  mp_str(m, ".args");
+  if (which == kMetaArgsMap) {
+    mp_map(m, 0);
+    return;
+  }
+  mp_arr(m, 2);
+  for (int a = 0; a < 2; ++a) {
+    if (which == kMetaArgInt && a == 1) {
+      mp_uint(m, 5);
+      continue;
+    }
+    mp_map(m, which == kMetaArgNoKind && a == 1 ? 3 : 4);
+    mp_str(m, ".name");
+    mp_str(m, a ? "out" : "in");
+    mp_str(m, ".offset");
+    mp_uint(m, 8u * (unsigned)a);
+    mp_str(m, ".size");
+    mp_uint(m, 8);
+    if (which == kMetaArgNoKind && a == 1)
+      continue;
+    mp_str(m, ".value_kind");
+    mp_str(m, which == kMetaArgKindLong && a == 1
+                  ? "x23456789_123456789_123456789_123456789_12345678"
+                  : "global_buffer");
+  }
+}
+
+// Replaces copy_v6's metadata note payload with each mutation, padded to the
+// same length, so the note headers stay valid and only the MessagePack
+// changes: a control that loads, one broken field per other case.
+static int test_rejects_malformed_metadata_fields(void) {
+  char path[512];
+  hsaco_path("copy_v6", path, sizeof(path));
+  blob_t b;
+  UQ_EXPECT_EQ_INT(read_blob(path, &b), 0);
+  oracle_t *o = read_oracle("copy_v6");
+  UQ_EXPECT(o != NULL);
+  const oracle_section_t *note = oracle_section(o, ".note");
+  UQ_EXPECT(note != NULL);
+  uint64_t desc = note->offset + 20;
+  uint32_t descsz = (uint32_t)b.data[note->offset + 4] |
+                    (uint32_t)b.data[note->offset + 5] << 8;
+  uint8_t *c = malloc(b.size);
+  int failed = 0;
+  for (int which = 0; which < kMetaCount; ++which) {
+    mp_t m;
+    build_metadata(which, &m);
+    memcpy(c, b.data, b.size);
+    // Filler: the root map gets one more key ("~") whose str16 value takes
+    // up the bytes left, so descsz and the note layout stay unchanged.
+    size_t filler = descsz - m.n - 2 - 3;
+    if (m.n + 5 > descsz) {
+      fprintf(stderr, "metadata %d does not fit (%zu > %u)\n", which, m.n,
+              descsz);
+      failed = 1;
+      break;
+    }
+    // One more root map entry, or two more root array elements.
+    m.buf[0] += which == kMetaRootArray ? 2 : 1;
+    memcpy(c + desc, m.buf, m.n);
+    uint8_t *p = c + desc + m.n;
+    *p++ = 0xa1;
+    *p++ = '~';
+    *p++ = 0xda;
+    *p++ = (uint8_t)(filler >> 8);
+    *p++ = (uint8_t)filler;
+    memset(p, 'f', filler);
+    uq_code_object_t *co = NULL;
+    uq_status_t s = uq_code_object_load(c, b.size, &co);
+    uq_status_code_t want = which == kMetaOk || which == kMetaNoKernels
+                                ? UQ_STATUS_OK
+                                : UQ_STATUS_DATA_LOSS;
+    uq_status_code_t got = uq_status_code(s);
+    if (got != want) {
+      fprintf(stderr, "metadata mutation %d: expected %s, got %s (%s)\n", which,
+              uq_status_code_name(want), uq_status_code_name(got),
+              uq_status_message(s));
+      failed = 1;
+    } else if (which == kMetaOk) {
+      // The same values the note was built with, read from uint64 forms.
+      const uq_kernel_info_t *k = uq_code_object_kernel_at(co, 0);
+      failed |= k == NULL || k->group_segment_fixed_size != 256 ||
+                k->reqd_workgroup_size[0] != 64 || k->arg_count != 2 ||
+                k->args[1].offset != 8 || strcmp(k->args[1].name, "out") != 0;
+    } else if (which == kMetaNoKernels) {
+      failed |= uq_code_object_kernel_count(co) != 0;
+    }
+    uq_status_free(s);
+    uq_code_object_destroy(co);
+  }
+  free(c);
+  free(o);
+  free(b.data);
+  return failed;
+}
+
 // Random byte corruption of every good code object: the reader must either
 // load it (then every pointer it hands out stays inside the image) or
 // answer with one of the documented codes. Never a crash or a sanitizer
@@ -1068,6 +1308,8 @@ static const uq_test_case_t kTests[] = {
     {"rejects_bad_metadata_variants", test_rejects_bad_metadata_variants},
     {"rejects_note_and_symbol_corruption",
      test_rejects_note_and_symbol_corruption},
+    {"rejects_malformed_metadata_fields",
+     test_rejects_malformed_metadata_fields},
     {"random_corruption", test_random_corruption},
     {0, 0},
 };
