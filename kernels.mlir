@@ -28,6 +28,8 @@ module attributes {gpu.container_module} {
     // are written with duplicates / never read into the operand), then the V
     // tile as bf16 rows of 528 B (16 x 528 = 8,448 B). K never goes to LDS.
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
+    // rocdl.waves_per_eu = 3: the register budget of 3 waves per SIMD (<= 168 VGPRs);
+    // 4 waves (128) would spill.
     gpu.func @uq_decode(
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
@@ -39,7 +41,7 @@ module attributes {gpu.container_module} {
         %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
         %max_blocks_per_seq: i32, %softmax_scale: f32) kernel
-        attributes {known_block_size = array<i32: 64, 1, 1>} {
+        attributes {known_block_size = array<i32: 64, 1, 1>, rocdl.waves_per_eu = 3 : i32} {
       %qg = "uq.param"() {name = "qg"} : () -> index
       %qgi = arith.index_cast %qg : index to i32
       %zero8i = arith.constant dense<0> : vector<8xi32>
