@@ -1,0 +1,139 @@
+// Internal structures of the gfx950 simulator shared by its .c files:
+// device memory, decoded instructions, wave state and the executor entry.
+#ifndef UQ_SIM_INTERNAL_H_
+#define UQ_SIM_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/sim.h"
+
+// ---------------------------------------------------------------------------
+// Memory: allocations in a flat 64-bit space, sorted by address.
+
+typedef struct uq_sim_alloc_s {
+  uint64_t base;
+  uint64_t size;
+  uint8_t *data;
+} uq_sim_alloc_t;
+
+struct uq_sim_s {
+  uq_sim_alloc_t *allocs; // sorted by base
+  size_t alloc_count;
+  size_t alloc_capacity;
+  uint64_t next_base;
+  size_t last_hit; // index of the allocation found last
+};
+
+// The host pointer of [address, address + size) when it lies inside one
+// allocation, else NULL.
+uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address, uint64_t size);
+
+// ---------------------------------------------------------------------------
+// Decoded instructions.
+
+typedef enum uq_sim_op_e {
+  UQ_OP_UNKNOWN = 0,
+#define X(e, name, cls) UQ_OP_##e,
+#include "sim/ops.def"
+#undef X
+  UQ_OP_COUNT,
+} uq_sim_op_t;
+
+typedef enum uq_sim_opnd_kind_e {
+  UQ_OPND_NONE = 0,
+  UQ_OPND_SGPR,  // SGPR file index (vcc = 106, m0 = 124, exec = 126, ...)
+  UQ_OPND_VGPR,  // VGPR file index (AGPRs are 256 + index)
+  UQ_OPND_CONST, // inline constant or literal, resolved to the op's width
+  UQ_OPND_SCC,   // src_scc
+  UQ_OPND_OFF,   // `off` / `null`
+} uq_sim_opnd_kind_t;
+
+enum {
+  UQ_MOD_NEG = 1,
+  UQ_MOD_ABS = 2,
+};
+
+typedef struct uq_sim_opnd_s {
+  uint8_t kind;
+  uint8_t mods;  // UQ_MOD_*
+  uint8_t count; // registers in the range
+  uint8_t is_float_const;
+  uint16_t reg;
+  uint64_t value; // UQ_OPND_CONST
+} uq_sim_opnd_t;
+
+#define UQ_SIM_MAX_OPNDS 8
+
+typedef struct uq_sim_inst_s {
+  uint16_t op;  // uq_sim_op_t
+  uint8_t cls;  // uq_sim_class_t
+  uint8_t size; // bytes
+  uint8_t nopnd;
+  uint8_t enc; // UQ_ENC_*
+  uint8_t clamp;
+  uint8_t omod;   // 0 none, 1 mul:2, 2 mul:4, 3 div:2
+  uint8_t op_sel; // bit i = operand i
+  uint8_t op_sel_hi;
+  uint8_t neg_lo;
+  uint8_t neg_hi;
+  uint8_t offen, idxen, has_offset;
+  uint8_t nd;      // destination operands first in o[]
+  uint8_t width64; // the op's sources are 64-bit (inline constants)
+  uint8_t sdwa_dst_sel, sdwa_dst_unused, sdwa_src_sel[2], sdwa_sext[2];
+  uint8_t cbsz, blgp, abid;
+  // DPP
+  uint16_t dpp_ctrl;
+  uint8_t row_mask, bank_mask, bound_ctrl;
+  int32_t offset;  // memory instruction offset (offset0 for ds 2addr)
+  int32_t offset1; // ds 2addr
+  int32_t simm;    // branch / s_*k immediate
+  uint64_t pc;
+  uq_sim_opnd_t o[UQ_SIM_MAX_OPNDS];
+  const char *text; // the disassembly (owned by the program)
+} uq_sim_inst_t;
+
+enum {
+  UQ_ENC_NONE = 0,
+  UQ_ENC_E32,
+  UQ_ENC_E64,
+  UQ_ENC_DPP,
+  UQ_ENC_SDWA,
+};
+
+// A decoder over a loaded image, decoding each address once.
+typedef struct uq_sim_decoder_s uq_sim_decoder_t;
+
+uq_status_t uq_sim_decoder_create(const uint8_t *image, size_t image_size,
+                                  uq_sim_decoder_t **out_decoder);
+void uq_sim_decoder_destroy(uq_sim_decoder_t *decoder);
+// The decoded instruction at `pc` (borrowed, stable until destroy).
+uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *decoder, uint64_t pc,
+                               const uq_sim_inst_t **out_inst);
+// Decodes one instruction from bytes (tests); `inst->text` is owned by the
+// caller-supplied buffer.
+uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
+                               const uint8_t *bytes, size_t size,
+                               uq_sim_inst_t *inst);
+
+// ---------------------------------------------------------------------------
+// Execution.
+
+// What a launch of one kernel needs, from the code object or a test.
+typedef struct uq_sim_kernel_setup_s {
+  uint64_t entry; // address of the first instruction in the image
+  uint32_t rsrc1, rsrc2, rsrc3;
+  uint16_t code_properties;
+  uint16_t kernarg_preload;
+  uint32_t group_segment_size;
+  uint32_t private_segment_size;
+  uint32_t kernarg_size;
+} uq_sim_kernel_setup_t;
+
+uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
+                           const uq_sim_kernel_setup_t *setup,
+                           const uq_sim_launch_t *launch,
+                           uq_sim_counters_t *counters);
+
+#endif // UQ_SIM_INTERNAL_H_

@@ -1,0 +1,147 @@
+// Device memory of the simulator: allocations in a flat 64-bit address
+// space (not host pointers), found by binary search with a last-hit cache.
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/internal.h"
+#include "sim/sim.h"
+
+// Allocations start high so that a host pointer or a small integer used as
+// an address faults, and are spaced so that running off the end faults too.
+#define UQ_SIM_MEMORY_BASE 0x100000000ull
+#define UQ_SIM_MEMORY_GUARD 0x10000ull
+
+uq_status_t uq_sim_create(uq_sim_t **out_sim) {
+  if (!out_sim)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "out_sim is NULL");
+  *out_sim = NULL;
+  uq_sim_t *sim = calloc(1, sizeof(*sim));
+  if (!sim)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "cannot allocate the simulator");
+  sim->next_base = UQ_SIM_MEMORY_BASE;
+  *out_sim = sim;
+  return UQ_OK;
+}
+
+void uq_sim_destroy(uq_sim_t *sim) {
+  if (!sim)
+    return;
+  for (size_t i = 0; i < sim->alloc_count; ++i)
+    free(sim->allocs[i].data);
+  free(sim->allocs);
+  free(sim);
+}
+
+uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size, uint64_t *out_address) {
+  if (!sim || !out_address)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
+  *out_address = 0;
+  if (size == 0)
+    size = 1; // distinct addresses for empty buffers
+  if (size > (1ull << 40))
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "allocation of %zu bytes is too large", size);
+  if (sim->alloc_count == sim->alloc_capacity) {
+    size_t cap = sim->alloc_capacity ? 2 * sim->alloc_capacity : 16;
+    uq_sim_alloc_t *a = realloc(sim->allocs, cap * sizeof(*a));
+    if (!a)
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                            "cannot grow the allocation table");
+    sim->allocs = a;
+    sim->alloc_capacity = cap;
+  }
+  uint8_t *data = malloc(size);
+  if (!data)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "cannot allocate %zu bytes of device memory", size);
+  memset(data, 0xCD, size);
+  // Bases only grow, so appending keeps the table sorted.
+  uint64_t base = sim->next_base;
+  sim->next_base = (base + size + UQ_SIM_MEMORY_GUARD + 0xFFFF) & ~0xFFFFull;
+  sim->allocs[sim->alloc_count++] = (uq_sim_alloc_t){base, size, data};
+  *out_address = base;
+  return UQ_OK;
+}
+
+static ptrdiff_t uq_sim_memory_find(uq_sim_t *sim, uint64_t address) {
+  if (sim->last_hit < sim->alloc_count) {
+    const uq_sim_alloc_t *a = &sim->allocs[sim->last_hit];
+    if (address >= a->base && address - a->base < a->size)
+      return (ptrdiff_t)sim->last_hit;
+  }
+  size_t lo = 0, hi = sim->alloc_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (sim->allocs[mid].base <= address)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo == 0)
+    return -1;
+  const uq_sim_alloc_t *a = &sim->allocs[lo - 1];
+  if (address - a->base >= a->size)
+    return -1;
+  sim->last_hit = lo - 1;
+  return (ptrdiff_t)(lo - 1);
+}
+
+uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address, uint64_t size) {
+  ptrdiff_t i = uq_sim_memory_find(sim, address);
+  if (i < 0)
+    return NULL;
+  const uq_sim_alloc_t *a = &sim->allocs[i];
+  uint64_t off = address - a->base;
+  if (size > a->size - off)
+    return NULL;
+  return a->data + off;
+}
+
+uq_status_t uq_sim_free(uq_sim_t *sim, uint64_t address) {
+  if (!sim)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "sim is NULL");
+  ptrdiff_t i = uq_sim_memory_find(sim, address);
+  if (i < 0 || sim->allocs[i].base != address)
+    return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND,
+                          "0x%llx is not the start of an allocation",
+                          (unsigned long long)address);
+  free(sim->allocs[i].data);
+  memmove(&sim->allocs[i], &sim->allocs[i + 1],
+          (sim->alloc_count - (size_t)i - 1) * sizeof(uq_sim_alloc_t));
+  --sim->alloc_count;
+  sim->last_hit = 0;
+  return UQ_OK;
+}
+
+uq_status_t uq_sim_write(uq_sim_t *sim, uint64_t address, const void *data,
+                         size_t size) {
+  if (!sim || (!data && size))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
+  if (size == 0)
+    return UQ_OK;
+  uint8_t *p = uq_sim_memory_lookup(sim, address, size);
+  if (!p)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "write of %zu bytes at 0x%llx is outside every "
+                          "allocation",
+                          size, (unsigned long long)address);
+  memcpy(p, data, size);
+  return UQ_OK;
+}
+
+uq_status_t uq_sim_read(uq_sim_t *sim, uint64_t address, void *data,
+                        size_t size) {
+  if (!sim || (!data && size))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
+  if (size == 0)
+    return UQ_OK;
+  const uint8_t *p = uq_sim_memory_lookup(sim, address, size);
+  if (!p)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "read of %zu bytes at 0x%llx is outside every "
+                          "allocation",
+                          size, (unsigned long long)address);
+  memcpy(data, p, size);
+  return UQ_OK;
+}

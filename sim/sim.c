@@ -1,0 +1,114 @@
+// The simulator's program and launch API: code objects through the codeobj
+// reader, kernels found by name, launches checked against the metadata.
+#include <stdlib.h>
+#include <string.h>
+
+#include "codeobj/codeobj.h"
+#include "sim/internal.h"
+#include "sim/sim.h"
+
+struct uq_sim_program_s {
+  uq_code_object_t *code_object;
+  uq_sim_decoder_t *decoder;
+};
+
+uq_status_t uq_sim_program_load(uq_sim_t *sim, const void *data, size_t size,
+                                uq_sim_program_t **out_program) {
+  if (!out_program)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "out_program is NULL");
+  *out_program = NULL;
+  if (!sim || !data)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
+  uq_sim_program_t *p = calloc(1, sizeof(*p));
+  if (!p)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uq_status_t st = uq_code_object_load(data, size, &p->code_object);
+  if (st) {
+    free(p);
+    return st;
+  }
+  size_t image_size = 0;
+  const uint8_t *image = uq_code_object_image(p->code_object, &image_size);
+  st = uq_sim_decoder_create(image, image_size, &p->decoder);
+  if (st) {
+    uq_sim_program_destroy(p);
+    return st;
+  }
+  *out_program = p;
+  return UQ_OK;
+}
+
+void uq_sim_program_destroy(uq_sim_program_t *program) {
+  if (!program)
+    return;
+  uq_sim_decoder_destroy(program->decoder);
+  uq_code_object_destroy(program->code_object);
+  free(program);
+}
+
+const struct uq_code_object_s *
+uq_sim_program_code_object(const uq_sim_program_t *program) {
+  return program ? program->code_object : NULL;
+}
+
+uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
+                          const char *kernel_name,
+                          const uq_sim_launch_t *launch,
+                          uq_sim_counters_t *out_counters) {
+  if (!sim || !program || !kernel_name || !launch)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
+  const uq_kernel_info_t *ki = NULL;
+  UQ_RETURN_IF_ERROR(
+      uq_code_object_find_kernel(program->code_object, kernel_name, &ki),
+      "launching '%s'", kernel_name);
+  if (launch->kernarg_size != ki->kernarg_segment_size)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "kernel '%s' takes %u bytes of kernel arguments, "
+                          "got %zu",
+                          kernel_name, ki->kernarg_segment_size,
+                          launch->kernarg_size);
+  if (launch->kernarg_size && !launch->kernargs)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "kernel arguments are NULL");
+  if (ki->wavefront_size && ki->wavefront_size != 64)
+    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                          "kernel '%s' uses wave size %u; only 64 is modelled",
+                          kernel_name, ki->wavefront_size);
+  uint64_t items = (uint64_t)launch->workgroup[0] * launch->workgroup[1] *
+                   launch->workgroup[2];
+  if (ki->max_flat_workgroup_size && items > ki->max_flat_workgroup_size)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "workgroup of %llu work-items exceeds the kernel's "
+                          "maximum of %u",
+                          (unsigned long long)items,
+                          ki->max_flat_workgroup_size);
+  for (int i = 0; i < 3; ++i) {
+    if (ki->reqd_workgroup_size[i] &&
+        ki->reqd_workgroup_size[i] != launch->workgroup[i])
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "kernel '%s' requires workgroup size %u in "
+                            "dimension %d, got %u",
+                            kernel_name, ki->reqd_workgroup_size[i], i,
+                            launch->workgroup[i]);
+  }
+  const uq_kernel_descriptor_t *d = &ki->descriptor;
+  uq_sim_kernel_setup_t setup = {
+      .entry = ki->entry_vaddr,
+      .rsrc1 = d->compute_pgm_rsrc1,
+      .rsrc2 = d->compute_pgm_rsrc2,
+      .rsrc3 = d->compute_pgm_rsrc3,
+      .code_properties = d->kernel_code_properties,
+      .kernarg_preload = d->kernarg_preload,
+      .group_segment_size = ki->group_segment_fixed_size,
+      .private_segment_size = ki->private_segment_fixed_size,
+      .kernarg_size = ki->kernarg_segment_size,
+  };
+  uq_sim_counters_t counters;
+  uq_status_t st =
+      uq_sim_execute(sim, program->decoder, &setup, launch, &counters);
+  if (st)
+    return uq_status_annotate(st, "kernel '%s'", kernel_name);
+  if (out_counters)
+    *out_counters = counters;
+  return UQ_OK;
+}

@@ -1,0 +1,842 @@
+// Vector ALU semantics: each lane loads random a,b,c (ints, v2..v4),
+// fa,fb,fc,fd (floats, v5..v8) and s (small ints, v9) from in[64*k + lane]
+// and stores one result per op to out[64*k + lane]. sim_test.c computes the
+// same ops in C, in the same order.
+.amdgcn_target "amdgcn-amd-amdhsa--gfx950"
+.include "prologue.inc"
+
+BEGIN valu_ops
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  global_load_dword v5, v1, s[4:5] offset:768
+  global_load_dword v6, v1, s[4:5] offset:1024
+  global_load_dword v7, v1, s[4:5] offset:1280
+  global_load_dword v8, v1, s[4:5] offset:1536
+  global_load_dword v9, v1, s[4:5] offset:1792
+  s_waitcnt vmcnt(0)
+  v_add_u32 v10, v2, v3            // 0
+  ST
+  v_sub_u32 v10, v2, v3            // 1
+  ST
+  v_mul_lo_u32 v10, v2, v3         // 2
+  ST
+  v_mul_hi_u32 v10, v2, v3         // 3
+  ST
+  v_mul_hi_i32 v10, v2, v3         // 4
+  ST
+  v_lshlrev_b32 v10, v3, v2        // 5
+  ST
+  v_lshrrev_b32 v10, v3, v2        // 6
+  ST
+  v_ashrrev_i32 v10, v3, v2        // 7
+  ST
+  v_and_b32 v10, v2, v3            // 8
+  ST
+  v_or_b32 v10, v2, v3             // 9
+  ST
+  v_xor_b32 v10, v2, v3            // 10
+  ST
+  v_bfe_u32 v10, v2, v3, v4        // 11
+  ST
+  v_bfe_i32 v10, v2, v3, v4        // 12
+  ST
+  v_bfi_b32 v10, v2, v3, v4        // 13
+  ST
+  v_alignbit_b32 v10, v2, v3, v4   // 14
+  ST
+  v_alignbyte_b32 v10, v2, v3, v4  // 15
+  ST
+  v_perm_b32 v10, v2, v3, v4       // 16
+  ST
+  v_lshl_add_u32 v10, v2, 3, v4    // 17
+  ST
+  v_add3_u32 v10, v2, v3, v4       // 18
+  ST
+  v_lshl_or_b32 v10, v2, 5, v4     // 19
+  ST
+  v_and_or_b32 v10, v2, v3, v4     // 20
+  ST
+  v_or3_b32 v10, v2, v3, v4        // 21
+  ST
+  v_xad_u32 v10, v2, v3, v4        // 22
+  ST
+  v_add_f32 v10, v5, v6            // 23
+  ST
+  v_mul_f32 v10, v5, v6            // 24
+  ST
+  v_fma_f32 v10, v5, v6, v7        // 25
+  ST
+  v_fma_f32 v10, -v5, |v6|, v7     // 26
+  ST
+  v_max_f32 v10, v5, v6            // 27
+  ST
+  v_min_f32 v10, v5, v6            // 28
+  ST
+  v_med3_f32 v10, v5, v6, v7       // 29
+  ST
+  v_sub_f32 v10, v5, v6            // 30
+  ST
+  v_cvt_f32_i32 v10, v2            // 31
+  ST
+  v_cvt_i32_f32 v10, v5            // 32
+  ST
+  v_cvt_f32_u32 v10, v2            // 33
+  ST
+  v_add_f32_e64 v10, v5, v6 clamp  // 34
+  ST
+  v_mul_f32_e64 v10, v5, v6 mul:2  // 35
+  ST
+  v_cmp_gt_i32 vcc, v2, v3         // 36
+  v_cndmask_b32 v10, v4, v2, vcc
+  ST
+  v_add_co_u32 v11, vcc, v2, v3    // 37
+  v_addc_co_u32 v10, vcc, v4, v3, vcc
+  ST
+  v_mbcnt_lo_u32_b32 v10, -1, 0    // 38
+  v_mbcnt_hi_u32_b32 v10, -1, v10
+  ST
+  v_bcnt_u32_b32 v10, v2, v3       // 39
+  ST
+  v_mov_b32 v12, v5
+  v_mov_b32 v13, v6
+  v_mov_b32 v14, v7
+  v_mov_b32 v15, v8
+  v_mov_b32 v16, v6
+  v_mov_b32 v17, v5
+  v_pk_fma_f32 v[10:11], v[12:13], v[14:15], v[16:17]  // 40, 41
+  ST
+  ST v11
+  v_pk_mul_f32 v[10:11], v[12:13], v[14:15] op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[0,1]  // 42, 43
+  ST
+  ST v11
+  v_mad_u64_u32 v[10:11], s[12:13], v2, v3, v[4:5]    // 44, 45
+  ST
+  ST v11
+  v_lshlrev_b64 v[10:11], v9, v[2:3]                   // 46, 47
+  ST
+  ST v11
+  v_readlane_b32 s12, v2, 7        // 48
+  v_mov_b32 v10, s12
+  ST
+  v_max3_i32 v10, v2, v3, v4       // 49
+  ST
+  v_min3_u32 v10, v2, v3, v4       // 50
+  ST
+  v_med3_i32 v10, v2, v3, v4       // 51
+  ST
+  v_cvt_pk_bf16_f32 v10, v5, v6    // 52
+  ST
+  v_exp_f32 v10, v5                // 53
+  ST
+  v_mov_b32 v10, v4                // 54
+  v_mov_b32_dpp v10, v2 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1
+  ST
+  v_mov_b32 v10, v4                // 55
+  v_mov_b32_dpp v10, v2 row_shl:2 row_mask:0xf bank_mask:0xf
+  ST
+  v_mov_b32_dpp v10, v2 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf  // 56
+  ST
+  v_add_f32_dpp v10, v5, v6 row_ror:3 row_mask:0xf bank_mask:0xf  // 57
+  ST
+  v_mov_b32 v10, v4                // 58
+  v_mov_b32_dpp v10, v2 row_bcast:15 row_mask:0xa bank_mask:0xf
+  ST
+  v_mov_b32 v10, v4                // 59
+  v_mov_b32_dpp v10, v2 row_mirror row_mask:0xf bank_mask:0x5
+  ST
+  v_cvt_f16_f32 v10, v5            // 60
+  ST
+  v_mov_b32_sdwa v10, v2 dst_sel:WORD_1 dst_unused:UNUSED_PAD src0_sel:BYTE_1  // 61
+  ST
+  v_cmp_lt_f32 vcc, v5, v6         // 62
+  v_cndmask_b32 v10, 0, 1, vcc
+  ST
+  v_cmp_lt_u32_e64 s[12:13], v2, v3  // 63
+  v_cndmask_b32_e64 v10, 0, 1, s[12:13]
+  ST
+  v_cmp_lt_u32 vcc, 20, v0         // 64
+  s_and_saveexec_b64 s[14:15], vcc
+  v_readfirstlane_b32 s12, v2
+  s_mov_b64 exec, s[14:15]
+  v_mov_b32 v10, s12
+  ST
+  v_ldexp_f32 v10, v5, v9          // 65
+  ST
+  v_mov_b32 v10, v7                // 66
+  v_fmac_f32 v10, v5, v6
+  ST
+  v_subrev_u32 v10, v2, v3         // 67
+  ST
+  v_cvt_u32_f32 v10, v5            // 68
+  ST
+  v_rcp_f32 v10, v5                // 69
+  ST
+  v_sub_co_u32 v11, vcc, v2, v3    // 70
+  v_subb_co_u32 v10, vcc, v4, v3, vcc
+  ST
+  v_cvt_f32_ubyte2 v10, v2         // 71
+  ST
+  v_cvt_scalef32_pk_bf16_fp4 v10, v2, v5 op_sel:[1,0,0]  // 72
+  ST
+  s_endpgm
+.Lvalu_end:
+.size valu_ops, .Lvalu_end-valu_ops
+KD valu_ops, vgprs=32
+
+// Scalar ALU: s12..s19 = in[0..7]; one result per op to out[64*k + lane]
+// (every lane stores the same value).
+BEGIN salu_ops
+  PROLOGUE
+  s_load_dwordx8 s[12:19], s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+.macro SST reg=s20
+  v_mov_b32 v10, \reg
+  ST
+.endm
+  s_add_u32 s20, s12, s13          // 0
+  SST
+  s_add_u32 s21, s12, s13          // 1
+  s_cselect_b32 s20, 1, 0
+  SST
+  s_sub_u32 s20, s12, s13          // 2
+  SST
+  s_mul_i32 s20, s12, s13          // 3
+  SST
+  s_mul_hi_u32 s20, s12, s13       // 4
+  SST
+  s_mul_hi_i32 s20, s12, s13       // 5
+  SST
+  s_lshl_b32 s20, s12, s13         // 6
+  SST
+  s_lshr_b32 s20, s12, s13         // 7
+  SST
+  s_ashr_i32 s20, s12, s13         // 8
+  SST
+  s_and_b32 s20, s12, s13          // 9
+  SST
+  s_or_b32 s20, s12, s13           // 10
+  SST
+  s_xor_b32 s20, s12, s13          // 11
+  SST
+  s_andn2_b32 s20, s12, s13        // 12
+  SST
+  s_orn2_b32 s20, s12, s13         // 13
+  SST
+  s_not_b32 s20, s12               // 14
+  SST
+  s_nand_b32 s20, s12, s13         // 15
+  SST
+  s_xnor_b32 s20, s12, s13         // 16
+  SST
+  s_and_b32 s21, s13, 0x1f001f     // 17
+  s_bfe_u32 s20, s12, s21
+  SST
+  s_bfe_i32 s20, s12, s21          // 18
+  SST
+  s_brev_b32 s20, s12              // 19
+  SST
+  s_ff1_i32_b32 s20, s12           // 20
+  SST
+  s_bcnt1_i32_b32 s20, s12         // 21
+  SST
+  s_min_i32 s20, s12, s13          // 22
+  SST
+  s_max_u32 s20, s12, s13          // 23
+  SST
+  s_cmp_lt_i32 s12, s13            // 24
+  s_cselect_b32 s20, s14, s15
+  SST
+  s_lshl2_add_u32 s20, s12, s13    // 25
+  SST
+  s_pack_ll_b32_b16 s20, s12, s13  // 26
+  SST
+  s_pack_lh_b32_b16 s20, s12, s13  // 27
+  SST
+  s_pack_hh_b32_b16 s20, s12, s13  // 28
+  SST
+  s_lshl_b64 s[20:21], s[12:13], s14  // 29, 30
+  SST
+  SST s21
+  s_ashr_i64 s[20:21], s[12:13], s14  // 31, 32
+  SST
+  SST s21
+  s_bfm_b32 s20, s12, s13          // 33
+  SST
+  s_sext_i32_i8 s20, s12           // 34
+  SST
+  s_abs_i32 s20, s12               // 35
+  SST
+  s_movk_i32 s20, 0x8765           // 36
+  SST
+  s_mov_b32 s20, s12               // 37
+  s_addk_i32 s20, 0x1234
+  SST
+  s_add_u32 s20, s12, s14          // 38, 39
+  s_addc_u32 s21, s13, s15
+  SST
+  SST s21
+  s_bitcmp1_b32 s12, s13           // 40
+  s_cselect_b32 s20, 1, 0
+  SST
+  s_absdiff_i32 s20, s12, s13      // 41
+  SST
+  s_max_i32 s20, s12, s13          // 42
+  SST
+  s_min_u32 s20, s12, s13          // 43
+  SST
+  s_mul_i32 s20, s12, 0x12345      // 44
+  SST
+  s_endpgm
+.Lsalu_end:
+.size salu_ops, .Lsalu_end-salu_ops
+KD salu_ops, vgprs=16, sgprs=32
+
+// Divergent control flow: odd lanes take a nested if/else on bit 1, even
+// lanes run a loop of (x & 7) iterations; EXEC is restored at each join.
+BEGIN control_flow
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v10, 0
+  v_and_b32 v3, 1, v2
+  v_cmp_ne_u32 vcc, 0, v3
+  s_and_saveexec_b64 s[12:13], vcc
+  s_cbranch_execz .Lcf_else
+  v_and_b32 v3, 2, v2
+  v_cmp_ne_u32 vcc, 0, v3
+  s_and_saveexec_b64 s[14:15], vcc
+  s_cbranch_execz .Lcf_in_else
+  v_mul_lo_u32 v10, v2, 3
+.Lcf_in_else:
+  s_andn2_b64 exec, s[14:15], exec
+  s_cbranch_execz .Lcf_in_end
+  v_add_u32 v10, 7, v2
+.Lcf_in_end:
+  s_mov_b64 exec, s[14:15]
+.Lcf_else:
+  s_andn2_b64 exec, s[12:13], exec
+  s_cbranch_execz .Lcf_end
+  v_and_b32 v4, 7, v2
+  v_mov_b32 v5, 0
+  s_mov_b64 s[16:17], exec
+.Lcf_loop:
+  v_cmp_lt_u32 vcc, v5, v4
+  s_and_b64 exec, exec, vcc
+  s_cbranch_execz .Lcf_loop_end
+  v_mul_lo_u32 v6, v5, v2
+  v_add_u32 v10, v10, v6
+  v_add_u32 v5, 1, v5
+  s_branch .Lcf_loop
+.Lcf_loop_end:
+  s_mov_b64 exec, s[16:17]
+.Lcf_end:
+  s_mov_b64 exec, s[12:13]
+  ST
+  s_endpgm
+.Lcf_end_sym:
+.size control_flow, .Lcf_end_sym-control_flow
+KD control_flow, vgprs=16
+
+// Four waves exchange data through LDS across s_barrier: item t writes
+// in[t] at 4t, then reads item 255-t's; then 2-address and 64-bit forms.
+BEGIN lds_barrier
+  PROLOGUE
+  s_lshl_b32 s10, s2, 10
+  s_add_u32 s4, s4, s10
+  s_addc_u32 s5, s5, 0
+  s_lshl_b32 s10, s2, 12
+  s_add_u32 s6, s6, s10
+  s_addc_u32 s7, s7, 0
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  ds_write_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_sub_u32 v3, 255, v0
+  v_lshlrev_b32 v3, 2, v3
+  ds_read_b32 v10, v3
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v4, 3, v0
+  v_add_u32 v4, 0x400, v4
+  ds_write2_b32 v4, v2, v10 offset1:1
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_xor_b32 v5, 1, v0
+  v_lshlrev_b32 v5, 3, v5
+  ds_read_b64 v[12:13], v5 offset:1024
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v10, s[6:7]
+  global_store_dword v1, v12, s[6:7] offset:1024
+  global_store_dword v1, v13, s[6:7] offset:2048
+  s_endpgm
+.Llds_end:
+.size lds_barrier, .Llds_end-lds_barrier
+KD lds_barrier, vgprs=16, lds=3072
+
+// Buffer range checking: in viewed through a raw buffer of n bytes, out
+// (third 256-byte row) through one of m bytes.
+BEGIN buffer_oob
+  PROLOGUE
+  s_mov_b32 s12, s4
+  s_and_b32 s13, s5, 0xffff
+  s_mov_b32 s14, s8
+  s_mov_b32 s15, 0x27000
+  v_mov_b32 v10, 0
+  buffer_load_dword v10, v1, s[12:15], 0 offen         // 0
+  s_waitcnt vmcnt(0)
+  ST
+  v_lshlrev_b32 v3, 3, v0
+  buffer_load_dwordx2 v[10:11], v3, s[12:15], 0 offen  // 1, 2
+  s_waitcnt vmcnt(0)
+  ST
+  ST v11
+  s_mov_b32 s20, 4
+  buffer_load_dword v10, v1, s[12:15], s20 offen       // 3
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_dword v10, v1, s[12:15], 0 offen offset:8  // 4
+  s_waitcnt vmcnt(0)
+  ST
+  s_mov_b32 s16, s6
+  s_and_b32 s17, s7, 0xffff
+  s_mov_b32 s18, s9
+  s_mov_b32 s19, 0x27000
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  buffer_store_dword v2, v1, s[16:19], 0 offen         // 5
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lbuf_end:
+.size buffer_oob, .Lbuf_end-buffer_oob
+KD buffer_oob, vgprs=16, sgprs=24
+
+// A global load n bytes past `in`: must fault.
+BEGIN global_oob
+  PROLOGUE
+  v_add_u32 v3, s8, v1
+  global_load_dword v10, v3, s[4:5]
+  s_waitcnt vmcnt(0)
+  ST
+  s_endpgm
+.Lgoob_end:
+.size global_oob, .Lgoob_end-global_oob
+KD global_oob, vgprs=16
+
+// v_mfma_f32_16x16x16_bf16: A at in+0 (2 dwords/lane), B at in+512,
+// C at in+1024 (4 dwords/lane). D through AGPRs (C from AGPRs), and
+// again into VGPRs with C = 0.
+BEGIN mfma_bf16
+  PROLOGUE
+  v_lshlrev_b32 v20, 3, v0
+  v_lshlrev_b32 v21, 4, v0
+  global_load_dwordx2 v[2:3], v20, s[4:5]
+  global_load_dwordx2 v[4:5], v20, s[4:5] offset:512
+  global_load_dwordx4 v[6:9], v21, s[4:5] offset:1024
+  s_waitcnt vmcnt(0)
+  v_accvgpr_write_b32 a0, v6
+  v_accvgpr_write_b32 a1, v7
+  v_accvgpr_write_b32 a2, v8
+  v_accvgpr_write_b32 a3, v9
+  v_mfma_f32_16x16x16_bf16 a[0:3], v[2:3], v[4:5], a[0:3]
+  v_mfma_f32_16x16x16_bf16 v[12:15], v[2:3], v[4:5], 0
+  s_nop 7
+  s_nop 7
+  v_accvgpr_read_b32 v10, a0
+  v_accvgpr_read_b32 v11, a1
+  v_accvgpr_read_b32 v16, a2
+  v_accvgpr_read_b32 v17, a3
+  ST
+  ST v11
+  ST v16
+  ST v17
+  ST v12
+  ST v13
+  ST v14
+  ST v15
+  s_endpgm
+.Lmb_end:
+.size mfma_bf16, .Lmb_end-mfma_bf16
+KD mfma_bf16, vgprs=24
+
+// v_mfma_scale_f32_16x16x128_f8f6f4. FP4 data at in+0 (16 B/lane), FP8
+// data at in+1024 (32 B/lane), C at in+3072 (16 B/lane), scale VGPRs at
+// in+4096 (A) and in+4352 (B). Three products: FP4 x FP8 with op_sel
+// byte selection, FP8 x FP8, FP4 x FP4.
+BEGIN mfma_scale
+  PROLOGUE
+  v_lshlrev_b32 v40, 4, v0
+  v_lshlrev_b32 v41, 5, v0
+  global_load_dwordx4 v[4:7], v40, s[4:5]
+  global_load_dwordx4 v[8:11], v41, s[4:5] offset:1024
+  global_load_dwordx4 v[12:15], v41, s[4:5] offset:1040
+  global_load_dwordx4 v[16:19], v40, s[4:5] offset:3072
+  s_add_u32 s10, s4, 0x1000
+  s_addc_u32 s11, s5, 0
+  global_load_dword v20, v1, s[10:11]
+  global_load_dword v21, v1, s[10:11] offset:256
+  s_waitcnt vmcnt(0)
+  v_mfma_scale_f32_16x16x128_f8f6f4 v[24:27], v[4:7], v[8:15], v[16:19], v20, v21 op_sel:[1,1,0] op_sel_hi:[0,1,0] cbsz:4 blgp:0
+  v_mfma_scale_f32_16x16x128_f8f6f4 v[28:31], v[8:15], v[8:15], v[16:19], v20, v21 cbsz:0 blgp:0
+  v_mfma_scale_f32_16x16x128_f8f6f4 v[32:35], v[4:7], v[4:7], v[16:19], v20, v21 op_sel:[0,1,0] op_sel_hi:[1,0,0] cbsz:4 blgp:4
+  s_nop 7
+  s_nop 7
+  ST v24
+  ST v25
+  ST v26
+  ST v27
+  ST v28
+  ST v29
+  ST v30
+  ST v31
+  ST v32
+  ST v33
+  ST v34
+  ST v35
+  s_endpgm
+.Lms_end:
+.size mfma_scale, .Lms_end-mfma_scale
+KD mfma_scale, vgprs=48
+
+// LDS cross-lane ops. Lane l stores in[2l], in[2l+1] at LDS 8l; then
+// ds_read_b64_tr_b16 from 8*((5l) & 63), ds_swizzle in three modes and
+// ds_bpermute from lane (7l + 3) & 63.
+BEGIN lds_lanes
+  PROLOGUE
+  v_lshlrev_b32 v20, 3, v0
+  global_load_dwordx2 v[2:3], v20, s[4:5]
+  s_waitcnt vmcnt(0)
+  ds_write_b64 v20, v[2:3]
+  s_waitcnt lgkmcnt(0)
+  v_mul_u32_u24 v21, 5, v0
+  v_and_b32 v21, 63, v21
+  v_lshlrev_b32 v21, 3, v21
+  ds_read_b64_tr_b16 v[10:11], v21
+  s_waitcnt lgkmcnt(0)
+  ST                               // 0
+  ST v11                           // 1
+  ds_swizzle_b32 v10, v2 offset:0x41f   // 2: xor 1
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_swizzle_b32 v10, v2 offset:0x70    // 3: and 0x10, or 3
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_swizzle_b32 v10, v2 offset:0x801b  // 4: quad perm [3,2,1,0]
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mul_u32_u24 v22, 7, v0
+  v_add_u32 v22, 3, v22
+  v_and_b32 v22, 63, v22
+  v_lshlrev_b32 v22, 2, v22
+  ds_bpermute_b32 v10, v22, v2          // 5
+  s_waitcnt lgkmcnt(0)
+  ST
+  s_endpgm
+.Lll_end:
+.size lds_lanes, .Lll_end-lds_lanes
+KD lds_lanes, vgprs=24, lds=512
+
+// An instruction the simulator does not implement.
+BEGIN unimplemented
+  PROLOGUE
+  v_sin_f32 v10, v1
+  ST
+  s_endpgm
+.Lun_end:
+.size unimplemented, .Lun_end-unimplemented
+KD unimplemented, vgprs=16
+
+// Work-item and workgroup ids in a 3-D launch (grid 2x3x2, workgroup
+// 8x4x2): out[64*lin + t] = v0 as dispatched, out[768 + 64*lin + t] = ids.
+BEGIN ids
+  s_load_dwordx2 s[6:7], s[0:1], 0x8
+  v_bfe_u32 v11, v0, 0, 10
+  v_bfe_u32 v12, v0, 10, 10
+  v_bfe_u32 v13, v0, 20, 10
+  v_lshl_add_u32 v14, v12, 3, v11
+  v_lshl_add_u32 v14, v13, 5, v14
+  s_lshl_b32 s10, s3, 1
+  s_add_u32 s10, s10, s2
+  s_mul_i32 s11, s4, 6
+  s_add_u32 s10, s10, s11
+  s_lshl_b32 s10, s10, 6
+  v_add_u32 v15, s10, v14
+  v_lshlrev_b32 v15, 2, v15
+  s_lshl_b32 s11, s3, 8
+  s_or_b32 s11, s11, s2
+  s_lshl_b32 s12, s4, 16
+  s_or_b32 s11, s11, s12
+  v_mov_b32 v16, s11
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v15, v0, s[6:7]
+  global_store_dword v15, v16, s[6:7] offset:3072
+  s_endpgm
+.Lids_end:
+.size ids, .Lids_end-ids
+KD ids, vgprs=24, wgx=1, wgy=1, wgz=1, vid=2
+
+// v_cvt_pk_fp8_f32 past the E4M3 range, with MODE.FP16_OVFL from the
+// descriptor (fp8_clamp: set; fp8_nan: clear) and set by s_setreg
+// (fp8_setreg: clear in the descriptor).
+.macro FP8_BODY
+  PROLOGUE
+  global_load_dword v5, v1, s[4:5]
+  global_load_dword v6, v1, s[4:5] offset:256
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v10, 0
+  v_cvt_pk_fp8_f32 v10, v5, v6
+  v_cvt_pk_fp8_f32 v10, v6, v5 op_sel:[0,0,1]
+  ST
+.endm
+BEGIN fp8_clamp
+  FP8_BODY
+  s_endpgm
+.Lfc_end:
+.size fp8_clamp, .Lfc_end-fp8_clamp
+KD fp8_clamp, vgprs=16, fp16ovfl=1
+BEGIN fp8_nan
+  FP8_BODY
+  s_endpgm
+.Lfn_end:
+.size fp8_nan, .Lfn_end-fp8_nan
+KD fp8_nan, vgprs=16, fp16ovfl=0
+BEGIN fp8_setreg
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 23, 1), 1
+  FP8_BODY
+  s_endpgm
+.Lfs_end:
+.size fp8_setreg, .Lfs_end-fp8_setreg
+KD fp8_setreg, vgprs=16, fp16ovfl=0
+
+.amdgpu_metadata
+---
+amdhsa.version: [ 1, 2 ]
+amdhsa.target: amdgcn-amd-amdhsa--gfx950
+amdhsa.kernels:
+  - .name: valu_ops
+    .symbol: valu_ops.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: salu_ops
+    .symbol: salu_ops.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: control_flow
+    .symbol: control_flow.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: lds_barrier
+    .symbol: lds_barrier.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 3072
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: buffer_oob
+    .symbol: buffer_oob.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: global_oob
+    .symbol: global_oob.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mfma_bf16
+    .symbol: mfma_bf16.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mfma_scale
+    .symbol: mfma_scale.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: lds_lanes
+    .symbol: lds_lanes.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 512
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: unimplemented
+    .symbol: unimplemented.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: ids
+    .symbol: ids.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: fp8_clamp
+    .symbol: fp8_clamp.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: fp8_nan
+    .symbol: fp8_nan.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: fp8_setreg
+    .symbol: fp8_setreg.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+...
+.end_amdgpu_metadata

@@ -1,0 +1,87 @@
+// Device memory of the simulator: allocation, lookup, bounds and errors.
+#include <stdlib.h>
+#include <time.h>
+
+#include "sim/internal.h"
+#include "sim/sim.h"
+#include "uq_test.h"
+
+static int test_alloc_read_write(void) {
+  uq_sim_t *sim;
+  UQ_EXPECT_OK(uq_sim_create(&sim));
+  unsigned seed = (unsigned)time(NULL);
+  printf("seed %u\n", seed);
+  srand(seed);
+  enum { N = 50 };
+  uint64_t addr[N];
+  size_t size[N];
+  for (int i = 0; i < N; ++i) {
+    size[i] = 1 + (size_t)(rand() % 5000);
+    UQ_EXPECT_OK(uq_sim_alloc(sim, size[i], &addr[i]));
+    UQ_EXPECT(addr[i] >= 0x100000000ull);
+    if (i)
+      UQ_EXPECT(addr[i] >= addr[i - 1] + size[i - 1]);
+  }
+  // Fresh memory reads as 0xCD.
+  uint8_t b = 0;
+  UQ_EXPECT_OK(uq_sim_read(sim, addr[3] + size[3] - 1, &b, 1));
+  UQ_EXPECT_EQ_HEX(b, 0xCD);
+  // Write a pattern to each and read it back, in random order.
+  for (int k = 0; k < 200; ++k) {
+    int i = rand() % N;
+    size_t off = (size_t)rand() % size[i],
+           len = 1 + (size_t)rand() % (size[i] - off);
+    uint8_t *p = malloc(len), *q = malloc(len);
+    for (size_t j = 0; j < len; ++j)
+      p[j] = (uint8_t)rand();
+    UQ_EXPECT_OK(uq_sim_write(sim, addr[i] + off, p, len));
+    UQ_EXPECT_OK(uq_sim_read(sim, addr[i] + off, q, len));
+    int same = memcmp(p, q, len) == 0;
+    UQ_EXPECT(uq_sim_memory_lookup(sim, addr[i] + off, len) != NULL);
+    free(p);
+    free(q);
+    UQ_EXPECT(same);
+  }
+  // Past the end, before the start, between allocations: errors.
+  UQ_EXPECT_CODE(uq_sim_read(sim, addr[5] + size[5] - 1, &b, 2),
+                 UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT_CODE(uq_sim_write(sim, addr[0] - 1, &b, 1), UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT_CODE(uq_sim_read(sim, 0x1000, &b, 1), UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT(uq_sim_memory_lookup(sim, addr[N - 1] + size[N - 1], 1) == NULL);
+  // Free: the range is gone, the others stay.
+  UQ_EXPECT_OK(uq_sim_free(sim, addr[7]));
+  UQ_EXPECT_CODE(uq_sim_read(sim, addr[7], &b, 1), UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT_CODE(uq_sim_free(sim, addr[7]), UQ_STATUS_NOT_FOUND);
+  UQ_EXPECT_CODE(uq_sim_free(sim, addr[8] + 1), UQ_STATUS_NOT_FOUND);
+  UQ_EXPECT_OK(uq_sim_read(sim, addr[8], &b, 1));
+  UQ_EXPECT_OK(uq_sim_read(sim, addr[6], &b, 1));
+  uq_sim_destroy(sim);
+  return 0;
+}
+
+static int test_bad_arguments(void) {
+  uq_sim_t *sim;
+  UQ_EXPECT_CODE(uq_sim_create(NULL), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_OK(uq_sim_create(&sim));
+  uint64_t a;
+  UQ_EXPECT_CODE(uq_sim_alloc(sim, (size_t)1 << 50, &a),
+                 UQ_STATUS_RESOURCE_EXHAUSTED);
+  UQ_EXPECT_CODE(uq_sim_alloc(NULL, 4, &a), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_sim_program_load(sim, "x", 1, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  uq_sim_program_t *p;
+  static const uint8_t junk[64] = {1, 2, 3};
+  uq_status_code_t c =
+      uq_status_consume_code(uq_sim_program_load(sim, junk, sizeof(junk), &p));
+  UQ_EXPECT(c == UQ_STATUS_DATA_LOSS || c == UQ_STATUS_INVALID_ARGUMENT);
+  uq_sim_destroy(sim);
+  return 0;
+}
+
+static const uq_test_case_t tests[] = {
+    {"alloc_read_write", test_alloc_read_write},
+    {"bad_arguments", test_bad_arguments},
+    {0, 0},
+};
+
+int main(int argc, char **argv) { return uq_test_main(argc, argv, tests); }

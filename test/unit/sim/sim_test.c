@@ -1,0 +1,836 @@
+// The simulator end to end: real gfx950 code objects (kernels/sim_kernels.s)
+// run through the public API, every result checked against a C computation
+// written here from the ISA's definitions (not from the simulator's code).
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "codeobj/codeobj.h"
+#include "sim/sim.h"
+#include "uq_test.h"
+
+static unsigned g_seed;
+static uint32_t rng_state;
+static uint32_t rnd(void) {
+  // xorshift32: reproducible from the printed seed.
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 17;
+  rng_state ^= rng_state << 5;
+  return rng_state;
+}
+static float rndf(float lo, float hi) {
+  return lo + (hi - lo) * (float)(rnd() >> 8) / 16777216.0f;
+}
+static uint32_t f2u(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static float u2f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+typedef struct fixture_s {
+  uq_sim_t *sim;
+  uq_sim_program_t *prog;
+} fixture_t;
+
+static uq_status_t fixture_open(fixture_t *f) {
+  memset(f, 0, sizeof(*f));
+  FILE *fp = fopen(UQ_SIM_TEST_HSACO, "rb");
+  if (!fp)
+    return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND, "cannot open %s",
+                          UQ_SIM_TEST_HSACO);
+  fseek(fp, 0, SEEK_END);
+  long n = ftell(fp);
+  fseek(fp, 0, SEEK_SET);
+  void *buf = malloc((size_t)n);
+  size_t got = fread(buf, 1, (size_t)n, fp);
+  fclose(fp);
+  uq_status_t st = uq_sim_create(&f->sim);
+  if (!st)
+    st = got == (size_t)n ? uq_sim_program_load(f->sim, buf, got, &f->prog)
+                          : UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "short read");
+  free(buf);
+  return st;
+}
+static void fixture_close(fixture_t *f) {
+  uq_sim_program_destroy(f->prog);
+  uq_sim_destroy(f->sim);
+}
+
+// Runs `kernel` with in = `in` (in_size bytes), out = out_size bytes of
+// 0xCD, n, m; copies out back into `out`.
+static uq_status_t run(fixture_t *f, const char *kernel, const void *in,
+                       size_t in_size, void *out, size_t out_size, uint32_t n,
+                       uint32_t m, const uint32_t grid[3],
+                       const uint32_t block[3], uq_sim_counters_t *cnt) {
+  uint64_t din, dout;
+  UQ_RETURN_IF_ERROR(uq_sim_alloc(f->sim, in_size, &din), "in");
+  UQ_RETURN_IF_ERROR(uq_sim_alloc(f->sim, out_size, &dout), "out");
+  UQ_RETURN_IF_ERROR(uq_sim_write(f->sim, din, in, in_size), "in");
+  uint8_t args[24];
+  memcpy(args, &din, 8);
+  memcpy(args + 8, &dout, 8);
+  memcpy(args + 16, &n, 4);
+  memcpy(args + 20, &m, 4);
+  uq_sim_launch_t L = {{grid[0], grid[1], grid[2]},
+                       {block[0], block[1], block[2]},
+                       args,
+                       sizeof(args),
+                       0};
+  uq_status_t st = uq_sim_launch(f->sim, f->prog, kernel, &L, cnt);
+  if (!st)
+    st = uq_sim_read(f->sim, dout, out, out_size);
+  uq_status_free(uq_sim_free(f->sim, din));
+  uq_status_free(uq_sim_free(f->sim, dout));
+  return st;
+}
+static const uint32_t one[3] = {1, 1, 1}, wave[3] = {64, 1, 1};
+
+// ---------------------------------------------------------------------------
+// Oracles.
+
+static uint16_t bf16_rne(float f) {
+  uint32_t u = f2u(f);
+  if (isnan(f))
+    return (uint16_t)((u >> 16) | 0x40);
+  uint32_t r = u + 0x7FFF + ((u >> 16) & 1);
+  return (uint16_t)(r >> 16);
+}
+static float fp4_value(unsigned code) {
+  static const float v[8] = {0, 0.5f, 1, 1.5f, 2, 3, 4, 6};
+  return (code & 8) ? -v[code & 7] : v[code & 7];
+}
+static double e4m3_value(unsigned b) {
+  int s = (b >> 7) & 1, e = (b >> 3) & 15, m = b & 7;
+  double v = e == 0 ? ldexp(m / 8.0, -6) : ldexp(1 + m / 8.0, e - 7);
+  return s ? -v : v;
+}
+// E4M3 encoding by nearest value (ties to even code); overflow past the
+// rounding limit of 448 gives 448 or NaN by `clamp`.
+static unsigned e4m3_encode(float x, int clamp) {
+  unsigned sign = x < 0 ? 0x80 : 0;
+  double a = fabs((double)x);
+  if (isnan(x))
+    return 0x7F | sign;
+  if (a >= 464.0)
+    return clamp ? (0x7E | sign) : (0x7F | sign);
+  unsigned best = 0;
+  double bd = 1e300;
+  for (unsigned c = 0; c < 0x7F; ++c) {
+    double d = fabs(a - e4m3_value(c));
+    if (d < bd || (d == bd && (c & 1) == 0 && (best & 1))) {
+      bd = d;
+      best = c;
+    }
+  }
+  return best | sign;
+}
+static uint32_t perm_byte(uint64_t x, unsigned sel) {
+  sel &= 0xFF;
+  if (sel <= 7)
+    return (uint32_t)(x >> (8 * sel)) & 0xFF;
+  if (sel <= 11) // sign of byte 1, 3, 5, 7 replicated
+    return ((x >> (8 * (2 * (sel - 8) + 1) + 7)) & 1) ? 0xFF : 0;
+  return sel == 12 ? 0 : 0xFF;
+}
+static int ulp_close(float got, double want, int ulps) {
+  if (isnan(want))
+    return isnan(got);
+  if (isinf(want))
+    return got == (float)want;
+  float w = (float)want;
+  double ulp = fabs(nextafterf(w, INFINITY) - w);
+  return fabs((double)got - want) <= ulps * ulp;
+}
+
+// ---------------------------------------------------------------------------
+// Tests.
+
+static int test_valu(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 73 };
+  uint32_t in[8][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l) {
+    for (int k = 0; k < 3; ++k)
+      in[k][l] = rnd();
+    for (int k = 3; k < 7; ++k)
+      in[k][l] = f2u(rndf(-100, 100));
+    in[7][l] = (uint32_t)((int32_t)(rnd() % 41) - 20);
+  }
+  uq_sim_counters_t cnt;
+  UQ_EXPECT_OK(run(&f, "valu_ops", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, &cnt));
+  uint32_t *A = in[0], *B = in[1], *C = in[2];
+  float fa[64], fb[64], fc[64], fd[64];
+  for (int l = 0; l < 64; ++l) {
+    fa[l] = u2f(in[3][l]);
+    fb[l] = u2f(in[4][l]);
+    fc[l] = u2f(in[5][l]);
+    fd[l] = u2f(in[6][l]);
+  }
+  int32_t *S = (int32_t *)in[7];
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = A[l], b = B[l], c = C[l];
+    uint32_t e[NOUT];
+    memset(e, 0, sizeof(e));
+    e[0] = a + b;
+    e[1] = a - b;
+    e[2] = a * b;
+    e[3] = (uint32_t)(((uint64_t)a * b) >> 32);
+    e[4] = (uint32_t)(((int64_t)(int32_t)a * (int32_t)b) >> 32);
+    e[5] = a << (b & 31);
+    e[6] = a >> (b & 31);
+    e[7] = (uint32_t)((int32_t)a >> (b & 31));
+    e[8] = a & b;
+    e[9] = a | b;
+    e[10] = a ^ b;
+    {
+      unsigned off = b & 31, w = c & 31;
+      e[11] = w ? (a >> off) & ((1u << w) - 1) : 0;
+      // Signed: arithmetic shift, then sign-extend from bit w-1.
+      int64_t v = (int64_t)(int32_t)a >> off;
+      uint64_t field = (uint64_t)v & ((1ull << w) - 1);
+      if (w && (field >> (w - 1)) & 1)
+        field |= ~((1ull << w) - 1);
+      e[12] = w ? (uint32_t)field : 0;
+    }
+    e[13] = (a & b) | (~a & c);
+    e[14] = (uint32_t)((((uint64_t)a << 32) | b) >> (c & 31));
+    e[15] = (uint32_t)((((uint64_t)a << 32) | b) >> (8 * (c & 3)));
+    {
+      uint64_t x = ((uint64_t)a << 32) | b;
+      e[16] = perm_byte(x, c) | perm_byte(x, c >> 8) << 8 |
+              perm_byte(x, c >> 16) << 16 | perm_byte(x, c >> 24) << 24;
+    }
+    e[17] = (a << 3) + c;
+    e[18] = a + b + c;
+    e[19] = (a << 5) | c;
+    e[20] = (a & b) | c;
+    e[21] = a | b | c;
+    e[22] = (a ^ b) + c;
+    e[23] = f2u(fa[l] + fb[l]);
+    e[24] = f2u(fa[l] * fb[l]);
+    e[25] = f2u(fmaf(fa[l], fb[l], fc[l]));
+    e[26] = f2u(fmaf(-fa[l], fabsf(fb[l]), fc[l]));
+    e[27] = f2u(fa[l] > fb[l] ? fa[l] : fb[l]);
+    e[28] = f2u(fa[l] < fb[l] ? fa[l] : fb[l]);
+    {
+      float x = fa[l], y = fb[l], z = fc[l];
+      float lo = x < y ? x : y, hi = x < y ? y : x;
+      e[29] = f2u(z < lo ? lo : z > hi ? hi : z);
+    }
+    e[30] = f2u(fa[l] - fb[l]);
+    e[31] = f2u((float)(int32_t)a);
+    e[32] = (uint32_t)(int32_t)truncf(fa[l]);
+    e[33] = f2u((float)a);
+    {
+      float s = fa[l] + fb[l];
+      e[34] = f2u(s < 0 ? 0.0f : s > 1 ? 1.0f : s);
+    }
+    e[35] = f2u(fa[l] * fb[l] * 2.0f);
+    e[36] = (int32_t)a > (int32_t)b ? a : c;
+    e[37] = c + b + (uint32_t)(((uint64_t)a + b) >> 32);
+    e[38] = (uint32_t)l;
+    e[39] = (uint32_t)__builtin_popcount(a) + b;
+    e[40] = f2u(fmaf(fa[l], fc[l], fb[l]));
+    e[41] = f2u(fmaf(fb[l], fd[l], fa[l]));
+    e[42] = f2u(fb[l] * -fc[l]);
+    e[43] = f2u(fa[l] * fd[l]);
+    {
+      uint64_t add = (uint64_t)in[3][l] << 32 | c;
+      uint64_t r = (uint64_t)a * b + add;
+      e[44] = (uint32_t)r;
+      e[45] = (uint32_t)(r >> 32);
+      uint64_t x = ((uint64_t)b << 32 | a) << (S[l] & 63);
+      e[46] = (uint32_t)x;
+      e[47] = (uint32_t)(x >> 32);
+    }
+    e[48] = A[7];
+    {
+      int32_t x = (int32_t)a, y = (int32_t)b, z = (int32_t)c;
+      int32_t mx = x > y ? x : y;
+      e[49] = (uint32_t)(mx > z ? mx : z);
+      uint32_t mn = a < b ? a : b;
+      e[50] = mn < c ? mn : c;
+      int32_t v[3] = {x, y, z};
+      for (int i = 0; i < 3; ++i) // sort to take the middle
+        for (int j = i + 1; j < 3; ++j)
+          if (v[j] < v[i]) {
+            int32_t t = v[i];
+            v[i] = v[j];
+            v[j] = t;
+          }
+      e[51] = (uint32_t)v[1];
+    }
+    e[52] = bf16_rne(fa[l]) | (uint32_t)bf16_rne(fb[l]) << 16;
+    int row = l & ~15, r = l & 15;
+    e[54] = r == 0 ? 0 : A[l - 1];
+    e[55] = r < 14 ? A[l + 2] : c;
+    e[56] = A[l ^ 1];
+    e[57] = f2u(fa[row + ((r - 3) & 15)] + fb[l]);
+    e[58] = (l >> 4) & 1 ? A[row - 1] : c;
+    e[59] = (((l >> 2) & 3) == 0 || ((l >> 2) & 3) == 2) ? A[row + 15 - r] : c;
+    {
+      _Float16 h = (_Float16)fa[l];
+      uint16_t hb;
+      memcpy(&hb, &h, 2);
+      e[60] = hb; // the high half is zeroed by the VOP1 form
+    }
+    e[61] = ((a >> 8) & 0xFF) << 16;
+    e[62] = fa[l] < fb[l];
+    e[63] = a < b;
+    e[64] = A[21];
+    e[65] = f2u(ldexpf(fa[l], S[l]));
+    e[66] = f2u(fmaf(fa[l], fb[l], fc[l]));
+    e[67] = b - a;
+    e[68] = fa[l] <= 0 ? 0 : (uint32_t)fa[l];
+    e[70] = c - b - (a < b);
+    e[71] = f2u((float)((a >> 16) & 0xFF));
+    {
+      unsigned byte = (a >> 8) & 0xFF;
+      int ex = (int)((f2u(fa[l]) >> 23) & 0xFF) - 127;
+      float lo = ldexpf(fp4_value(byte & 15), ex);
+      float hi = ldexpf(fp4_value(byte >> 4), ex);
+      e[72] = bf16_rne(lo) | (uint32_t)bf16_rne(hi) << 16;
+    }
+    for (int k = 0; k < NOUT; ++k) {
+      int ok;
+      if (k == 53)
+        ok = ulp_close(u2f(out[k][l]), exp2((double)fa[l]), 1);
+      else if (k == 69)
+        ok = ulp_close(u2f(out[k][l]), 1.0 / (double)fa[l], 1);
+      else
+        ok = out[k][l] == e[k];
+      if (!ok && bad++ < 10)
+        fprintf(stderr, "valu op %d lane %d: got 0x%08x want 0x%08x\n", k, l,
+                out[k][l], e[k]);
+    }
+  }
+  UQ_EXPECT_EQ_INT(bad, 0);
+  UQ_EXPECT(cnt.by_class[UQ_SIM_CLASS_VALU] > 80);
+  UQ_EXPECT_EQ_INT(cnt.global_bytes_written, (uint64_t)NOUT * 256);
+  UQ_EXPECT_EQ_INT(cnt.global_bytes_read, 8 * 256);
+  UQ_EXPECT_EQ_INT(cnt.scalar_bytes_read, 24);
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_salu(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 45 };
+  uint32_t in[8], out[NOUT][64];
+  for (int i = 0; i < 8; ++i)
+    in[i] = rnd();
+  uq_sim_counters_t cnt;
+  UQ_EXPECT_OK(run(&f, "salu_ops", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, &cnt));
+  uint32_t x = in[0], y = in[1], z = in[2], w = in[3];
+  uint32_t e[NOUT];
+  e[0] = x + y;
+  e[1] = (uint32_t)(((uint64_t)x + y) >> 32);
+  e[2] = x - y;
+  e[3] = x * y;
+  e[4] = (uint32_t)(((uint64_t)x * y) >> 32);
+  e[5] = (uint32_t)(((int64_t)(int32_t)x * (int32_t)y) >> 32);
+  e[6] = x << (y & 31);
+  e[7] = x >> (y & 31);
+  e[8] = (uint32_t)((int32_t)x >> (y & 31));
+  e[9] = x & y;
+  e[10] = x | y;
+  e[11] = x ^ y;
+  e[12] = x & ~y;
+  e[13] = x | ~y;
+  e[14] = ~x;
+  e[15] = ~(x & y);
+  e[16] = ~(x ^ y);
+  {
+    unsigned off = y & 31, wd = (y >> 16) & 31;
+    e[17] = wd ? (x >> off) & ((1u << wd) - 1) : 0;
+    int64_t v = (int64_t)(int32_t)x >> off;
+    uint64_t fld = (uint64_t)v & ((1ull << wd) - 1);
+    if (wd && (fld >> (wd - 1)) & 1)
+      fld |= ~((1ull << wd) - 1);
+    e[18] = wd ? (uint32_t)fld : 0;
+  }
+  {
+    uint32_t r = 0;
+    for (int i = 0; i < 32; ++i)
+      if ((x >> i) & 1)
+        r |= 1u << (31 - i);
+    e[19] = r;
+  }
+  e[20] = x ? (uint32_t)__builtin_ctz(x) : 0xFFFFFFFFu;
+  e[21] = (uint32_t)__builtin_popcount(x);
+  e[22] = (int32_t)x < (int32_t)y ? x : y;
+  e[23] = x > y ? x : y;
+  e[24] = (int32_t)x < (int32_t)y ? z : w;
+  e[25] = (x << 2) + y;
+  e[26] = (x & 0xFFFF) | (y << 16);
+  e[27] = (x & 0xFFFF) | (y & 0xFFFF0000u);
+  e[28] = (x >> 16) | (y & 0xFFFF0000u);
+  {
+    uint64_t v = ((uint64_t)y << 32 | x) << (z & 63);
+    e[29] = (uint32_t)v;
+    e[30] = (uint32_t)(v >> 32);
+    int64_t s = (int64_t)((uint64_t)y << 32 | x) >> (z & 63);
+    e[31] = (uint32_t)s;
+    e[32] = (uint32_t)((uint64_t)s >> 32);
+  }
+  e[33] = (uint32_t)(((1ull << (x & 31)) - 1) << (y & 31));
+  e[34] = (uint32_t)(int32_t)(int8_t)(x & 0xFF);
+  e[35] = (int32_t)x < 0 ? 0u - x : x;
+  e[36] = (uint32_t)(int32_t)(int16_t)0x8765;
+  e[37] = x + 0x1234;
+  {
+    uint64_t s = ((uint64_t)y << 32 | x) + ((uint64_t)w << 32 | z);
+    e[38] = (uint32_t)s;
+    e[39] = (uint32_t)(s >> 32);
+  }
+  e[40] = (x >> (y & 31)) & 1;
+  {
+    int64_t d = (int64_t)(int32_t)x - (int32_t)y;
+    e[41] = (uint32_t)(d < 0 ? -d : d);
+  }
+  e[42] = (int32_t)x > (int32_t)y ? x : y;
+  e[43] = x < y ? x : y;
+  e[44] = x * 0x12345u;
+  int bad = 0;
+  for (int k = 0; k < NOUT; ++k)
+    for (int l = 0; l < 64; ++l)
+      if (out[k][l] != e[k] && bad++ < 10)
+        fprintf(stderr, "salu op %d lane %d: got 0x%08x want 0x%08x\n", k, l,
+                out[k][l], e[k]);
+  UQ_EXPECT_EQ_INT(bad, 0);
+  UQ_EXPECT(cnt.by_class[UQ_SIM_CLASS_SALU] > 60);
+  UQ_EXPECT_EQ_INT(cnt.scalar_bytes_read, 24 + 32);
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_control_flow(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  // A partial wave (50 work-items): lanes 50..63 must not store.
+  for (int rep = 0; rep < 3; ++rep) {
+    uint32_t items = rep == 0 ? 64 : rep == 1 ? 50 : 1;
+    uint32_t in[64], out[64];
+    for (int l = 0; l < 64; ++l)
+      in[l] = rnd() % 1000;
+    uint32_t block[3] = {items, 1, 1};
+    UQ_EXPECT_OK(run(&f, "control_flow", in, sizeof(in), out, sizeof(out), 0, 0,
+                     one, block, NULL));
+    for (uint32_t l = 0; l < 64; ++l) {
+      uint32_t x = in[l], y = 0;
+      if (x & 1) {
+        y = (x & 2) ? x * 3 : x + 7;
+      } else {
+        for (uint32_t i = 0; i < (x & 7); ++i)
+          y += i * x;
+      }
+      if (l >= items)
+        y = 0xCDCDCDCDu;
+      if (out[l] != y)
+        UQ_TEST_FAIL_("items %u lane %u: x %u got %u want %u", items, l, x,
+                      out[l], y);
+    }
+  }
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_lds_barrier(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { WG = 3 };
+  static uint32_t in[WG][256], out[WG][4][256];
+  for (int g = 0; g < WG; ++g)
+    for (int t = 0; t < 256; ++t)
+      in[g][t] = rnd();
+  uq_sim_counters_t cnt;
+  uint32_t grid[3] = {WG, 1, 1}, block[3] = {256, 1, 1};
+  UQ_EXPECT_OK(run(&f, "lds_barrier", in, sizeof(in), out, sizeof(out), 0, 0,
+                   grid, block, &cnt));
+  for (int g = 0; g < WG; ++g) {
+    for (int t = 0; t < 256; ++t) {
+      UQ_EXPECT_EQ_HEX(out[g][0][t], in[g][255 - t]);
+      UQ_EXPECT_EQ_HEX(out[g][1][t], in[g][t ^ 1]);
+      UQ_EXPECT_EQ_HEX(out[g][2][t], in[g][255 - (t ^ 1)]);
+    }
+  }
+  UQ_EXPECT_EQ_INT(cnt.workgroups, WG);
+  UQ_EXPECT_EQ_INT(cnt.waves, 4 * WG);
+  UQ_EXPECT_EQ_INT(cnt.lds_high_water, 3072);
+  UQ_EXPECT_EQ_INT(cnt.lds_bytes_written, (uint64_t)WG * 256 * (4 + 8));
+  UQ_EXPECT_EQ_INT(cnt.lds_bytes_read, (uint64_t)WG * 256 * (4 + 8));
+  UQ_EXPECT_EQ_INT(cnt.by_class[UQ_SIM_CLASS_OTHER] >= (uint64_t)WG * 4 * 2, 1);
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_buffer_oob(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  for (int rep = 0; rep < 4; ++rep) {
+    uint32_t in[128], out[6][64];
+    for (int i = 0; i < 128; ++i)
+      in[i] = rnd();
+    // num_records in bytes, not always a multiple of 4.
+    uint32_t n = rnd() % 300, m = rnd() % 300;
+    UQ_EXPECT_OK(run(&f, "buffer_oob", in, sizeof(in), out, sizeof(out), n, m,
+                     one, wave, NULL));
+    for (uint32_t l = 0; l < 64; ++l) {
+      // Raw buffer rule: offset (vgpr + inst offset, not soffset) >= n -> 0.
+      UQ_EXPECT_EQ_HEX(out[0][l], 4 * l < n ? in[l] : 0);
+      UQ_EXPECT_EQ_HEX(out[1][l], 8 * l < n ? in[2 * l] : 0);
+      UQ_EXPECT_EQ_HEX(out[2][l], 8 * l + 4 < n ? in[2 * l + 1] : 0);
+      UQ_EXPECT_EQ_HEX(out[3][l], 4 * l < n ? in[l + 1] : 0);
+      UQ_EXPECT_EQ_HEX(out[4][l], 4 * l + 8 < n ? in[l + 2] : 0);
+      // The store went through a descriptor over out's row 0 with m bytes.
+      (void)m;
+    }
+  }
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_buffer_store_oob(void) {
+  // buffer_oob's final store writes in[l] at out + 4l through a buffer of m
+  // bytes after the loads' rows were stored: rows 0.. were moved by ST, so
+  // the store lands in row 5 (out + 5*256).
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[128], out[6][64];
+  for (int i = 0; i < 128; ++i)
+    in[i] = rnd();
+  uint32_t m = 100 + rnd() % 100;
+  UQ_EXPECT_OK(run(&f, "buffer_oob", in, sizeof(in), out, sizeof(out), 256, m,
+                   one, wave, NULL));
+  for (uint32_t l = 0; l < 64; ++l)
+    UQ_EXPECT_EQ_HEX(out[5][l], 4 * l < m ? in[l] : 0xCDCDCDCDu);
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_global_oob(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[64], out[64];
+  memset(in, 0, sizeof(in));
+  uq_status_t st = run(&f, "global_oob", in, sizeof(in), out, sizeof(out),
+                       sizeof(in), 0, one, wave, NULL);
+  UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT(strstr(uq_status_message(st), "global_load_dword") != NULL);
+  uq_status_free(st);
+  // In bounds (n = 0) the same kernel runs.
+  UQ_EXPECT_OK(run(&f, "global_oob", in, sizeof(in), out, sizeof(out), 0, 0,
+                   one, wave, NULL));
+  fixture_close(&f);
+  return 0;
+}
+
+static float bf16f(uint16_t h) { return u2f((uint32_t)h << 16); }
+
+static int test_mfma_bf16(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  // in: A (64 lanes x 2 dwords), B (same), C (64 x 4 f32).
+  uint32_t in[128 + 128 + 256];
+  uint32_t *ra = in, *rb = in + 128, *rc = in + 256;
+  for (int i = 0; i < 256; ++i)
+    in[i] = bf16_rne(rndf(-4, 4)) | (uint32_t)bf16_rne(rndf(-4, 4)) << 16;
+  for (int i = 0; i < 256; ++i)
+    rc[i] = f2u(rndf(-10, 10));
+  uint32_t out[8][64];
+  uq_sim_counters_t cnt;
+  UQ_EXPECT_OK(run(&f, "mfma_bf16", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, &cnt));
+  // A[i][k] sits in lane i + 16*(k/4), bf16 k%4; B[k][j] in lane j + 16*(k/4).
+  double A[16][16], B[16][16];
+  for (int l = 0; l < 64; ++l) {
+    for (int e = 0; e < 4; ++e) {
+      int k = 4 * (l >> 4) + e;
+      A[l & 15][k] = bf16f((uint16_t)(ra[2 * l + e / 2] >> (16 * (e & 1))));
+      B[k][l & 15] = bf16f((uint16_t)(rb[2 * l + e / 2] >> (16 * (e & 1))));
+    }
+  }
+  for (int l = 0; l < 64; ++l) {
+    for (int r = 0; r < 4; ++r) {
+      int i = 4 * (l >> 4) + r, j = l & 15;
+      double s = 0, mag = 0;
+      for (int k = 0; k < 16; ++k) {
+        s += A[i][k] * B[k][j];
+        mag += fabs(A[i][k] * B[k][j]);
+      }
+      double cval = u2f(rc[4 * l + r]);
+      double tol = 1e-6 * (mag + fabs(cval)) + 1e-30;
+      UQ_EXPECT_NEAR(u2f(out[4 + r][l]), s, tol);
+      UQ_EXPECT_NEAR(u2f(out[r][l]), s + cval, tol);
+    }
+  }
+  UQ_EXPECT_EQ_INT(cnt.by_class[UQ_SIM_CLASS_MFMA], 2);
+  fixture_close(&f);
+  return 0;
+}
+
+// The K index of byte/nibble t of lane group j for a format (DESIGN.md and
+// the CDNA4 ISA guide's operand tables).
+static int k_of(int fmt, int j, int t) {
+  if (fmt == 4)
+    return 32 * j + t;
+  return t < 16 ? 16 * j + t : 64 + 16 * j + (t - 16);
+}
+static double elem(int fmt, const uint8_t *bytes, int t) {
+  if (fmt == 4)
+    return fp4_value((bytes[t / 2] >> (4 * (t & 1))) & 15);
+  return e4m3_value(bytes[t]);
+}
+
+static int test_mfma_scale(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  static uint8_t in[4608];
+  memset(in, 0, sizeof(in));
+  for (int i = 0; i < 1024; ++i)
+    in[i] = (uint8_t)rnd();
+  for (int i = 1024; i < 3072; ++i) {
+    uint8_t b = (uint8_t)rnd();
+    if ((b & 0x7F) == 0x7F) // no NaN codes
+      b ^= 1;
+    in[i] = b;
+  }
+  for (int i = 0; i < 256; ++i) {
+    float c = rndf(-50, 50);
+    memcpy(in + 3072 + 4 * i, &c, 4);
+  }
+  for (int i = 0; i < 128; ++i) {
+    uint32_t s = 0;
+    for (int b = 0; b < 4; ++b)
+      s |= (uint32_t)(118 + rnd() % 20) << (8 * b);
+    memcpy(in + 4096 + 4 * i, &s, 4);
+  }
+  uint32_t out[12][64];
+  UQ_EXPECT_OK(run(&f, "mfma_scale", in, sizeof(in), out, sizeof(out), 0, 0,
+                   one, wave, NULL));
+  // Three products: (fmt A, fmt B, data A, data B, byte A, byte B).
+  struct {
+    int fa, fb, da, db, sela, selb;
+  } cases[3] = {
+      {4, 0, 0, 1024, 1, 3}, // op_sel:[1,1] op_sel_hi:[0,1]
+      {0, 0, 1024, 1024, 0, 0},
+      {4, 4, 0, 0, 2, 1}, // op_sel:[0,1] op_sel_hi:[1,0]
+  };
+  for (int c = 0; c < 3; ++c) {
+    double A[16][128], Bm[128][16];
+    int stride_a = cases[c].fa == 4 ? 16 : 32,
+        stride_b = cases[c].fb == 4 ? 16 : 32;
+    for (int l = 0; l < 64; ++l) {
+      int tn = cases[c].fa == 4 ? 32 : 32; // 32 elements per lane either way
+      for (int t = 0; t < tn; ++t) {
+        A[l & 15][k_of(cases[c].fa, l >> 4, t)] =
+            elem(cases[c].fa, in + cases[c].da + stride_a * l, t);
+        Bm[k_of(cases[c].fb, l >> 4, t)][l & 15] =
+            elem(cases[c].fb, in + cases[c].db + stride_b * l, t);
+      }
+    }
+    for (int l = 0; l < 64; ++l) {
+      for (int r = 0; r < 4; ++r) {
+        int i = 4 * (l >> 4) + r, j = l & 15;
+        double s = 0, mag = 0;
+        for (int blk = 0; blk < 4; ++blk) {
+          int sa = in[4096 + 4 * (16 * blk + i) + cases[c].sela];
+          int sb = in[4352 + 4 * (16 * blk + j) + cases[c].selb];
+          double d = 0;
+          for (int k = 32 * blk; k < 32 * blk + 32; ++k)
+            d += A[i][k] * Bm[k][j];
+          s += ldexp(d, sa - 127 + sb - 127);
+          mag += fabs(ldexp(d, sa - 127 + sb - 127));
+        }
+        float cv;
+        memcpy(&cv, in + 3072 + 16 * l + 4 * r, 4);
+        double want = s + cv, tol = 1e-6 * (mag + fabs(cv)) + 1e-30;
+        float got = u2f(out[4 * c + r][l]);
+        if (!(fabs(got - want) <= tol))
+          UQ_TEST_FAIL_("case %d lane %d reg %d: got %.9g want %.9g", c, l, r,
+                        got, want);
+      }
+    }
+  }
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_lds_lanes(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[128], out[6][64];
+  for (int i = 0; i < 128; ++i)
+    in[i] = rnd();
+  UQ_EXPECT_OK(run(&f, "lds_lanes", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  uint16_t raw[64][4];
+  for (int l = 0; l < 64; ++l) {
+    int src = (5 * l) & 63; // lane l read the 8 bytes lane src stored
+    memcpy(raw[l], &in[2 * src], 8);
+  }
+  for (int l = 0; l < 64; ++l) {
+    // Within each 16-lane group, lane j's element i is element (j & 3) of
+    // what lane 4i + (j >> 2) of the group read.
+    int g = l & ~15, j = l & 15;
+    uint16_t want[4];
+    for (int i = 0; i < 4; ++i)
+      want[i] = raw[g + 4 * i + (j >> 2)][j & 3];
+    uint32_t w0 = want[0] | (uint32_t)want[1] << 16,
+             w1 = want[2] | (uint32_t)want[3] << 16;
+    UQ_EXPECT_EQ_HEX(out[0][l], w0);
+    UQ_EXPECT_EQ_HEX(out[1][l], w1);
+    uint32_t *v2 = in; // lane l's v2 is in[2l]
+    int half = l & 32, li = l & 31;
+    UQ_EXPECT_EQ_HEX(out[2][l], v2[2 * (half + (li ^ 1))]);
+    UQ_EXPECT_EQ_HEX(out[3][l], v2[2 * (half + ((li & 0x10) | 3))]);
+    UQ_EXPECT_EQ_HEX(out[4][l], v2[2 * ((l & ~3) | (3 - (l & 3)))]);
+    UQ_EXPECT_EQ_HEX(out[5][l], v2[2 * ((7 * l + 3) & 63)]);
+  }
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_ids(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  static uint32_t in[1], out[2][12][64];
+  uint32_t grid[3] = {2, 3, 2}, block[3] = {8, 4, 2};
+  uq_sim_counters_t cnt;
+  UQ_EXPECT_OK(run(&f, "ids", in, sizeof(in), out, sizeof(out), 0, 0, grid,
+                   block, &cnt));
+  for (uint32_t z = 0; z < 2; ++z)
+    for (uint32_t y = 0; y < 3; ++y)
+      for (uint32_t x = 0; x < 2; ++x) {
+        uint32_t lin = x + 2 * y + 6 * z;
+        for (uint32_t t = 0; t < 64; ++t) {
+          uint32_t tx = t % 8, ty = (t / 8) % 4, tz = t / 32;
+          UQ_EXPECT_EQ_HEX(out[0][lin][t], tx | ty << 10 | tz << 20);
+          UQ_EXPECT_EQ_HEX(out[1][lin][t], x | y << 8 | z << 16);
+        }
+      }
+  UQ_EXPECT_EQ_INT(cnt.workgroups, 12);
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_fp8_overflow(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  const char *kernels[3] = {"fp8_clamp", "fp8_nan", "fp8_setreg"};
+  const int clamp[3] = {1, 0, 1};
+  for (int k = 0; k < 3; ++k) {
+    uint32_t in[128], out[64];
+    float v[128];
+    for (int i = 0; i < 128; ++i) {
+      float x;
+      do {
+        x = rndf(-1200, 1200);
+        if (rnd() % 3 == 0)
+          x = rndf(-10, 10);
+      } while (fabsf(x) > 448 && fabsf(x) < 464); // the tie region
+      v[i] = x;
+      in[i] = f2u(x);
+    }
+    UQ_EXPECT_OK(run(&f, kernels[k], in, sizeof(in), out, sizeof(out), 0, 0,
+                     one, wave, NULL));
+    for (int l = 0; l < 64; ++l) {
+      float a = v[l], b = v[64 + l];
+      uint32_t want = e4m3_encode(a, clamp[k]) | e4m3_encode(b, clamp[k]) << 8 |
+                      e4m3_encode(b, clamp[k]) << 16 |
+                      e4m3_encode(a, clamp[k]) << 24;
+      if (out[l] != want)
+        UQ_TEST_FAIL_("%s lane %d (%g, %g): got 0x%08x want 0x%08x", kernels[k],
+                      l, a, b, out[l], want);
+    }
+  }
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_unimplemented(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[64] = {0}, out[64];
+  uq_status_t st = run(&f, "unimplemented", in, sizeof(in), out, sizeof(out), 0,
+                       0, one, wave, NULL);
+  UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT(strstr(uq_status_message(st), "v_sin_f32") != NULL);
+  UQ_EXPECT(strstr(uq_status_message(st), "0x") != NULL);
+  uq_status_free(st);
+  fixture_close(&f);
+  return 0;
+}
+
+static int test_launch_errors(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint8_t args[32] = {0};
+  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0};
+  // Unknown kernel.
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "no_such_kernel", &L, NULL),
+                 UQ_STATUS_NOT_FOUND);
+  // Kernarg blob of the wrong size.
+  L.kernarg_size = 16;
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "valu_ops", &L, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  L.kernarg_size = 32;
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "valu_ops", &L, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  // Bad shapes: empty grid, too many waves, too much LDS.
+  L.kernarg_size = 24;
+  L.grid[0] = 0;
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "valu_ops", &L, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  L.grid[0] = 1;
+  L.workgroup[0] = 2048;
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "valu_ops", &L, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  L.workgroup[0] = 64;
+  L.dynamic_lds = 200 * 1024;
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "valu_ops", &L, NULL),
+                 UQ_STATUS_RESOURCE_EXHAUSTED);
+  // Kernel arguments pointing nowhere: the first load faults.
+  L.dynamic_lds = 0;
+  UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "valu_ops", &L, NULL),
+                 UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT(uq_sim_program_code_object(f.prog) != NULL);
+  fixture_close(&f);
+  return 0;
+}
+
+static const uq_test_case_t tests[] = {
+    {"valu", test_valu},
+    {"salu", test_salu},
+    {"control_flow", test_control_flow},
+    {"lds_barrier", test_lds_barrier},
+    {"buffer_oob", test_buffer_oob},
+    {"buffer_store_oob", test_buffer_store_oob},
+    {"global_oob", test_global_oob},
+    {"mfma_bf16", test_mfma_bf16},
+    {"mfma_scale", test_mfma_scale},
+    {"lds_lanes", test_lds_lanes},
+    {"ids", test_ids},
+    {"fp8_overflow", test_fp8_overflow},
+    {"unimplemented", test_unimplemented},
+    {"launch_errors", test_launch_errors},
+    {0, 0},
+};
+
+int main(int argc, char **argv) {
+  const char *env = getenv("UQ_TEST_SEED");
+  g_seed = env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL);
+  printf("seed %u (set UQ_TEST_SEED to repeat)\n", g_seed);
+  rng_state = g_seed ? g_seed : 1;
+  return uq_test_main(argc, argv, tests);
+}
