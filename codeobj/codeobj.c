@@ -907,8 +907,10 @@ uq_status_t uq_code_object_load_file(const char *path,
     size_t got = fread(buffer + size, 1, capacity - size, f);
     size += got;
     if (got == 0) {
+      // A directory opens but fails to read (EISDIR): a bad path, not data.
       if (ferror(f))
-        status = UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "cannot read '%s'", path);
+        status = UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                                "cannot read '%s': %s", path, strerror(errno));
       break;
     }
   }

@@ -650,6 +650,9 @@ static int test_rejects_empty_and_tiny_buffers(void) {
   UQ_EXPECT_CODE(uq_code_object_load_file(INPUT("does_not_exist.hsaco"), &co),
                  UQ_STATUS_NOT_FOUND);
   UQ_EXPECT(co == NULL);
+  UQ_EXPECT_CODE(uq_code_object_load_file(UQ_CODEOBJ_TEST_INPUTS, &co),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT(co == NULL);
   return 0;
 }
 
