@@ -27,21 +27,24 @@ static const float kFp4Values[16] = {0.0f,  0.5f,  1.0f,  1.5f,  2.0f,  3.0f,
 float uq_fp4_to_float(uint8_t code) { return kFp4Values[code & 15]; }
 
 uint8_t uq_fp4_snap(float x) {
-  // The 15 distinct levels in ascending order (as codes) and the 14
-  // midpoints between neighbours. bucketize(right=False) picks the number of
-  // midpoints strictly below x, so a value on a midpoint takes the lower
-  // level.
-  static const uint8_t kLevelCodes[15] = {15, 14, 13, 12, 11, 10, 9, 0,
-                                          1,  2,  3,  4,  5,  6,  7};
-  static const float kMidpoints[14] = {-5.0f,  -3.5f,  -2.5f, -1.75f, -1.25f,
-                                       -0.75f, -0.25f, 0.25f, 0.75f,  1.25f,
-                                       1.75f,  2.5f,   3.5f,  5.0f};
+  // bucketize(right=False) over the 14 sorted midpoints picks the lower level
+  // on a tie. By symmetry, on the magnitude a = |x| with the 7 positive
+  // midpoints: a positive x counts the midpoints strictly below a (a tie
+  // goes toward zero), a negative x also counts those equal to a (a tie goes
+  // away from zero). Branch-free: this is the encoder's hot loop.
+  static const float kMidpoints[7] = {0.25f, 0.75f, 1.25f, 1.75f,
+                                      2.5f,  3.5f,  5.0f};
   if (isnan(x))
     return 0;
-  int below = 0;
-  while (below < 14 && kMidpoints[below] < x)
-    ++below;
-  return kLevelCodes[below];
+  float a = fabsf(x);
+  int negative = x < 0.0f; // false for -0.0: it snaps to +0
+  int above = 0, equal = 0;
+  for (int i = 0; i < 7; ++i) {
+    above += a > kMidpoints[i];
+    equal += a == kMidpoints[i];
+  }
+  int magnitude = above + (negative ? equal : 0);
+  return (uint8_t)(magnitude | ((negative && magnitude) ? 8 : 0));
 }
 
 // ---- E4M3 ----------------------------------------------------------------
@@ -132,12 +135,12 @@ float uq_e8m0_to_float(uint8_t byte) {
 
 void uq_wht256(float x[UQ_HEAD_DIM]) {
   for (int stride = 1; stride < UQ_HEAD_DIM; stride <<= 1) {
-    for (int i = 0; i < UQ_HEAD_DIM; ++i) {
-      if (i & stride)
-        continue;
-      float a = x[i], b = x[i + stride];
-      x[i] = a + b;
-      x[i + stride] = a - b;
+    for (int base = 0; base < UQ_HEAD_DIM; base += 2 * stride) {
+      for (int i = base; i < base + stride; ++i) {
+        float a = x[i], b = x[i + stride];
+        x[i] = a + b;
+        x[i + stride] = a - b;
+      }
     }
   }
   for (int i = 0; i < UQ_HEAD_DIM; ++i)
@@ -189,10 +192,12 @@ void uq_group_encode(const float x[UQ_GROUP_SIZE],
   if (e > 127.0f)
     e = 127.0f;
   int exponent = (int)e;
-  float scale = ldexpf(1.0f, exponent);
+  // x / 2^exp == x * 2^-exp bit for bit: both are the correctly rounded
+  // value of the same real number, and 2^-exp (2^-127 .. 2^126) is exact.
+  float inv_scale = ldexpf(1.0f, -exponent);
   for (int i = 0; i < UQ_GROUP_SIZE; i += 2) {
-    uint8_t lo = uq_fp4_snap(x[i] / scale);
-    uint8_t hi = uq_fp4_snap(x[i + 1] / scale);
+    uint8_t lo = uq_fp4_snap(x[i] * inv_scale);
+    uint8_t hi = uq_fp4_snap(x[i + 1] * inv_scale);
     out_codes[i / 2] = (uint8_t)(lo | (hi << 4));
   }
   *out_scale = (uint8_t)(exponent + 127);
