@@ -117,7 +117,7 @@ static void parse_yaml_line(oracle_t *o, char *line, char *list_key,
     return;
   if (indent == 4) {
     if (dash) {
-      if (o->kernel_count >= 8)
+      if (o->kernel_count >= 32)
         return;
       ++o->kernel_count;
     }
@@ -144,7 +144,7 @@ static void parse_yaml_line(oracle_t *o, char *line, char *list_key,
     return;
   }
   if (strcmp(list_key, ".args") == 0 && indent == 8) {
-    if (dash && k->arg_count < 24)
+    if (dash && k->arg_count < 40)
       ++k->arg_count;
     if (k->arg_count && split_key(content, &key, &value))
       map_put(&k->args[k->arg_count - 1], key, value);
@@ -186,7 +186,7 @@ oracle_t *oracle_read(const char *readelf_path, const char *kd_path) {
       // following lines belong to this table
     } else if (sscanf(line, " %u: %llx %llu %31s %31s %31s %31s %159s", &u, &x1,
                       &x2, c, d, e, a, g) == 8 &&
-               o->symbol_count < 64) {
+               o->symbol_count < 256) {
       oracle_symbol_t *s = &o->symbols[o->symbol_count++];
       copy_str(s->table, sizeof(s->table), table);
       s->index = u;
@@ -229,8 +229,8 @@ oracle_t *oracle_read(const char *readelf_path, const char *kd_path) {
     char name[160], key[64], value[64];
     unsigned long long addr;
     if (sscanf(line, "%llx <%159[^>]>:", &addr, name) == 2) {
-      kd = o->descriptor_count < 8 ? &o->descriptors[o->descriptor_count++]
-                                   : NULL;
+      kd = o->descriptor_count < 32 ? &o->descriptors[o->descriptor_count++]
+                                    : NULL;
       if (kd)
         copy_str(kd->symbol, sizeof(kd->symbol), name);
     } else if (kd && sscanf(line, " %63s %63s", key, value) == 2 &&

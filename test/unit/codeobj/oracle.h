@@ -8,18 +8,18 @@
 
 typedef struct oracle_kv_s {
   char key[64];
-  char value[160];
+  char value[128];
 } oracle_kv_t;
 
 // Keys and values in the order printed.
 typedef struct oracle_map_s {
-  oracle_kv_t kv[48];
+  oracle_kv_t kv[40];
   int count;
 } oracle_map_t;
 
 typedef struct oracle_kernel_s {
   oracle_map_t fields; // scalar keys of one amdhsa.kernels entry
-  oracle_map_t args[24];
+  oracle_map_t args[40];
   int arg_count;
   uint64_t reqd_workgroup_size[3];
   int reqd_count;
@@ -56,11 +56,11 @@ typedef struct oracle_s {
   char target[128];
   uint64_t version[2];
   int version_count;
-  oracle_kernel_t kernels[8];
+  oracle_kernel_t kernels[32];
   int kernel_count;
-  oracle_descriptor_t descriptors[8];
+  oracle_descriptor_t descriptors[32];
   int descriptor_count;
-  oracle_symbol_t symbols[64];
+  oracle_symbol_t symbols[256];
   int symbol_count;
   oracle_segment_t segments[16];
   int segment_count;
