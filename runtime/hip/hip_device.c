@@ -21,6 +21,13 @@ static uq_hip_device_t *hip_cast(uq_rt_device_t *device) {
   return device->vtable == &hip_vtable ? (uq_hip_device_t *)device : NULL;
 }
 
+// HIP's current device is per host thread: a context made on one thread and
+// used on another selects its device again before any call that depends on
+// it (launches go to the module's device and need nothing).
+static uq_status_t hip_select(uq_hip_device_t *device) {
+  return UQ_HIP_CALL(&device->syms, hipSetDevice, (device->ordinal));
+}
+
 static void hip_destroy(uq_rt_device_t *base) {
   uq_hip_device_t *device = hip_cast(base);
   if (!device)
@@ -33,6 +40,7 @@ static uq_status_t hip_alloc(uq_rt_device_t *base, size_t size,
                              uint64_t *out_address) {
   uq_hip_device_t *device = hip_cast(base);
   void *ptr = NULL;
+  UQ_RETURN_IF_ERROR(hip_select(device), "allocating");
   UQ_RETURN_IF_ERROR(UQ_HIP_CALL(&device->syms, hipMalloc, (&ptr, size)),
                      "allocating %zu bytes", size);
   *out_address = (uint64_t)(uintptr_t)ptr;
@@ -47,6 +55,7 @@ static uq_status_t hip_free(uq_rt_device_t *base, uint64_t address) {
 static uq_status_t hip_upload(uq_rt_device_t *base, uint64_t dst,
                               const void *src, size_t size) {
   uq_hip_device_t *device = hip_cast(base);
+  UQ_RETURN_IF_ERROR(hip_select(device), "uploading");
   return UQ_HIP_CALL(
       &device->syms, hipMemcpy,
       ((void *)(uintptr_t)dst, src, size, hipMemcpyHostToDevice));
@@ -55,6 +64,7 @@ static uq_status_t hip_upload(uq_rt_device_t *base, uint64_t dst,
 static uq_status_t hip_download(uq_rt_device_t *base, void *dst, uint64_t src,
                                 size_t size) {
   uq_hip_device_t *device = hip_cast(base);
+  UQ_RETURN_IF_ERROR(hip_select(device), "downloading");
   return UQ_HIP_CALL(
       &device->syms, hipMemcpy,
       (dst, (const void *)(uintptr_t)src, size, hipMemcpyDeviceToHost));
@@ -71,6 +81,7 @@ static uq_status_t hip_module_load(uq_rt_device_t *base, const void *data,
   (void)size; // the ELF header carries it
   uq_hip_device_t *device = hip_cast(base);
   hipModule_t module = NULL;
+  UQ_RETURN_IF_ERROR(hip_select(device), "loading a code object");
   UQ_RETURN_IF_ERROR(
       UQ_HIP_CALL(&device->syms, hipModuleLoadData, (&module, data)),
       "loading a %zu-byte code object", size);

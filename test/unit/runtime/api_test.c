@@ -602,10 +602,12 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_OK(uq_plan_last_counters(plan, &dc, &rc));
   uint32_t p = 0, tgpp = 0;
   UQ_EXPECT_OK(uq_plan_launch_shape(plan, B, &p, &tgpp));
-  const uq_decode_config_t *c = &problem->config;
+  const uq_decode_config_t config = problem->config; // kept past destroy
+  const uq_decode_config_t *c = &config;
   uint32_t Hk = c->num_kv_heads, Hq = Hk * c->query_group;
   uint32_t scale_bits;
   memcpy(&scale_bits, &shape.softmax_scale, 4);
+  const uq_problem_device_t given = d; // the free below zeroes d
   uq_problem_device_free(context, &d);
   uq_plan_destroy(plan);
   uq_context_destroy(context);
@@ -616,10 +618,10 @@ static int test_kernarg_packing_on_sim(void) {
   uint64_t segm_sum = load(dk, 16, 8);
   UQ_EXPECT(segm_out && segm_max && segm_sum);
   UQ_EXPECT(segm_out != segm_max && segm_max != segm_sum);
-  UQ_EXPECT_EQ_HEX(load(dk, 24, 8), d.query);
-  UQ_EXPECT_EQ_HEX(load(dk, 32, 8), d.cache);
-  UQ_EXPECT_EQ_HEX(load(dk, 40, 8), d.block_tables);
-  UQ_EXPECT_EQ_HEX(load(dk, 48, 8), d.seq_lens);
+  UQ_EXPECT_EQ_HEX(load(dk, 24, 8), given.query);
+  UQ_EXPECT_EQ_HEX(load(dk, 32, 8), given.cache);
+  UQ_EXPECT_EQ_HEX(load(dk, 40, 8), given.block_tables);
+  UQ_EXPECT_EQ_HEX(load(dk, 48, 8), given.seq_lens);
   UQ_EXPECT_EQ_INT(load(dk, 56, 4), Hk);
   UQ_EXPECT_EQ_INT(load(dk, 60, 4), p);
   UQ_EXPECT_EQ_INT(load(dk, 64, 4), tgpp);
@@ -639,7 +641,7 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(dk, 136, 8), 0);     // global offset x
   UQ_EXPECT_EQ_INT(load(dk, 96 + 64, 2), 3); // grid dims
   // Reduce: 4 pointers, 5 dwords; hidden from 56.
-  UQ_EXPECT_EQ_HEX(load(rk, 0, 8), d.output);
+  UQ_EXPECT_EQ_HEX(load(rk, 0, 8), given.output);
   UQ_EXPECT_EQ_HEX(load(rk, 8, 8), segm_out);
   UQ_EXPECT_EQ_HEX(load(rk, 16, 8), segm_max);
   UQ_EXPECT_EQ_HEX(load(rk, 24, 8), segm_sum);
