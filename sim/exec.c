@@ -1063,8 +1063,7 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         xi = (l & 16 ? 32 : 0) + 16 + (l & 15);
         yi = (l & 16 ? 32 : 0) + (l & 15);
       }
-      if (!((exec >> xi) & 1) && !((exec >> yi) & 1))
-        continue;
+      // The ISA's pseudocode swaps regardless of EXEC.
       uint32_t tmp = x[xi];
       x[xi] = y[yi];
       y[yi] = tmp;
@@ -1217,6 +1216,9 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   case UQ_OP_V_MAD_U64_U32:
   case UQ_OP_V_MAD_I64_I32:
     s64[2] = 1;
+    break;
+  case UQ_OP_V_LSHL_ADD_U64:
+    s64[0] = s64[2] = 1;
     break;
   default:
     break;
@@ -1704,6 +1706,17 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     dh = rh;
     break;
   }
+  case UQ_OP_V_LSHL_ADD_U64:
+    LANES {
+      // Shift counts above 4 are unsupported; the design shifts by zero.
+      uint32_t sh = b[l] & 7;
+      uint64_t x = ((uint64_t)srch[0][l] << 32 | a[l]) << (sh > 4 ? 0 : sh);
+      x += (uint64_t)srch[2][l] << 32 | cc[l];
+      r[l] = (uint32_t)x;
+      rh[l] = (uint32_t)(x >> 32);
+    }
+    dh = rh;
+    break;
   case UQ_OP_V_MUL_LO_U32:
     LANES r[l] = a[l] * b[l];
     break;

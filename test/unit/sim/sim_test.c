@@ -153,7 +153,7 @@ static int ulp_close(float got, double want, int ulps) {
 static int test_valu(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  enum { NOUT = 73 };
+  enum { NOUT = 80 };
   uint32_t in[8][64], out[NOUT][64];
   for (int l = 0; l < 64; ++l) {
     for (int k = 0; k < 3; ++k)
@@ -298,6 +298,23 @@ static int test_valu(void) {
       float lo = ldexpf(fp4_value(byte & 15), ex);
       float hi = ldexpf(fp4_value(byte >> 4), ex);
       e[72] = bf16_rne(lo) | (uint32_t)bf16_rne(hi) << 16;
+    }
+    {
+      // v_permlane16_swap: odd rows of vdst (a) <-> even rows of src0 (b);
+      // v_permlane32_swap: rows 2,3 of vdst <-> rows 0,1 of src0.
+      int rw = (l >> 4) & 3;
+      e[73] = (rw & 1) ? B[l - 16] : a;
+      e[74] = (rw & 1) ? b : A[l + 16];
+      e[75] = rw >= 2 ? B[l - 32] : a;
+      e[76] = rw >= 2 ? b : A[l + 32];
+      uint64_t x = ((uint64_t)b << 32 | a) << 3;
+      x += (uint64_t)in[3][l] << 32 | c;
+      e[77] = (uint32_t)x;
+      e[78] = (uint32_t)(x >> 32);
+      unsigned byte = a >> 24;
+      int ex = (int)((f2u(fa[l]) >> 23) & 0xFF) - 127;
+      e[79] = bf16_rne(ldexpf(fp4_value(byte & 15), ex)) |
+              (uint32_t)bf16_rne(ldexpf(fp4_value(byte >> 4), ex)) << 16;
     }
     for (int k = 0; k < NOUT; ++k) {
       int ok;

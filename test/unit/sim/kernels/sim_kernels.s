@@ -180,6 +180,21 @@ BEGIN valu_ops
   ST
   v_cvt_scalef32_pk_bf16_fp4 v10, v2, v5 op_sel:[1,0,0]  // 72
   ST
+  v_mov_b32 v10, v2                // 73, 74
+  v_mov_b32 v11, v3
+  v_permlane16_swap_b32 v10, v11
+  ST
+  ST v11
+  v_mov_b32 v10, v2                // 75, 76
+  v_mov_b32 v11, v3
+  v_permlane32_swap_b32 v10, v11
+  ST
+  ST v11
+  v_lshl_add_u64 v[10:11], v[2:3], 3, v[4:5]  // 77, 78
+  ST
+  ST v11
+  v_cvt_scalef32_pk_bf16_fp4 v10, v2, v5 op_sel:[1,1,0]  // 79
+  ST
   s_endpgm
 .Lvalu_end:
 .size valu_ops, .Lvalu_end-valu_ops
