@@ -184,6 +184,55 @@ static int test_e4m3_encode_between_neighbours(void) {
   return 0;
 }
 
+// Floats from 2^-12 to 512 in order (all binades of E4M3 plus the overflow
+// band), next to the E4M3 values: the lower neighbour below a midpoint, the
+// upper one above it, the even one on it; past 464 the rule. Every float in
+// the binades with the subnormal boundary and rounding into the first
+// normals ([2^-10, 2^-8)) and in the top binade with the overflow band
+// ([256, 512)); every 61st float elsewhere (the midpoints and their float
+// neighbours are all checked by e4m3_encode_between_neighbours). Below
+// 2^-12 everything is under half the smallest subnormal: zero, sampled.
+static int test_e4m3_encode_every_float(void) {
+  float values[127];
+  for (int b = 0; b < 127; ++b)
+    values[b] = (float)e4m3_oracle(b); // 0 .. 448 ascending, 0x7E = 448
+  int b = 0;
+  const uint32_t dense[2][2] = {{f2u(0x1p-10f), f2u(0x1p-8f)},
+                                {f2u(256.0f), f2u(512.0f)}};
+  for (uint32_t u = f2u(0x1p-12f); u < f2u(512.0f);
+       u += ((u >= dense[0][0] && u < dense[0][1]) ||
+             (u >= dense[1][0] && u < dense[1][1]))
+                ? 1
+                : 61) {
+    float x = u2f(u);
+    while (b < 126 && values[b + 1] <= x)
+      ++b;
+    int want;
+    if (x > 464.0f)
+      want = -1; // overflow
+    else if (b == 126)
+      want = 0x7E;
+    else {
+      float mid = (values[b] + values[b + 1]) * 0.5f; // exact
+      want = x < mid ? b : x > mid ? b + 1 : ((b & 1) ? b + 1 : b);
+    }
+    int sat = uq_float_to_e4m3(x, UQ_FP8_OVERFLOW_SATURATE);
+    int nan = uq_float_to_e4m3(x, UQ_FP8_OVERFLOW_NAN);
+    if (sat != (want < 0 ? 0x7E : want) || nan != (want < 0 ? 0x7F : want))
+      UQ_TEST_FAIL_("e4m3(%.9g): saturate 0x%02x, nan 0x%02x, want %d",
+                    (double)x, sat, nan, want);
+    // Negatives mirror with the sign bit (checked on every 5th float).
+    if (u % 5 == 0) {
+      int neg = uq_float_to_e4m3(-x, UQ_FP8_OVERFLOW_NAN);
+      if (neg != (0x80 | (want < 0 ? 0x7F : want)))
+        UQ_TEST_FAIL_("e4m3(%.9g) = 0x%02x", -(double)x, neg);
+    }
+  }
+  for (uint32_t u = 0; u < f2u(0x1p-12f); u += 997)
+    UQ_EXPECT_EQ_HEX(uq_float_to_e4m3(u2f(u), UQ_FP8_OVERFLOW_NAN), 0);
+  return 0;
+}
+
 static int test_e4m3_overflow_rules(void) {
   const uq_fp8_overflow_t sat = UQ_FP8_OVERFLOW_SATURATE,
                           nan = UQ_FP8_OVERFLOW_NAN;
@@ -776,6 +825,7 @@ static const uq_test_case_t tests[] = {
     {"fp4_snap_sweep", test_fp4_snap_sweep},
     {"e4m3_decode_all_bytes", test_e4m3_decode_all_bytes},
     {"e4m3_encode_between_neighbours", test_e4m3_encode_between_neighbours},
+    {"e4m3_encode_every_float", test_e4m3_encode_every_float},
     {"e4m3_overflow_rules", test_e4m3_overflow_rules},
     {"e4m3_encode_random", test_e4m3_encode_random},
     {"bf16_all_patterns", test_bf16_all_patterns},
