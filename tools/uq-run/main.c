@@ -77,6 +77,75 @@ static int report_status(const char *what, uq_status_t status) {
   return 1;
 }
 
+// One decode on one backend: context, plan, upload, run, download.
+typedef struct run_s {
+  const char *stage; // what failed, for the error line
+  uq_backend_t backend;
+  uq_context_t *context;
+  uq_plan_t *plan;
+  const char *description; // borrowed from the context
+  uq_plan_info_t info;
+  uint32_t partitions, tgpp;
+  double milliseconds;
+  uq_kernel_counters_t decode_counters, reduce_counters;
+  uq_status_t counted; // UQ_OK when the counters are valid
+} run_t;
+
+static void run_release(run_t *run) {
+  uq_plan_destroy(run->plan);
+  uq_context_destroy(run->context);
+  uq_status_free(run->counted);
+  memset(run, 0, sizeof(*run));
+}
+
+static uq_status_t run_backend(uq_backend_t backend,
+                               const uq_problem_t *problem, uint16_t *got,
+                               run_t *run) {
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = backend;
+  run->stage = "creating the context";
+  run->backend = backend;
+  uq_status_t status = uq_context_create(&options, &run->context);
+  if (status)
+    return status;
+  uq_status_free(uq_context_backend(run->context, &run->backend));
+  uq_status_free(uq_context_describe(run->context, &run->description));
+  run->stage = "creating the decode plan";
+  status = uq_plan_create(run->context, &problem->config, &run->plan);
+  if (status)
+    return status;
+  uq_status_free(uq_plan_query_info(run->plan, &run->info));
+  status = uq_plan_launch_shape(run->plan, problem->shape.batch,
+                                &run->partitions, &run->tgpp);
+  if (status)
+    return status;
+  run->stage = "uploading the problem";
+  uq_problem_device_t device;
+  status = uq_problem_upload(problem, run->context, &device);
+  if (status)
+    return status;
+  run->stage = "running the decode";
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  status =
+      uq_plan_run(run->plan, problem->shape.batch, device.query, device.cache,
+                  device.block_tables, device.seq_lens, device.output, NULL);
+  if (!status)
+    status = uq_context_synchronize(run->context, NULL);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  run->milliseconds = (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
+                      (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  if (!status)
+    status = uq_context_download(run->context, got, device.output,
+                                 problem->output_elems * sizeof(uint16_t));
+  if (!status)
+    run->counted = uq_plan_last_counters(run->plan, &run->decode_counters,
+                                         &run->reduce_counters);
+  uq_problem_device_free(run->context, &device);
+  return status;
+}
+
 int main(int argc, char **argv) {
   uq_problem_shape_t shape = {
       .batch = 4,
@@ -191,80 +260,48 @@ int main(int argc, char **argv) {
   if (status)
     return report_status("building the problem", status);
 
-  // The best backend: auto gives hip or sim; when the sim has no kernels in
-  // this build, auto falls back to the host reference and says so.
-  uq_context_options_t options;
-  uq_context_options_initialize(&options);
-  options.backend = backend;
-  uq_context_t *context = NULL;
-  uq_plan_t *plan = NULL;
-  status = uq_context_create(&options, &context);
-  if (!status)
-    status = uq_plan_create(context, &problem->config, &plan);
-  const char *fallback_note = NULL;
-  char note[512];
-  if (status && backend == UQ_BACKEND_AUTO &&
-      uq_status_code(status) == UQ_STATUS_NOT_FOUND) {
-    snprintf(note, sizeof(note),
-             "the simulator has no kernels in this build (%s); running on "
-             "the host reference instead",
-             uq_status_message(status));
-    fallback_note = note;
-    uq_status_free(status);
-    uq_context_destroy(context);
-    context = NULL;
-    options.backend = UQ_BACKEND_HOST;
-    status = uq_context_create(&options, &context);
-    if (!status)
-      status = uq_plan_create(context, &problem->config, &plan);
-  }
-  if (status) {
-    uq_context_destroy(context);
-    uq_problem_destroy(problem);
-    return report_status("creating the decode plan", status);
-  }
-  const char *description = "";
-  uq_status_free(uq_context_describe(context, &description));
-  uq_plan_info_t info;
-  uq_status_free(uq_plan_query_info(plan, &info));
-  uint32_t partitions = 0, tgpp = 0;
-  uq_status_free(uq_plan_launch_shape(plan, shape.batch, &partitions, &tgpp));
-
-  uq_problem_device_t device;
+  // The best backend: auto gives hip or sim. When the sim cannot run the
+  // kernels of this build (none embedded, or an instruction the simulator
+  // does not implement yet), auto falls back to the host reference and says
+  // so; an explicit --backend never falls back.
   uint16_t *got = malloc(problem->output_elems * sizeof(uint16_t));
   uint16_t *faithful = malloc(problem->output_elems * sizeof(uint16_t));
   double *exact = malloc(problem->output_elems * sizeof(double));
+  run_t run = {0};
   int rc = 1;
+  const char *fallback_note = NULL;
+  char note[1024];
   if (!got || !faithful || !exact) {
     fprintf(stderr, "uq-run: error: out of memory\n");
     goto done;
   }
-  status = uq_problem_upload(problem, context, &device);
+  status = run_backend(backend, problem, got, &run);
+  uq_status_code_t code = uq_status_code(status);
+  if (status && backend == UQ_BACKEND_AUTO && run.backend == UQ_BACKEND_SIM &&
+      (code == UQ_STATUS_NOT_FOUND || code == UQ_STATUS_UNIMPLEMENTED)) {
+    snprintf(note, sizeof(note),
+             "%s (%s); running on the host reference instead",
+             code == UQ_STATUS_NOT_FOUND
+                 ? "the simulator has no kernels in this build"
+                 : "the simulator cannot run this build's kernels yet",
+             uq_status_message(status));
+    fallback_note = note;
+    fprintf(stderr, "uq-run: note: %s\n", note);
+    uq_status_free(status);
+    run_release(&run);
+    status = run_backend(UQ_BACKEND_HOST, problem, got, &run);
+  }
   if (status) {
-    rc = report_status("uploading the problem", status);
+    rc = report_status(run.stage, status);
     goto done;
   }
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  status =
-      uq_plan_run(plan, shape.batch, device.query, device.cache,
-                  device.block_tables, device.seq_lens, device.output, NULL);
-  if (!status)
-    status = uq_context_synchronize(context, NULL);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  if (!status)
-    status = uq_context_download(context, got, device.output,
-                                 problem->output_elems * sizeof(uint16_t));
-  uq_kernel_counters_t decode_counters, reduce_counters;
-  uq_status_t counted =
-      status ? UQ_OK
-             : uq_plan_last_counters(plan, &decode_counters, &reduce_counters);
-  uq_problem_device_free(context, &device);
-  if (status) {
-    rc = report_status("running the decode", status);
-    uq_status_free(counted);
-    goto done;
-  }
+  uq_plan_info_t info = run.info;
+  uint32_t partitions = run.partitions, tgpp = run.tgpp;
+  const char *description = run.description;
+  uq_kernel_counters_t decode_counters = run.decode_counters;
+  uq_kernel_counters_t reduce_counters = run.reduce_counters;
+  uq_status_t counted = run.counted;
+  run.counted = UQ_OK;
   status = uq_problem_faithful(problem,
                                info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE
                                                    : UQ_FP8_OVERFLOW_NAN,
@@ -305,8 +342,7 @@ int main(int argc, char **argv) {
          (double)info.workspace_bytes / 1024,
          info.e4m3_saturates ? "saturate" : "NaN");
   printf("run         %.3f ms (host wall clock of run + synchronize)\n",
-         (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
-             (double)(t1.tv_nsec - t0.tv_nsec) / 1e6);
+         run.milliseconds);
   printf("vs faithful max|err| %.3g  rel rms %.3g  over tolerance %" PRIu64
          "/%zu  non-finite %" PRIu64 "\n",
          vs_faithful.max_abs, vs_faithful.rel_rms, vs_faithful.over_tol,
@@ -339,11 +375,10 @@ int main(int argc, char **argv) {
                                   "kernel-faithful reference"
                                 : "ok");
 done:
+  run_release(&run);
   free(got);
   free(faithful);
   free(exact);
-  uq_plan_destroy(plan);
-  uq_context_destroy(context);
   uq_problem_destroy(problem);
   return rc;
 }

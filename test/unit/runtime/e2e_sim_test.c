@@ -131,6 +131,19 @@ static int test_partition_extremes(void) {
   return failed;
 }
 
+// TGPP = 2 with tokens in both tile-groups of a partition: one sequence
+// past 256 partitions x 256 tokens, so partition p walks tile-groups p and
+// p + 256 (the strided walk) with data in both.
+static int test_second_tile_group_walk(void) {
+  static const int32_t lens[9] = {5, 300, 17, 1, 256, 64, 99, 1000, 65836};
+  uq_problem_shape_t shape = base_shape();
+  shape.batch = 9;
+  shape.seq_lens = lens;
+  shape.max_seq = 65836;
+  return uq_e2e_run_case(context, &shape,
+                         "TGPP=2 with data (B=9, one 65836-token seq)");
+}
+
 static const uq_test_case_t tests[] = {
     {"query_groups", test_query_groups},
     {"block_sizes", test_block_sizes},
@@ -139,6 +152,7 @@ static const uq_test_case_t tests[] = {
     {"sequential_table_and_padded_slot", test_sequential_table_and_padded_slot},
     {"fused_qkv_strides", test_fused_qkv_strides},
     {"partition_extremes", test_partition_extremes},
+    {"second_tile_group_walk", test_second_tile_group_walk},
     {0, 0}};
 
 int main(int argc, char **argv) {
