@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/format/internal.h"
 #include "test/unit/format/rng.h"
 #include "test/unit/uq_test.h"
 
@@ -337,6 +338,53 @@ static int test_bf16_rounding_random(void) {
   UQ_EXPECT_EQ_HEX(uq_float_to_bf16(INFINITY), 0x7F80);
   UQ_EXPECT(isnan(uq_bf16_to_float(uq_float_to_bf16(u2f(0x7F800001u)))));
   UQ_EXPECT_EQ_HEX(uq_float_to_bf16(u2f(0xFF800001u)) & 0x8000, 0x8000);
+  return 0;
+}
+
+// The library's double -> bf16 (used for exact-mode outputs) must round
+// once. Oracle: the nearest of the bf16 neighbours of (float)x, distances in
+// double (exact: the candidates are within a factor 2 of x), ties to even.
+static uint16_t bf16_from_double_oracle(double x) {
+  uint16_t mid = (uint16_t)(f2u((float)x) >> 16);
+  uint16_t best = mid;
+  double best_dist = INFINITY;
+  for (int delta = -1; delta <= 1; ++delta) {
+    uint16_t c = (uint16_t)(mid + delta);
+    float v = uq_bf16_to_float(c);
+    if (isnan(v) || (!!signbit(v) != !!signbit(x) && v != 0))
+      continue;
+    double dist = fabs(x - (double)v);
+    if (isinf(v))
+      dist = fabs(fabs(x) - 0x1p128);
+    if (dist < best_dist || (dist == best_dist && (c & 1) == 0))
+      best = c, best_dist = dist;
+  }
+  return best;
+}
+
+static int test_double_to_bf16(void) {
+  uq_rng_t rng = uq_rng_for(9);
+  for (int i = 0; i < 300000; ++i) {
+    double x =
+        ldexp(1.0 + uq_rng_uniform(&rng), (int)(uq_rng_next(&rng) % 200) - 100);
+    if (i % 3 == 1) {
+      // Just above a bf16 midpoint by less than half a float ulp: a float
+      // rounding first would land on the midpoint and then round to even.
+      uint32_t m = (f2u((float)x) & 0xFFFF0000u) | 0x8000u;
+      x = (double)u2f(m) * (1.0 + 0x1p-40);
+    } else if (i % 3 == 2) {
+      uint32_t m = (f2u((float)x) & 0xFFFF0000u) | 0x8000u;
+      x = (double)u2f(m); // an exact tie
+    }
+    if (uq_rng_next(&rng) & 1)
+      x = -x;
+    uint16_t got = uq_double_to_bf16_(x), want = bf16_from_double_oracle(x);
+    if (got != want)
+      UQ_TEST_FAIL_("bf16(%.17g) = 0x%04x, want 0x%04x", x, got, want);
+  }
+  UQ_EXPECT(isnan(uq_bf16_to_float(uq_double_to_bf16_(NAN))));
+  UQ_EXPECT_EQ_HEX(uq_double_to_bf16_(1e300), 0x7F80);
+  UQ_EXPECT_EQ_HEX(uq_double_to_bf16_(-0.0), 0x8000);
   return 0;
 }
 
@@ -830,6 +878,7 @@ static const uq_test_case_t tests[] = {
     {"e4m3_encode_random", test_e4m3_encode_random},
     {"bf16_all_patterns", test_bf16_all_patterns},
     {"bf16_rounding_random", test_bf16_rounding_random},
+    {"double_to_bf16", test_double_to_bf16},
     {"ue8m0_e8m0_all_bytes", test_ue8m0_e8m0_all_bytes},
     {"wht_matches_matrix", test_wht_matches_matrix},
     {"wht_kernel_lane_order", test_wht_kernel_lane_order},
