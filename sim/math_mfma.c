@@ -35,7 +35,7 @@ void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
                                    const float c[64][4], float d[64][4]) {
   // A[i][k] sits in halfword k % 4 of lane i + 16 * (k / 4) (ISA guide,
   // "Input layout": K_L = 4); B[k][j] likewise in lane j + 16 * (k / 4).
-  double am[16][16], bm[16][16];
+  double am[16][16], bm[16][16], acc[16][16];
   for (int l = 0; l < 64; ++l) {
     for (int e = 0; e < 4; ++e) {
       int k = 4 * (l >> 4) + e;
@@ -43,79 +43,92 @@ void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
       bm[k][l & 15] = bf16_value(b[l][e >> 1] >> (16 * (e & 1)));
     }
   }
-  float res[64][4];
-  for (int l = 0; l < 64; ++l) {
-    int j = l & 15;
-    for (int r = 0; r < 4; ++r) {
-      int i = 4 * (l >> 4) + r;
-      double acc = (double)c[l][r];
-      for (int k = 0; k < 16; ++k)
-        acc += am[i][k] * bm[k][j];
-      res[l][r] = (float)acc;
-    }
-  }
-  memcpy(d, res, sizeof res);
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < 4; ++r)
+      acc[4 * (l >> 4) + r][l & 15] = (double)c[l][r];
+  // Each acc[i][j] still adds its products in k order; the j loop is
+  // innermost only so that independent sums run side by side.
+  for (int i = 0; i < 16; ++i)
+    for (int k = 0; k < 16; ++k)
+      for (int j = 0; j < 16; ++j)
+        acc[i][j] += am[i][k] * bm[k][j];
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < 4; ++r)
+      d[l][r] = (float)acc[4 * (l >> 4) + r][l & 15];
 }
-
-// One decoded scaled-MFMA operand: 16 rows (A) or columns (B) of 128 K
-// values, each an integer times 2^-shift, plus a per-(row, block) flag for
-// Inf/NaN and the double values for that slow path.
-typedef struct operand_s {
-  int64_t q[16][128];
-  double v[16][128];
-  bool special[16][4];
-  int shift;
-} operand_t;
 
 typedef struct format_s {
   int bits;  // element width
   int ebits; // exponent bits
   int mbits; // mantissa bits
   int bias;
-  int shift; // value = integer * 2^-shift covers every finite code
+  int shift; // value = integer q * 2^-shift covers every finite code
+  int qbits; // |q| < 2^qbits
 } format_t;
 
 static const format_t kFormats[5] = {
-    {8, 4, 3, 7, 9},   // E4M3: smallest subnormal 2^-9
-    {8, 5, 2, 15, 16}, // E5M2: 2^-16
-    {6, 2, 3, 1, 3},   // E2M3: 2^-3
-    {6, 3, 2, 3, 4},   // E3M2: 2^-4
-    {4, 2, 1, 1, 1},   // E2M1: 2^-1
+    {8, 4, 3, 7, 9, 18},   // E4M3: smallest subnormal 2^-9, 448 = 229376 q
+    {8, 5, 2, 15, 16, 32}, // E5M2: 2^-16, 57344 = 1.75 * 2^31 q
+    {6, 2, 3, 1, 3, 6},    // E2M3: 2^-3, 7.5 = 60 q
+    {6, 3, 2, 3, 4, 9},    // E3M2: 2^-4, 28 = 448 q
+    {4, 2, 1, 1, 1, 4},    // E2M1: 2^-1, 6 = 12 q
 };
 
-// Decodes one element code. Returns false for Inf/NaN (E4M3, E5M2 only).
-static bool decode_element(int fmt, uint32_t code, int64_t *out_q,
-                           double *out_v) {
+// Per-code decode table of one format.
+typedef struct decode_table_s {
+  int64_t q[256];
+  double qd[256];    // q as a double (exact)
+  double v[256];     // the value (Inf/NaN included), for the slow path
+  bool special[256]; // Inf or NaN (E4M3 and E5M2 only)
+} decode_table_t;
+
+static void build_table(int fmt, decode_table_t *t) {
   const format_t *f = &kFormats[fmt];
-  uint32_t sign = (code >> (f->bits - 1)) & 1u;
-  uint32_t e = (code >> f->mbits) & ((1u << f->ebits) - 1u);
-  uint32_t m = code & ((1u << f->mbits) - 1u);
-  if (fmt == UQ_SIM_F8F6F4_E4M3 && e == 15u && m == 7u) {
-    *out_q = 0;
-    *out_v = NAN;
-    return false;
+  for (uint32_t code = 0; code < (1u << f->bits); ++code) {
+    uint32_t sign = (code >> (f->bits - 1)) & 1u;
+    uint32_t e = (code >> f->mbits) & ((1u << f->ebits) - 1u);
+    uint32_t m = code & ((1u << f->mbits) - 1u);
+    t->special[code] = false;
+    t->q[code] = 0;
+    t->qd[code] = 0.0;
+    if (fmt == UQ_SIM_F8F6F4_E4M3 && e == 15u && m == 7u) {
+      t->special[code] = true;
+      t->v[code] = NAN;
+      continue;
+    }
+    if (fmt == UQ_SIM_F8F6F4_E5M2 && e == 31u) {
+      t->special[code] = true;
+      t->v[code] = m == 0 ? (sign ? -INFINITY : INFINITY) : NAN;
+      continue;
+    }
+    // value = sig * 2^(max(e,1) - bias - mbits); in units of 2^-shift the
+    // exponent max(e,1) - bias - mbits + shift is >= 0 for every format.
+    uint64_t sig = e == 0 ? m : ((1u << f->mbits) | m);
+    int ex = (e == 0 ? 1 : (int)e) - f->bias - f->mbits + f->shift;
+    int64_t q = (int64_t)(sig << ex);
+    t->q[code] = sign ? -q : q;
+    t->qd[code] = (double)t->q[code];
+    t->v[code] = ldexp((double)t->q[code], -f->shift);
   }
-  if (fmt == UQ_SIM_F8F6F4_E5M2 && e == 31u) {
-    *out_q = 0;
-    *out_v = m == 0 ? (sign ? -INFINITY : INFINITY) : NAN;
-    return false;
-  }
-  // value = sig * 2^(max(e,1) - bias - mbits); in units of 2^-shift the
-  // exponent max(e,1) - bias - mbits + shift is >= 0 for every format.
-  uint64_t sig = e == 0 ? m : ((1u << f->mbits) | m);
-  int ex = (e == 0 ? 1 : (int)e) - f->bias - f->mbits + f->shift;
-  int64_t q = (int64_t)(sig << ex);
-  *out_q = sign ? -q : q;
-  *out_v = ldexp((double)*out_q, -f->shift);
-  return true;
 }
+
+// One decoded scaled-MFMA operand: 16 rows (A) or columns (B) of 128 K
+// values as codes and as integers q (value = q * 2^-shift), the latter both
+// as doubles (exact: |q| < 2^32) and as int64, plus a per-(row, block)
+// Inf/NaN flag.
+typedef struct operand_s {
+  uint8_t code[16][128];
+  double qd[16][128];
+  int64_t q64[16][128];
+  bool special[16][4];
+} operand_t;
 
 // The K index of element t (0..31) of lane group g (lane >> 4). FP4 and FP6
 // operands hold K in [32g, 32g + 32) contiguously; FP8 operands hold
 // K in [16g, 16g + 16) in bytes 0-15 and K in [64 + 16g, 80 + 16g) in bytes
 // 16-31 (ISA guide, "Dense Matrix Layouts: 8-bit and Smaller"; DESIGN.md).
-static int element_k(int fmt, int g, int t) {
-  if (kFormats[fmt].bits == 8)
+static int element_k(int bits, int g, int t) {
+  if (bits == 8)
     return t < 16 ? 16 * g + t : 64 + 16 * g + (t - 16);
   return 32 * g + t;
 }
@@ -130,66 +143,152 @@ static uint32_t element_code(const uint32_t regs[8], int bits, int t) {
   return (uint32_t)(pair >> (bit & 31)) & ((1u << bits) - 1u);
 }
 
-static void decode_operand(int fmt, const uint32_t x[64][8], operand_t *op) {
-  memset(op->special, 0, sizeof op->special);
-  op->shift = kFormats[fmt].shift;
+static void decode_operand(int fmt, const uint32_t x[64][8],
+                           const decode_table_t *tbl, bool want_q64,
+                           operand_t *op) {
+  int bits = kFormats[fmt].bits;
   for (int l = 0; l < 64; ++l) {
     int row = l & 15, g = l >> 4;
-    for (int t = 0; t < 32; ++t) {
-      int k = element_k(fmt, g, t);
-      uint32_t code = element_code(x[l], kFormats[fmt].bits, t);
-      if (!decode_element(fmt, code, &op->q[row][k], &op->v[row][k]))
-        op->special[row][k >> 5] = true;
+    uint8_t *codes = op->code[row];
+    if (bits == 8) {
+      for (int t = 0; t < 16; ++t) {
+        codes[16 * g + t] = (uint8_t)(x[l][t >> 2] >> (8 * (t & 3)));
+        codes[64 + 16 * g + t] = (uint8_t)(x[l][4 + (t >> 2)] >> (8 * (t & 3)));
+      }
+    } else if (bits == 4) {
+      for (int t = 0; t < 32; ++t)
+        codes[32 * g + t] = (uint8_t)((x[l][t >> 3] >> (4 * (t & 7))) & 0xFu);
+    } else {
+      for (int t = 0; t < 32; ++t)
+        codes[element_k(bits, g, t)] = (uint8_t)element_code(x[l], bits, t);
     }
+  }
+  for (int row = 0; row < 16; ++row) {
+    for (int blk = 0; blk < 4; ++blk) {
+      bool special = false;
+      for (int k = 32 * blk; k < 32 * blk + 32; ++k) {
+        uint8_t code = op->code[row][k];
+        op->qd[row][k] = tbl->qd[code];
+        special |= tbl->special[code];
+      }
+      op->special[row][blk] = special;
+    }
+    if (want_q64)
+      for (int k = 0; k < 128; ++k)
+        op->q64[row][k] = tbl->q[op->code[row][k]];
   }
 }
 
-static void zero_operand(operand_t *op) { memset(op, 0, sizeof *op); }
+// Two doubles side by side (GCC/Clang vector extension; plain SSE2 on
+// x86-64, scalar code elsewhere).
+typedef double v2d __attribute__((vector_size(16)));
 
-// Exact dot product of one 32-wide block, scaled to double.
-static double block_dot(const operand_t *a, int i, const operand_t *b, int j,
-                        int blk) {
-  const int64_t *qa = &a->q[i][32 * blk];
-  const int64_t *qb = &b->q[j][32 * blk];
-  int shift = a->shift + b->shift;
-  if (shift <= 25) {
-    // |q| < 2^18 for E4M3 (448 * 2^9) and < 2^31.8 for E5M2 (57344 * 2^16):
-    // a product fits 50 bits unless both are E5M2 (shift 32), and 32 of them
-    // fit 55 bits, so int64 is exact here.
+// 2^n as a double, for n inside the normal range (exact, no libm call).
+static double pow2(int n) {
+  uint64_t u = (uint64_t)(n + 1023) << 52;
+  double x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+// Exact integer dot product of one 32-wide block for the pairs whose sums
+// may need more than 53 bits (an E5M2 operand with E4M3 or E5M2), converted
+// to double with one RNE rounding. `width` bounds the bits of the sum.
+static double block_dot_wide(const operand_t *a, int i, const operand_t *b,
+                             int j, int blk, int width) {
+  const int64_t *qa = &a->q64[i][32 * blk];
+  const int64_t *qb = &b->q64[j][32 * blk];
+  if (width <= 63) {
     int64_t s = 0;
     for (int k = 0; k < 32; ++k)
       s += qa[k] * qb[k];
-    return ldexp((double)s, -shift);
+    return (double)s;
   }
-  __int128 s = 0;
+  __int128 s = 0; // E5M2 x E5M2: products up to 2^64
   for (int k = 0; k < 32; ++k)
     s += (__int128)qa[k] * qb[k];
-  return ldexp((double)s, -shift);
+  return (double)s;
 }
 
-static double block_dot_special(const operand_t *a, int i, const operand_t *b,
-                                int j, int blk) {
+// A block with an Inf/NaN operand, in plain double arithmetic (IEEE rules
+// give the Inf or NaN), in units of 2^-(shift_a + shift_b) like block_dot.
+static double block_dot_special(const operand_t *a, const decode_table_t *ta,
+                                int i, const operand_t *b,
+                                const decode_table_t *tb, int j, int blk,
+                                double unscale) {
   double s = 0.0;
   for (int k = 32 * blk; k < 32 * blk + 32; ++k)
-    s += a->v[i][k] * b->v[j][k];
-  return s;
+    s += ta->v[a->code[i][k]] * tb->v[b->code[j][k]];
+  return s * unscale;
 }
 
 void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
     int fmt_a, int fmt_b, const uint32_t a[64][8], const uint32_t b[64][8],
     const float c[64][4], const uint32_t scale_a[64], int opsel_a,
     const uint32_t scale_b[64], int opsel_b, float d[64][4]) {
-  // Two decoded operands are ~100 KiB together: static storage keeps them
-  // off the stack (the simulator runs one wave at a time per thread).
+  // The decoded operands are ~60 KiB together: thread-local storage keeps
+  // them off the stack.
   static _Thread_local operand_t opa, opb;
-  if (fmt_a >= 0 && fmt_a <= 4)
-    decode_operand(fmt_a, a, &opa);
-  else
-    zero_operand(&opa);
-  if (fmt_b >= 0 && fmt_b <= 4)
-    decode_operand(fmt_b, b, &opb);
-  else
-    zero_operand(&opb);
+  // Decode tables, built once per thread and format.
+  static _Thread_local decode_table_t tables[5];
+  static _Thread_local bool built[5];
+  float res[64][4];
+  if (fmt_a < 0 || fmt_a > 4 || fmt_b < 0 || fmt_b > 4) {
+    // Not a format: the executor rejects these; zero operands, D = C.
+    memcpy(d, c, sizeof res);
+    return;
+  }
+  for (int f = 0; f < 2; ++f) {
+    int fmt = f ? fmt_b : fmt_a;
+    if (!built[fmt]) {
+      build_table(fmt, &tables[fmt]);
+      built[fmt] = true;
+    }
+  }
+  const decode_table_t *ta = &tables[fmt_a], *tb = &tables[fmt_b];
+  int shift = kFormats[fmt_a].shift + kFormats[fmt_b].shift;
+  // Bits of a block sum in integer units: |q_a| < 2^qbits_a, |q_b| <
+  // 2^qbits_b, 32 terms.
+  int width = kFormats[fmt_a].qbits + kFormats[fmt_b].qbits + 5;
+  decode_operand(fmt_a, a, ta, width > 53, &opa);
+  decode_operand(fmt_b, b, tb, width > 53, &opb);
+
+  // dots[i][blk][j]: block blk's dot product of row i and column j, in
+  // units of 2^-shift.
+  static _Thread_local double dots[16][4][16];
+  static _Thread_local v2d bt[128][8];
+  if (width <= 53) {
+    // Every partial sum is an integer below 2^53: double arithmetic is
+    // exact in any order, so run the 16 columns side by side, two per
+    // vector, in eight register accumulators.
+    for (int j = 0; j < 16; ++j)
+      for (int k = 0; k < 128; ++k)
+        bt[k][j >> 1][j & 1] = opb.qd[j][k];
+    for (int i = 0; i < 16; ++i) {
+      for (int blk = 0; blk < 4; ++blk) {
+        v2d a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
+            a7 = a0;
+        for (int k = 32 * blk; k < 32 * blk + 32; ++k) {
+          v2d av = {opa.qd[i][k], opa.qd[i][k]};
+          a0 += av * bt[k][0];
+          a1 += av * bt[k][1];
+          a2 += av * bt[k][2];
+          a3 += av * bt[k][3];
+          a4 += av * bt[k][4];
+          a5 += av * bt[k][5];
+          a6 += av * bt[k][6];
+          a7 += av * bt[k][7];
+        }
+        v2d out[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
+        memcpy(dots[i][blk], out, sizeof out);
+      }
+    }
+  } else {
+    for (int i = 0; i < 16; ++i)
+      for (int blk = 0; blk < 4; ++blk)
+        for (int j = 0; j < 16; ++j)
+          dots[i][blk][j] = block_dot_wide(&opa, i, &opb, j, blk, width);
+  }
 
   // Scale for row i (column j) and block blk: the selected byte of lane
   // 16 * blk + i (16 * blk + j) of the scale VGPR, as E8M0.
@@ -203,22 +302,21 @@ void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
     }
   }
 
-  float res[64][4];
   for (int l = 0; l < 64; ++l) {
     int j = l & 15;
     for (int r = 0; r < 4; ++r) {
       int i = 4 * (l >> 4) + r;
       double acc = 0.0;
       for (int blk = 0; blk < 4; ++blk) {
-        double dot;
+        double dot = dots[i][blk][j];
         if (opa.special[i][blk] || opb.special[j][blk])
-          dot = block_dot_special(&opa, i, &opb, j, blk);
-        else
-          dot = block_dot(&opa, i, &opb, j, blk);
+          dot = block_dot_special(&opa, ta, i, &opb, tb, j, blk, pow2(shift));
+        // Scale and undo the integer units in one exact power of two:
+        // the exponent stays within [-286, 254], normal for a double.
         if (sa[i][blk] == 0xFF || sb[j][blk] == 0xFF)
           dot = NAN;
         else
-          dot = ldexp(dot, sa[i][blk] + sb[j][blk] - 254);
+          dot *= pow2(sa[i][blk] + sb[j][blk] - 254 - shift);
         acc += dot;
       }
       acc += (double)c[l][r];

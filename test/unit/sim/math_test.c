@@ -534,17 +534,18 @@ static int test_read_tr_b16(void) {
 
 // ---- MFMA -------------------------------------------------------------------
 
-// |got - want| within f32 rounding of want (plus an absolute slack for the
-// float64 oracle's own summation error), overflow giving inf of want's sign.
-static int close_f32(float got, double want, double abs_sum) {
+// |got - want| within f32 rounding of want (plus `slack` for the float64
+// oracle's own rounding), overflow giving inf of want's sign.
+static int close_f32(float got, double want, double slack) {
   if (isnan(want))
     return isnan(got);
-  if (fabs(want) > (double)FLT_MAX * (1.0 + 0x1p-24))
-    return isinf(got) && (got > 0) == (want > 0);
-  if (isinf(want))
-    return got == want;
-  double tol = ulp_f32(want) + abs_sum * 0x1p-45;
-  return fabs((double)got - want) <= tol;
+  // f32 rounding overflows from FLT_MAX + half an ulp = 2^128 - 2^103 on.
+  double limit = 0x1p128 - 0x1p103;
+  if (isinf(got))
+    return (got > 0) == (want > 0) && fabs(want) >= limit - slack;
+  if (fabs(want) > limit + slack)
+    return 0;
+  return fabs((double)got - want) <= ulp_f32(want) + slack;
 }
 
 // Packs A[16][16] and B[16][16] (bf16 bits) as the ISA's general input
@@ -608,7 +609,7 @@ static int test_mfma_bf16(void) {
           abs_sum += fabs(p);
         }
         float got = d[j + 16 * (i / 4)][i % 4];
-        if (!close_f32(got, want, abs_sum))
+        if (!close_f32(got, want, abs_sum * 0x1p-45))
           UQ_TEST_FAIL_("rep %d D[%d][%d] = %.9g, want %.17g", rep, i, j,
                         (double)got, want);
       }
@@ -715,24 +716,47 @@ static int run_scaled_case(const scaled_case_t *tc, int rep) {
                                          tc->opsel_b, d);
   for (int i = 0; i < 16; ++i) {
     for (int j = 0; j < 16; ++j) {
-      // Plain float64 product, term by term in k order, each term with its
-      // own scales (the scale of row i, K block k / 32 is in lane
-      // 16 * (k / 32) + i, byte opsel).
-      double want = tc->mc[i][j], abs_sum = fabs(want);
-      for (int k = 0; k < 128; ++k) {
-        unsigned sa =
-            (tc->scale_a[16 * (k / 32) + i] >> (8 * tc->opsel_a)) & 0xFF;
-        unsigned sb =
-            (tc->scale_b[16 * (k / 32) + j] >> (8 * tc->opsel_b)) & 0xFF;
+      // Float64 product as the ISA defines it: each 32-wide K block's dot
+      // product (k order; exact unless an E5M2 operand makes it need more
+      // than 53 bits), times 2^(sa-127) * 2^(sb-127) for row i / column j of
+      // that block (lane 16 * block + i / + j, byte opsel), then the blocks
+      // and C summed with Neumaier compensation so that huge blocks that
+      // cancel do not swallow the small ones.
+      double terms[5], slack = 0.0, abs_sum = fabs(tc->mc[i][j]);
+      terms[4] = tc->mc[i][j];
+      for (int blk = 0; blk < 4; ++blk) {
+        unsigned sa = (tc->scale_a[16 * blk + i] >> (8 * tc->opsel_a)) & 0xFF;
+        unsigned sb = (tc->scale_b[16 * blk + j] >> (8 * tc->opsel_b)) & 0xFF;
         double fa = sa == 0xFF ? NAN : pow(2.0, (double)sa - 127.0);
         double fb = sb == 0xFF ? NAN : pow(2.0, (double)sb - 127.0);
-        double p = ref_value(tc->fmt_a, tc->ca[i][k]) *
-                   ref_value(tc->fmt_b, tc->cb[j][k]) * fa * fb;
-        want += p;
-        abs_sum += fabs(p);
+        double dot = 0.0, abs_dot = 0.0;
+        for (int k = 32 * blk; k < 32 * blk + 32; ++k) {
+          double p = ref_value(tc->fmt_a, tc->ca[i][k]) *
+                     ref_value(tc->fmt_b, tc->cb[j][k]);
+          dot += p;
+          abs_dot += fabs(p);
+        }
+        terms[blk] = dot * fa * fb;
+        abs_sum += fabs(terms[blk]);
+        if (isfinite(abs_dot * fa * fb))
+          slack += abs_dot * fa * fb * 0x1p-50;
       }
+      double want = 0.0, comp = 0.0;
+      int finite = 1;
+      for (int t = 0; t < 5; ++t)
+        finite &= isfinite(terms[t]) != 0;
+      for (int t = 0; t < 5; ++t) {
+        double sum = want + terms[t];
+        if (finite)
+          comp += fabs(want) >= fabs(terms[t]) ? (want - sum) + terms[t]
+                                               : (terms[t] - sum) + want;
+        want = sum;
+      }
+      want += comp;
+      if (isfinite(abs_sum))
+        slack += abs_sum * 0x1p-45;
       float got = d[j + 16 * (i / 4)][i % 4];
-      if (!close_f32(got, want, abs_sum))
+      if (!close_f32(got, want, slack))
         UQ_TEST_FAIL_("rep %d fmt %d x %d opsel %d/%d: D[%d][%d] = %.9g, "
                       "want %.17g",
                       rep, tc->fmt_a, tc->fmt_b, tc->opsel_a, tc->opsel_b, i, j,
