@@ -397,6 +397,12 @@ static int run_case(const case_t *c, uint64_t seed) {
         cnt.by_class[UQ_SIM_CLASS_SALU] / tiles,
         cnt.by_class[UQ_SIM_CLASS_VMEM] / tiles,
         cnt.by_class[UQ_SIM_CLASS_SMEM] / tiles, cnt.lds_high_water);
+    printf("  decode: P %d TGPP %d, %llu workgroups, %llu wave-instructions; "
+           "reduce: %llu wave-instructions, %.1f bytes read per output row\n",
+           P, tgpp, (unsigned long long)cnt.workgroups,
+           (unsigned long long)cnt.wave_instructions,
+           (unsigned long long)rcnt.wave_instructions,
+           (double)rcnt.global_bytes_read / ((double)B * Hq));
   }
 
   // ---- compare -----
@@ -468,6 +474,7 @@ static uint64_t case_seed(void) {
 
 // ---- the matrix -------------------------------------------------------------
 
+#ifndef UQ_KERNELS_BENCH
 static const int lens_short[] = {1, 15, 16, 17};
 static const int lens_ragged[] = {0, 255, 256, 257, 33};
 static const int lens_one[] = {300};
@@ -521,6 +528,25 @@ static const uq_test_case_t tests[] = {
 
 int main(int argc, char **argv) {
   int rc = uq_test_main(argc, argv, tests);
+#else
+// uq_kernels_sim_bench: the decode kernel's traffic and instruction mix per
+// variant from the simulator's counters (outputs still checked against the
+// reference). Usage: UQ_KERNEL_DIR=DIR uq_kernels_sim_bench [SEQ_LEN]
+int main(int argc, char **argv) {
+  static int lens[2];
+  lens[0] = argc > 1 ? atoi(argv[1]) : 8192;
+  lens[1] = lens[0];
+  int rc = 0;
+  const int qgs[3] = {6, 8, 16};
+  for (int i = 0; i < 3 && !rc; ++i) {
+    printf("QG %d, 2 sequences of %d tokens, 2 kv heads, block size 64:\n",
+           qgs[i], lens[0]);
+    case_t c = {qgs[i], 64, 272, 2, 0, 0, 0, 2, lens, 0, 1};
+    rc = run_case(&c, case_seed());
+    if (rc == UQ_TEST_SKIP)
+      break;
+  }
+#endif
   for (int i = 0; i < 3; ++i)
     uq_sim_program_destroy(g_decode[i]);
   uq_sim_program_destroy(g_reduce);
