@@ -144,6 +144,57 @@ static int test_second_tile_group_walk(void) {
                          "TGPP=2 with data (B=9, one 65836-token seq)");
 }
 
+// The kernel's E4M3 overflow rule (FP16_OVFL in its descriptor) reaches
+// the host reference: a query large enough that |q_rot| > 448 gives the
+// same output on both sides (NaN rows under the NaN rule), and the opposite
+// rule would not match.
+static int test_e4m3_overflow_rule(void) {
+  uq_problem_shape_t shape = base_shape();
+  shape.query_scale = 3000.0f;
+  uq_problem_t *problem = NULL;
+  uq_plan_t *plan = NULL;
+  uq_problem_device_t d = {0};
+  UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+  UQ_EXPECT_OK(uq_plan_create(context, &problem->config, &plan));
+  uq_plan_info_t info;
+  uint32_t p, tgpp;
+  UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
+  UQ_EXPECT_OK(uq_plan_launch_shape(plan, shape.batch, &p, &tgpp));
+  UQ_EXPECT_OK(uq_problem_upload(problem, context, &d));
+  UQ_EXPECT_OK(uq_plan_run(plan, shape.batch, d.query, d.cache, d.block_tables,
+                           d.seq_lens, d.output, NULL));
+  size_t n = problem->output_elems;
+  uint16_t *got = malloc(n * 2), *same = malloc(n * 2), *other = malloc(n * 2);
+  UQ_EXPECT(got && same && other);
+  UQ_EXPECT_OK(uq_context_download(context, got, d.output, n * 2));
+  uq_fp8_overflow_t rule =
+      info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN;
+  uq_fp8_overflow_t opposite =
+      info.e4m3_saturates ? UQ_FP8_OVERFLOW_NAN : UQ_FP8_OVERFLOW_SATURATE;
+  UQ_EXPECT_OK(
+      uq_problem_faithful(problem, rule, (int32_t)p, (int32_t)tgpp, same));
+  UQ_EXPECT_OK(
+      uq_problem_faithful(problem, opposite, (int32_t)p, (int32_t)tgpp, other));
+  uq_problem_error_t match, mismatch;
+  uq_problem_compare_bf16(problem, got, same, &match);
+  uq_problem_compare_bf16(problem, got, other, &mismatch);
+  printf("  rule %s: %llu non-finite, %llu over tol; opposite rule: %llu "
+         "over tol\n",
+         info.e4m3_saturates ? "saturate" : "NaN",
+         (unsigned long long)match.nonfinite,
+         (unsigned long long)match.over_tol,
+         (unsigned long long)mismatch.over_tol);
+  free(got);
+  free(same);
+  free(other);
+  uq_problem_device_free(context, &d);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  UQ_EXPECT_EQ_INT(match.over_tol, 0);
+  UQ_EXPECT(mismatch.over_tol > 0);
+  return 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"query_groups", test_query_groups},
     {"block_sizes", test_block_sizes},
@@ -153,6 +204,7 @@ static const uq_test_case_t tests[] = {
     {"fused_qkv_strides", test_fused_qkv_strides},
     {"partition_extremes", test_partition_extremes},
     {"second_tile_group_walk", test_second_tile_group_walk},
+    {"e4m3_overflow_rule", test_e4m3_overflow_rule},
     {0, 0}};
 
 int main(int argc, char **argv) {
