@@ -31,7 +31,25 @@ typedef struct uq_sim_ctx_s {
   uq_sim_counters_t *cnt;
   uint8_t *lds;
   uint32_t lds_size;
+  // The allocation hit last, so that a wave's accesses skip the search.
+  uint64_t mem_base, mem_size;
+  uint8_t *mem_data;
 } uq_sim_ctx_t;
+
+// The host bytes of [a, a + n) in device memory, or NULL (a fault).
+static inline uint8_t *mem_at(uq_sim_ctx_t *c, uint64_t a, uint32_t n) {
+  uint64_t off = a - c->mem_base;
+  if (off < c->mem_size && n <= c->mem_size - off)
+    return c->mem_data + off;
+  uint8_t *p = uq_sim_memory_lookup(c->sim, a, n);
+  if (p) {
+    const uq_sim_alloc_t *al = &c->sim->allocs[c->sim->last_hit];
+    c->mem_base = al->base;
+    c->mem_size = al->size;
+    c->mem_data = al->data;
+  }
+  return p;
+}
 
 // ---------------------------------------------------------------------------
 // Small helpers.
@@ -739,7 +757,7 @@ static uq_status_t exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       uint64_t o4 = (off & ~3ull) + 4ull * i;
       vals[i] = 0;
       if (o4 + 4 <= limit) {
-        const uint8_t *p = uq_sim_memory_lookup(c->sim, base + o4, 4);
+        const uint8_t *p = mem_at(c, base + o4, 4);
         if (!p)
           return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                                 "memory fault at 0x%llx: '%s' at 0x%llx",
@@ -750,7 +768,7 @@ static uq_status_t exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     }
   } else {
     uint64_t addr = (sread64(w, &in->o[1]) + off) & ~3ull;
-    const uint8_t *p = uq_sim_memory_lookup(c->sim, addr, 4ull * n);
+    const uint8_t *p = mem_at(c, addr, 4u * n);
     if (!p)
       return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                             "memory fault: %u bytes at 0x%llx: '%s' at 0x%llx",
@@ -2210,6 +2228,7 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     structured = in->idxen && stride != 0;
   }
   const uq_sim_opnd_t *saddr = (!is_buffer && is_global) ? &o[2] : NULL;
+  uint64_t bytes_read = 0, bytes_written = 0;
   for (int l = 0; l < 64; ++l) {
     if (!((exec >> l) & 1))
       continue;
@@ -2243,20 +2262,30 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       if (is_store) {
         if (oob)
           continue;
-        uint8_t *p = uq_sim_memory_lookup(c->sim, a, csize);
+        uint8_t *p = mem_at(c, a, csize);
         if (!p)
           return mem_fault(in, a, csize);
         uint32_t v = w->v[(data->reg + i) & 511][l];
-        memcpy(p, &v, csize);
-        cnt->global_bytes_written += csize;
+        if (csize == 4)
+          memcpy(p, &v, 4);
+        else if (csize == 2)
+          memcpy(p, &v, 2);
+        else
+          *p = (uint8_t)v;
+        bytes_written += csize;
       } else {
         uint32_t v = 0;
         if (!oob) {
-          const uint8_t *p = uq_sim_memory_lookup(c->sim, a, csize);
+          const uint8_t *p = mem_at(c, a, csize);
           if (!p)
             return mem_fault(in, a, csize);
-          memcpy(&v, p, csize);
-          cnt->global_bytes_read += csize;
+          if (csize == 4)
+            memcpy(&v, p, 4);
+          else if (csize == 2)
+            v = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+          else
+            v = *p;
+          bytes_read += csize;
         }
         if (k == 5)
           v = (uint32_t)(int32_t)(int8_t)v;
@@ -2266,6 +2295,8 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       }
     }
   }
+  cnt->global_bytes_read += bytes_read;
+  cnt->global_bytes_written += bytes_written;
   return UQ_OK;
 }
 
@@ -2528,7 +2559,7 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
     goto done;
   }
   memset(waves, 0, sizeof(uq_sim_wave_t) * nwaves);
-  uq_sim_ctx_t ctx = {sim, decoder, counters, lds, (uint32_t)lds_size};
+  uq_sim_ctx_t ctx = {sim, decoder, counters, lds, (uint32_t)lds_size, 0, 0, NULL};
   for (uint32_t gz = 0; gz < L->grid[2]; ++gz) {
     for (uint32_t gy = 0; gy < L->grid[1]; ++gy) {
       for (uint32_t gx = 0; gx < L->grid[0]; ++gx) {
