@@ -92,8 +92,10 @@ static uq_status_t build(uq_problem_t *p) {
       .query_stride_head = UQ_HEAD_DIM,
       .query_stride_seq =
           (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * UQ_HEAD_DIM,
-      .output_stride_head = UQ_HEAD_DIM,
-      .output_stride_seq = (int64_t)Hq * UQ_HEAD_DIM,
+      .output_stride_head = UQ_HEAD_DIM + (s->padded_output ? 64 : 0),
+      .output_stride_seq =
+          (int64_t)Hq * (UQ_HEAD_DIM + (s->padded_output ? 64 : 0)) +
+          (s->padded_output ? 128 : 0),
   };
   p->layout = (uq_cache_layout_t){.num_blocks = (int64_t)num_blocks,
                                   .block_size = (int32_t)bs,
@@ -108,7 +110,7 @@ static uq_status_t build(uq_problem_t *p) {
   float qscale = s->query_scale > 0 ? s->query_scale : 1.0f;
   p->query_elems = (size_t)B * (size_t)p->config.query_stride_seq;
   p->query = malloc(p->query_elems * sizeof(uint16_t));
-  p->output_elems = (size_t)B * Hq * UQ_HEAD_DIM;
+  p->output_elems = (size_t)B * (size_t)p->config.output_stride_seq;
   size_t kv_elems =
       (size_t)(total_tokens ? total_tokens : 1) * Hk * UQ_HEAD_DIM;
   p->k = malloc(kv_elems * sizeof(uint16_t));
@@ -249,9 +251,10 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
       .kv_cache = p->cache,
       .block_tables = p->block_tables,
       .seq_lens = p->seq_lens,
-      .output = out,
-      .output_stride_seq = c->output_stride_seq,
-      .output_stride_head = c->output_stride_head,
+      .output = out, // contiguous, whatever the run's output strides
+      .output_stride_seq =
+          (int64_t)c->num_kv_heads * c->query_group * UQ_HEAD_DIM,
+      .output_stride_head = UQ_HEAD_DIM,
   };
 }
 

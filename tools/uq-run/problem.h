@@ -26,6 +26,7 @@ typedef struct uq_problem_shape_s {
   uint32_t spare_blocks;  // cache blocks no sequence uses (garbage-filled)
   uint32_t max_kv_splits; // 0: the policy's default
   int fused_qkv;          // query strides of a fused QKV tensor
+  int padded_output;      // output strides with gaps between heads/seqs
   int shuffle;            // random block order (else sequential)
   float softmax_scale;    // 0: 1/16
   float query_scale;      // stddev of the random query (0: 1)
@@ -47,7 +48,9 @@ typedef struct uq_problem_s {
   size_t cache_bytes;
   int32_t *block_tables; // [B, max_blocks_per_seq]
   int32_t *seq_lens;     // [B]
-  size_t output_elems;   // bf16 elements of an output buffer
+  size_t output_elems;   // bf16 elements of an output buffer (with the
+                         // config's output strides; references written
+                         // here are contiguous [B, Hq, 256])
 } uq_problem_t;
 
 // Builds a problem (host memory). INVALID_ARGUMENT for a bad shape.

@@ -106,7 +106,13 @@ static int test_fused_qkv_strides(void) {
   uq_problem_shape_t shape = base_shape();
   shape.fused_qkv = 1;
   shape.num_kv_heads = 2;
-  return uq_e2e_run_case(context, &shape, "fused QKV query strides");
+  int failed = uq_e2e_run_case(context, &shape, "fused QKV query strides");
+  shape = base_shape();
+  shape.padded_output = 1;
+  shape.num_kv_heads = 3;
+  shape.query_group = 6;
+  failed |= uq_e2e_run_case(context, &shape, "padded output strides, Hk=3");
+  return failed;
 }
 
 // P and TGPP at their extremes: P = 2 for a short table; P = 512 for
