@@ -33,15 +33,18 @@ static int check(uq_status_t status, const char *what) {
 int main(int argc, char **argv) {
   long iterations = 200000;
   uint32_t batch = 4;
+  int embedded = 0;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--iterations=", 13) == 0) {
       iterations = strtol(argv[i] + 13, NULL, 10);
+    } else if (strcmp(argv[i], "--embedded") == 0) {
+      embedded = 1; // the kernels built into libuqrt instead of the stubs
     } else if (strncmp(argv[i], "--batch=", 8) == 0) {
       batch = (uint32_t)strtoul(argv[i] + 8, NULL, 10);
     } else {
       fprintf(stderr,
               "uq-bench-run: error: unknown flag '%s' (--iterations=N, "
-              "--batch=N)\n",
+              "--batch=N, --embedded)\n",
               argv[i]);
       return 1;
     }
@@ -55,8 +58,10 @@ int main(int argc, char **argv) {
   uq_context_options_initialize(&options);
   options.backend = UQ_BACKEND_SIM;
   options.flags = UQ_CONTEXT_FLAG_NULL_LAUNCH;
-  options.code_object_count = uq_stub_code_objects(NULL, sources);
-  options.code_objects = sources;
+  if (!embedded) {
+    options.code_object_count = uq_stub_code_objects(NULL, sources);
+    options.code_objects = sources;
+  }
   uq_context_t *context = NULL;
   if (check(uq_context_create(&options, &context), "context"))
     return 1;
@@ -107,9 +112,9 @@ int main(int argc, char **argv) {
     }
     if (!rc)
       printf("uq-bench-run: %.3f us per uq_plan_run (best of 5 x %ld calls; "
-             "batch %u, Hk 2, QG 8, 256-entry tables; null launches; "
-             "target <= 2 us)\n",
-             best / 1e3, iterations, batch);
+             "batch %u, Hk 2, QG 8, 256-entry tables; %s code objects; null "
+             "launches; target <= 2 us)\n",
+             best / 1e3, iterations, batch, embedded ? "embedded" : "stub");
   }
   uq_status_free(uq_context_free(context, query));
   uq_status_free(uq_context_free(context, cache));
