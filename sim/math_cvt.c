@@ -70,36 +70,33 @@ uint16_t uq_sim_f32_to_bf16_rne(float x) {
   return (uint16_t)(u >> 16);
 }
 
-// |x| (finite, non-negative) rounded to E4M3 magnitude bits with round to
-// nearest even. Returns 0x7F (one past the largest finite, 448) when the
-// rounded value overflows: the overflow test is made after rounding, as for
-// IEEE formats, so 464 (the midpoint of 448 and the missing 480) still
-// rounds to 448 and anything above it overflows.
-static uint32_t e4m3_round_magnitude(double a) {
-  if (a >= 464.0)
-    return a == 464.0 ? 0x7Eu : 0x7Fu;
-  // Grid spacing of the binade that holds a: subnormals (and the lowest
-  // binade) step by 2^-9; binade [2^e, 2^(e+1)) steps by 2^(e-3).
-  int e;
-  if (a < 0x1p-6) {
-    e = -6;
-  } else {
-    (void)frexp(a, &e);
-    e -= 1; // a in [2^e, 2^(e+1))
+// |x| (the f32 bits of a finite non-negative value) rounded to E4M3
+// magnitude bits with round to nearest even. Returns 0x7F (one past the
+// largest finite, 448) when the rounded value overflows: the overflow test
+// is made after rounding, as for IEEE formats, so 464 (the midpoint of 448
+// and the missing 480) still rounds to 448 and anything above overflows.
+static uint32_t e4m3_round_magnitude(uint32_t a) {
+  if (a >= 0x43E80000u) // 464.0f
+    return a == 0x43E80000u ? 0x7Eu : 0x7Fu;
+  if (a >= 0x3C800000u) { // 2^-6, the smallest E4M3 normal
+    // Keep 3 of the 23 mantissa bits, RNE; a carry moves into the exponent
+    // field as it should. Then rebias the exponent from 127 to 7.
+    uint32_t r = (a + 0x7FFFFu + ((a >> 20) & 1u)) >> 20;
+    return r - (120u << 3);
   }
-  double q = ldexp(a, 3 - e); // a in units of the grid step
-  double r = nearbyint(q);    // RNE under the default rounding mode
-  double v = ldexp(r, e - 3);
-  if (v == 0.0)
-    return 0;
-  // Re-encode the rounded value (it may have moved up one binade).
-  if (v < 0x1p-6)
-    return (uint32_t)ldexp(v, 9); // subnormal: m * 2^-9
-  int ve;
-  double frac = frexp(v, &ve); // v = frac * 2^ve, frac in [0.5, 1)
-  uint32_t m = (uint32_t)ldexp(frac, 4) - 8u;
-  uint32_t be = (uint32_t)(ve - 1 + 7);
-  return (be << 3) | m;
+  if (a < 0x00800000u)
+    return 0; // f32 denormals are far below E4M3's 2^-10 rounding point
+  // E4M3 subnormal: q = value * 2^9 = sig * 2^(E - 14), E <= -7.
+  int e = (int)(a >> 23) - 127;
+  uint32_t sig = (a & 0x7FFFFFu) | 0x800000u;
+  int shift = 14 - e; // >= 21
+  if (shift > 25)
+    return 0; // value < 2^-11: below half of the smallest subnormal
+  uint32_t q = sig >> shift;
+  uint32_t rem = sig & ((1u << shift) - 1u), half = 1u << (shift - 1);
+  if (rem > half || (rem == half && (q & 1u)))
+    ++q; // may reach 8 = the encoding of 2^-6, still correct
+  return q;
 }
 
 static uint8_t f32_to_e4m3(float x, int fp16_ovfl) {
@@ -108,7 +105,7 @@ static uint8_t f32_to_e4m3(float x, int fp16_ovfl) {
     return (uint8_t)(sign | 0x7Fu);
   if (isinf(x))
     return (uint8_t)(sign | (fp16_ovfl ? 0x7Eu : 0x7Fu));
-  uint32_t mag = e4m3_round_magnitude(fabs((double)x));
+  uint32_t mag = e4m3_round_magnitude(f32_bits(x) & 0x7FFFFFFFu);
   if (mag == 0x7Fu && fp16_ovfl)
     mag = 0x7Eu;
   return (uint8_t)(sign | mag);
@@ -152,6 +149,12 @@ static uint16_t double_to_bf16_rne(double v) {
   return (uint16_t)(sign | (f32_bits((float)rv) >> 16));
 }
 
+// The bf16 bits of the FP4 E2M1 magnitudes 0, 0.5, 1, 1.5, 2, 3, 4, 6 (the
+// levels of DESIGN.md's format table); the test checks them against the
+// decoder.
+static const uint16_t kFp4Bf16[8] = {0x0000, 0x3F00, 0x3F80, 0x3FC0,
+                                     0x4000, 0x4040, 0x4080, 0x40C0};
+
 uint32_t uq_sim_cvt_scalef32_pk_bf16_fp4(uint32_t src, float scale,
                                          int byte_sel) {
   // Only the exponent field of the scale is read, as an E8M0 byte: 0x00 is
@@ -161,13 +164,23 @@ uint32_t uq_sim_cvt_scalef32_pk_bf16_fp4(uint32_t src, float scale,
   uint32_t out = 0;
   for (int h = 0; h < 2; ++h) {
     uint32_t code = (byte >> (4 * h)) & 0xFu;
-    double v = minifloat_value(code, 2, 1, 1);
-    uint16_t bf;
-    if (s == 0xFFu)
-      bf = (uint16_t)((code & 8u ? 0x8000u : 0) | 0x7FC0u);
-    else
-      bf = double_to_bf16_rne(ldexp(v, (int)s - 127));
-    out |= (uint32_t)bf << (16 * h);
+    uint32_t sign = (code & 8u) ? 0x8000u : 0;
+    uint32_t mag = kFp4Bf16[code & 7u];
+    uint32_t bf;
+    if (s == 0xFFu) {
+      bf = sign | 0x7FC0u;
+    } else if (mag == 0) {
+      bf = sign; // +-0 whatever the scale
+    } else {
+      // Fast path: add the scale's exponent to the bf16 exponent field.
+      int e = (int)(mag >> 7) + (int)s - 127;
+      if (e >= 1 && e <= 254)
+        bf = sign | ((uint32_t)e << 7) | (mag & 0x7Fu);
+      else // subnormal or overflowing result: exact value, RNE, inf
+        bf = double_to_bf16_rne(
+            ldexp(minifloat_value(code, 2, 1, 1), (int)s - 127));
+    }
+    out |= bf << (16 * h);
   }
   return out;
 }

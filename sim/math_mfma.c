@@ -30,31 +30,53 @@ static double bf16_value(uint32_t bits16) {
   return (double)f;
 }
 
+// Two doubles side by side (GCC/Clang vector extension; plain SSE2 on
+// x86-64, scalar code elsewhere).
+typedef double v2d __attribute__((vector_size(16)));
+
 void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
                                    const uint32_t b[64][2],
                                    const float c[64][4], float d[64][4]) {
   // A[i][k] sits in halfword k % 4 of lane i + 16 * (k / 4) (ISA guide,
   // "Input layout": K_L = 4); B[k][j] likewise in lane j + 16 * (k / 4).
-  double am[16][16], bm[16][16], acc[16][16];
+  double am[16][16];
+  v2d bm[16][8], acc[16][8];
   for (int l = 0; l < 64; ++l) {
     for (int e = 0; e < 4; ++e) {
-      int k = 4 * (l >> 4) + e;
+      int k = 4 * (l >> 4) + e, j = l & 15;
       am[l & 15][k] = bf16_value(a[l][e >> 1] >> (16 * (e & 1)));
-      bm[k][l & 15] = bf16_value(b[l][e >> 1] >> (16 * (e & 1)));
+      bm[k][j >> 1][j & 1] = bf16_value(b[l][e >> 1] >> (16 * (e & 1)));
     }
   }
-  for (int l = 0; l < 64; ++l)
+  for (int l = 0; l < 64; ++l) {
+    int j = l & 15;
     for (int r = 0; r < 4; ++r)
-      acc[4 * (l >> 4) + r][l & 15] = (double)c[l][r];
-  // Each acc[i][j] still adds its products in k order; the j loop is
-  // innermost only so that independent sums run side by side.
-  for (int i = 0; i < 16; ++i)
-    for (int k = 0; k < 16; ++k)
-      for (int j = 0; j < 16; ++j)
-        acc[i][j] += am[i][k] * bm[k][j];
-  for (int l = 0; l < 64; ++l)
+      acc[4 * (l >> 4) + r][j >> 1][j & 1] = (double)c[l][r];
+  }
+  // Each D[i][j] still adds its products in k order; the 16 columns run
+  // side by side, two per vector.
+  for (int i = 0; i < 16; ++i) {
+    v2d s0 = acc[i][0], s1 = acc[i][1], s2 = acc[i][2], s3 = acc[i][3],
+        s4 = acc[i][4], s5 = acc[i][5], s6 = acc[i][6], s7 = acc[i][7];
+    for (int k = 0; k < 16; ++k) {
+      v2d av = {am[i][k], am[i][k]};
+      s0 += av * bm[k][0];
+      s1 += av * bm[k][1];
+      s2 += av * bm[k][2];
+      s3 += av * bm[k][3];
+      s4 += av * bm[k][4];
+      s5 += av * bm[k][5];
+      s6 += av * bm[k][6];
+      s7 += av * bm[k][7];
+    }
+    acc[i][0] = s0, acc[i][1] = s1, acc[i][2] = s2, acc[i][3] = s3;
+    acc[i][4] = s4, acc[i][5] = s5, acc[i][6] = s6, acc[i][7] = s7;
+  }
+  for (int l = 0; l < 64; ++l) {
+    int j = l & 15;
     for (int r = 0; r < 4; ++r)
-      d[l][r] = (float)acc[4 * (l >> 4) + r][l & 15];
+      d[l][r] = (float)acc[4 * (l >> 4) + r][j >> 1][j & 1];
+  }
 }
 
 typedef struct format_s {
@@ -178,10 +200,6 @@ static void decode_operand(int fmt, const uint32_t x[64][8],
         op->q64[row][k] = tbl->q[op->code[row][k]];
   }
 }
-
-// Two doubles side by side (GCC/Clang vector extension; plain SSE2 on
-// x86-64, scalar code elsewhere).
-typedef double v2d __attribute__((vector_size(16)));
 
 // 2^n as a double, for n inside the normal range (exact, no libm call).
 static double pow2(int n) {
