@@ -166,13 +166,19 @@ typedef struct case_s {
 
 static uint16_t bf16_of(float x) { return uq_float_to_bf16(x); }
 
-static int check_row(const char *what, int b, int h, const uint16_t *got,
-                     const uint16_t *want, double rel_tol) {
+// Largest |got - want| / row max seen by check_row, per comparison kind.
+static double g_worst[3];
+
+static int check_row(int kind, const char *what, int b, int h,
+                     const uint16_t *got, const uint16_t *want,
+                     double rel_tol) {
   double mx = 0;
   for (int d = 0; d < UQ_HEAD_DIM; ++d)
     mx = fmax(mx, fabs(uq_bf16_to_float(want[d])));
   for (int d = 0; d < UQ_HEAD_DIM; ++d) {
     double g = uq_bf16_to_float(got[d]), w = uq_bf16_to_float(want[d]);
+    if (mx > 0 && fabs(g - w) / mx > g_worst[kind])
+      g_worst[kind] = fabs(g - w) / mx;
     if (!isfinite(g) || fabs(g - w) > rel_tol * mx + 1e-30) {
       fprintf(stderr,
               "%s: seq %d head %d dim %d: got %.6g want %.6g (row max %.4g)\n",
@@ -421,15 +427,15 @@ static int run_case(const case_t *c, uint64_t seed) {
               k_sum[r], r_sum[r]);
       ++fails;
     }
-    fails +=
-        check_row("segm_out", b, h, k_out + r * 256, r_out + r * 256, 1.0 / 64);
+    fails += check_row(0, "segm_out", b, h, k_out + r * 256, r_out + r * 256,
+                       1.0 / 64);
   }
   for (int b = 0; b < B && fails < 10; ++b)
     for (int h = 0; h < Hq && fails < 10; ++h) {
       size_t o = (size_t)b * o_seq_stride + (size_t)h * o_head_stride;
-      fails += check_row("output vs faithful", b, h, k_final + o, r_final + o,
-                         1.0 / 64);
-      fails += check_row("output vs exact", b, h, k_final + o, x_final + o,
+      fails += check_row(1, "output vs faithful", b, h, k_final + o,
+                         r_final + o, 1.0 / 64);
+      fails += check_row(2, "output vs exact", b, h, k_final + o, x_final + o,
                          1.0 / 32);
     }
   // The padding between output rows stays untouched.
@@ -442,6 +448,9 @@ static int run_case(const case_t *c, uint64_t seed) {
       ++fails;
     }
   }
+  printf("  worst |kernel - reference| / row max: partials %.2e, output vs "
+         "faithful %.2e, vs exact %.2e\n",
+         g_worst[0], g_worst[1], g_worst[2]);
   uint64_t bufs[] = {d_out, d_max, d_sum, d_q, d_cache, d_bt, d_sl, d_final};
   for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); ++i)
     uq_status_free(uq_sim_free(g_sim, bufs[i]));
