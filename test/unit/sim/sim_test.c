@@ -775,6 +775,44 @@ static int test_fp8_overflow(void) {
   return 0;
 }
 
+static int test_misc(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[128], out[15][64];
+  for (int i = 0; i < 128; ++i)
+    in[i] = rnd();
+  uint32_t grid[3] = {3, 1, 1}, block[3] = {64, 1, 1};
+  // Three workgroups all store to the same rows: the values do not depend
+  // on the workgroup.
+  UQ_EXPECT_OK(run(&f, "misc", in, sizeof(in), out, sizeof(out), 0, 0, grid,
+                   block, NULL));
+  uint8_t bytes[256];
+  memcpy(bytes, in, 256);
+  for (int l = 0; l < 64; ++l) {
+    UQ_EXPECT_EQ_HEX(out[0][l], 64u | 1u << 16);
+    UQ_EXPECT_EQ_HEX(out[1][l], 3 * 64);
+    UQ_EXPECT_EQ_HEX(out[2][l], in[2]);
+    UQ_EXPECT_EQ_HEX(out[3][l], in[3]);
+    UQ_EXPECT_EQ_HEX(out[4][l], 0);
+    UQ_EXPECT_EQ_HEX(out[5][l], in[64 + l]);
+    UQ_EXPECT_EQ_HEX(out[6][l], bytes[l + 1]);
+    UQ_EXPECT_EQ_HEX(out[7][l], (uint32_t)(int32_t)(int16_t)(in[l] >> 16));
+    if (l < 16)
+      UQ_EXPECT_EQ_HEX(out[8][l], (in[4 * l] & 0xFF) |
+                                      (in[4 * l + 1] & 0xFF) << 8 |
+                                      (in[4 * l + 2] & 0xFF) << 16 |
+                                      (in[4 * l + 3] & 0xFF) << 24);
+    UQ_EXPECT_EQ_HEX(out[9][l], in[l] & 0xFFFF);
+    UQ_EXPECT_EQ_HEX(out[10][l], l == 0 ? in[0] : in[l - 1]);
+    UQ_EXPECT_EQ_HEX(out[11][l], l >= 32 ? in[31] : 0);
+    UQ_EXPECT_EQ_HEX(out[12][l], (in[l] & 1) ? in[l] : 7);
+    UQ_EXPECT_EQ_HEX(out[13][l], 1);
+    UQ_EXPECT_EQ_HEX(out[14][l], 3);
+  }
+  fixture_close(&f);
+  return 0;
+}
+
 static int test_unimplemented(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
@@ -839,6 +877,7 @@ static const uq_test_case_t tests[] = {
     {"lds_lanes", test_lds_lanes},
     {"ids", test_ids},
     {"fp8_overflow", test_fp8_overflow},
+    {"misc", test_misc},
     {"unimplemented", test_unimplemented},
     {"launch_errors", test_launch_errors},
     {0, 0},

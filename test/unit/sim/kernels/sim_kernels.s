@@ -624,6 +624,91 @@ BEGIN fp8_setreg
 .size fp8_setreg, .Lfs_end-fp8_setreg
 KD fp8_setreg, vgprs=16, fp16ovfl=0
 
+// Odds and ends: the dispatch packet (user SGPRs s[0:1], kernarg s[2:3]),
+// s_buffer_load range checking, flat loads, sub-dword LDS access, DPP
+// wave_shr/row_bcast:31, v_cmpx, s_getpc/s_setpc, s_cbranch_vccz.
+BEGIN misc
+  s_load_dwordx4 s[4:7], s[2:3], 0x0
+  s_load_dword s16, s[0:1], 0x4
+  s_load_dword s17, s[0:1], 0xc
+  v_and_b32 v0, 0x3ff, v0
+  v_lshlrev_b32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v10, s16               // 0: workgroup_size_x | y << 16
+  ST
+  v_mov_b32 v10, s17               // 1: grid_size_x
+  ST
+  s_mov_b32 s12, s4
+  s_and_b32 s13, s5, 0xffff
+  s_mov_b32 s14, 16
+  s_mov_b32 s15, 0x27000
+  s_buffer_load_dwordx2 s[18:19], s[12:15], 0x8
+  s_buffer_load_dword s20, s[12:15], 0x10
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v10, s18               // 2: in[2]
+  ST
+  v_mov_b32 v10, s19               // 3: in[3]
+  ST
+  v_mov_b32 v10, s20               // 4: past num_records: 0
+  ST
+  v_mov_b32 v3, s5
+  v_add_co_u32 v2, vcc, s4, v1
+  v_addc_co_u32 v3, vcc, 0, v3, vcc
+  flat_load_dword v10, v[2:3] offset:256  // 5: in[64 + l]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  global_load_dword v4, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  ds_write_b32 v1, v4
+  s_waitcnt lgkmcnt(0)
+  ds_read_u8 v10, v0 offset:1      // 6: LDS byte l + 1
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_read_i16 v10, v1 offset:2     // 7: in[l] >> 16, sign-extended
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_write_b8 v0, v4 offset:512
+  ds_write_b16 v1, v4 offset:768
+  s_waitcnt lgkmcnt(0)
+  ds_read_b32 v10, v1 offset:512   // 8: low bytes of in[4l..4l+3] (l < 16)
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_read_u16 v10, v1 offset:768   // 9: in[l] & 0xffff
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 10: wave_shr:1 (lane 0 keeps in[0])
+  v_mov_b32_dpp v10, v4 wave_shr:1 row_mask:0xf bank_mask:0xf
+  ST
+  v_mov_b32 v10, 0                 // 11: rows 2, 3 get lane 31
+  v_mov_b32_dpp v10, v4 row_bcast:31 row_mask:0xc bank_mask:0xf
+  ST
+  v_mov_b32 v10, 7                 // 12: odd in[l] -> in[l], else 7
+  s_mov_b64 s[22:23], exec
+  v_and_b32 v5, 1, v4
+  v_cmpx_eq_u32 vcc, 1, v5
+  v_mov_b32 v10, v4
+  s_mov_b64 exec, s[22:23]
+  ST
+  v_mov_b32 v10, 1                 // 13: s_setpc skips the v_mov 2
+  s_getpc_b64 s[24:25]
+.Lmisc_pc:
+  s_add_u32 s24, s24, .Lmisc_skip-.Lmisc_pc
+  s_addc_u32 s25, s25, 0
+  s_setpc_b64 s[24:25]
+  v_mov_b32 v10, 2
+.Lmisc_skip:
+  ST
+  v_mov_b32 v10, 3                 // 14: vccz taken
+  s_mov_b64 vcc, 0
+  s_cbranch_vccz .Lmisc_vz
+  v_mov_b32 v10, 4
+.Lmisc_vz:
+  ST
+  s_endpgm
+.Lmisc_end:
+.size misc, .Lmisc_end-misc
+KD misc, vgprs=16, lds=1024, sgprs=32, dispatch=1
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -842,6 +927,22 @@ amdhsa.kernels:
     .kernarg_segment_size: 24
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: misc
+    .symbol: misc.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 1024
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .sgpr_count: 40
