@@ -16,6 +16,9 @@
 // with DIR/llvm/bin/ld.lld -> /usr/lib/llvm-22/bin/ld.lld. The targets carry
 // O = 3 themselves (no rocdl-attach-target: it would add a second object).
 //
+// This text was written out by an authoring script (kept outside the build,
+// /work/briefs/D/gen.py at the time of writing); the text here is the source.
+//
 // Lane maps (64 lanes, l = lane, j = l >> 4):
 //   K loads     token l & 15, groups j and 4 + j (16 B each) = the scaled MFMA's
 //               FP4 A operand for issues 0 and 1 directly (no LDS round trip);
