@@ -148,6 +148,20 @@ static uq_status_t prepare_kernel(uq_plan_t *plan, const char *variant,
   UQ_RETURN_IF_ERROR(
       uq_rt_arg_layout_build((*out_object)->kernel, specs, count, out_layout),
       "variant %s", variant);
+  // Both kernels run one 64-lane wave per workgroup.
+  const uq_kernel_info_t *kernel = (*out_object)->kernel;
+  const uint32_t *reqd = kernel->reqd_workgroup_size;
+  if ((kernel->wavefront_size && kernel->wavefront_size != 64) ||
+      (kernel->max_flat_workgroup_size &&
+       kernel->max_flat_workgroup_size < 64) ||
+      (reqd[0] && (reqd[0] != 64 || reqd[1] > 1 || reqd[2] > 1)))
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "kernel %s cannot run one 64-lane wave per "
+                          "workgroup (wavefront %u, max workgroup %u, "
+                          "required %ux%ux%u)",
+                          kernel->name, kernel->wavefront_size,
+                          kernel->max_flat_workgroup_size, reqd[0], reqd[1],
+                          reqd[2]);
   TRY(uq_rt_context_load_object(context, *out_object));
   *out_args = uq_rt_calloc(&context->allocator, out_layout->kernarg_size);
   if (!*out_args)

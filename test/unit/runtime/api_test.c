@@ -171,6 +171,28 @@ static int test_abi_mismatch(void) {
   return 0;
 }
 
+// A decode kernel with the right arguments whose metadata caps workgroups
+// below one 64-lane wave is refused when a plan needs it.
+static int test_workgroup_mismatch(void) {
+  uq_code_object_source_t sources[4];
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_SIM;
+  options.code_object_count =
+      uq_stub_code_objects("uq_decode_small_workgroup", sources);
+  options.code_objects = sources;
+  uq_context_t *context = NULL;
+  UQ_EXPECT_OK(uq_context_create(&options, &context));
+  uq_decode_config_t config = good_config();
+  uq_plan_t *plan = NULL;
+  uq_status_t status = uq_plan_create(context, &config, &plan);
+  printf("  %s\n", uq_status_message(status));
+  uq_context_destroy(context);
+  UQ_EXPECT_CODE(status, UQ_STATUS_FAILED_PRECONDITION);
+  UQ_EXPECT(plan == NULL);
+  return 0;
+}
+
 static int test_no_code_object(void) {
   uq_code_object_source_t none[1];
   uq_context_options_t options;
@@ -729,6 +751,7 @@ static const uq_test_case_t tests[] = {
     {"version_and_names", test_version_and_names},
     {"context_options", test_context_options},
     {"abi_mismatch", test_abi_mismatch},
+    {"workgroup_mismatch", test_workgroup_mismatch},
     {"no_code_object", test_no_code_object},
     {"config_validation", test_config_validation},
     {"run_validation_host", test_run_validation_host},

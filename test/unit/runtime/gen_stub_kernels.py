@@ -3,7 +3,8 @@
 (kernel_abi.h) whose only job is to copy their own kernarg segment to a
 buffer (decode: to `query`, reduce: to `output`), so tests can check the
 runtime's argument packing through the simulator without real kernels.
-Also two decode kernels whose metadata disagrees with the ABI.
+Also two decode kernels whose metadata disagrees with the ABI and one
+whose workgroups cannot hold a 64-lane wave.
 Run by hand when the ABI changes; the .s is committed."""
 import sys
 
@@ -37,7 +38,7 @@ def layout(args):
     return out, base, base + 256
 
 
-def kernel(name, args, dest_offset):
+def kernel(name, args, dest_offset, max_flat=64):
     explicit, base, size = layout(args)
     text = [".text", f".globl {name}", ".p2align 8",
             f".type {name},@function", f"{name}:",
@@ -60,7 +61,7 @@ def kernel(name, args, dest_offset):
             "    .group_segment_fixed_size: 0",
             "    .private_segment_fixed_size: 0",
             "    .wavefront_size: 64", "    .sgpr_count: 8",
-            "    .vgpr_count: 2", "    .max_flat_workgroup_size: 64",
+            "    .vgpr_count: 2", f"    .max_flat_workgroup_size: {max_flat}",
             "    .args:"]
     for off, sz, kind, argname in explicit:
         meta += [f"      - .offset: {off}", f"        .size: {sz}",
@@ -88,8 +89,10 @@ def main():
     out = [".amdgcn_target \"amdgcn-amd-amdhsa--gfx950\"",
            ".amdhsa_code_object_version 5", ""]
     metas = []
-    for name, args, dest in kernels:
-        text, meta = kernel(name, args, dest)
+    # Right arguments, but workgroups too small for one 64-lane wave.
+    kernels.append(("uq_decode_small_workgroup", DECODE, 24, 32))
+    for name, args, dest, *rest in kernels:
+        text, meta = kernel(name, args, dest, *rest)
         out.append(text)
         metas.append(meta)
     out += [".amdgpu_metadata", "---", "amdhsa.kernels:"] + metas + [

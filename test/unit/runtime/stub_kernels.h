@@ -1,7 +1,8 @@
 // Test-only code objects with the runtime's kernel ABI (stub_kernels.s):
 // every decode kernel copies its kernarg segment to `query`, the reduce
 // kernel to `output`. Also two decode kernels whose metadata disagrees with
-// kernel_abi.h: "uq_decode_bad_kind" and "uq_decode_bad_count".
+// kernel_abi.h: "uq_decode_bad_kind" and "uq_decode_bad_count", and
+// "uq_decode_small_workgroup" (max workgroup 32).
 #ifndef UQ_TEST_UNIT_RUNTIME_STUB_KERNELS_H_
 #define UQ_TEST_UNIT_RUNTIME_STUB_KERNELS_H_
 

@@ -2204,6 +2204,381 @@ uq_decode_bad_count:
   .amdhsa_accum_offset 4
 .end_amdhsa_kernel
 
+.text
+.globl uq_decode_small_workgroup
+.p2align 8
+.type uq_decode_small_workgroup,@function
+uq_decode_small_workgroup:
+  s_load_dwordx2 s[2:3], s[0:1], 24
+  v_mov_b32 v0, 0
+  s_waitcnt lgkmcnt(0)
+  s_load_dword s4, s[0:1], 0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:0
+  s_load_dword s4, s[0:1], 4
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:4
+  s_load_dword s4, s[0:1], 8
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:8
+  s_load_dword s4, s[0:1], 12
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:12
+  s_load_dword s4, s[0:1], 16
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:16
+  s_load_dword s4, s[0:1], 20
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:20
+  s_load_dword s4, s[0:1], 24
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:24
+  s_load_dword s4, s[0:1], 28
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:28
+  s_load_dword s4, s[0:1], 32
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:32
+  s_load_dword s4, s[0:1], 36
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:36
+  s_load_dword s4, s[0:1], 40
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:40
+  s_load_dword s4, s[0:1], 44
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:44
+  s_load_dword s4, s[0:1], 48
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:48
+  s_load_dword s4, s[0:1], 52
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:52
+  s_load_dword s4, s[0:1], 56
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:56
+  s_load_dword s4, s[0:1], 60
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:60
+  s_load_dword s4, s[0:1], 64
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:64
+  s_load_dword s4, s[0:1], 68
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:68
+  s_load_dword s4, s[0:1], 72
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:72
+  s_load_dword s4, s[0:1], 76
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:76
+  s_load_dword s4, s[0:1], 80
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:80
+  s_load_dword s4, s[0:1], 84
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:84
+  s_load_dword s4, s[0:1], 88
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:88
+  s_load_dword s4, s[0:1], 92
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:92
+  s_load_dword s4, s[0:1], 96
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:96
+  s_load_dword s4, s[0:1], 100
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:100
+  s_load_dword s4, s[0:1], 104
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:104
+  s_load_dword s4, s[0:1], 108
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:108
+  s_load_dword s4, s[0:1], 112
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:112
+  s_load_dword s4, s[0:1], 116
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:116
+  s_load_dword s4, s[0:1], 120
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:120
+  s_load_dword s4, s[0:1], 124
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:124
+  s_load_dword s4, s[0:1], 128
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:128
+  s_load_dword s4, s[0:1], 132
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:132
+  s_load_dword s4, s[0:1], 136
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:136
+  s_load_dword s4, s[0:1], 140
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:140
+  s_load_dword s4, s[0:1], 144
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:144
+  s_load_dword s4, s[0:1], 148
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:148
+  s_load_dword s4, s[0:1], 152
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:152
+  s_load_dword s4, s[0:1], 156
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:156
+  s_load_dword s4, s[0:1], 160
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:160
+  s_load_dword s4, s[0:1], 164
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:164
+  s_load_dword s4, s[0:1], 168
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:168
+  s_load_dword s4, s[0:1], 172
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:172
+  s_load_dword s4, s[0:1], 176
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:176
+  s_load_dword s4, s[0:1], 180
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:180
+  s_load_dword s4, s[0:1], 184
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:184
+  s_load_dword s4, s[0:1], 188
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:188
+  s_load_dword s4, s[0:1], 192
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:192
+  s_load_dword s4, s[0:1], 196
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:196
+  s_load_dword s4, s[0:1], 200
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:200
+  s_load_dword s4, s[0:1], 204
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:204
+  s_load_dword s4, s[0:1], 208
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:208
+  s_load_dword s4, s[0:1], 212
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:212
+  s_load_dword s4, s[0:1], 216
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:216
+  s_load_dword s4, s[0:1], 220
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:220
+  s_load_dword s4, s[0:1], 224
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:224
+  s_load_dword s4, s[0:1], 228
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:228
+  s_load_dword s4, s[0:1], 232
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:232
+  s_load_dword s4, s[0:1], 236
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:236
+  s_load_dword s4, s[0:1], 240
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:240
+  s_load_dword s4, s[0:1], 244
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:244
+  s_load_dword s4, s[0:1], 248
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:248
+  s_load_dword s4, s[0:1], 252
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:252
+  s_load_dword s4, s[0:1], 256
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:256
+  s_load_dword s4, s[0:1], 260
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:260
+  s_load_dword s4, s[0:1], 264
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:264
+  s_load_dword s4, s[0:1], 268
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:268
+  s_load_dword s4, s[0:1], 272
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:272
+  s_load_dword s4, s[0:1], 276
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:276
+  s_load_dword s4, s[0:1], 280
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:280
+  s_load_dword s4, s[0:1], 284
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:284
+  s_load_dword s4, s[0:1], 288
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:288
+  s_load_dword s4, s[0:1], 292
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:292
+  s_load_dword s4, s[0:1], 296
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:296
+  s_load_dword s4, s[0:1], 300
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:300
+  s_load_dword s4, s[0:1], 304
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:304
+  s_load_dword s4, s[0:1], 308
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:308
+  s_load_dword s4, s[0:1], 312
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:312
+  s_load_dword s4, s[0:1], 316
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:316
+  s_load_dword s4, s[0:1], 320
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:320
+  s_load_dword s4, s[0:1], 324
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:324
+  s_load_dword s4, s[0:1], 328
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:328
+  s_load_dword s4, s[0:1], 332
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:332
+  s_load_dword s4, s[0:1], 336
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:336
+  s_load_dword s4, s[0:1], 340
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:340
+  s_load_dword s4, s[0:1], 344
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:344
+  s_load_dword s4, s[0:1], 348
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v1, s4
+  global_store_dword v0, v1, s[2:3] offset:348
+  s_waitcnt vmcnt(0)
+  s_endpgm
+.Lend_uq_decode_small_workgroup:
+.size uq_decode_small_workgroup, .Lend_uq_decode_small_workgroup-uq_decode_small_workgroup
+
+.rodata
+.p2align 6
+.amdhsa_kernel uq_decode_small_workgroup
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_kernarg_size 352
+  .amdhsa_next_free_vgpr 2
+  .amdhsa_next_free_sgpr 8
+  .amdhsa_accum_offset 4
+.end_amdhsa_kernel
+
 .amdgpu_metadata
 ---
 amdhsa.kernels:
@@ -2895,6 +3270,127 @@ amdhsa.kernels:
         .size: 8
         .value_kind: hidden_global_offset_z
       - .offset: 152
+        .size: 2
+        .value_kind: hidden_grid_dims
+  - .name: uq_decode_small_workgroup
+    .symbol: uq_decode_small_workgroup.kd
+    .kernarg_segment_size: 352
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 8
+    .vgpr_count: 2
+    .max_flat_workgroup_size: 32
+    .args:
+      - .offset: 0
+        .size: 8
+        .name: segm_out
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 8
+        .size: 8
+        .name: segm_max
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 16
+        .size: 8
+        .name: segm_sum
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 24
+        .size: 8
+        .name: query
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 32
+        .size: 8
+        .name: kv_cache
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 40
+        .size: 8
+        .name: block_tables
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 48
+        .size: 8
+        .name: seq_lens
+        .value_kind: global_buffer
+        .address_space: global
+      - .offset: 56
+        .size: 4
+        .name: num_kv_heads
+        .value_kind: by_value
+      - .offset: 60
+        .size: 4
+        .name: num_partitions
+        .value_kind: by_value
+      - .offset: 64
+        .size: 4
+        .name: tgpp
+        .value_kind: by_value
+      - .offset: 68
+        .size: 4
+        .name: block_size
+        .value_kind: by_value
+      - .offset: 72
+        .size: 4
+        .name: padded_slot
+        .value_kind: by_value
+      - .offset: 76
+        .size: 4
+        .name: q_stride_seq
+        .value_kind: by_value
+      - .offset: 80
+        .size: 4
+        .name: q_stride_head
+        .value_kind: by_value
+      - .offset: 84
+        .size: 4
+        .name: max_blocks_per_seq
+        .value_kind: by_value
+      - .offset: 88
+        .size: 4
+        .name: softmax_scale
+        .value_kind: by_value
+      - .offset: 96
+        .size: 4
+        .value_kind: hidden_block_count_x
+      - .offset: 100
+        .size: 4
+        .value_kind: hidden_block_count_y
+      - .offset: 104
+        .size: 4
+        .value_kind: hidden_block_count_z
+      - .offset: 108
+        .size: 2
+        .value_kind: hidden_group_size_x
+      - .offset: 110
+        .size: 2
+        .value_kind: hidden_group_size_y
+      - .offset: 112
+        .size: 2
+        .value_kind: hidden_group_size_z
+      - .offset: 114
+        .size: 2
+        .value_kind: hidden_remainder_x
+      - .offset: 116
+        .size: 2
+        .value_kind: hidden_remainder_y
+      - .offset: 118
+        .size: 2
+        .value_kind: hidden_remainder_z
+      - .offset: 136
+        .size: 8
+        .value_kind: hidden_global_offset_x
+      - .offset: 144
+        .size: 8
+        .value_kind: hidden_global_offset_y
+      - .offset: 152
+        .size: 8
+        .value_kind: hidden_global_offset_z
+      - .offset: 160
         .size: 2
         .value_kind: hidden_grid_dims
 amdhsa.target: amdgcn-amd-amdhsa--gfx950
