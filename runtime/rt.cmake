@@ -31,12 +31,23 @@ const uq_embedded_code_object_t uq_embedded_code_objects[1] = {{0, 0, 0, 0}};
 const size_t uq_embedded_code_object_count = 0;
 ]=])
 
+# The HIP backend needs only the HIP headers at build time (Debian's
+# libamdhip64-dev); the runtime library is loaded with dlopen.
+set(_uqrt_hip_sources hip/hip_disabled.c)
+if(UQ_ENABLE_HIP)
+  find_path(UQ_HIP_INCLUDE_DIR hip/hip_runtime_api.h PATHS /opt/rocm/include)
+  if(UQ_HIP_INCLUDE_DIR)
+    set(_uqrt_hip_sources hip/hip_symbols.c hip/hip_device.c)
+  else()
+    message(WARNING "uqrt: HIP headers not found; building without the HIP backend")
+  endif()
+endif()
+
 add_library(uqrt SHARED
   api/context.c
   api/kernel_args.c
   api/plan.c
-  hip/hip_symbols.c
-  hip/hip_device.c
+  ${_uqrt_hip_sources}
   sim_backend/sim_device.c
   host_backend/host_device.c
   host_backend/host_decode.c
@@ -45,6 +56,9 @@ target_include_directories(uqrt
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/runtime/include>
          $<INSTALL_INTERFACE:include>
   PRIVATE ${PROJECT_SOURCE_DIR})
+if(UQ_HIP_INCLUDE_DIR AND UQ_ENABLE_HIP)
+  target_include_directories(uqrt SYSTEM PRIVATE "${UQ_HIP_INCLUDE_DIR}")
+endif()
 find_package(Threads REQUIRED)
 target_link_libraries(uqrt PRIVATE ${_uqrt_deps} Threads::Threads ${CMAKE_DL_LIBS} m)
 # Only the public API leaves the library.
