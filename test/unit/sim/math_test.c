@@ -16,6 +16,10 @@
 
 #include "uq_test.h"
 
+#ifdef UQ_SIM_MATH_TEST_WITH_FORMAT
+#include "uq/format.h"
+#endif
+
 // ---- random numbers ---------------------------------------------------------
 
 static uint64_t g_rng;
@@ -923,6 +927,52 @@ static int test_mfma_scaled_specials(void) {
   return 0;
 }
 
+// ---- consistency with the host format library ------------------------------
+
+#ifdef UQ_SIM_MATH_TEST_WITH_FORMAT
+// The host reference (runtime/include/uq/format.h) and the simulator must
+// agree on every conversion the kernel and the reference share.
+static int test_format_consistency(void) {
+  for (unsigned c = 0; c < 256; ++c) {
+    float h = uq_e4m3_to_float((uint8_t)c);
+    float g = uq_sim_fp8_e4m3_to_f32((uint8_t)c);
+    UQ_EXPECT(isnan(h) ? isnan(g) : bits_from_f32(h) == bits_from_f32(g));
+    if (c < 16)
+      UQ_EXPECT_EQ_HEX(bits_from_f32(uq_fp4_to_float((uint8_t)c)),
+                       bits_from_f32(uq_sim_fp4_e2m1_to_f32((uint8_t)c)));
+    // E8M0 as the MFMA/cvt read it: 1.0 scaled by byte c.
+    float e = uq_e8m0_to_float((uint8_t)c);
+    uint32_t bf = uq_sim_cvt_scalef32_pk_bf16_fp4(0x2u, f32_from_bits(c << 23),
+                                                  0); // code 2 = 1.0
+    float se = uq_sim_bf16_to_f32((uint16_t)bf);
+    UQ_EXPECT(isnan(e) ? isnan(se) : bits_from_f32(e) == bits_from_f32(se));
+  }
+  for (int n = 0; n < 300000; ++n) {
+    float x = (n & 1) ? f32_from_bits(rng_u32())
+                      : (float)((double)(int32_t)rng_u32() / 4294967296.0 *
+                                ldexp(1.0, (int)rng_below(24)));
+    if (n < 4)
+      x = (float[]){464.0f, 464.00003f, INFINITY, -448.5f}[n];
+    for (int ovfl = 0; ovfl < 2; ++ovfl) {
+      unsigned h = uq_float_to_e4m3(x, ovfl ? UQ_FP8_OVERFLOW_SATURATE
+                                            : UQ_FP8_OVERFLOW_NAN);
+      unsigned g = uq_sim_cvt_pk_fp8_f32(x, 0.0f, 0, 0, ovfl) & 0xFF;
+      if ((h & 0x7F) == 0x7F ? (g & 0x7F) != 0x7F : g != h)
+        UQ_TEST_FAIL_("e4m3(%a) ovfl %d: host 0x%02x sim 0x%02x", (double)x,
+                      ovfl, h, g);
+    }
+    uint16_t hb = uq_float_to_bf16(x), gb = uq_sim_f32_to_bf16_rne(x);
+    if (isnan(x))
+      UQ_EXPECT(bf16_is_nan(hb) && bf16_is_nan(gb));
+    else
+      UQ_EXPECT_EQ_HEX(hb, gb);
+  }
+  return 0;
+}
+#else
+static int test_format_consistency(void) { return UQ_TEST_SKIP; }
+#endif
+
 int main(int argc, char **argv) {
   const char *env = getenv("UQ_TEST_SEED");
   uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
@@ -942,6 +992,7 @@ int main(int argc, char **argv) {
       {"mfma_scaled_kernel_pairs", test_mfma_scaled_kernel_pairs},
       {"mfma_scaled_single_elements", test_mfma_scaled_single_elements},
       {"mfma_scaled_specials", test_mfma_scaled_specials},
+      {"format_consistency", test_format_consistency},
       {0, 0},
   };
   return uq_test_main(argc, argv, tests);
