@@ -106,6 +106,8 @@ static float fp4_value(unsigned code) {
 }
 static double e4m3_value(unsigned b) {
   int s = (b >> 7) & 1, e = (b >> 3) & 15, m = b & 7;
+  if ((b & 0x7F) == 0x7F) // OCP E4M3 (e4m3fn): S.1111.111 is the only NaN
+    return NAN;
   double v = e == 0 ? ldexp(m / 8.0, -6) : ldexp(1 + m / 8.0, e - 7);
   return s ? -v : v;
 }
@@ -153,7 +155,7 @@ static int ulp_close(float got, double want, int ulps) {
 static int test_valu(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  enum { NOUT = 80 };
+  enum { NOUT = 92 };
   uint32_t in[8][64], out[NOUT][64];
   for (int l = 0; l < 64; ++l) {
     for (int k = 0; k < 3; ++k)
@@ -316,12 +318,29 @@ static int test_valu(void) {
       e[79] = bf16_rne(ldexpf(fp4_value(byte & 15), ex)) |
               (uint32_t)bf16_rne(ldexpf(fp4_value(byte >> 4), ex)) << 16;
     }
+    e[80] = f2u(fa[l] + fc[l]);
+    e[81] = f2u(fb[l] + fd[l]);
+    e[82] = f2u((float)e4m3_value(a & 0xFF));
+    e[83] = f2u((float)e4m3_value((a >> 8) & 0xFF));
+    {
+      float m = fa[l] > fb[l] ? fa[l] : fb[l];
+      e[84] = f2u(m > fc[l] ? m : fc[l]);
+    }
+    e[85] = (a & 0xFFFFFF) * (b & 0xFFFFFF) + c;
+    e[86] = a < b ? a : b;
+    e[87] = fa[l] != 1.0f;
+    e[88] = fa[l] < fb[l] || fa[l] > fb[l];
+    e[89] = f2u(fa[l] / fb[l]);
+    e[90] = a;
+    e[91] = b;
     for (int k = 0; k < NOUT; ++k) {
       int ok;
       if (k == 53)
         ok = ulp_close(u2f(out[k][l]), exp2((double)fa[l]), 1);
       else if (k == 69)
         ok = ulp_close(u2f(out[k][l]), 1.0 / (double)fa[l], 1);
+      else if (k == 82 || k == 83) // E4M3 NaN codes: any NaN
+        ok = out[k][l] == e[k] || (isnan(u2f(out[k][l])) && isnan(u2f(e[k])));
       else
         ok = out[k][l] == e[k];
       if (!ok && bad++ < 10)
@@ -495,7 +514,7 @@ static int test_buffer_oob(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
   for (int rep = 0; rep < 4; ++rep) {
-    uint32_t in[128], out[6][64];
+    uint32_t in[128], out[10][64];
     for (int i = 0; i < 128; ++i)
       in[i] = rnd();
     // num_records in bytes, not always a multiple of 4.
@@ -509,6 +528,9 @@ static int test_buffer_oob(void) {
       UQ_EXPECT_EQ_HEX(out[2][l], 8 * l + 4 < n ? in[2 * l + 1] : 0);
       UQ_EXPECT_EQ_HEX(out[3][l], 4 * l < n ? in[l + 1] : 0);
       UQ_EXPECT_EQ_HEX(out[4][l], 4 * l + 8 < n ? in[l + 2] : 0);
+      // dwordx4: each component is range-checked on its own.
+      for (uint32_t i = 0; i < 4; ++i)
+        UQ_EXPECT_EQ_HEX(out[5 + i][l], 16 * l + 4 * i < n ? in[4 * l + i] : 0);
       // The store went through a descriptor over out's row 0 with m bytes.
       (void)m;
     }
@@ -519,18 +541,18 @@ static int test_buffer_oob(void) {
 
 static int test_buffer_store_oob(void) {
   // buffer_oob's final store writes in[l] at out + 4l through a buffer of m
-  // bytes after the loads' rows were stored: rows 0.. were moved by ST, so
-  // the store lands in row 5 (out + 5*256).
+  // bytes after the loads' rows were stored: rows 0..8 were moved by ST, so
+  // the store lands in row 9 (out + 9*256).
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  uint32_t in[128], out[6][64];
+  uint32_t in[128], out[10][64];
   for (int i = 0; i < 128; ++i)
     in[i] = rnd();
   uint32_t m = 100 + rnd() % 100;
   UQ_EXPECT_OK(run(&f, "buffer_oob", in, sizeof(in), out, sizeof(out), 256, m,
                    one, wave, NULL));
   for (uint32_t l = 0; l < 64; ++l)
-    UQ_EXPECT_EQ_HEX(out[5][l], 4 * l < m ? in[l] : 0xCDCDCDCDu);
+    UQ_EXPECT_EQ_HEX(out[9][l], 4 * l < m ? in[l] : 0xCDCDCDCDu);
   fixture_close(&f);
   return 0;
 }
@@ -686,7 +708,7 @@ static int test_mfma_scale(void) {
 static int test_lds_lanes(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  uint32_t in[128], out[6][64];
+  uint32_t in[128], out[10][64];
   for (int i = 0; i < 128; ++i)
     in[i] = rnd();
   UQ_EXPECT_OK(run(&f, "lds_lanes", in, sizeof(in), out, sizeof(out), 0, 0, one,
@@ -778,7 +800,7 @@ static int test_fp8_overflow(void) {
 static int test_misc(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  uint32_t in[128], out[15][64];
+  uint32_t in[128], out[19][64];
   for (int i = 0; i < 128; ++i)
     in[i] = rnd();
   uint32_t grid[3] = {3, 1, 1}, block[3] = {64, 1, 1};
@@ -808,6 +830,10 @@ static int test_misc(void) {
     UQ_EXPECT_EQ_HEX(out[12][l], (in[l] & 1) ? in[l] : 7);
     UQ_EXPECT_EQ_HEX(out[13][l], 1);
     UQ_EXPECT_EQ_HEX(out[14][l], 3);
+    UQ_EXPECT_EQ_HEX(out[15][l], in[l ^ 1]);
+    UQ_EXPECT_EQ_HEX(out[16][l], ~in[l ^ 1]);
+    UQ_EXPECT_EQ_HEX(out[17][l], (uint32_t)(l ^ 1));
+    UQ_EXPECT_EQ_HEX(out[18][l], 3 * 64);
   }
   fixture_close(&f);
   return 0;

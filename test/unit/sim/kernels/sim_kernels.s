@@ -195,6 +195,42 @@ BEGIN valu_ops
   ST v11
   v_cvt_scalef32_pk_bf16_fp4 v10, v2, v5 op_sel:[1,1,0]  // 79
   ST
+  v_pk_add_f32 v[10:11], v[12:13], v[14:15]  // 80, 81
+  ST
+  ST v11
+  v_cvt_pk_f32_fp8 v[10:11], v2    // 82, 83
+  ST
+  ST v11
+  v_max3_f32 v10, v5, v6, v7       // 84
+  ST
+  v_mad_u32_u24 v10, v2, v3, v4    // 85
+  ST
+  v_min_u32 v10, v2, v3            // 86
+  ST
+  v_cmp_neq_f32 vcc, 1.0, v5       // 87
+  v_cndmask_b32 v10, 0, 1, vcc
+  ST
+  v_cmp_lg_f32_e64 s[12:13], v5, v6  // 88
+  v_cndmask_b32_e64 v10, 0, 1, s[12:13]
+  ST
+  // 89: fa / fb, LLVM's IEEE f32 division sequence.
+  v_div_scale_f32 v18, s[12:13], v6, v6, v5
+  v_rcp_f32 v19, v18
+  v_div_scale_f32 v20, vcc, v5, v6, v5
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 3
+  v_fma_f32 v21, -v18, v19, 1.0
+  v_fma_f32 v19, v21, v19, v19
+  v_mul_f32 v21, v20, v19
+  v_fma_f32 v22, -v18, v21, v20
+  v_fma_f32 v21, v22, v19, v21
+  v_fma_f32 v18, -v18, v21, v20
+  s_setreg_imm32_b32 hwreg(HW_REG_MODE, 4, 2), 0
+  v_div_fmas_f32 v18, v18, v19, v21
+  v_div_fixup_f32 v10, v18, v6, v5
+  ST
+  v_mov_b64 v[10:11], v[2:3]       // 90, 91
+  ST
+  ST v11
   s_endpgm
 .Lvalu_end:
 .size valu_ops, .Lvalu_end-valu_ops
@@ -414,13 +450,20 @@ BEGIN buffer_oob
   buffer_load_dword v10, v1, s[12:15], 0 offen offset:8  // 4
   s_waitcnt vmcnt(0)
   ST
+  v_lshlrev_b32 v3, 4, v0
+  buffer_load_dwordx4 v[12:15], v3, s[12:15], 0 offen   // 5..8
+  s_waitcnt vmcnt(0)
+  ST v12
+  ST v13
+  ST v14
+  ST v15
   s_mov_b32 s16, s6
   s_and_b32 s17, s7, 0xffff
   s_mov_b32 s18, s9
   s_mov_b32 s19, 0x27000
   global_load_dword v2, v1, s[4:5]
   s_waitcnt vmcnt(0)
-  buffer_store_dword v2, v1, s[16:19], 0 offen         // 5
+  buffer_store_dword v2, v1, s[16:19], 0 offen         // 9
   s_waitcnt vmcnt(0)
   s_endpgm
 .Lbuf_end:
@@ -704,6 +747,20 @@ BEGIN misc
   v_mov_b32 v10, 4
 .Lmisc_vz:
   ST
+  v_mov_b32 v6, v4                 // 15..18: ds_write/read_b128
+  v_not_b32 v7, v4
+  v_mov_b32 v8, v0
+  v_mov_b32 v9, s17
+  v_lshlrev_b32 v11, 4, v0
+  ds_write_b128 v11, v[6:9]
+  s_waitcnt lgkmcnt(0)
+  v_xor_b32 v12, 16, v11
+  ds_read_b128 v[12:15], v12
+  s_waitcnt lgkmcnt(0)
+  ST v12
+  ST v13
+  ST v14
+  ST v15
   s_endpgm
 .Lmisc_end:
 .size misc, .Lmisc_end-misc
