@@ -73,7 +73,10 @@ uint16_t uq_sim_f32_to_bf16_rne(float x);
 // LDS cross-lane helpers on whole waves.
 
 // ds_swizzle_b32: returns the source lane for `lane` given the 16-bit offset
-// (bitmask mode and quad-perm mode), or -1 when the result is 0/undefined.
+// (all four modes of the ISA guide: FFT for offset >= 0xE000, rotate for
+// >= 0xC000, quad permute when bit 15 is set, bitmask otherwise), or -1 when
+// `lane` is outside 0..63. A source lane whose EXEC bit is clear yields 0:
+// that test is the caller's.
 int uq_sim_ds_swizzle_src_lane(uint32_t offset16, int lane);
 // ds_read_b64_tr_b16: `raw[l]` is the 8 bytes lane l read from its address;
 // writes what lane l ends up holding (DESIGN.md, "ds_read_b64_tr_b16").
