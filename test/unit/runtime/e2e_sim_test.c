@@ -2,6 +2,7 @@
 // backend: the embedded code objects run on the simulator and are compared
 // with the host kernel-faithful reference (tolerance in e2e_case.h). Skips
 // (77) while the build embeds no decode code object.
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -201,6 +202,37 @@ static int test_e4m3_overflow_rule(void) {
   return 0;
 }
 
+// Two threads, one plan each, one shared sim context: the context's mutex
+// serializes the simulator; each plan's results still match the reference.
+typedef struct thread_case_s {
+  uq_problem_shape_t shape;
+  int failed;
+} thread_case_t;
+
+static void *thread_main(void *arg) {
+  thread_case_t *t = arg;
+  for (int i = 0; i < 3 && !t->failed; ++i) {
+    t->failed = uq_e2e_run_case(context, &t->shape, "threaded run");
+    ++t->shape.seed;
+  }
+  return NULL;
+}
+
+static int test_two_threads_one_context(void) {
+  thread_case_t cases[2] = {{base_shape(), 0}, {base_shape(), 0}};
+  cases[1].shape.query_group = 16;
+  cases[1].shape.block_size = 32;
+  pthread_t threads[2];
+  for (int i = 0; i < 2; ++i)
+    UQ_EXPECT_EQ_INT(pthread_create(&threads[i], NULL, thread_main, &cases[i]),
+                     0);
+  for (int i = 0; i < 2; ++i)
+    pthread_join(threads[i], NULL);
+  UQ_EXPECT_EQ_INT(cases[0].failed, 0);
+  UQ_EXPECT_EQ_INT(cases[1].failed, 0);
+  return 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"query_groups", test_query_groups},
     {"block_sizes", test_block_sizes},
@@ -211,6 +243,7 @@ static const uq_test_case_t tests[] = {
     {"partition_extremes", test_partition_extremes},
     {"second_tile_group_walk", test_second_tile_group_walk},
     {"e4m3_overflow_rule", test_e4m3_overflow_rule},
+    {"two_threads_one_context", test_two_threads_one_context},
     {0, 0}};
 
 int main(int argc, char **argv) {
