@@ -6,6 +6,7 @@
 #include <llvm-c/Disassembler.h>
 #include <llvm-c/Target.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,16 +488,18 @@ bad:
   return UQ_OK;
 }
 
+static void uq_sim_llvm_initialize(void) {
+  LLVMInitializeAMDGPUTargetInfo();
+  LLVMInitializeAMDGPUTargetMC();
+  LLVMInitializeAMDGPUDisassembler();
+}
+
 uq_status_t uq_sim_decoder_create(const uint8_t *image, size_t image_size,
                                   uq_sim_decoder_t **out_decoder) {
   *out_decoder = NULL;
-  static int initialized;
-  if (!initialized) {
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUDisassembler();
-    initialized = 1;
-  }
+  // LLVM's target registry is process-wide: initialize it once.
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, uq_sim_llvm_initialize);
   uq_sim_decoder_t *d = calloc(1, sizeof(*d));
   if (!d)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");

@@ -11,7 +11,9 @@
 
 #define UQ_SIM_MAX_WAVES 16
 #define UQ_SIM_MAX_LDS (160u * 1024u)
-#define UQ_SIM_WAVE_INST_LIMIT (1ull << 34)
+// A wave that runs this many instructions is taken to be stuck in a loop
+// (the decode kernel needs a few million at the longest contexts).
+#define UQ_SIM_WAVE_INST_LIMIT (1ull << 30)
 
 enum { WAVE_RUN = 0, WAVE_BARRIER, WAVE_DONE };
 
@@ -2559,7 +2561,8 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
     goto done;
   }
   memset(waves, 0, sizeof(uq_sim_wave_t) * nwaves);
-  uq_sim_ctx_t ctx = {sim, decoder, counters, lds, (uint32_t)lds_size, 0, 0, NULL};
+  uq_sim_ctx_t ctx = {sim, decoder, counters, lds, (uint32_t)lds_size,
+                      0,   0,       NULL};
   for (uint32_t gz = 0; gz < L->grid[2]; ++gz) {
     for (uint32_t gy = 0; gy < L->grid[1]; ++gy) {
       for (uint32_t gx = 0; gx < L->grid[0]; ++gx) {
