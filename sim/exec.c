@@ -1132,6 +1132,35 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       }
     }
     uint32_t *d0 = r, *d1 = rh;
+    if (is32 && op != UQ_OP_V_PK_MOV_B32 && !in->clamp) {
+      // The decode's hottest VALU ops: pick each operand's dword and sign
+      // once, then run a plain loop over the lanes.
+      const uint32_t *lo_p[3], *hi_p[3];
+      uint32_t lo_x[3], hi_x[3];
+      for (int i = 0; i < 3; ++i) {
+        int k = i < ns ? i : 0;
+        lo_p[i] = ((in->op_sel >> k) & 1) ? srch[k] : src[k];
+        hi_p[i] = ((in->op_sel_hi >> k) & 1) ? srch[k] : src[k];
+        lo_x[i] = ((in->neg_lo >> k) & 1) ? 0x80000000u : 0;
+        hi_x[i] = ((in->neg_hi >> k) & 1) ? 0x80000000u : 0;
+      }
+      for (int l = 0; l < 64; ++l) {
+        float a0 = u2f(lo_p[0][l] ^ lo_x[0]), a1 = u2f(lo_p[1][l] ^ lo_x[1]);
+        float b0 = u2f(hi_p[0][l] ^ hi_x[0]), b1 = u2f(hi_p[1][l] ^ hi_x[1]);
+        if (op == UQ_OP_V_PK_ADD_F32) {
+          d0[l] = f2u(a0 + a1);
+          d1[l] = f2u(b0 + b1);
+        } else if (op == UQ_OP_V_PK_MUL_F32) {
+          d0[l] = f2u(a0 * a1);
+          d1[l] = f2u(b0 * b1);
+        } else {
+          d0[l] = f2u(fmaf(a0, a1, u2f(lo_p[2][l] ^ lo_x[2])));
+          d1[l] = f2u(fmaf(b0, b1, u2f(hi_p[2][l] ^ hi_x[2])));
+        }
+      }
+      vwrite(w, in, &o[0], mask, r, rh);
+      return UQ_OK;
+    }
     for (int l = 0; l < 64; ++l) {
       if (!((mask >> l) & 1))
         continue;

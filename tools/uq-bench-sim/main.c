@@ -21,6 +21,13 @@
 #include "sim/sim.h"
 #include "tools/common/file_util.h"
 
+// CPU time of this process: the rate per core even when other jobs share
+// the machine (wall time is printed alongside).
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -86,15 +93,19 @@ static uq_status_t pack_args(const uq_kernel_info_t *k, const uint64_t *vals,
   return UQ_OK;
 }
 
-static void report(const char *what, const uq_sim_counters_t *c, double secs) {
-  printf("%s: %" PRIu64 " workgroups, %" PRIu64 " wave-instructions in %.3f s\n",
-         what, c->workgroups, c->wave_instructions, secs);
+static void report(const char *what, const uq_sim_counters_t *c, double secs,
+                   double cpu) {
+  printf("%s: %" PRIu64 " workgroups, %" PRIu64
+         " wave-instructions in %.3f s (%.3f s CPU)\n",
+         what, c->workgroups, c->wave_instructions, secs, cpu);
   printf("  by class: salu %" PRIu64 " valu %" PRIu64 " smem %" PRIu64
          " vmem %" PRIu64 " lds %" PRIu64 " mfma %" PRIu64 " branch %" PRIu64
          " other %" PRIu64 "\n",
          c->by_class[0], c->by_class[1], c->by_class[2], c->by_class[3],
          c->by_class[4], c->by_class[5], c->by_class[6], c->by_class[7]);
-  printf("  %.2f M wave-instructions/s (one core)\n",
+  printf("  %.2f M wave-instructions/s per CPU second (one core); %.2f M "
+         "per wall second\n",
+         (double)c->wave_instructions / cpu / 1e6,
          (double)c->wave_instructions / secs / 1e6);
 }
 
@@ -123,11 +134,11 @@ static int run_synth(const opts_t *o) {
     memcpy(ka + 16, &o->iters, 4);
     uq_sim_launch_t L = {{o->workgroups, 1, 1}, {64, 1, 1}, ka, 24, 0};
     uq_sim_counters_t c;
-    double t0 = now();
+    double t0 = now(), c0 = cpu_now();
     st = uq_sim_launch(sim, prog, "uq_bench_synth", &L, &c);
-    double t1 = now();
+    double t1 = now(), c1 = cpu_now();
     if (!st)
-      report("synthetic loop", &c, t1 - t0);
+      report("synthetic loop", &c, t1 - t0, c1 - c0);
   }
   if (st)
     rc = fail_status(st);
@@ -173,7 +184,8 @@ static int run_decode(const opts_t *o) {
   uint32_t P = next_pow2(actual);
   if (P < 2)
     P = 2;
-  uint32_t tgpp = next_pow2((required + P - 1) / P ? (required + P - 1) / P : 1);
+  uint32_t tgpp =
+      next_pow2((required + P - 1) / P ? (required + P - 1) / P : 1);
   uint64_t a_out = 0, a_max = 0, a_sum = 0, a_q = 0, a_cache = 0, a_bt = 0,
            a_sl = 0;
   size_t cache_bytes = (size_t)blocks * bs * Hk * slot;
@@ -238,22 +250,23 @@ static int run_decode(const opts_t *o) {
     float scale = 1.0f / 16.0f;
     uint32_t scale_bits;
     memcpy(&scale_bits, &scale, 4);
-    uint64_t vals[16] = {a_out, a_max, a_sum, a_q, a_cache, a_bt, a_sl,
-                         Hk,    P,     tgpp,  bs,  slot,    Hq * D, D,
-                         mbps,  scale_bits};
+    uint64_t vals[16] = {a_out,  a_max, a_sum, a_q,       a_cache, a_bt,
+                         a_sl,   Hk,    P,     tgpp,      bs,      slot,
+                         Hq * D, D,     mbps,  scale_bits};
     uint32_t sizes[16] = {8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     uint8_t *ka = calloc(1, k->kernarg_segment_size + 8);
     st = ka ? pack_args(k, vals, sizes, 16, ka)
             : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     uq_sim_counters_t c, total;
     memset(&total, 0, sizeof(total));
-    double secs = 0;
+    double secs = 0, cpu = 0;
     for (uint32_t r = 0; !st && r < o->repeat; ++r) {
-      uq_sim_launch_t L = {{B, Hk, P}, {64, 1, 1}, ka,
-                           k->kernarg_segment_size, 0};
-      double t0 = now();
+      uq_sim_launch_t L = {
+          {B, Hk, P}, {64, 1, 1}, ka, k->kernarg_segment_size, 0};
+      double t0 = now(), c0 = cpu_now();
       st = uq_sim_launch(sim, prog, name, &L, &c);
       secs += now() - t0;
+      cpu += cpu_now() - c0;
       total.workgroups += c.workgroups;
       total.wave_instructions += c.wave_instructions;
       for (int i = 0; i < UQ_SIM_CLASS_COUNT; ++i)
@@ -264,7 +277,7 @@ static int run_decode(const opts_t *o) {
       printf("decode %s: B=%u Hk=%u QG=%u seq=%u block_size=%u P=%u "
              "TGPP=%u\n",
              name, B, Hk, QG, o->seq, bs, P, tgpp);
-      report("decode", &total, secs);
+      report("decode", &total, secs, cpu);
     }
   }
   if (st)
