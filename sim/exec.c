@@ -2435,7 +2435,9 @@ static uq_status_t init_wave(uq_sim_wave_t *w, const uq_sim_kernel_setup_t *k,
   w->scc = 0;
   w->state = WAVE_RUN;
   w->executed = 0;
-  w->pc = k->entry;
+  // With kernel arguments preloaded into SGPRs, firmware that supports it
+  // starts 256 bytes into the code, past the compatibility prologue.
+  w->pc = k->entry + ((k->kernarg_preload & 0x7F) ? 256 : 0);
   uint32_t sg = 0;
   uint16_t props = k->code_properties;
   if (props & 1) { // private segment buffer: no scratch is modelled

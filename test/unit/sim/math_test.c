@@ -927,6 +927,18 @@ static int test_mfma_scaled_specials(void) {
   return 0;
 }
 
+// The same MFMA tests on the portable code path (where a CPU-specific one,
+// AVX2, is the default).
+static int test_mfma_generic_path(void) {
+  uq_sim_math_force_generic(1);
+  int failed = test_mfma_bf16() || test_mfma_scaled_formats() ||
+               test_mfma_scaled_kernel_pairs() ||
+               test_mfma_scaled_single_elements() ||
+               test_mfma_scaled_specials();
+  uq_sim_math_force_generic(0);
+  return failed;
+}
+
 // ---- consistency with the host format library ------------------------------
 
 #ifdef UQ_SIM_MATH_TEST_WITH_FORMAT
@@ -992,6 +1004,7 @@ int main(int argc, char **argv) {
       {"mfma_scaled_kernel_pairs", test_mfma_scaled_kernel_pairs},
       {"mfma_scaled_single_elements", test_mfma_scaled_single_elements},
       {"mfma_scaled_specials", test_mfma_scaled_specials},
+      {"mfma_generic_path", test_mfma_generic_path},
       {"format_consistency", test_format_consistency},
       {0, 0},
   };

@@ -839,6 +839,20 @@ static int test_misc(void) {
   return 0;
 }
 
+static int test_preload(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[64], out[64];
+  for (int i = 0; i < 64; ++i)
+    in[i] = rnd();
+  UQ_EXPECT_OK(run(&f, "preload", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  for (int l = 0; l < 64; ++l)
+    UQ_EXPECT_EQ_HEX(out[l], in[l] + 1);
+  fixture_close(&f);
+  return 0;
+}
+
 static int test_unimplemented(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
@@ -904,6 +918,7 @@ static const uq_test_case_t tests[] = {
     {"ids", test_ids},
     {"fp8_overflow", test_fp8_overflow},
     {"misc", test_misc},
+    {"preload", test_preload},
     {"unimplemented", test_unimplemented},
     {"launch_errors", test_launch_errors},
     {0, 0},

@@ -766,6 +766,34 @@ BEGIN misc
 .size misc, .Lmisc_end-misc
 KD misc, vgprs=16, lds=1024, sgprs=32, dispatch=1
 
+// Kernel arguments preloaded into SGPRs: s[2:5] = in, out (after the
+// kernarg pointer). Execution starts 256 bytes in, past the prologue that
+// traps on firmware without preloading.
+BEGIN preload
+  s_trap 2
+  .fill 63, 4, 0xbf800000
+  v_and_b32 v0, 0x3ff, v0
+  v_lshlrev_b32 v1, 2, v0
+  global_load_dword v10, v1, s[2:3]
+  s_waitcnt vmcnt(0)
+  v_add_u32 v10, 1, v10
+  global_store_dword v1, v10, s[4:5]
+  s_endpgm
+.Lpre_end:
+.size preload, .Lpre_end-preload
+.rodata
+.p2align 6
+.amdhsa_kernel preload
+  .amdhsa_user_sgpr_kernarg_segment_ptr 1
+  .amdhsa_user_sgpr_kernarg_preload_length 4
+  .amdhsa_user_sgpr_kernarg_preload_offset 0
+  .amdhsa_next_free_vgpr 16
+  .amdhsa_next_free_sgpr 16
+  .amdhsa_accum_offset 16
+  .amdhsa_kernarg_size 24
+.end_amdhsa_kernel
+.text
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1005,6 +1033,22 @@ amdhsa.kernels:
     .sgpr_count: 40
     .vgpr_count: 48
     .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: preload
+    .symbol: preload.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 16
+    .vgpr_count: 16
+    .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
       - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
