@@ -79,6 +79,16 @@ uq_sim_program_code_object(const uq_sim_program_t *program);
 // instruction, a memory fault or a bad launch, returns a failure that names
 // the instruction's text and address (or the fault). `out_counters` may be
 // NULL; when given, it receives this launch's counters.
+//
+// Codes: NOT_FOUND (no such kernel), INVALID_ARGUMENT (kernarg size not the
+// metadata's, bad grid/workgroup shape, more than 16 waves),
+// RESOURCE_EXHAUSTED (LDS over 160 KiB, a wave stuck in a loop),
+// UNIMPLEMENTED (an instruction or feature the simulator lacks, e.g.
+// scratch), OUT_OF_RANGE (a global, flat, scalar or LDS access outside its
+// allocation; buffer instructions follow the num_records rule instead).
+// Workgroups run one at a time, their waves interleaved at s_barrier; LDS
+// starts zeroed for each workgroup. Kernels with preloaded kernel arguments
+// start 256 bytes past their entry, as on firmware that supports it.
 UQ_API uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
                                  const char *kernel_name,
                                  const uq_sim_launch_t *launch,
