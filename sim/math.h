@@ -62,6 +62,11 @@ float uq_sim_exp_f32(float x); // v_exp_f32 = 2^x, within the ISA's stated ulp
 float uq_sim_rcp_f32(float x); // v_rcp_f32
 float uq_sim_log_f32(float x); // v_log_f32 = log2(x)
 
+// Testing hook: nonzero forces the portable code paths even where a faster
+// CPU-specific one exists (x86-64 AVX2), so tests can cover both. Results
+// are identical either way. Not thread-safe: set it before running waves.
+void uq_sim_math_force_generic(int generic);
+
 // Scalar format helpers the other conversions are built from (also useful
 // to the executor for other v_cvt forms).
 float uq_sim_fp8_e4m3_to_f32(uint8_t code);

@@ -30,53 +30,101 @@ static double bf16_value(uint32_t bits16) {
   return (double)f;
 }
 
-// Two doubles side by side (GCC/Clang vector extension; plain SSE2 on
-// x86-64, scalar code elsewhere).
+// The inner product both MFMAs share: acc[j] += sum over t < n of
+// arow[t] * bk[t][j] for the 16 columns j, each column's products added in
+// t order (so the rounding is that of a plain loop). Two builds of it: a
+// portable one (GCC/Clang vector extension, two doubles per vector: SSE2 on
+// x86-64) and, on x86-64, an AVX2 one (four doubles per vector) picked at
+// run time when the CPU has AVX2.
 typedef double v2d __attribute__((vector_size(16)));
+// Unaligned, aliasing views of double arrays as vectors (plain loads and
+// stores; going through memcpy made GCC split them and stall).
+typedef double v2du __attribute__((vector_size(16), aligned(8), may_alias));
+
+static void row_dot_generic(const double *arow, const double (*bk)[16], int n,
+                            double acc[16]) {
+  v2du *sp = (v2du *)acc;
+  v2d s0 = sp[0], s1 = sp[1], s2 = sp[2], s3 = sp[3], s4 = sp[4], s5 = sp[5],
+      s6 = sp[6], s7 = sp[7];
+  for (int t = 0; t < n; ++t) {
+    v2d av = {arow[t], arow[t]};
+    const v2du *b = (const v2du *)bk[t];
+    s0 += av * b[0];
+    s1 += av * b[1];
+    s2 += av * b[2];
+    s3 += av * b[3];
+    s4 += av * b[4];
+    s5 += av * b[5];
+    s6 += av * b[6];
+    s7 += av * b[7];
+  }
+  sp[0] = s0, sp[1] = s1, sp[2] = s2, sp[3] = s3;
+  sp[4] = s4, sp[5] = s5, sp[6] = s6, sp[7] = s7;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define UQ_SIM_MATH_AVX2 1
+typedef double v4d __attribute__((vector_size(32)));
+typedef double v4du __attribute__((vector_size(32), aligned(8), may_alias));
+
+// No FMA contraction is needed or wanted: a product of two operands here is
+// exact in double anyway, so mul + add rounds exactly like a fused op.
+__attribute__((target("avx2"))) static void row_dot_avx2(const double *arow,
+                                                         const double (*bk)[16],
+                                                         int n,
+                                                         double acc[16]) {
+  v4du *sp = (v4du *)acc;
+  v4d s0 = sp[0], s1 = sp[1], s2 = sp[2], s3 = sp[3];
+  for (int t = 0; t < n; ++t) {
+    v4d av = {arow[t], arow[t], arow[t], arow[t]};
+    const v4du *b = (const v4du *)bk[t];
+    s0 += av * b[0];
+    s1 += av * b[1];
+    s2 += av * b[2];
+    s3 += av * b[3];
+  }
+  sp[0] = s0, sp[1] = s1, sp[2] = s2, sp[3] = s3;
+}
+#endif
+
+static int g_force_generic;
+
+void uq_sim_math_force_generic(int generic) { g_force_generic = generic; }
+
+typedef void (*row_dot_fn)(const double *, const double (*)[16], int,
+                           double[16]);
+
+static row_dot_fn pick_row_dot(void) {
+#ifdef UQ_SIM_MATH_AVX2
+  if (!g_force_generic && __builtin_cpu_supports("avx2"))
+    return row_dot_avx2;
+#endif
+  return row_dot_generic;
+}
 
 void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
                                    const uint32_t b[64][2],
                                    const float c[64][4], float d[64][4]) {
   // A[i][k] sits in halfword k % 4 of lane i + 16 * (k / 4) (ISA guide,
   // "Input layout": K_L = 4); B[k][j] likewise in lane j + 16 * (k / 4).
-  double am[16][16];
-  v2d bm[16][8], acc[16][8];
+  double am[16][16], bm[16][16], acc[16][16];
   for (int l = 0; l < 64; ++l) {
     for (int e = 0; e < 4; ++e) {
-      int k = 4 * (l >> 4) + e, j = l & 15;
+      int k = 4 * (l >> 4) + e;
       am[l & 15][k] = bf16_value(a[l][e >> 1] >> (16 * (e & 1)));
-      bm[k][j >> 1][j & 1] = bf16_value(b[l][e >> 1] >> (16 * (e & 1)));
+      bm[k][l & 15] = bf16_value(b[l][e >> 1] >> (16 * (e & 1)));
     }
   }
-  for (int l = 0; l < 64; ++l) {
-    int j = l & 15;
+  for (int l = 0; l < 64; ++l)
     for (int r = 0; r < 4; ++r)
-      acc[4 * (l >> 4) + r][j >> 1][j & 1] = (double)c[l][r];
-  }
-  // Each D[i][j] still adds its products in k order; the 16 columns run
-  // side by side, two per vector.
-  for (int i = 0; i < 16; ++i) {
-    v2d s0 = acc[i][0], s1 = acc[i][1], s2 = acc[i][2], s3 = acc[i][3],
-        s4 = acc[i][4], s5 = acc[i][5], s6 = acc[i][6], s7 = acc[i][7];
-    for (int k = 0; k < 16; ++k) {
-      v2d av = {am[i][k], am[i][k]};
-      s0 += av * bm[k][0];
-      s1 += av * bm[k][1];
-      s2 += av * bm[k][2];
-      s3 += av * bm[k][3];
-      s4 += av * bm[k][4];
-      s5 += av * bm[k][5];
-      s6 += av * bm[k][6];
-      s7 += av * bm[k][7];
-    }
-    acc[i][0] = s0, acc[i][1] = s1, acc[i][2] = s2, acc[i][3] = s3;
-    acc[i][4] = s4, acc[i][5] = s5, acc[i][6] = s6, acc[i][7] = s7;
-  }
-  for (int l = 0; l < 64; ++l) {
-    int j = l & 15;
+      acc[4 * (l >> 4) + r][l & 15] = (double)c[l][r];
+  // Each D[i][j] adds its products to C in k order.
+  row_dot_fn row_dot = pick_row_dot();
+  for (int i = 0; i < 16; ++i)
+    row_dot(am[i], (const double(*)[16])bm, 16, acc[i]);
+  for (int l = 0; l < 64; ++l)
     for (int r = 0; r < 4; ++r)
-      d[l][r] = (float)acc[4 * (l >> 4) + r][j >> 1][j & 1];
-  }
+      d[l][r] = (float)acc[4 * (l >> 4) + r][l & 15];
 }
 
 typedef struct format_s {
@@ -273,32 +321,19 @@ void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
 
   // dots[i][blk][j]: block blk's dot product of row i and column j, in
   // units of 2^-shift.
-  static _Thread_local double dots[16][4][16];
-  static _Thread_local v2d bt[128][8];
+  static _Thread_local double dots[16][4][16], bt[128][16];
   if (width <= 53) {
     // Every partial sum is an integer below 2^53: double arithmetic is
-    // exact in any order, so run the 16 columns side by side, two per
-    // vector, in eight register accumulators.
+    // exact in any order; the 16 columns run side by side.
     for (int j = 0; j < 16; ++j)
       for (int k = 0; k < 128; ++k)
-        bt[k][j >> 1][j & 1] = opb.qd[j][k];
+        bt[k][j] = opb.qd[j][k];
+    row_dot_fn row_dot = pick_row_dot();
     for (int i = 0; i < 16; ++i) {
       for (int blk = 0; blk < 4; ++blk) {
-        v2d a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0,
-            a7 = a0;
-        for (int k = 32 * blk; k < 32 * blk + 32; ++k) {
-          v2d av = {opa.qd[i][k], opa.qd[i][k]};
-          a0 += av * bt[k][0];
-          a1 += av * bt[k][1];
-          a2 += av * bt[k][2];
-          a3 += av * bt[k][3];
-          a4 += av * bt[k][4];
-          a5 += av * bt[k][5];
-          a6 += av * bt[k][6];
-          a7 += av * bt[k][7];
-        }
-        v2d out[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
-        memcpy(dots[i][blk], out, sizeof out);
+        memset(dots[i][blk], 0, sizeof dots[i][blk]);
+        row_dot(&opa.qd[i][32 * blk], (const double(*)[16])bt[32 * blk], 32,
+                dots[i][blk]);
       }
     }
   } else {
