@@ -230,7 +230,9 @@ static int uq_sim_parse_operand(const char *tok, int width, uq_sim_opnd_t *o) {
     }
     return 0;
   }
-  long long v = strtoll(s, &end, 0);
+  long long v = (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+                    ? (long long)strtoull(s, &end, 16)
+                    : strtoll(s, &end, 0);
   if (*end) {
     // Hex literals above INT64_MAX do not occur; 32-bit ones parse above.
     return -1;

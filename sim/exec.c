@@ -745,8 +745,10 @@ static uq_status_t exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                              const uq_sim_inst_t *in) {
   const uq_sim_opnd_t *d = &in->o[0];
   uint32_t n = d->count;
-  uint64_t off = sread(w, &in->o[2], 0) +
-                 (uint64_t)(int64_t)(in->has_offset ? in->offset : 0);
+  // An immediate offset is signed (21 bits); an SGPR offset is unsigned.
+  uint64_t off =
+      in->o[2].kind == UQ_OPND_CONST ? in->o[2].value : sread(w, &in->o[2], 0);
+  off += (uint64_t)(int64_t)(in->has_offset ? in->offset : 0);
   int is_buffer = in->op >= UQ_OP_S_BUFFER_LOAD_DWORD;
   uint32_t vals[16];
   if (is_buffer) {
