@@ -155,7 +155,7 @@ static int ulp_close(float got, double want, int ulps) {
 static int test_valu(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  enum { NOUT = 92 };
+  enum { NOUT = 97 };
   uint32_t in[8][64], out[NOUT][64];
   for (int l = 0; l < 64; ++l) {
     for (int k = 0; k < 3; ++k)
@@ -333,12 +333,18 @@ static int test_valu(void) {
     e[89] = f2u(fa[l] / fb[l]);
     e[90] = a;
     e[91] = b;
+    e[92] = a > b;
+    e[93] = a > b;
+    e[94] = !(a > b);
+    e[95] = 1;
     for (int k = 0; k < NOUT; ++k) {
       int ok;
       if (k == 53)
         ok = ulp_close(u2f(out[k][l]), exp2((double)fa[l]), 1);
       else if (k == 69)
         ok = ulp_close(u2f(out[k][l]), 1.0 / (double)fa[l], 1);
+      else if (k == 96)
+        ok = ulp_close(u2f(out[k][l]), 1.0 / (double)fb[l], 1);
       else if (k == 82 || k == 83) // E4M3 NaN codes: any NaN
         ok = out[k][l] == e[k] || (isnan(u2f(out[k][l])) && isnan(u2f(e[k])));
       else
@@ -360,7 +366,7 @@ static int test_valu(void) {
 static int test_salu(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  enum { NOUT = 45 };
+  enum { NOUT = 60 };
   uint32_t in[8], out[NOUT][64];
   for (int i = 0; i < 8; ++i)
     in[i] = rnd();
@@ -437,6 +443,21 @@ static int test_salu(void) {
   e[42] = (int32_t)x > (int32_t)y ? x : y;
   e[43] = x < y ? x : y;
   e[44] = x * 0x12345u;
+  e[45] = x - y;
+  e[46] = x + y;
+  e[47] = z - w - (x < y);
+  e[48] = (x << 4) + y;
+  e[49] = ((x >> (y & 31)) & 1) == 0;
+  e[50] = x | z;
+  e[51] = y | w;
+  e[52] = 0;
+  e[53] = (x != z || y != w) ? 0xFFFFFFFFu : 0;
+  e[54] = x >= y ? z : w;
+  e[55] = (int32_t)x > (int32_t)y ? z : w;
+  e[56] = (int32_t)x <= (int32_t)y ? z : w;
+  e[57] = x < y ? 1 : 2;
+  e[58] = x > y ? 3 : 4;
+  e[59] = (x & 0x100) ? 5 : 6;
   int bad = 0;
   for (int k = 0; k < NOUT; ++k)
     for (int l = 0; l < 64; ++l)
@@ -800,7 +821,7 @@ static int test_fp8_overflow(void) {
 static int test_misc(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  uint32_t in[128], out[19][64];
+  uint32_t in[128], out[23][64];
   for (int i = 0; i < 128; ++i)
     in[i] = rnd();
   uint32_t grid[3] = {3, 1, 1}, block[3] = {64, 1, 1};
@@ -834,6 +855,11 @@ static int test_misc(void) {
     UQ_EXPECT_EQ_HEX(out[16][l], ~in[l ^ 1]);
     UQ_EXPECT_EQ_HEX(out[17][l], (uint32_t)(l ^ 1));
     UQ_EXPECT_EQ_HEX(out[18][l], 3 * 64);
+    UQ_EXPECT_EQ_HEX(out[19][l], in[l] >> 16);
+    UQ_EXPECT_EQ_HEX(out[20][l], (in[l] & 0xFFFF) | 0xCDCD0000u);
+    int j = 64 * (l >> 5) + l % 32 * 2; // rows 21, 22 as one 128-dword run
+    UQ_EXPECT_EQ_HEX(out[21 + j / 64][j % 64], in[l]);
+    UQ_EXPECT_EQ_HEX(out[21 + (j + 1) / 64][(j + 1) % 64], ~in[l]);
   }
   fixture_close(&f);
   return 0;

@@ -231,6 +231,22 @@ BEGIN valu_ops
   v_mov_b64 v[10:11], v[2:3]       // 90, 91
   ST
   ST v11
+  v_cmp_gt_u32 vcc, v2, v3         // 92
+  v_cndmask_b32 v10, 0, 1, vcc
+  ST
+  v_mov_b32 v11, 0x7fc00000        // 93: unordered with a NaN
+  v_cndmask_b32 v11, v5, v11, vcc
+  v_cmp_u_f32_e64 s[12:13], v11, v6
+  v_cndmask_b32_e64 v10, 0, 1, s[12:13]
+  ST
+  v_cmp_o_f32 vcc, v11, v6         // 94
+  v_cndmask_b32 v10, 0, 1, vcc
+  ST
+  v_cmp_eq_u32 vcc, v2, v2         // 95
+  v_cndmask_b32 v10, 0, 1, vcc
+  ST
+  v_rcp_iflag_f32 v10, v6          // 96
+  ST
   s_endpgm
 .Lvalu_end:
 .size valu_ops, .Lvalu_end-valu_ops
@@ -338,6 +354,58 @@ BEGIN salu_ops
   s_min_u32 s20, s12, s13          // 43
   SST
   s_mul_i32 s20, s12, 0x12345      // 44
+  SST
+  s_sub_i32 s20, s12, s13          // 45
+  SST
+  s_add_i32 s20, s12, s13          // 46
+  SST
+  s_sub_u32 s21, s12, s13          // 47
+  s_subb_u32 s20, s14, s15
+  SST
+  s_lshl4_add_u32 s20, s12, s13    // 48
+  SST
+  s_bitcmp0_b32 s12, s13           // 49
+  s_cselect_b32 s20, 1, 0
+  SST
+  s_or_b64 s[20:21], s[12:13], s[14:15]  // 50, 51
+  SST
+  SST s21
+  s_cmp_lg_u64 s[12:13], s[12:13]  // 52, 53
+  s_cselect_b64 s[20:21], -1, 0
+  SST
+  s_cmp_lg_u64 s[12:13], s[14:15]
+  s_cselect_b64 s[20:21], -1, 0
+  SST s21
+  s_cmp_ge_u32 s12, s13            // 54
+  s_cselect_b32 s20, s14, s15
+  SST
+  s_cmp_gt_i32 s12, s13            // 55
+  s_cselect_b32 s20, s14, s15
+  SST
+  s_cmp_le_i32 s12, s13            // 56
+  s_cselect_b32 s20, s14, s15
+  SST
+  s_cmp_lt_u32 s12, s13            // 57
+  s_cbranch_scc0 .Ls57
+  s_mov_b32 s20, 1
+  s_branch .Ls57e
+.Ls57:
+  s_mov_b32 s20, 2
+.Ls57e:
+  SST
+  s_cmp_gt_u32 s12, s13            // 58
+  s_cbranch_scc1 .Ls58
+  s_mov_b32 s20, 4
+  s_branch .Ls58e
+.Ls58:
+  s_mov_b32 s20, 3
+.Ls58e:
+  SST
+  s_and_b64 vcc, s[12:13], 0x100   // 59
+  s_mov_b32 s20, 5
+  s_cbranch_vccnz .Ls59
+  s_mov_b32 s20, 6
+.Ls59:
   SST
   s_endpgm
 .Lsalu_end:
@@ -761,6 +829,15 @@ BEGIN misc
   ST v13
   ST v14
   ST v15
+  global_load_ushort v10, v1, s[4:5] offset:2  // 19: in[l] >> 16
+  s_waitcnt vmcnt(0)
+  ST
+  global_store_short v1, v4, s[6:7]            // 20: low half only
+  s_add_u32 s6, s6, 0x100
+  s_addc_u32 s7, s7, 0
+  v_lshlrev_b32 v3, 3, v0                      // 21, 22: (in[l], ~in[l])
+  v_not_b32 v5, v4
+  global_store_dwordx2 v3, v[4:5], s[6:7]
   s_endpgm
 .Lmisc_end:
 .size misc, .Lmisc_end-misc
