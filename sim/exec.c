@@ -267,8 +267,11 @@ static inline int dpp_lane(uint32_t ctrl, int l) {
   case 0x143: // row_bcast:31
     return l >= 32 ? 31 : -1;
   default:
-    return -2;
+    break;
   }
+  if (ctrl >= 0x150 && ctrl <= 0x15F) // row_newbcast: lane n of each row
+    return row + (int)(ctrl & 15);
+  return -2;
 }
 
 static inline uint32_t sdwa_sel(uint32_t x, int sel, int sext) {

@@ -345,6 +345,19 @@ static int test_fp4_bf16_scaled(void) {
       }
     }
   }
+  // The whole-wave form agrees with the per-lane form lane by lane.
+  for (int rep = 0; rep < 200; ++rep) {
+    uint32_t src[64], sc[64], out[64];
+    int sel = (int)rng_below(4);
+    for (int l = 0; l < 64; ++l) {
+      src[l] = rng_u32();
+      sc[l] = rng_u32();
+    }
+    uq_sim_cvt_scalef32_pk_bf16_fp4_wave(src, sc, sel, out);
+    for (int l = 0; l < 64; ++l)
+      UQ_EXPECT_EQ_HEX(out[l], uq_sim_cvt_scalef32_pk_bf16_fp4(
+                                   src[l], f32_from_bits(sc[l]), sel));
+  }
   // Scale +0.0 reads as E8M0 0x00 = 2^-127, not as zero.
   uint32_t z = uq_sim_cvt_scalef32_pk_bf16_fp4(0x2u, 0.0f, 0); // 1.0, 0
   UQ_EXPECT_EQ_HEX(z & 0xFFFF, bits_from_f32(0x1p-127f) >> 16);

@@ -155,7 +155,7 @@ static int ulp_close(float got, double want, int ulps) {
 static int test_valu(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  enum { NOUT = 97 };
+  enum { NOUT = 99 };
   uint32_t in[8][64], out[NOUT][64];
   for (int l = 0; l < 64; ++l) {
     for (int k = 0; k < 3; ++k)
@@ -337,6 +337,8 @@ static int test_valu(void) {
     e[93] = a > b;
     e[94] = !(a > b);
     e[95] = 1;
+    e[97] = A[row + 5];
+    e[98] = A[(l + 1) & 63];
     for (int k = 0; k < NOUT; ++k) {
       int ok;
       if (k == 53)

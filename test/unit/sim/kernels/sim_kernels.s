@@ -247,6 +247,10 @@ BEGIN valu_ops
   ST
   v_rcp_iflag_f32 v10, v6          // 96
   ST
+  v_mov_b32_dpp v10, v2 row_newbcast:5 row_mask:0xf bank_mask:0xf  // 97
+  ST
+  v_mov_b32_dpp v10, v2 wave_rol:1 row_mask:0xf bank_mask:0xf  // 98
+  ST
   s_endpgm
 .Lvalu_end:
 .size valu_ops, .Lvalu_end-valu_ops
