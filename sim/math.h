@@ -56,6 +56,12 @@ void uq_sim_cvt_pk_f32_fp8(uint32_t src, int word_sel, float out[2]);
 // bf16) times the E8M0 scale in bits 30:23 of `scale`; 2 bf16 packed.
 uint32_t uq_sim_cvt_scalef32_pk_bf16_fp4(uint32_t src, float scale,
                                          int byte_sel);
+// The same for a whole wave (all 64 lanes; the caller merges under EXEC):
+// scale_bits[l] is lane l's scale register as raw f32 bits. out may alias
+// src.
+void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
+                                          const uint32_t scale_bits[64],
+                                          int byte_sel, uint32_t out[64]);
 // v_cvt_pk_bf16_f32: RNE, lo in bits 15:0.
 uint32_t uq_sim_cvt_pk_bf16_f32(float lo, float hi);
 float uq_sim_exp_f32(float x); // v_exp_f32 = 2^x, within the ISA's stated ulp

@@ -158,6 +158,8 @@ static const uint16_t kFp4Bf16[16] = {
 
 // One FP4 code times 2^(s - 127), s in 0..254, for the rare scales whose
 // results leave the bf16 normal range: exact value, RNE, inf on overflow.
+static uint32_t fp4_bf16_scaled_slow(uint32_t code, uint32_t s)
+    __attribute__((noinline));
 static uint32_t fp4_bf16_scaled_slow(uint32_t code, uint32_t s) {
   if ((code & 7u) == 0)
     return kFp4Bf16[code];
@@ -165,11 +167,11 @@ static uint32_t fp4_bf16_scaled_slow(uint32_t code, uint32_t s) {
       ldexp(minifloat_value(code, 2, 1, 1), (int)s - 127));
 }
 
-uint32_t uq_sim_cvt_scalef32_pk_bf16_fp4(uint32_t src, float scale,
-                                         int byte_sel) {
+static inline uint32_t cvt_fp4_bf16(uint32_t src, uint32_t scale_bits,
+                                    int byte_sel) {
   // Only the exponent field of the scale is read, as an E8M0 byte: 0x00 is
   // 2^-127 (so +0.0 scales by 2^-127, not by zero) and 0xFF is NaN.
-  uint32_t s = (f32_bits(scale) >> 23) & 0xFFu;
+  uint32_t s = (scale_bits >> 23) & 0xFFu;
   uint32_t byte = (src >> (8 * (byte_sel & 3))) & 0xFFu;
   uint32_t lo = byte & 0xFu, hi = byte >> 4;
   if (s - 2u <= 250u) {
@@ -188,6 +190,18 @@ uint32_t uq_sim_cvt_scalef32_pk_bf16_fp4(uint32_t src, float scale,
     return (0x7FC0u | (lo & 8u ? 0x8000u : 0)) |
            ((0x7FC0u | (hi & 8u ? 0x8000u : 0)) << 16);
   return fp4_bf16_scaled_slow(lo, s) | (fp4_bf16_scaled_slow(hi, s) << 16);
+}
+
+uint32_t uq_sim_cvt_scalef32_pk_bf16_fp4(uint32_t src, float scale,
+                                         int byte_sel) {
+  return cvt_fp4_bf16(src, f32_bits(scale), byte_sel);
+}
+
+void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
+                                          const uint32_t scale_bits[64],
+                                          int byte_sel, uint32_t out[64]) {
+  for (int l = 0; l < 64; ++l)
+    out[l] = cvt_fp4_bf16(src[l], scale_bits[l], byte_sel);
 }
 
 uint32_t uq_sim_cvt_pk_bf16_f32(float lo, float hi) {

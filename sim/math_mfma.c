@@ -23,13 +23,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-static double bf16_value(uint32_t bits16) {
-  uint32_t u = (bits16 & 0xFFFFu) << 16;
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return (double)f;
-}
-
 // The inner product both MFMAs share: acc[j] += sum over t < n of
 // arow[t] * bk[t][j] for the 16 columns j, each column's products added in
 // t order (so the rounding is that of a plain loop). Two builds of it: a
@@ -107,13 +100,28 @@ void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
                                    const float c[64][4], float d[64][4]) {
   // A[i][k] sits in halfword k % 4 of lane i + 16 * (k / 4) (ISA guide,
   // "Input layout": K_L = 4); B[k][j] likewise in lane j + 16 * (k / 4).
-  double am[16][16], bm[16][16], acc[16][16];
+  // Gather the f32 bit patterns (bf16 << 16) into row-major A and B, then
+  // widen whole arrays (exact) in loops the compiler can vectorize.
+  uint32_t abits[16][16], bbits[16][16];
   for (int l = 0; l < 64; ++l) {
-    for (int e = 0; e < 4; ++e) {
-      int k = 4 * (l >> 4) + e;
-      am[l & 15][k] = bf16_value(a[l][e >> 1] >> (16 * (e & 1)));
-      bm[k][l & 15] = bf16_value(b[l][e >> 1] >> (16 * (e & 1)));
-    }
+    int row = l & 15, k0 = 4 * (l >> 4);
+    uint32_t a0 = a[l][0], a1 = a[l][1], b0 = b[l][0], b1 = b[l][1];
+    abits[row][k0 + 0] = a0 << 16;
+    abits[row][k0 + 1] = a0 & 0xFFFF0000u;
+    abits[row][k0 + 2] = a1 << 16;
+    abits[row][k0 + 3] = a1 & 0xFFFF0000u;
+    bbits[k0 + 0][row] = b0 << 16;
+    bbits[k0 + 1][row] = b0 & 0xFFFF0000u;
+    bbits[k0 + 2][row] = b1 << 16;
+    bbits[k0 + 3][row] = b1 & 0xFFFF0000u;
+  }
+  float af[256], bf[256];
+  memcpy(af, abits, sizeof af);
+  memcpy(bf, bbits, sizeof bf);
+  double am[16][16], bm[16][16], acc[16][16];
+  for (int t = 0; t < 256; ++t) {
+    (&am[0][0])[t] = (double)af[t];
+    (&bm[0][0])[t] = (double)bf[t];
   }
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < 4; ++r)
