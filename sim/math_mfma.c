@@ -325,17 +325,30 @@ void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
   // 2^qbits_b, 32 terms.
   int width = kFormats[fmt_a].qbits + kFormats[fmt_b].qbits + 5;
   decode_operand(fmt_a, a, ta, width > 53, &opa);
-  decode_operand(fmt_b, b, tb, width > 53, &opb);
-
-  // dots[i][blk][j]: block blk's dot product of row i and column j, in
-  // units of 2^-shift.
+  // A kernel often multiplies many A operands by one B (the decode kernel's
+  // query): keep the last decoded B, keyed by its registers and the pair of
+  // formats (which decides what was decoded).
+  static _Thread_local uint32_t last_b[64][8];
+  static _Thread_local int last_fa = -1, last_fb = -1;
   static _Thread_local double dots[16][4][16], bt[128][16];
-  if (width <= 53) {
-    // Every partial sum is an integer below 2^53: double arithmetic is
-    // exact in any order; the 16 columns run side by side.
+  bool b_cached = last_fa == fmt_a && last_fb == fmt_b &&
+                  memcmp(last_b, b, sizeof last_b) == 0;
+  if (!b_cached) {
+    decode_operand(fmt_b, b, tb, width > 53, &opb);
+    // B's columns as rows of K, for the inner product below.
     for (int j = 0; j < 16; ++j)
       for (int k = 0; k < 128; ++k)
         bt[k][j] = opb.qd[j][k];
+    memcpy(last_b, b, sizeof last_b);
+    last_fa = fmt_a;
+    last_fb = fmt_b;
+  }
+
+  // dots[i][blk][j]: block blk's dot product of row i and column j, in
+  // units of 2^-shift.
+  if (width <= 53) {
+    // Every partial sum is an integer below 2^53: double arithmetic is
+    // exact in any order; the 16 columns run side by side.
     row_dot_fn row_dot = pick_row_dot();
     for (int i = 0; i < 16; ++i) {
       for (int blk = 0; blk < 4; ++blk) {

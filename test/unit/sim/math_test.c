@@ -891,6 +891,39 @@ static int test_mfma_scaled_single_elements(void) {
   return 0;
 }
 
+// Many A operands against one B operand (the decode kernel's pattern, which
+// the implementation may exploit), then the same B registers read under
+// another A format, then B with a single bit changed.
+static int test_mfma_scaled_b_reuse(void) {
+  static scaled_case_t tc;
+  static unsigned saved_cb[16][128];
+  static uint32_t saved_sb[64];
+  // B is E5M2 throughout; A's format changes what B must be decoded to
+  // (E4M3 and E5M2 A operands need B's sums in 64/128-bit integers).
+  static const int kFmtA[] = {4, 3, 0, 1, 2, 4};
+  for (size_t p = 0; p < sizeof kFmtA / sizeof kFmtA[0]; ++p) {
+    for (int n = 0; n < 6; ++n) {
+      random_scaled_case(&tc, kFmtA[p], 1, n == 5);
+      if (p > 0 || n > 0) { // keep B (and its scales) from the first case
+        memcpy(tc.cb, saved_cb, sizeof saved_cb);
+        memcpy(tc.scale_b, saved_sb, sizeof saved_sb);
+        tc.opsel_b = 0;
+      } else {
+        tc.opsel_b = 0;
+        for (int l = 0; l < 64; ++l)
+          tc.scale_b[l] = 0x70 + rng_below(32);
+        memcpy(saved_cb, tc.cb, sizeof saved_cb);
+        memcpy(saved_sb, tc.scale_b, sizeof saved_sb);
+      }
+      if (n == 4) // one changed code, same everything else
+        tc.cb[(int)rng_below(16)][(int)rng_below(128)] ^= 1u;
+      if (run_scaled_case(&tc, (int)(10 * p) + n))
+        return 1;
+    }
+  }
+  return 0;
+}
+
 // Scale bytes 0x00 (2^-127, not zero) and 0xFF (NaN), and Inf/NaN codes.
 static int test_mfma_scaled_specials(void) {
   static scaled_case_t tc;
@@ -1017,6 +1050,7 @@ int main(int argc, char **argv) {
       {"mfma_scaled_kernel_pairs", test_mfma_scaled_kernel_pairs},
       {"mfma_scaled_single_elements", test_mfma_scaled_single_elements},
       {"mfma_scaled_specials", test_mfma_scaled_specials},
+      {"mfma_scaled_b_reuse", test_mfma_scaled_b_reuse},
       {"mfma_generic_path", test_mfma_generic_path},
       {"format_consistency", test_format_consistency},
       {0, 0},
