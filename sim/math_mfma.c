@@ -6,10 +6,11 @@
 // - bf16 MFMA: every product is exact in double; D = C + sum over k = 0..15
 //   of A[i][k] * B[k][j], accumulated in double starting from C in k order,
 //   then rounded once to f32 (round to nearest even).
-// - scaled MFMA: each 32-wide K block's dot product is computed exactly in
-//   integers (every operand is an integer times a fixed power of two of its
-//   format), converted to double (exact except for E5M2 x E4M3/E5M2 blocks
-//   whose sum needs more than 53 bits: one RNE rounding), multiplied by
+// - scaled MFMA: each 32-wide K block's dot product is computed exactly
+//   (every operand is an integer times a fixed power of two of its format;
+//   the integer sums fit 53 bits, so double arithmetic is exact, except for
+//   E5M2 x E4M3/E5M2 blocks, summed in 64/128-bit integers and converted
+//   with one RNE rounding), multiplied by
 //   2^(sa-127) * 2^(sb-127) (exact in double). The four block values are
 //   summed in double in block order 0..3, C is added last, and the result is
 //   rounded once to f32 (RNE; overflow gives +-inf: the clamp bit is not
