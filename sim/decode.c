@@ -37,7 +37,10 @@ static uq_sim_op_t uq_sim_op_lookup(const char *name) {
 }
 
 struct uq_sim_decoder_s {
-  const uint8_t *image;
+  // A copy of the image with zero padding after it: LLVM's disassembler
+  // crashes (LLVM 22) when an instruction's literal would run past the end
+  // of the bytes it is given, so it is always given 16 more.
+  uint8_t *image;
   size_t image_size;
   LLVMDisasmContextRef disasm;
   uq_sim_inst_t **by_word; // image_size / 4 slots, decoded lazily
@@ -505,12 +508,14 @@ uq_status_t uq_sim_decoder_create(const uint8_t *image, size_t image_size,
   uq_sim_decoder_t *d = calloc(1, sizeof(*d));
   if (!d)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  d->image = image;
+  d->image = calloc(1, image_size + 16);
+  if (d->image)
+    memcpy(d->image, image, image_size);
   d->image_size = image_size;
   d->by_word = calloc(image_size / 4 + 1, sizeof(*d->by_word));
   d->disasm =
       LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", "gfx950", NULL, 0, NULL, NULL);
-  if (!d->by_word || !d->disasm) {
+  if (!d->image || !d->by_word || !d->disasm) {
     uq_sim_decoder_destroy(d);
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot create LLVM's gfx950 disassembler");
@@ -533,7 +538,37 @@ void uq_sim_decoder_destroy(uq_sim_decoder_t *d) {
   }
   if (d->disasm)
     LLVMDisasmDispose(d->disasm);
+  free(d->image);
   free(d);
+}
+
+// LLVM 22's disassembler crashes on SDWA words whose selector fields hold
+// reserved values (a selector above DWORD, dst_unused 3); such bytes never
+// come from a compiler, so they are rejected before LLVM sees them.
+static int uq_sim_bad_sdwa(const uint8_t *b) {
+  uint32_t w0 = uq_sim_word(b, 8, 0), w1 = uq_sim_word(b, 8, 1);
+  if ((w0 & 0x1FF) != 0xF9)
+    return 0;
+  int vopc = (w0 >> 25) == 0x3E, vop1 = (w0 >> 25) == 0x3F;
+  int vop2 = (w0 >> 31) == 0;
+  if (!vopc && !vop1 && !vop2)
+    return 0;
+  if (((w1 >> 16) & 7) > 6 || ((w1 >> 24) & 7) > 6)
+    return 1;
+  return !vopc && (((w1 >> 8) & 7) > 6 || ((w1 >> 11) & 3) > 2);
+}
+
+// Likewise for the f8f6f4 MFMAs (alone or after v_mfma_ld_scale_b32) with an
+// operand format above 4 (CBSZ or BLGP 5..7).
+static int uq_sim_bad_f8f6f4(const uint8_t *b) {
+  uint32_t w0 = uq_sim_word(b, 16, 0);
+  if ((w0 >> 16) == 0xD3AC) // v_mfma_ld_scale_b32: the MFMA follows
+    b += 8;
+  w0 = uq_sim_word(b, 8, 0);
+  uint32_t w1 = uq_sim_word(b, 8, 1), op = w0 >> 16;
+  if (op != 0xD3AD && op != 0xD3AE)
+    return 0;
+  return ((w0 >> 8) & 7) > 4 || (w1 >> 29) > 4;
 }
 
 uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *d, uint64_t pc,
@@ -548,10 +583,14 @@ uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *d, uint64_t pc,
     return UQ_OK;
   }
   char text[512];
+  if (uq_sim_bad_sdwa(d->image + pc) || uq_sim_bad_f8f6f4(d->image + pc))
+    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                          "reserved field values in the instruction at 0x%llx",
+                          (unsigned long long)pc);
   size_t size =
-      LLVMDisasmInstruction(d->disasm, (uint8_t *)d->image + pc,
-                            d->image_size - pc, pc, text, sizeof(text));
-  if (size == 0)
+      LLVMDisasmInstruction(d->disasm, d->image + pc, d->image_size + 16 - pc,
+                            pc, text, sizeof(text));
+  if (size == 0 || pc + size > d->image_size)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "cannot decode the instruction at 0x%llx",
                           (unsigned long long)pc);
