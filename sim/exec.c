@@ -36,6 +36,9 @@ typedef struct uq_sim_ctx_s {
   // The allocation hit last, so that a wave's accesses skip the search.
   uint64_t mem_base, mem_size;
   uint8_t *mem_data;
+  // UQ_SIM_TRACE=1: every executed instruction goes to stderr.
+  int trace;
+  uint32_t trace_wg[3], trace_wave;
 } uq_sim_ctx_t;
 
 // The host bytes of [a, a + n) in device memory, or NULL (a fault).
@@ -2346,6 +2349,12 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
     UQ_RETURN_IF_ERROR(uq_sim_decoder_get(c->decoder, w->pc, &in),
                        "while fetching");
     ++cnt->by_class[in->cls];
+    if (c->trace)
+      fprintf(stderr,
+              "uq-sim: wg (%u,%u,%u) wave %u exec 0x%016llx 0x%llx: %s\n",
+              c->trace_wg[0], c->trace_wg[1], c->trace_wg[2], c->trace_wave,
+              (unsigned long long)((uint64_t)w->s[127] << 32 | w->s[126]),
+              (unsigned long long)w->pc, in->text);
     if (++w->executed > UQ_SIM_WAVE_INST_LIMIT)
       return fail(in, UQ_STATUS_RESOURCE_EXHAUSTED,
                   "wave instruction limit reached (endless loop?)");
@@ -2597,8 +2606,15 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
     goto done;
   }
   memset(waves, 0, sizeof(uq_sim_wave_t) * nwaves);
-  uq_sim_ctx_t ctx = {sim, decoder, counters, lds, (uint32_t)lds_size,
-                      0,   0,       NULL};
+  uq_sim_ctx_t ctx;
+  memset(&ctx, 0, sizeof(ctx));
+  ctx.sim = sim;
+  ctx.decoder = decoder;
+  ctx.cnt = counters;
+  ctx.lds = lds;
+  ctx.lds_size = (uint32_t)lds_size;
+  const char *trace = getenv("UQ_SIM_TRACE");
+  ctx.trace = trace && trace[0] && strcmp(trace, "0") != 0;
   for (uint32_t gz = 0; gz < L->grid[2]; ++gz) {
     for (uint32_t gy = 0; gy < L->grid[1]; ++gy) {
       for (uint32_t gx = 0; gx < L->grid[0]; ++gx) {
@@ -2614,6 +2630,10 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
           for (uint32_t i = 0; i < nwaves; ++i) {
             if (waves[i].state != WAVE_RUN)
               continue;
+            ctx.trace_wg[0] = gx;
+            ctx.trace_wg[1] = gy;
+            ctx.trace_wg[2] = gz;
+            ctx.trace_wave = i;
             st = run_wave(&ctx, &waves[i]);
             if (st) {
               st = uq_status_annotate(st, "workgroup (%u,%u,%u) wave %u", gx,
