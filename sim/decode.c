@@ -36,16 +36,6 @@ static uq_sim_op_t uq_sim_op_lookup(const char *name) {
   return UQ_OP_UNKNOWN;
 }
 
-struct uq_sim_decoder_s {
-  // A copy of the image with zero padding after it: LLVM's disassembler
-  // crashes (LLVM 22) when an instruction's literal would run past the end
-  // of the bytes it is given, so it is always given 16 more.
-  uint8_t *image;
-  size_t image_size;
-  LLVMDisasmContextRef disasm;
-  uq_sim_inst_t **by_word; // image_size / 4 slots, decoded lazily
-};
-
 // The width of an op's source operands for inline constants: 16, 32 or 64.
 static int uq_sim_src_width(const char *name) {
   const char *t = name;

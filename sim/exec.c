@@ -2345,9 +2345,10 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
 static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
   uq_sim_counters_t *cnt = c->cnt;
   for (;;) {
-    const uq_sim_inst_t *in;
-    UQ_RETURN_IF_ERROR(uq_sim_decoder_get(c->decoder, w->pc, &in),
-                       "while fetching");
+    const uq_sim_inst_t *in = uq_sim_decoder_cached(c->decoder, w->pc);
+    if (!in)
+      UQ_RETURN_IF_ERROR(uq_sim_decoder_get(c->decoder, w->pc, &in),
+                         "while fetching");
     ++cnt->by_class[in->cls];
     if (c->trace)
       fprintf(stderr,

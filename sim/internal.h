@@ -9,6 +9,8 @@
 
 #include "sim/sim.h"
 
+#include <llvm-c/Disassembler.h>
+
 // ---------------------------------------------------------------------------
 // Memory: allocations in a flat 64-bit space, sorted by address.
 
@@ -111,6 +113,22 @@ void uq_sim_decoder_destroy(uq_sim_decoder_t *decoder);
 // The decoded instruction at `pc` (borrowed, stable until destroy).
 uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *decoder, uint64_t pc,
                                const uq_sim_inst_t **out_inst);
+
+struct uq_sim_decoder_s {
+  // A copy of the image with zero padding after it: LLVM's disassembler
+  // crashes (LLVM 22) when an instruction's literal would run past the end
+  // of the bytes it is given, so it is always given 16 more.
+  uint8_t *image;
+  size_t image_size;
+  LLVMDisasmContextRef disasm;
+  uq_sim_inst_t **by_word; // image_size / 4 slots, decoded lazily
+};
+
+// The executor's fast path: the instruction at `pc` when already decoded.
+static inline const uq_sim_inst_t *
+uq_sim_decoder_cached(const uq_sim_decoder_t *d, uint64_t pc) {
+  return pc < d->image_size && !(pc & 3) ? d->by_word[pc / 4] : NULL;
+}
 // Decodes one instruction from bytes (tests); `inst->text` is owned by the
 // caller-supplied buffer.
 uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
