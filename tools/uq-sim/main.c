@@ -113,7 +113,18 @@ static int parse_cli(int argc, char **argv, cli_t *c) {
       return fail("%s needs a value", a);                                      \
     ++i;                                                                       \
   } while (0)
-    if (strcmp(a, "--list") == 0) {
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      printf("usage: uq-sim FILE.hsaco --list\n"
+             "       uq-sim FILE.hsaco [--kernel NAME] --grid X[,Y[,Z]] "
+             "--block X[,Y[,Z]]\n"
+             "              [--lds BYTES] ARG... [--dump N:FILE]...\n"
+             "  ARG: --buffer SIZE[:INIT_FILE] | --i32 V | --u32 V | --i64 V "
+             "| --f32 V,\n"
+             "  one per explicit kernel argument, in order. --dump N writes "
+             "buffer argument N.\n"
+             "  UQ_SIM_TRACE=1 prints every executed instruction.\n");
+      exit(0);
+    } else if (strcmp(a, "--list") == 0) {
       c->list = 1;
     } else if (strcmp(a, "--kernel") == 0) {
       NEED_VALUE();

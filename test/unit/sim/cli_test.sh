@@ -5,6 +5,10 @@ set -u
 sim="$1"; k="$2"; dir="$3"
 fail() { echo "FAIL: $*"; exit 1; }
 
+# --help prints the usage and succeeds.
+out=$("$sim" --help) || fail "--help exited $?"
+echo "$out" | grep -q "^usage: uq-sim" || fail "--help: $out"
+
 # --list names every kernel with its arguments.
 out=$("$sim" "$k" --list) || fail "--list exited $?"
 echo "$out" | grep -q "kernel valu_ops: kernarg 24 bytes" || fail "--list: $out"
