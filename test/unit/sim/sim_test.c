@@ -131,6 +131,23 @@ static unsigned e4m3_encode(float x, int clamp) {
   }
   return best | sign;
 }
+static uint16_t h16(_Float16 h) {
+  uint16_t b;
+  memcpy(&b, &h, 2);
+  return b;
+}
+static float f16f(uint16_t b) {
+  _Float16 h;
+  memcpy(&h, &b, 2);
+  return (float)h;
+}
+// f32 -> f16 rounding toward zero (finite inputs within the f16 range).
+static uint16_t f16_rtz(float x) {
+  uint16_t b = h16((_Float16)x);
+  if (fabsf(f16f(b)) > fabsf(x))
+    --b; // one step toward zero in magnitude
+  return b;
+}
 static uint32_t perm_byte(uint64_t x, unsigned sel) {
   sel &= 0xFF;
   if (sel <= 7)
@@ -155,7 +172,7 @@ static int ulp_close(float got, double want, int ulps) {
 static int test_valu(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
-  enum { NOUT = 99 };
+  enum { NOUT = 116 };
   uint32_t in[8][64], out[NOUT][64];
   for (int l = 0; l < 64; ++l) {
     for (int k = 0; k < 3; ++k)
@@ -337,6 +354,44 @@ static int test_valu(void) {
     e[93] = a > b;
     e[94] = !(a > b);
     e[95] = 1;
+    {
+      uint16_t p0 = f16_rtz(fa[l]), p1 = f16_rtz(fb[l]);
+      uint16_t q0 = f16_rtz(fc[l]), q1 = f16_rtz(fd[l]);
+      e[99] = p0 | (uint32_t)p1 << 16;
+      e[100] = q0 | (uint32_t)q1 << 16;
+      e[101] = h16((_Float16)(f16f(p0) + f16f(q0))) |
+               (uint32_t)h16((_Float16)(f16f(p1) + f16f(q1))) << 16;
+      e[102] = h16((_Float16)(f16f(p1) * f16f(q0))) |
+               (uint32_t)h16((_Float16)(f16f(p0) * f16f(q1))) << 16;
+      e[103] = h16((_Float16)(f16f(p0) + f16f(q0)));
+      e[104] = f2u(f16f(p0));
+      e[105] = f2u(f16f(p1));
+      e[106] = p1 | (uint32_t)q0 << 16;
+    }
+    {
+      uint32_t rv = 0;
+      for (int i = 0; i < 32; ++i)
+        rv |= ((a >> i) & 1) << (31 - i);
+      e[107] = rv;
+    }
+    e[108] = a ? (uint32_t)__builtin_clz(a) : 0xFFFFFFFFu;
+    e[109] = a ? (uint32_t)__builtin_ctz(a) : 0xFFFFFFFFu;
+    e[110] = (a & 0xFFFFFF) * (b & 0xFFFFFF);
+    e[111] = (uint32_t)(((uint64_t)(a & 0xFFFFFF) * (b & 0xFFFFFF)) >> 32);
+    {
+      uint32_t v[3] = {a, b, c};
+      for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+          if (v[j] < v[i]) {
+            uint32_t tt = v[i];
+            v[i] = v[j];
+            v[j] = tt;
+          }
+      e[112] = v[1];
+    }
+    e[113] = f2u((float)(a & 0xFF));
+    e[114] = f2u(fb[l] - fa[l]);
+    e[115] = (int32_t)a > (int32_t)b ? a : b;
     e[97] = A[row + 5];
     e[98] = A[(l + 1) & 63];
     for (int k = 0; k < NOUT; ++k) {
@@ -758,6 +813,13 @@ static int test_lds_lanes(void) {
     UQ_EXPECT_EQ_HEX(out[3][l], v2[2 * (half + ((li & 0x10) | 3))]);
     UQ_EXPECT_EQ_HEX(out[4][l], v2[2 * ((l & ~3) | (3 - (l & 3)))]);
     UQ_EXPECT_EQ_HEX(out[5][l], v2[2 * ((7 * l + 3) & 63)]);
+    // ds_permute: lane l sends its value to lane (7l + 3) & 63 (a bijection).
+    UQ_EXPECT_EQ_HEX(out[6][(7 * l + 3) & 63], v2[2 * l]);
+    // ds_read2st64_b32 offset1:1 reads 8l and 8l + 64 * 4, where lane j's 8
+    // bytes sit at 8j (lanes >= 32 read past what was written).
+    UQ_EXPECT_EQ_HEX(out[7][l], in[2 * l]);
+    if (l < 32)
+      UQ_EXPECT_EQ_HEX(out[8][l], in[2 * l + 64]);
   }
   fixture_close(&f);
   return 0;

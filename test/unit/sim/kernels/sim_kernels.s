@@ -251,6 +251,40 @@ BEGIN valu_ops
   ST
   v_mov_b32_dpp v10, v2 wave_rol:1 row_mask:0xf bank_mask:0xf  // 98
   ST
+  v_cvt_pkrtz_f16_f32 v18, v5, v6  // 99
+  ST v18
+  v_cvt_pkrtz_f16_f32 v19, v7, v8  // 100
+  ST v19
+  v_pk_add_f16 v10, v18, v19       // 101
+  ST
+  v_pk_mul_f16 v10, v18, v19 op_sel:[1,0] op_sel_hi:[0,1]  // 102
+  ST
+  v_add_f16 v10, v18, v19          // 103
+  ST
+  v_cvt_f32_f16 v10, v18           // 104
+  ST
+  v_cvt_f32_f16_sdwa v10, v18 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 105
+  ST
+  v_pack_b32_f16 v10, v18, v19 op_sel:[1,0,0]  // 106
+  ST
+  v_bfrev_b32 v10, v2              // 107
+  ST
+  v_ffbh_u32 v10, v2               // 108
+  ST
+  v_ffbl_b32 v10, v2               // 109
+  ST
+  v_mul_u32_u24 v10, v2, v3        // 110
+  ST
+  v_mul_hi_u32_u24 v10, v2, v3     // 111
+  ST
+  v_med3_u32 v10, v2, v3, v4       // 112
+  ST
+  v_cvt_f32_ubyte0 v10, v2         // 113
+  ST
+  v_subrev_f32 v10, v5, v6         // 114
+  ST
+  v_max_i32 v10, v2, v3            // 115
+  ST
   s_endpgm
 .Lvalu_end:
 .size valu_ops, .Lvalu_end-valu_ops
@@ -662,10 +696,17 @@ BEGIN lds_lanes
   ds_bpermute_b32 v10, v22, v2          // 5
   s_waitcnt lgkmcnt(0)
   ST
+  ds_permute_b32 v10, v22, v2           // 6
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_read2st64_b32 v[10:11], v20 offset1:1  // 7, 8: LDS 8l and 8l + 256
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
   s_endpgm
 .Lll_end:
 .size lds_lanes, .Lll_end-lds_lanes
-KD lds_lanes, vgprs=24, lds=512
+KD lds_lanes, vgprs=24, lds=1024
 
 // An instruction the simulator does not implement.
 BEGIN unimplemented
@@ -1012,7 +1053,7 @@ amdhsa.kernels:
     .symbol: lds_lanes.kd
     .kernarg_segment_size: 24
     .kernarg_segment_align: 8
-    .group_segment_fixed_size: 512
+    .group_segment_fixed_size: 1024
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .sgpr_count: 40
