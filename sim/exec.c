@@ -1423,7 +1423,8 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     break;
   }
   case UQ_OP_V_CVT_SCALEF32_PK_BF16_FP4:
-    LANES r[l] = uq_sim_cvt_scalef32_pk_bf16_fp4(a[l], F(b[l]), in->op_sel & 3);
+    // All 64 lanes at once; vwrite keeps the inactive ones.
+    uq_sim_cvt_scalef32_pk_bf16_fp4_wave(a, b, in->op_sel & 3, r);
     break;
   case UQ_OP_V_FRACT_F32:
     LANES {
