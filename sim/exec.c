@@ -1076,9 +1076,6 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     return UQ_OK;
   case UQ_OP_V_PERMLANE16_SWAP_B32:
   case UQ_OP_V_PERMLANE32_SWAP_B32: {
-    if (in->enc == UQ_ENC_E64 && in->nopnd == 2) {
-      // The e64 form lists vdst, src0 only (fi/bound_ctrl as modifiers).
-    }
     if (o[0].kind != UQ_OPND_VGPR || o[1].kind != UQ_OPND_VGPR)
       UNIMPL(in);
     uint32_t *x = w->v[o[0].reg & 511], *y = w->v[o[1].reg & 511];
@@ -1940,9 +1937,7 @@ static uq_status_t exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
   for (int i = 0; i < 4; ++i) {
     const uint32_t *s = vsrc(w, &o[3], o[3].kind == UQ_OPND_VGPR ? i : 0, tmp);
     for (int l = 0; l < 64; ++l)
-      C[l][i] = u2f(o[3].kind == UQ_OPND_VGPR
-                        ? s[l]
-                        : (i == 0 || o[3].kind != UQ_OPND_CONST ? s[l] : s[l]));
+      C[l][i] = u2f(s[l]); // a constant C (0) is the same in every register
   }
   if (in->op == UQ_OP_V_MFMA_F32_16X16X16_BF16) {
     uint32_t A2[64][2], B2[64][2];
@@ -2234,7 +2229,6 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                              const uq_sim_inst_t *in) {
   const uq_sim_opnd_t *o = in->o;
   uint64_t exec = exec_of(w);
-  const char *name = NULL;
   int op = in->op;
   // Size and kind from the op's position in its family.
   int is_buffer =
@@ -2249,7 +2243,6 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                                     2, 4, 8,  12, 16, 1, 2};
   uint32_t n = sizes[k];
   int is_store = k >= 8;
-  (void)name;
   const uq_sim_opnd_t *data = is_store ? (is_buffer ? &o[0] : &o[1]) : &o[0];
   const uq_sim_opnd_t *vaddr = is_buffer ? &o[1] : (is_store ? &o[0] : &o[1]);
   uq_sim_counters_t *cnt = c->cnt;
