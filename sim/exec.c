@@ -38,6 +38,7 @@ typedef struct uq_sim_ctx_s {
   uint8_t *mem_data;
   // UQ_SIM_TRACE=1: every executed instruction goes to stderr.
   int trace;
+  uint64_t inst_limit; // per wave; UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides
   uint32_t trace_wg[3], trace_wave;
 } uq_sim_ctx_t;
 
@@ -2350,7 +2351,7 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
               c->trace_wg[0], c->trace_wg[1], c->trace_wg[2], c->trace_wave,
               (unsigned long long)((uint64_t)w->s[127] << 32 | w->s[126]),
               (unsigned long long)w->pc, in->text);
-    if (++w->executed > UQ_SIM_WAVE_INST_LIMIT)
+    if (++w->executed > c->inst_limit)
       return fail(in, UQ_STATUS_RESOURCE_EXHAUSTED,
                   "wave instruction limit reached (endless loop?)");
     uq_status_t st = UQ_OK;
@@ -2610,6 +2611,10 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
   ctx.lds_size = (uint32_t)lds_size;
   const char *trace = getenv("UQ_SIM_TRACE");
   ctx.trace = trace && trace[0] && strcmp(trace, "0") != 0;
+  const char *limit = getenv("UQ_SIM_MAX_WAVE_INSTRUCTIONS");
+  ctx.inst_limit = UQ_SIM_WAVE_INST_LIMIT;
+  if (limit && strtoull(limit, NULL, 0) > 0)
+    ctx.inst_limit = strtoull(limit, NULL, 0);
   for (uint32_t gz = 0; gz < L->grid[2]; ++gz) {
     for (uint32_t gy = 0; gy < L->grid[1]; ++gy) {
       for (uint32_t gx = 0; gx < L->grid[0]; ++gx) {

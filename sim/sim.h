@@ -90,7 +90,9 @@ uq_sim_program_code_object(const uq_sim_program_t *program);
 // starts zeroed for each workgroup. Kernels with preloaded kernel arguments
 // start 256 bytes past their entry, as on firmware that supports it.
 // With the environment variable UQ_SIM_TRACE=1 every executed instruction is
-// printed to stderr (workgroup, wave, EXEC, address, text).
+// printed to stderr (workgroup, wave, EXEC, address, text); a wave that
+// executes more than 2^30 instructions (UQ_SIM_MAX_WAVE_INSTRUCTIONS
+// overrides) stops the launch with RESOURCE_EXHAUSTED.
 UQ_API uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
                                  const char *kernel_name,
                                  const uq_sim_launch_t *launch,

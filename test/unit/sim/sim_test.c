@@ -1,6 +1,7 @@
 // The simulator end to end: real gfx950 code objects (kernels/sim_kernels.s)
 // run through the public API, every result checked against a C computation
 // written here from the ISA's definitions (not from the simulator's code).
+#define _POSIX_C_SOURCE 200809L // setenv
 #include <math.h>
 #include <stdlib.h>
 #include <time.h>
@@ -943,6 +944,21 @@ static int test_preload(void) {
   return 0;
 }
 
+static int test_endless(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[1] = {0}, out[1];
+  setenv("UQ_SIM_MAX_WAVE_INSTRUCTIONS", "100000", 1);
+  uq_status_t st = run(&f, "endless", in, sizeof(in), out, sizeof(out), 0, 0,
+                       one, wave, NULL);
+  unsetenv("UQ_SIM_MAX_WAVE_INSTRUCTIONS");
+  UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_RESOURCE_EXHAUSTED);
+  UQ_EXPECT(strstr(uq_status_message(st), "s_branch") != NULL);
+  uq_status_free(st);
+  fixture_close(&f);
+  return 0;
+}
+
 static int test_unimplemented(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
@@ -1009,6 +1025,7 @@ static const uq_test_case_t tests[] = {
     {"fp8_overflow", test_fp8_overflow},
     {"misc", test_misc},
     {"preload", test_preload},
+    {"endless", test_endless},
     {"unimplemented", test_unimplemented},
     {"launch_errors", test_launch_errors},
     {0, 0},

@@ -916,6 +916,15 @@ BEGIN preload
 .end_amdhsa_kernel
 .text
 
+// A wave that never ends.
+BEGIN endless
+.Lendless_loop:
+  s_branch .Lendless_loop
+  s_endpgm
+.Lendless_end:
+.size endless, .Lendless_end-endless
+KD endless, vgprs=8
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1170,6 +1179,22 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 16
     .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: endless
+    .symbol: endless.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 8
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
