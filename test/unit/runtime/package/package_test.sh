@@ -1,9 +1,11 @@
 #!/bin/sh
 # Installs the uqrt component into a scratch prefix, then builds and runs a
 # consumer through pkg-config and through find_package(uqrt).
-# usage: package_test.sh BUILD_DIR SOURCE_DIR SCRATCH_DIR C_COMPILER
+# usage: package_test.sh BUILD_DIR SOURCE_DIR SCRATCH_DIR C_COMPILER [FLAGS]
+# FLAGS (e.g. the sanitizer flags of the build that made the library) are
+# used to compile and link the consumers too.
 set -eu
-build=$1 source=$2 scratch=$3 cc=$4
+build=$1 source=$2 scratch=$3 cc=$4 extra=${5:-}
 rm -rf "$scratch"
 mkdir -p "$scratch"
 cmake --install "$build" --component uqrt --prefix "$scratch/prefix" >/dev/null
@@ -12,9 +14,10 @@ libdir=${libdir%/pkgconfig}
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 flags=$(pkg-config --cflags --libs uqrt)
 echo "pkg-config: $flags"
-"$cc" -std=c17 -Wall -Wextra -o "$scratch/consumer-pc" "$source/consumer.c" $flags
+"$cc" -std=c17 -Wall -Wextra $extra -o "$scratch/consumer-pc" "$source/consumer.c" $flags
 LD_LIBRARY_PATH="$libdir" "$scratch/consumer-pc"
 cmake -S "$source" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$scratch/prefix" \
-  -DCMAKE_C_COMPILER="$cc" >/dev/null
+  -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$extra" \
+  -DCMAKE_EXE_LINKER_FLAGS="$extra" >/dev/null
 cmake --build "$scratch/cmake" >/dev/null
 LD_LIBRARY_PATH="$libdir" "$scratch/cmake/consumer"
