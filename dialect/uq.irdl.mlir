@@ -49,12 +49,12 @@ irdl.dialect @uq {
   // A raw buffer resource whose base is `base + offset` (64-bit), so that a
   // view of one block of a cache larger than 4 GiB addresses it with 32-bit
   // offsets; accesses at or past `num_records` bytes read 0 and drop writes.
+  // (num_records is i64 as in rocdl.make.buffer.rsrc; gfx950 keeps 32 bits.)
   irdl.operation @buffer_rsrc {
     %ptr = irdl.is !llvm.ptr<1>
     %i64 = irdl.is i64
-    %i32 = irdl.is i32
     %rsrc = irdl.is !llvm.ptr<8>
-    irdl.operands(base: %ptr, offset: %i64, num_records: %i32)
+    irdl.operands(base: %ptr, offset: %i64, num_records: %i64)
     irdl.results(resource: %rsrc)
   }
 }

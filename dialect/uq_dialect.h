@@ -33,7 +33,7 @@ MlirOperation uq_fp4_to_bf16_build(MlirLocation location, MlirValue codes,
 MlirOperation uq_wht256_build(MlirLocation location, MlirValue input);
 // uq.e4m3_haircut (vector<32xf32>) -> vector<32xbf16>.
 MlirOperation uq_e4m3_haircut_build(MlirLocation location, MlirValue input);
-// uq.buffer_rsrc (base: !llvm.ptr<1>, offset: i64, num_records: i32)
+// uq.buffer_rsrc (base: !llvm.ptr<1>, offset: i64, num_records: i64)
 //   -> !llvm.ptr<8>.
 MlirOperation uq_buffer_rsrc_build(MlirLocation location, MlirValue base,
                                    MlirValue offset, MlirValue num_records);

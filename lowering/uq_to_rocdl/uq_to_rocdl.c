@@ -180,11 +180,8 @@ static void lower_buffer_rsrc(MlirOperation op) {
   MlirValue stride =
       uq_build_value(&b, "arith.constant", 0, NULL,
                      mlirIntegerTypeGet(b.context, 16), 1, &zero16);
-  MlirValue records64 =
-      uq_build_value(&b, "arith.extui", 1, &records,
-                     mlirIntegerTypeGet(b.context, 64), 0, NULL);
   MlirValue flags = uq_build_const_i32(&b, kGfx9BufferFlags);
-  MlirValue operands[] = {address, stride, records64, flags};
+  MlirValue operands[] = {address, stride, records, flags};
   MlirValue rsrc = uq_build_value(&b, "rocdl.make.buffer.rsrc", 4, operands,
                                   uq_type(b.context, "!llvm.ptr<8>"), 0, NULL);
   uq_replace_op(op, 1, &rsrc);

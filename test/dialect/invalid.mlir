@@ -34,8 +34,8 @@ func.func @wht_wrong_width(%v: vector<16xf32>) {
 
 // -----
 
-func.func @rsrc_wrong_address_space(%p: !llvm.ptr<3>, %o: i64, %n: i32) {
+func.func @rsrc_wrong_address_space(%p: !llvm.ptr<3>, %o: i64, %n: i64) {
   // expected-error@+1 {{expected '!llvm.ptr<1>' but got '!llvm.ptr<3>'}}
-  %r = "uq.buffer_rsrc"(%p, %o, %n) : (!llvm.ptr<3>, i64, i32) -> !llvm.ptr<8>
+  %r = "uq.buffer_rsrc"(%p, %o, %n) : (!llvm.ptr<3>, i64, i64) -> !llvm.ptr<8>
   return
 }

@@ -4,7 +4,7 @@
 
 // CHECK-LABEL: func.func @all_ops
 func.func @all_ops(%w: i32, %s: f32, %v: vector<32xf32>, %p: !llvm.ptr<1>,
-                   %o: i64, %n: i32) {
+                   %o: i64, %n: i64) {
   // CHECK: "uq.param"() {name = "qg"} : () -> index
   %qg = "uq.param"() {name = "qg"} : () -> index
   // CHECK: "uq.param"() {name = "bs"} : () -> i32
@@ -15,7 +15,7 @@ func.func @all_ops(%w: i32, %s: f32, %v: vector<32xf32>, %p: !llvm.ptr<1>,
   %b = "uq.wht256"(%v) : (vector<32xf32>) -> vector<32xf32>
   // CHECK: "uq.e4m3_haircut"(%[[W]]) : (vector<32xf32>) -> vector<32xbf16>
   %c = "uq.e4m3_haircut"(%b) : (vector<32xf32>) -> vector<32xbf16>
-  // CHECK: "uq.buffer_rsrc"(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr<1>, i64, i32) -> !llvm.ptr<8>
-  %r = "uq.buffer_rsrc"(%p, %o, %n) : (!llvm.ptr<1>, i64, i32) -> !llvm.ptr<8>
+  // CHECK: "uq.buffer_rsrc"(%{{.*}}, %{{.*}}, %{{.*}}) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+  %r = "uq.buffer_rsrc"(%p, %o, %n) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
   return
 }

@@ -33,7 +33,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %zero = arith.constant 0 : i32
-      %nrec = arith.constant 4096 : i32
+      %nrec = arith.constant 4096 : i64
       // Compile-time loop over the QG rows: unrolled by uq-unroll-loops.
       %sum = scf.for %i = %c0 to %qg step %c1 iter_args(%acc = %q) -> vector<32xf32> {
         %w = "uq.wht256"(%acc) : (vector<32xf32>) -> vector<32xf32>
@@ -41,7 +41,7 @@ module attributes {gpu.container_module} {
       }
       %hc = "uq.e4m3_haircut"(%sum) : (vector<32xf32>) -> vector<32xbf16>
       %v = "uq.fp4_to_bf16"(%codes, %vscale) : (i32, f32) -> vector<8xbf16>
-      %rsrc = "uq.buffer_rsrc"(%cache, %block, %nrec) : (!llvm.ptr<1>, i64, i32) -> !llvm.ptr<8>
+      %rsrc = "uq.buffer_rsrc"(%cache, %block, %nrec) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %k = rocdl.raw.ptr.buffer.load %rsrc, %zero, %zero, %zero : vector<4xi32>
       %kz = arith.constant dense<0> : vector<4xi32>
       %a = vector.shuffle %k, %kz [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
