@@ -269,12 +269,12 @@ int main(int argc, char **argv) {
   // so; an explicit --backend never falls back.
   uint16_t *got = malloc(problem->output_elems * sizeof(uint16_t));
   uint16_t *faithful = malloc(problem->output_elems * sizeof(uint16_t));
-  double *exact = malloc(problem->output_elems * sizeof(double));
+  double *unquantized = malloc(problem->output_elems * sizeof(double));
   run_t run = {0};
   int rc = 1;
   const char *fallback_note = NULL;
   char note[1024];
-  if (!got || !faithful || !exact) {
+  if (!got || !faithful || !unquantized) {
     fprintf(stderr, "uq-run: error: out of memory\n");
     goto done;
   }
@@ -310,15 +310,15 @@ int main(int argc, char **argv) {
                                                    : UQ_FP8_OVERFLOW_NAN,
                                (int32_t)partitions, (int32_t)tgpp, faithful);
   if (!status)
-    status = uq_problem_unquantized(problem, exact);
+    status = uq_problem_unquantized(problem, unquantized);
   if (status) {
     rc = report_status("computing the references", status);
     uq_status_free(counted);
     goto done;
   }
-  uq_problem_error_t vs_faithful, vs_exact;
+  uq_problem_error_t vs_faithful, vs_unquantized;
   uq_problem_compare_bf16(problem, got, faithful, &vs_faithful);
-  uq_problem_compare_f64(problem, got, exact, &vs_exact);
+  uq_problem_compare_f64(problem, got, unquantized, &vs_unquantized);
 
   uint64_t tokens = 0;
   uint32_t hq = shape.num_kv_heads * shape.query_group;
@@ -350,9 +350,10 @@ int main(int argc, char **argv) {
          "/%zu  non-finite %" PRIu64 "\n",
          vs_faithful.max_abs, vs_faithful.rel_rms, vs_faithful.over_tol,
          (size_t)shape.batch * hq * 256, vs_faithful.nonfinite);
-  printf("vs exact    max|err| %.3g  rel rms %.3g  (unquantized float64 "
-         "attention; |ref| <= %.3g)\n",
-         vs_exact.max_abs, vs_exact.rel_rms, vs_exact.ref_max_abs);
+  printf("vs unquant  max|err| %.3g  rel rms %.3g  (float64 attention on the "
+         "bf16 inputs, no quantization; |ref| <= %.3g)\n",
+         vs_unquantized.max_abs, vs_unquantized.rel_rms,
+         vs_unquantized.ref_max_abs);
   if (!counted) {
     double per_token = tokens ? (double)decode_counters.global_bytes_read /
                                     ((double)tokens * shape.num_kv_heads)
@@ -381,7 +382,7 @@ done:
   run_release(&run);
   free(got);
   free(faithful);
-  free(exact);
+  free(unquantized);
   uq_problem_destroy(problem);
   return rc;
 }
