@@ -5,7 +5,7 @@ buffer (decode: to `query`, reduce: to `output`), so tests can check the
 runtime's argument packing through the simulator without real kernels.
 Also two decode kernels whose metadata disagrees with the ABI and one
 whose workgroups cannot hold a 64-lane wave.
-Run by hand when the ABI changes; the .s is committed."""
+Run by the build (test/unit/runtime/CMakeLists.txt); writes to stdout."""
 import sys
 
 DECODE = [("gb", "segm_out"), ("gb", "segm_max"), ("gb", "segm_sum"),
