@@ -2,6 +2,7 @@
 // variant, a manifest per code object read back from the code object
 // itself, and optionally a C source embedding them for the runtime.
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +50,15 @@ static double now_seconds(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
-static int fail(const char *format, const char *a, const char *b) {
+static int fail(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+static int fail(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
   fprintf(stderr, "uq-compile: error: ");
-  fprintf(stderr, format, a, b);
+  vfprintf(stderr, format, args);
   fputc('\n', stderr);
+  va_end(args);
   return 1;
 }
 
@@ -98,11 +104,11 @@ int main(int argc, char **argv) {
       return 0;
     } else if (strcmp(arg, "-o") == 0) {
       if (++i == argc)
-        return fail("-o needs a directory%s%s", "", "");
+        return fail("-o needs a directory");
       out_dir = argv[i];
     } else if (strncmp(arg, "--variant=", 10) == 0) {
       if (selected_count == kMaxSelected)
-        return fail("too many --variant flags%s%s", "", "");
+        return fail("too many --variant flags");
       selected[selected_count++] = arg + 10;
     } else if (strncmp(arg, "--embed-c=", 10) == 0) {
       embed_path = arg + 10;
@@ -119,7 +125,7 @@ int main(int argc, char **argv) {
     } else if (strcmp(arg, "--quiet") == 0) {
       quiet = 1;
     } else if (arg[0] == '-' && arg[1]) {
-      return fail("unknown flag '%s' (see --help)%s", arg, "");
+      return fail("unknown flag '%s' (see --help)", arg);
     } else if (input) {
       return fail("more than one input file ('%s' and '%s')", input, arg);
     } else {
@@ -127,13 +133,13 @@ int main(int argc, char **argv) {
     }
   }
   if (!input)
-    return fail("no input file (see --help)%s%s", "", "");
+    return fail("no input file (see --help)");
   if (!list && !out_dir && !embed_path)
-    return fail("no output: pass -o DIR and/or --embed-c=FILE%s%s", "", "");
+    return fail("no output: pass -o DIR and/or --embed-c=FILE");
   if (emit_isa && !out_dir)
-    return fail("--emit=isa needs -o DIR%s%s", "", "");
+    return fail("--emit=isa needs -o DIR");
   if (emit_isa && embed_path)
-    return fail("--embed-c needs code objects, not --emit=isa%s%s", "", "");
+    return fail("--embed-c needs code objects, not --emit=isa");
   if (!list) {
     uq_status_t status = out_dir ? uq_directory_check(out_dir) : UQ_OK;
     if (status)
@@ -142,7 +148,7 @@ int main(int argc, char **argv) {
     snprintf(probe, sizeof(probe), "%s/llvm/bin/ld.lld", toolkit);
     FILE *lld = fopen(probe, "rb");
     if (!lld)
-      return fail("no linker at '%s' (set --toolkit=DIR)%s", probe, "");
+      return fail("no linker at '%s' (set --toolkit=DIR)", probe);
     fclose(lld);
   }
 
@@ -179,7 +185,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   if (variant_count == 0) {
-    rc = fail("'%s' has no gpu.module to compile%s", input, "");
+    rc = fail("'%s' has no gpu.module to compile", input);
     goto done;
   }
   if (list) {
@@ -211,7 +217,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   if (!compiled) {
-    rc = fail("out of memory%s%s", "", "");
+    rc = fail("out of memory");
     goto done;
   }
   uq_compile_options_t options = {"gfx950", toolkit, emit_isa != 0};
@@ -236,7 +242,7 @@ int main(int argc, char **argv) {
     char error[512] = "";
     if (!uq_compile_variant(module, &variants[v], &options, &c->data, &c->size,
                             error, sizeof(error))) {
-      rc = fail("%s%s", error, "");
+      rc = fail("%s", error);
       goto done;
     }
     ++compiled_count;
@@ -266,8 +272,7 @@ int main(int argc, char **argv) {
     }
     if (uq_code_object_kernel_count(code_object) != 1) {
       uq_code_object_destroy(code_object);
-      rc = fail("variant '%s' must hold exactly one kernel%s", variants[v].key,
-                "");
+      rc = fail("variant '%s' must hold exactly one kernel", variants[v].key);
       goto done;
     }
     const uq_kernel_info_t *kernel = uq_code_object_kernel_at(code_object, 0);
@@ -297,7 +302,7 @@ int main(int argc, char **argv) {
   if (embed_path) {
     uq_embed_entry_t *entries = calloc(compiled_count + 1, sizeof(*entries));
     if (!entries) {
-      rc = fail("out of memory%s%s", "", "");
+      rc = fail("out of memory");
       goto done;
     }
     for (size_t i = 0; i < compiled_count; ++i) {
