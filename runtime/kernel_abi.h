@@ -8,37 +8,37 @@
 // Decode: grid (B, num_kv_heads, num_partitions), one 64-lane wave each.
 // Kernel names: "uq_decode_qg6", "uq_decode_qg8", "uq_decode_qg16".
 typedef enum uq_decode_arg_e {
-  UQ_DECODE_ARG_SEGM_OUT = 0,      // bf16* [B, Hk, P, QG, 256]
-  UQ_DECODE_ARG_SEGM_MAX,          // f32*  [B, Hk, P, QG]
-  UQ_DECODE_ARG_SEGM_SUM,          // f32*  [B, Hk, P, QG]
-  UQ_DECODE_ARG_QUERY,             // bf16* (strided, head dim contiguous)
-  UQ_DECODE_ARG_KV_CACHE,          // u8*   [blocks, block_size, Hk, slot]
-  UQ_DECODE_ARG_BLOCK_TABLES,      // i32*  [B, max_blocks_per_seq]
-  UQ_DECODE_ARG_SEQ_LENS,          // i32*  [B]
-  UQ_DECODE_ARG_NUM_KV_HEADS,      // i32
-  UQ_DECODE_ARG_NUM_PARTITIONS,    // i32 P
-  UQ_DECODE_ARG_TGPP,              // i32 tile-groups per partition
-  UQ_DECODE_ARG_BLOCK_SIZE,        // i32 16, 32, 64, 128 or 256
-  UQ_DECODE_ARG_PADDED_SLOT,       // i32 bytes, >= 272, multiple of 4
-  UQ_DECODE_ARG_Q_STRIDE_SEQ,      // i32 elements between sequences
-  UQ_DECODE_ARG_Q_STRIDE_HEAD,     // i32 elements between heads
-  UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ,// i32 block-table row length
-  UQ_DECODE_ARG_SOFTMAX_SCALE,     // f32
+  UQ_DECODE_ARG_SEGM_OUT = 0,       // bf16* [B, Hk, P, QG, 256]
+  UQ_DECODE_ARG_SEGM_MAX,           // f32*  [B, Hk, P, QG]
+  UQ_DECODE_ARG_SEGM_SUM,           // f32*  [B, Hk, P, QG]
+  UQ_DECODE_ARG_QUERY,              // bf16* (strided, head dim contiguous)
+  UQ_DECODE_ARG_KV_CACHE,           // u8*   [blocks, block_size, Hk, slot]
+  UQ_DECODE_ARG_BLOCK_TABLES,       // i32*  [B, max_blocks_per_seq]
+  UQ_DECODE_ARG_SEQ_LENS,           // i32*  [B]
+  UQ_DECODE_ARG_NUM_KV_HEADS,       // i32
+  UQ_DECODE_ARG_NUM_PARTITIONS,     // i32 P
+  UQ_DECODE_ARG_TGPP,               // i32 tile-groups per partition
+  UQ_DECODE_ARG_BLOCK_SIZE,         // i32 16, 32, 64, 128 or 256
+  UQ_DECODE_ARG_PADDED_SLOT,        // i32 bytes, >= 272, multiple of 4
+  UQ_DECODE_ARG_Q_STRIDE_SEQ,       // i32 elements between sequences
+  UQ_DECODE_ARG_Q_STRIDE_HEAD,      // i32 elements between heads
+  UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ, // i32 block-table row length
+  UQ_DECODE_ARG_SOFTMAX_SCALE,      // f32
   UQ_DECODE_ARG_COUNT,
 } uq_decode_arg_t;
 
 // Reduce: grid (B, Hq, 256 / 64), one 64-lane wave each; lane = head dim.
 // Kernel name: "uq_reduce".
 typedef enum uq_reduce_arg_e {
-  UQ_REDUCE_ARG_OUTPUT = 0,        // bf16* [B, Hq, 256] with the strides below
-  UQ_REDUCE_ARG_SEGM_OUT,          // bf16* as written by decode
-  UQ_REDUCE_ARG_SEGM_MAX,          // f32*
-  UQ_REDUCE_ARG_SEGM_SUM,          // f32*
-  UQ_REDUCE_ARG_NUM_KV_HEADS,      // i32
-  UQ_REDUCE_ARG_QUERY_GROUP,       // i32 QG
-  UQ_REDUCE_ARG_NUM_PARTITIONS,    // i32 P
-  UQ_REDUCE_ARG_OUT_STRIDE_SEQ,    // i32 elements
-  UQ_REDUCE_ARG_OUT_STRIDE_HEAD,   // i32 elements
+  UQ_REDUCE_ARG_OUTPUT = 0,      // bf16* [B, Hq, 256] with the strides below
+  UQ_REDUCE_ARG_SEGM_OUT,        // bf16* as written by decode
+  UQ_REDUCE_ARG_SEGM_MAX,        // f32*
+  UQ_REDUCE_ARG_SEGM_SUM,        // f32*
+  UQ_REDUCE_ARG_NUM_KV_HEADS,    // i32
+  UQ_REDUCE_ARG_QUERY_GROUP,     // i32 QG
+  UQ_REDUCE_ARG_NUM_PARTITIONS,  // i32 P
+  UQ_REDUCE_ARG_OUT_STRIDE_SEQ,  // i32 elements
+  UQ_REDUCE_ARG_OUT_STRIDE_HEAD, // i32 elements
   UQ_REDUCE_ARG_COUNT,
 } uq_reduce_arg_t;
 

@@ -32,14 +32,14 @@ typedef enum uq_sim_class_e {
 } uq_sim_class_t;
 
 typedef struct uq_sim_counters_s {
-  uint64_t wave_instructions;                // all classes
-  uint64_t by_class[UQ_SIM_CLASS_COUNT];     // wave-instructions per class
-  uint64_t global_bytes_read;                // global + buffer + flat loads
+  uint64_t wave_instructions;            // all classes
+  uint64_t by_class[UQ_SIM_CLASS_COUNT]; // wave-instructions per class
+  uint64_t global_bytes_read;            // global + buffer + flat loads
   uint64_t global_bytes_written;
-  uint64_t scalar_bytes_read;                // s_load / s_buffer_load
+  uint64_t scalar_bytes_read; // s_load / s_buffer_load
   uint64_t lds_bytes_read;
   uint64_t lds_bytes_written;
-  uint32_t lds_high_water;                   // highest LDS byte touched + 1
+  uint32_t lds_high_water; // highest LDS byte touched + 1
   uint64_t workgroups;
   uint64_t waves;
 } uq_sim_counters_t;

@@ -13,8 +13,8 @@ struct uq_status_s {
 
 // Returned when a status itself cannot be allocated. It is never written
 // after initialization, so sharing it across threads is safe.
-static struct uq_status_s oom_status = {
-    UQ_STATUS_RESOURCE_EXHAUSTED, "", (char *)"out of memory"};
+static struct uq_status_s oom_status = {UQ_STATUS_RESOURCE_EXHAUSTED, "",
+                                        (char *)"out of memory"};
 
 static char *format_message(const char *format, va_list args) {
   va_list copy;

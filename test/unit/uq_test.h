@@ -50,8 +50,8 @@ typedef struct uq_test_case_s {
     unsigned long long uq_a_ = (unsigned long long)(a),                        \
                        uq_b_ = (unsigned long long)(b);                        \
     if (uq_a_ != uq_b_)                                                        \
-      UQ_TEST_FAIL_("expected %s == %s, got 0x%llx and 0x%llx", #a, #b,        \
-                    uq_a_, uq_b_);                                             \
+      UQ_TEST_FAIL_("expected %s == %s, got 0x%llx and 0x%llx", #a, #b, uq_a_, \
+                    uq_b_);                                                    \
   } while (0)
 
 // |a - b| <= tol; NaN on either side fails unless both are NaN.
@@ -114,7 +114,7 @@ static inline int uq_test_main(int argc, char **argv,
         continue;
     }
     int result = t->run();
-    const char *verdict = result == 0             ? "ok"
+    const char *verdict = result == 0              ? "ok"
                           : result == UQ_TEST_SKIP ? "skip"
                                                    : "FAIL";
     printf("[%4s] %s\n", verdict, t->name);

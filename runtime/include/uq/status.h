@@ -47,8 +47,7 @@ UQ_API uq_status_t uq_status_make(uq_status_code_t code, const char *file,
                                   int line, const char *format, ...)
     UQ_PRINTF(4, 5);
 UQ_API uq_status_t uq_status_make_v(uq_status_code_t code, const char *file,
-                                    int line, const char *format,
-                                    va_list args);
+                                    int line, const char *format, va_list args);
 
 // Prefixes context to a failure's message ("while loading x: <message>") and
 // returns it. OK passes through unchanged.
