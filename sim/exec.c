@@ -1935,6 +1935,26 @@ static uq_status_t exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
   uint32_t tmp[64];
   if (in->nopnd < 4)
     UNIMPL(in);
+  if (in->op == UQ_OP_V_MFMA_F32_16X16X16_BF16) {
+    // Straight from and to the register file (D may alias C).
+    if (in->cbsz || in->abid || in->blgp || o[0].kind != UQ_OPND_VGPR)
+      UNIMPL(in);
+    uint32_t ta[2][64], tb[2][64], tc[64];
+    const uint32_t *a[2], *b[2], *cr[4];
+    uint32_t *d[4];
+    for (int i = 0; i < 2; ++i) {
+      a[i] = vsrc(w, &o[1], i, ta[i]);
+      b[i] = vsrc(w, &o[2], i, tb[i]);
+    }
+    for (int i = 0; i < 4; ++i) {
+      // A constant C (0) is the same in every register.
+      cr[i] = o[3].kind == UQ_OPND_VGPR ? w->v[(o[3].reg + i) & 511]
+                                        : vsrc(w, &o[3], 0, tc);
+      d[i] = w->v[(o[0].reg + i) & 511];
+    }
+    uq_sim_mfma_f32_16x16x16_bf16_rows(a, b, cr, d);
+    return UQ_OK;
+  }
   for (int i = 0; i < 4; ++i) {
     const uint32_t *s = vsrc(w, &o[3], o[3].kind == UQ_OPND_VGPR ? i : 0, tmp);
     for (int l = 0; l < 64; ++l)

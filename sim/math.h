@@ -31,6 +31,13 @@ enum {
 void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
                                    const uint32_t b[64][2],
                                    const float c[64][4], float d[64][4]);
+// The same on VGPR rows as the executor stores them: a[r][lane] is
+// register r of the operand (likewise b, c and d, c and d as f32 bits);
+// no copies in or out. d may alias c.
+void uq_sim_mfma_f32_16x16x16_bf16_rows(const uint32_t *const a[2],
+                                        const uint32_t *const b[2],
+                                        const uint32_t *const c[4],
+                                        uint32_t *const d[4]);
 
 // v_mfma_scale_f32_16x16x128_f8f6f4: fmt_a = CBSZ, fmt_b = BLGP (0 E4M3,
 // 1 E5M2, 2 E2M3, 3 E3M2, 4 E2M1); a/b: 8 VGPRs per lane (only the first

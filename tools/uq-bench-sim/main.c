@@ -250,12 +250,18 @@ static int run_decode(const opts_t *o) {
     float scale = 1.0f / 16.0f;
     uint32_t scale_bits;
     memcpy(&scale_bits, &scale, 4);
-    uint64_t vals[16] = {a_out,  a_max, a_sum, a_q,       a_cache, a_bt,
-                         a_sl,   Hk,    P,     tgpp,      bs,      slot,
-                         Hq * D, D,     mbps,  scale_bits};
-    uint32_t sizes[16] = {8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    // The 16 arguments of the first ABI, then the sliding window (0: none)
+    // when the kernel takes one.
+    uint64_t vals[17] = {a_out,  a_max, a_sum, a_q,        a_cache, a_bt,
+                         a_sl,   Hk,    P,     tgpp,       bs,      slot,
+                         Hq * D, D,     mbps,  scale_bits, 0};
+    uint32_t sizes[17] = {8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+    uint32_t nargs = 0;
+    for (uint32_t i = 0; i < k->arg_count; ++i)
+      nargs += k->args[i].kind != UQ_KERNARG_HIDDEN;
+    nargs = nargs == 17 ? 17 : 16;
     uint8_t *ka = calloc(1, k->kernarg_segment_size + 8);
-    st = ka ? pack_args(k, vals, sizes, 16, ka)
+    st = ka ? pack_args(k, vals, sizes, nargs, ka)
             : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
     uq_sim_counters_t c, total;
     memset(&total, 0, sizeof(total));
