@@ -1337,9 +1337,10 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   uint32_t *dh = NULL;
   uint64_t sdst_bits = 0;
   int write_sdst = 0;
-#define LANES                                                                  \
-  for (int l = 0; l < 64; ++l)                                                 \
-    if ((mask >> l) & 1)
+  // Every lane is computed (into r, rh and sdst_bits) and vwrite and the
+  // carry-out write below keep only the lanes in `mask`: the loops have no
+  // per-lane test, so the compiler vectorizes them.
+#define LANES for (int l = 0; l < 64; ++l)
 #define F(x) u2f(x)
   switch (op) {
   case UQ_OP_V_MOV_B32:
@@ -1920,7 +1921,7 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   vwrite(w, in, &o[0], mask, r, dh);
   if (write_sdst) {
     // Lanes outside EXEC read as 0 in a carry-out mask.
-    swrite64(w, &o[1], sdst_bits);
+    swrite64(w, &o[1], sdst_bits & mask);
   }
   return UQ_OK;
 }
