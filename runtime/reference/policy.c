@@ -13,6 +13,15 @@ static int64_t next_pow2(int64_t x) {
 uq_status_t uq_launch_policy(int32_t num_seqs, int32_t max_blocks_per_seq,
                              int32_t block_size, int32_t max_kv_splits,
                              uq_launch_plan_t *out_plan) {
+  return uq_launch_policy_window(num_seqs, max_blocks_per_seq, block_size,
+                                 max_kv_splits, 0, out_plan);
+}
+
+uq_status_t uq_launch_policy_window(int32_t num_seqs,
+                                    int32_t max_blocks_per_seq,
+                                    int32_t block_size, int32_t max_kv_splits,
+                                    int32_t sliding_window,
+                                    uq_launch_plan_t *out_plan) {
   if (!out_plan)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "out_plan is NULL");
   if (num_seqs < 1)
@@ -31,9 +40,17 @@ uq_status_t uq_launch_policy(int32_t num_seqs, int32_t max_blocks_per_seq,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "max_kv_splits must be >= 0, got %d",
                           (int)max_kv_splits);
+  if (sliding_window < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "sliding_window must be >= 0, got %d",
+                          (int)sliding_window);
   // int64 throughout: max_seq reaches 2^31 * 256.
   int64_t cap = num_seqs <= 8 ? 512 : 256;
   int64_t max_seq = (int64_t)max_blocks_per_seq * block_size;
+  // A window walks at most W + 15 tokens (from win_start rounded down to a
+  // tile): size the split for that, not for the whole table row.
+  if (sliding_window > 0 && (int64_t)sliding_window + 15 < max_seq)
+    max_seq = (int64_t)sliding_window + 15;
   int64_t required = ceil_div(max_seq, 256);
   int64_t splits = max_kv_splits < 1 ? 1 : max_kv_splits;
   int64_t floor_parts = splits < cap ? splits : cap;

@@ -19,6 +19,23 @@ static bool supported_block_size(int32_t bs) {
   return bs == 16 || bs == 32 || bs == 64 || bs == 128 || bs == 256;
 }
 
+// A sink is a logit or -inf (none); NaN and +inf have no meaning.
+static uq_status_t check_sinks(const float *sinks, int64_t count) {
+  if (!sinks)
+    return UQ_OK;
+  for (int64_t i = 0; i < count; ++i)
+    if (isnan(sinks[i]) || sinks[i] == INFINITY)
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "sinks[%lld] = %g must be finite or -inf",
+                            (long long)i, (double)sinks[i]);
+  return UQ_OK;
+}
+
+// The first token a query attends to under a sliding window (0 = none).
+static int64_t window_start(int64_t len, int32_t window) {
+  return window > 0 && len > window ? len - window : 0;
+}
+
 static uq_status_t check_rows(const char *name, int64_t n_seq,
                               int64_t stride_seq, int64_t n_head,
                               int64_t stride_head) {
@@ -74,7 +91,12 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
                           : !p->block_tables ? "block_tables"
                           : !p->seq_lens     ? "seq_lens"
                                              : "output");
+  if (p->sliding_window < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "sliding_window must be >= 0, got %d",
+                          (int)p->sliding_window);
   int64_t num_q_heads = (int64_t)p->cache.num_kv_heads * p->query_group;
+  UQ_RETURN_IF_ERROR(check_sinks(p->sinks, num_q_heads), "decode problem");
   UQ_RETURN_IF_ERROR(check_rows("query", p->num_seqs, p->query_stride_seq,
                                 num_q_heads, p->query_stride_head),
                      "decode problem");
@@ -91,8 +113,11 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
                             (int)b, (int)len, (long long)max_len);
     int64_t used =
         ((int64_t)len + p->cache.block_size - 1) / p->cache.block_size;
+    // Blocks wholly before a sliding window are never read (their entries
+    // may be stale).
+    int64_t first = window_start(len, p->sliding_window) / p->cache.block_size;
     const int32_t *row = p->block_tables + (int64_t)b * p->max_blocks_per_seq;
-    for (int64_t i = 0; i < used; ++i) {
+    for (int64_t i = first; i < used; ++i) {
       if (row[i] < 0 || row[i] >= p->cache.num_blocks)
         return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                               "block_tables[%d][%lld] = %d is outside the "
@@ -155,13 +180,15 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
   const double scale = (double)p->softmax_scale;
   float k[UQ_HEAD_DIM], v[UQ_HEAD_DIM];
   for (int32_t b = 0; b < p->num_seqs; ++b) {
-    const int64_t len = p->seq_lens[b];
+    // Scores are kept for the window's tokens only: t0 .. len - 1.
+    const int64_t t0 = window_start(p->seq_lens[b], p->sliding_window);
+    const int64_t len = p->seq_lens[b] - t0;
     for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
       for (int32_t r = 0; r < qg; ++r)
         uq_query_rotate(query_row(p, b, (int64_t)h * qg + r), p->q_overflow,
                         q_rot + (size_t)r * UQ_HEAD_DIM);
       for (int64_t t = 0; t < len; ++t) {
-        uq_slot_decode(slot_of(p, b, h, t), k, v);
+        uq_slot_decode(slot_of(p, b, h, t0 + t), k, v);
         for (int32_t r = 0; r < qg; ++r) {
           const float *q = q_rot + (size_t)r * UQ_HEAD_DIM;
           double dot = 0.0;
@@ -173,15 +200,17 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
       double row_max[16], row_sum[16];
       for (int32_t r = 0; r < qg; ++r) {
         const double *s = scores + (size_t)r * (size_t)len;
-        double m = -INFINITY;
+        double sink =
+            p->sinks ? (double)p->sinks[(int64_t)h * qg + r] : -INFINITY;
+        double m = sink;
         for (int64_t t = 0; t < len; ++t)
           m = s[t] > m ? s[t] : m;
         row_max[r] = m;
-        row_sum[r] = 0.0;
+        row_sum[r] = sink > -INFINITY ? exp(sink - m) : 0.0;
         memset(acc + (size_t)r * UQ_HEAD_DIM, 0, sizeof(double) * UQ_HEAD_DIM);
       }
       for (int64_t t = 0; t < len; ++t) {
-        uq_slot_decode(slot_of(p, b, h, t), k, v);
+        uq_slot_decode(slot_of(p, b, h, t0 + t), k, v);
         for (int32_t r = 0; r < qg; ++r) {
           double w =
               exp(scores[(size_t)r * (size_t)len + (size_t)t] - row_max[r]);
@@ -208,16 +237,20 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
 
 // Reduces the P partials of one (sequence, kv head): o [P][QG][256] bf16,
 // m and l [P][QG]; row r goes to out_base + r * out_stride_head.
+// `sinks` (NULL: none) holds the QG sinks of this kv head's query heads.
 static void reduce_one(int32_t num_parts, int32_t qg, const uint16_t *o,
-                       const float *m, const float *l, uint16_t *out_base,
-                       int64_t out_stride_head) {
+                       const float *m, const float *l, const float *sinks,
+                       uint16_t *out_base, int64_t out_stride_head) {
   for (int32_t r = 0; r < qg; ++r) {
-    float global_max = -INFINITY;
+    float sink = sinks ? sinks[r] : -INFINITY;
+    float global_max = sink;
     for (int32_t part = 0; part < num_parts; ++part)
       global_max = fmaxf(global_max, m[(size_t)part * qg + r]);
+    // The sink's weight starts the denominator (the kernel's order).
+    float sink_w = sink > -INFINITY ? expf(sink - global_max) : 0.0f;
     uint16_t *out = out_base + r * out_stride_head;
     for (int d = 0; d < UQ_HEAD_DIM; ++d) {
-      float num = 0.0f, den = 0.0f;
+      float num = 0.0f, den = sink_w;
       for (int32_t part = 0; part < num_parts; ++part) {
         size_t i = (size_t)part * qg + r;
         if (!(l[i] > 0.0f))
@@ -257,6 +290,7 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
   UQ_RETURN_IF_ERROR(check_rows("output", r->num_seqs, r->output_stride_seq,
                                 num_q_heads, r->output_stride_head),
                      "reduce");
+  UQ_RETURN_IF_ERROR(check_sinks(r->sinks, num_q_heads), "reduce");
   const size_t per_head = (size_t)r->num_partitions * (size_t)r->query_group;
   for (int32_t b = 0; b < r->num_seqs; ++b) {
     for (int32_t h = 0; h < r->num_kv_heads; ++h) {
@@ -265,6 +299,7 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
       reduce_one(r->num_partitions, r->query_group,
                  r->segm_out + base * UQ_HEAD_DIM, r->segm_max + base,
                  r->segm_sum + base,
+                 r->sinks ? r->sinks + (int64_t)h * r->query_group : NULL,
                  r->output + (int64_t)b * r->output_stride_seq +
                      (int64_t)h * r->query_group * r->output_stride_head,
                  r->output_stride_head);
@@ -278,17 +313,22 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
 
 // One 16-token tile's inputs, decoded once and shared by the QG rows.
 typedef struct tile_s {
+  int first;                            // tokens before it precede the window
   int valid;                            // tokens of the tile below seq_len
   float k[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // FP4 values, unscaled
   double k_scale[UQ_TILE_TOKENS][UQ_NUM_GROUPS]; // E8M0 group scales
   float v[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // bf16 values, as the V convert
 } tile_t;
 
+// Loads the tile's tokens in [win_start, len) (tile positions first ..
+// valid - 1); the others are never read, as the kernel masks them.
 static void load_tile(const uq_decode_problem_t *p, int32_t b, int32_t h,
-                      int64_t start, int64_t len, tile_t *tile) {
+                      int64_t start, int64_t win_start, int64_t len,
+                      tile_t *tile) {
   tile->valid =
       (int)(len - start < UQ_TILE_TOKENS ? len - start : UQ_TILE_TOKENS);
-  for (int t = 0; t < tile->valid; ++t) {
+  tile->first = win_start > start ? (int)(win_start - start) : 0;
+  for (int t = tile->first; t < tile->valid; ++t) {
     const uint8_t *slot = slot_of(p, b, h, start + t);
     for (int e = 0; e < UQ_HEAD_DIM; ++e) {
       uint8_t byte = slot[UQ_SLOT_K_CODES_OFFSET + e / 2];
@@ -341,7 +381,8 @@ static void tile_step(const tile_t *tile, const float *q, float scale,
                       row_state_t *st) {
   float qk[UQ_TILE_TOKENS];
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
-    qk[t] = t < tile->valid ? qk_score(tile, t, q, scale) : -INFINITY;
+    qk[t] = t >= tile->first && t < tile->valid ? qk_score(tile, t, q, scale)
+                                                : -INFINITY;
   float tile_max = -INFINITY;
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
     tile_max = fmaxf(tile_max, qk[t]);
@@ -371,11 +412,11 @@ static void tile_step(const tile_t *tile, const float *q, float scale,
   // Masked tokens are left out (the seed's p = 0 times a garbage V could be
   // NaN; ours must not be).
   float pb[UQ_TILE_TOKENS];
-  for (int t = 0; t < tile->valid; ++t)
+  for (int t = tile->first; t < tile->valid; ++t)
     pb[t] = uq_bf16_to_float(uq_float_to_bf16(prob[t]));
   for (int d = 0; d < UQ_HEAD_DIM; ++d) {
     double sum = (double)st->acc[d];
-    for (int t = 0; t < tile->valid; ++t)
+    for (int t = tile->first; t < tile->valid; ++t)
       sum += (double)pb[t] * (double)tile->v[t][d];
     st->acc[d] = (float)sum;
   }
@@ -401,12 +442,18 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
       __builtin_mul_overflow(coverage, (int64_t)UQ_TILE_GROUP_TOKENS,
                              &coverage))
     coverage = INT64_MAX;
-  for (int32_t b = 0; b < p->num_seqs; ++b)
-    if (p->seq_lens[b] > coverage)
+  // The kernel walks seq_len - win_base tokens (all of them without a
+  // window); every one must fall in some partition's tile-groups.
+  for (int32_t b = 0; b < p->num_seqs; ++b) {
+    int64_t base = window_start(p->seq_lens[b], p->sliding_window) & ~15;
+    if (p->seq_lens[b] - base > coverage)
       return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
-                            "seq_lens[%d] = %d exceeds the coverage P * TGPP "
-                            "* 256 = %lld",
-                            (int)b, (int)p->seq_lens[b], (long long)coverage);
+                            "seq_lens[%d] = %d (window %d: %lld tokens walked) "
+                            "exceeds the coverage P * TGPP * 256 = %lld",
+                            (int)b, (int)p->seq_lens[b], (int)p->sliding_window,
+                            (long long)(p->seq_lens[b] - base),
+                            (long long)coverage);
+  }
   const int32_t qg = p->query_group;
   const size_t rows = (size_t)num_partitions * (size_t)qg;
   uint16_t *o = malloc(sizeof(uint16_t) * rows * UQ_HEAD_DIM);
@@ -424,8 +471,10 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
   const float scale = p->softmax_scale;
   for (int32_t b = 0; b < p->num_seqs; ++b) {
     const int64_t len = p->seq_lens[b];
+    const int64_t win_start = window_start(len, p->sliding_window);
+    const int64_t win_base = win_start & ~(int64_t)(UQ_TILE_TOKENS - 1);
     const int64_t total_tgs =
-        (len + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
+        (len - win_base + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
     for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
       for (int32_t r = 0; r < qg; ++r)
         uq_query_rotate(query_row(p, b, (int64_t)h * qg + r), p->q_overflow,
@@ -442,14 +491,15 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
         if (trips > tgpp)
           trips = tgpp;
         for (int64_t tg = 0; tg < trips; ++tg) {
-          int64_t start = (part + tg * num_partitions) * UQ_TILE_GROUP_TOKENS;
+          int64_t start =
+              win_base + (part + tg * num_partitions) * UQ_TILE_GROUP_TOKENS;
           for (int n = 0; n < UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS; ++n) {
             int64_t tile_start = start + (int64_t)n * UQ_TILE_TOKENS;
             // A tile wholly past seq_len changes nothing: its max is -inf,
             // its rescale factor exactly 1 and its probabilities 0.
             if (tile_start >= len)
               break;
-            load_tile(p, b, h, tile_start, len, tile);
+            load_tile(p, b, h, tile_start, win_start, len, tile);
             for (int32_t r = 0; r < qg; ++r)
               tile_step(tile, q_rot + (size_t)r * UQ_HEAD_DIM, scale,
                         &state[r]);
@@ -472,8 +522,9 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
         memcpy(out_partials->segm_max + base, m, sizeof(float) * rows);
         memcpy(out_partials->segm_sum + base, l, sizeof(float) * rows);
       }
-      reduce_one(num_partitions, qg, o, m, l, output_row(p, b, (int64_t)h * qg),
-                 p->output_stride_head);
+      reduce_one(num_partitions, qg, o, m, l,
+                 p->sinks ? p->sinks + (int64_t)h * qg : NULL,
+                 output_row(p, b, (int64_t)h * qg), p->output_stride_head);
     }
   }
   free(o), free(m), free(l), free(q_rot), free(state), free(tile);
@@ -487,6 +538,14 @@ uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
                                        const float *k, const float *v,
                                        int64_t num_tokens, double scale,
                                        double out[UQ_HEAD_DIM]) {
+  return uq_reference_attention_window_sink_f64(q, k, v, num_tokens, scale, 0,
+                                                -INFINITY, out);
+}
+
+uq_status_t uq_reference_attention_window_sink_f64(
+    const float q[UQ_HEAD_DIM], const float *k, const float *v,
+    int64_t num_tokens, double scale, int64_t sliding_window, double sink,
+    double out[UQ_HEAD_DIM]) {
   if (!q || !out || (num_tokens > 0 && (!k || !v)))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "attention: NULL pointer");
@@ -497,20 +556,31 @@ uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
   if (!isfinite(scale))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "attention: scale must be finite");
+  if (sliding_window < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "attention: sliding_window must be >= 0, got %lld",
+                          (long long)sliding_window);
+  if (isnan(sink) || sink == INFINITY)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "attention: sink must be finite or -inf, got %g",
+                          sink);
   for (int d = 0; d < UQ_HEAD_DIM; ++d)
     out[d] = 0.0;
   if (num_tokens == 0)
     return UQ_OK;
-  double m = -INFINITY;
-  for (int64_t t = 0; t < num_tokens; ++t) {
+  int64_t t0 = sliding_window > 0 && num_tokens > sliding_window
+                   ? num_tokens - sliding_window
+                   : 0;
+  double m = sink;
+  for (int64_t t = t0; t < num_tokens; ++t) {
     double dot = 0.0;
     for (int d = 0; d < UQ_HEAD_DIM; ++d)
       dot += (double)q[d] * (double)k[t * UQ_HEAD_DIM + d];
     dot *= scale;
     m = dot > m ? dot : m;
   }
-  double sum = 0.0;
-  for (int64_t t = 0; t < num_tokens; ++t) {
+  double sum = sink > -INFINITY ? exp(sink - m) : 0.0;
+  for (int64_t t = t0; t < num_tokens; ++t) {
     double dot = 0.0;
     for (int d = 0; d < UQ_HEAD_DIM; ++d)
       dot += (double)q[d] * (double)k[t * UQ_HEAD_DIM + d];

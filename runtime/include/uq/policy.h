@@ -12,6 +12,13 @@
 //   TGPP     = next_pow2(max(1, ceil(required / P)))
 //
 // P * TGPP * 256 >= max_seq always holds, so every token is covered.
+//
+// With a sliding window W > 0 the decode kernel walks only the tokens from
+// win_base = (max(0, seq_len - W) rounded down to 16) to seq_len: at most
+// W + 15 of them. uq_launch_policy_window applies the same rules to the
+// effective length max_seq = min(max_blocks_per_seq * block_size, W + 15),
+// so a short window gets few partitions (no empty workgroups) and the
+// invariant P * TGPP * 256 >= seq_len - win_base still holds for every seq.
 #ifndef UQ_RUNTIME_INCLUDE_UQ_POLICY_H_
 #define UQ_RUNTIME_INCLUDE_UQ_POLICY_H_
 
@@ -42,6 +49,12 @@ UQ_API uq_status_t uq_launch_policy(int32_t num_seqs,
                                     int32_t max_blocks_per_seq,
                                     int32_t block_size, int32_t max_kv_splits,
                                     uq_launch_plan_t *out_plan);
+
+// The policy for a sliding window W (0: none, the same as uq_launch_policy).
+// Also INVALID_ARGUMENT for a negative W.
+UQ_API uq_status_t uq_launch_policy_window(
+    int32_t num_seqs, int32_t max_blocks_per_seq, int32_t block_size,
+    int32_t max_kv_splits, int32_t sliding_window, uq_launch_plan_t *out_plan);
 
 #ifdef __cplusplus
 } // extern "C"

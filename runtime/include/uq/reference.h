@@ -47,6 +47,14 @@ typedef struct uq_decode_problem_s {
   uint16_t *output;        // bf16, written
   int64_t output_stride_seq;
   int64_t output_stride_head;
+  // Sliding window W >= 0: a query attends only to the last W tokens
+  // (positions >= seq_len - W); 0 = no window.
+  int32_t sliding_window;
+  // Attention sinks: NULL = none, else [Hq] f32 logits (units of scale*q.k),
+  // each finite or -inf (= none for that head). Sink s_h joins the softmax
+  // denominator only: out_h = sum_t e^(x_t - M) v_t / (sum_t e^(x_t - M) +
+  // e^(s_h - M)), M = max(max_t x_t, s_h); a head with no tokens outputs 0.
+  const float *sinks;
 } uq_decode_problem_t;
 
 // Checks every input of a problem; returns the first problem found.
@@ -55,17 +63,21 @@ typedef struct uq_decode_problem_s {
 //   4; QG not in {6, 8, 16}; block_size not in {16, 32, 64, 128, 256};
 //   softmax_scale not finite; q_overflow not a known rule; a negative
 //   stride, or query/output strides under which two (sequence, head) rows of
-//   256 elements overlap.
+//   256 elements overlap; a negative sliding_window; a sink that is NaN or
+//   +inf.
 // OUT_OF_RANGE: a negative seq_len or one past max_blocks_per_seq *
 //   block_size; a block id in the used part of a block-table row (entries
-//   0 .. ceil(seq_len / block_size) - 1) outside [0, num_blocks); sizes whose
+//   first .. ceil(seq_len / block_size) - 1, first = 0 or, with a window,
+//   the block of token seq_len - W) outside [0, num_blocks); sizes whose
 //   byte counts overflow.
 UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 
 // Exact mode. For each query head: q_rot = uq_query_rotate(q); scores
 // s_t = scale * sum_d q_rot[d] * k_rot_t[d] in float64 over the tokens
-// t < seq_len (K and V dequantized with the host UE8M0 rule); softmax and
-// sum_t p_t v_t in float64; output rounded to bf16. seq_len 0 gives zeros.
+// t < seq_len (K and V dequantized with the host UE8M0 rule), only
+// t >= seq_len - W with a sliding window W; softmax (with the head's sink in
+// the denominator) and sum_t p_t v_t in float64; output rounded to bf16.
+// No tokens (seq_len 0) gives zeros.
 // Validates first (codes as above); writes the output only on success.
 UQ_API uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p);
 
@@ -81,11 +93,15 @@ typedef struct uq_decode_partials_s {
 
 // Faithful mode with P = num_partitions and TGPP = tgpp (from uq_launch_policy
 // or chosen by a test). Partition p walks tile-groups p, p+P, ..., at most
-// tgpp of them; per 16-token tile, in fp32:
+// tgpp of them. With a sliding window W the walk is shifted: win_start =
+// max(0, seq_len - W), win_base = win_start rounded down to 16, and
+// tile-group g covers tokens [win_base + 256 g, +256) (no window: base 0);
+// tokens before win_start are masked like tokens >= seq_len. Per 16-token
+// tile, in fp32:
 //   qk[t] = scale * sum over the 2 MFMA issues of sum over their 4 groups g
 //           of 2^(kbyte_g-127) * sum_{32 elements} fp4 * e4m3(q_rot)
 //           (E8M0 scale rule; each MFMA's sum rounded once to fp32);
-//   tokens t >= seq_len -> -inf;
+//   tokens t >= seq_len or t < win_start -> -inf;
 //   m' = max(m, max_t qk); c = exp2f((m - m') * log2e) (1 when m = -inf);
 //   p_t = exp2f((qk_t - m') * log2e) (0 when m' = -inf); l = l*c + tile sum
 //   (four lanes' sequential sums of 4, added pairwise as the kernel's
@@ -93,23 +109,27 @@ typedef struct uq_decode_partials_s {
 //   of v_cvt_scalef32_pk_bf16_fp4 (E8M0 scale), one fp32 rounding per
 //   16-token product. Masked tokens contribute nothing (not 0 * V).
 // A partition's partial is bf16(acc * (1/l)) (1/1 when l = 0), max m, sum l.
-// The reduce (uq_reference_reduce) then gives the output. libm's exp2f
+// The reduce (uq_reference_reduce, with the problem's sinks) then gives the
+// output. libm's exp2f
 // stands in for the kernel's fast exp2, so the kernel is not bit-exact
 // against this oracle (a few bf16 ulps).
 // `out_partials` may be NULL; when given, all three arrays must be non-NULL
 // and hold B*Hk*P*QG(*256) entries.
 // Extra codes: INVALID_ARGUMENT for num_partitions or tgpp < 1 or a partials
 // struct with a NULL member; OUT_OF_RANGE when some seq_len exceeds the
-// coverage num_partitions * tgpp * 256 (the kernel would drop tokens).
+// coverage num_partitions * tgpp * 256 (the kernel would drop tokens); with
+// a window the walked span seq_len - win_base (<= W + 15) must fit instead.
 UQ_API uq_status_t uq_reference_decode_faithful(
     const uq_decode_problem_t *p, int32_t num_partitions, int32_t tgpp,
     const uq_decode_partials_t *out_partials);
 
 // The partition reduce on its own, for checking a reduce kernel against
 // partials a decode kernel wrote. In fp32 per (sequence, query head, dim):
-// M = max_p m_p; w_p = expf(m_p - M) * l_p over partitions with l_p > 0;
-// out = bf16(sum_p w_p * o_p / sum_p w_p), or 0 when every partition is
-// empty. Output strides in elements (rows of 256 must not overlap).
+// M = max(max_p m_p, sink); w_p = expf(m_p - M) * l_p over partitions with
+// l_p > 0; w_s = expf(sink - M) (0 without a sink: NULL or -inf);
+// out = bf16(sum_p w_p * o_p / (w_s + sum_p w_p)), or 0 when the denominator
+// is 0 (and when every partition is empty: w_s alone gives 0 / w_s).
+// Output strides in elements (rows of 256 must not overlap).
 typedef struct uq_reduce_problem_s {
   int32_t num_seqs;       // B >= 1
   int32_t num_kv_heads;   // Hk >= 1
@@ -121,10 +141,12 @@ typedef struct uq_reduce_problem_s {
   uint16_t *output;         // [B, Hk*QG, 256] bf16 with the strides below
   int64_t output_stride_seq;
   int64_t output_stride_head;
+  const float *sinks; // NULL or [Hk*QG] f32, query head hq = kv_head*QG + r
 } uq_reduce_problem_t;
 
 // INVALID_ARGUMENT for NULL pointers, non-positive sizes, negative or
-// overlapping output strides; OUT_OF_RANGE when sizes overflow.
+// overlapping output strides, a NaN or +inf sink; OUT_OF_RANGE when sizes
+// overflow.
 UQ_API uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r);
 
 // Unquantized attention for accuracy measurements: one query row q [256]
@@ -137,6 +159,16 @@ UQ_API uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
                                               const float *k, const float *v,
                                               int64_t num_tokens, double scale,
                                               double out[UQ_HEAD_DIM]);
+
+// The same with a sliding window and a sink: only tokens t >= num_tokens -
+// sliding_window take part (sliding_window 0: all), and the sink (-inf:
+// none) joins the softmax denominator as exp(sink - M) with M = max(max
+// score, sink). No tokens gives zeros. INVALID_ARGUMENT as above, and for a
+// negative sliding_window or a NaN / +inf sink.
+UQ_API uq_status_t uq_reference_attention_window_sink_f64(
+    const float q[UQ_HEAD_DIM], const float *k, const float *v,
+    int64_t num_tokens, double scale, int64_t sliding_window, double sink,
+    double out[UQ_HEAD_DIM]);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -457,7 +457,8 @@ static int test_faithful_partials(void) {
                              partials.segm_sum,
                              f.output,
                              f.p.output_stride_seq,
-                             f.p.output_stride_head};
+                             f.p.output_stride_head,
+                             NULL};
   UQ_EXPECT_OK(uq_reference_reduce(&red));
   for (int32_t b = 0; b < 3; ++b)
     for (int32_t h = 0; h < hk * qg; ++h)
@@ -510,7 +511,7 @@ static int test_reduce_hand(void) {
   for (int d = 0; d < 256; ++d)
     o[256 + d] = 0; // the empty partition's zeros
   uint16_t out[256];
-  uq_reduce_problem_t r = {1, 1, QG, P, o, m, l, out, 256, 256};
+  uq_reduce_problem_t r = {1, 1, QG, P, o, m, l, out, 256, 256, NULL};
   UQ_EXPECT_OK(uq_reference_reduce(&r));
   double w0 = exp(1.5 - 1.5) * 3.0, w2 = exp(-0.25 - 1.5) * 7.0;
   for (int d = 0; d < 256; ++d) {
@@ -528,9 +529,46 @@ static int test_reduce_hand(void) {
   UQ_EXPECT_OK(uq_reference_reduce(&r));
   for (int d = 0; d < 256; ++d)
     UQ_EXPECT_EQ_HEX(out[d], 0);
+  // ... and with a sink too: the sink alone is 0 / e^0 = 0.
+  float sink = 2.0f;
+  r.sinks = &sink;
+  memset(out, 0xEE, sizeof out);
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  for (int d = 0; d < 256; ++d)
+    UQ_EXPECT_EQ_HEX(out[d], 0);
+  // A sink above every partition max: M = sink, the denominator gains
+  // e^(sink - M) = 1, the partition weights shrink by e^(m_p - sink).
+  r.segm_max = m, r.segm_sum = l;
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  {
+    double v0 = exp(1.5 - 2.0) * 3.0, v2 = exp(-0.25 - 2.0) * 7.0;
+    for (int d = 0; d < 256; ++d) {
+      double want =
+          (v0 * uq_bf16_to_float(o[d]) + v2 * uq_bf16_to_float(o[512 + d])) /
+          (1.0 + v0 + v2);
+      UQ_EXPECT_NEAR(uq_bf16_to_float(out[d]), want,
+                     ldexp(fabs(want), -8) + 1e-6);
+    }
+  }
+  // A -inf sink is no sink: the result of the first case, bit for bit.
+  uint16_t no_sink[256];
+  r.sinks = NULL;
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  memcpy(no_sink, out, sizeof out);
+  sink = -INFINITY;
+  r.sinks = &sink;
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  UQ_EXPECT(memcmp(no_sink, out, sizeof out) == 0);
+  // A sink must be finite or -inf.
+  uq_reduce_problem_t bad = r;
+  sink = NAN;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  sink = INFINITY;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  r.sinks = NULL;
   // Errors.
   UQ_EXPECT_CODE(uq_reference_reduce(NULL), UQ_STATUS_INVALID_ARGUMENT);
-  uq_reduce_problem_t bad = r;
+  bad = r;
   bad.num_partitions = 0;
   UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
   bad = r, bad.num_seqs = -1;
@@ -640,6 +678,16 @@ static int test_validation(void) {
   BAD(f.p.output_stride_seq = 1024, inv); // sequences overlap heads
   BAD(f.p.output_stride_seq = -4096, inv);
   BAD(f.p.query_stride_seq = INT64_MAX / 2, oor); // span overflows
+  BAD(f.p.sliding_window = -1, inv);
+  float bad_sinks[16];
+  for (int i = 0; i < 16; ++i)
+    bad_sinks[i] = i == 5 ? -INFINITY : 0.5f * (float)i;
+  f.p = good, f.p.sinks = bad_sinks; // finite and -inf are fine
+  UQ_EXPECT_OK(uq_decode_problem_validate(&f.p));
+  bad_sinks[15] = NAN;
+  BAD(f.p.sinks = bad_sinks, inv);
+  bad_sinks[15] = INFINITY;
+  BAD(f.p.sinks = bad_sinks, inv);
   // seq_lens and block ids.
   BAD(f.lens[1] = -1, oor);
   f.lens[1] = 33;
@@ -674,7 +722,280 @@ static int test_validation(void) {
   UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 1, 1, NULL), oor);
   UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
   UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 1, 2, NULL));
+  // With a window the walked span counts: 300 - (200 rounded down to 16 =
+  // 192) = 108 tokens fit one tile-group; a 290-token window walks
+  // 300 - 0 = 300 tokens and does not.
+  f.p.sliding_window = 100;
+  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 1, 1, NULL));
+  f.p.sliding_window = 290;
+  UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 1, 1, NULL), oor);
+  // Block-table entries wholly before the window are never read: any value.
+  f.p.sliding_window = 100; // window starts at token 200: block 12 of 16
+  for (int i = 0; i < 12; ++i)
+    f.tables[i] = -5;
+  UQ_EXPECT_OK(uq_decode_problem_validate(&f.p));
+  f.tables[12] = -5; // holds token 200
+  UQ_EXPECT_CODE(uq_decode_problem_validate(&f.p), oor);
   fixture_free(&f);
+  return 0;
+}
+
+// ---- Sliding window and attention sinks -------------------------------------
+
+// Naive float64 attention with a window and a sink, written apart from the
+// library: token t takes part when it is among the last W (n - t <= W), the
+// sink is one more softmax term whose value row is zero.
+static int naive_head_window_sink(const fixture_t *f, int32_t b, int32_t q_head,
+                                  int32_t window, double sink,
+                                  double out[256]) {
+  const uq_decode_problem_t *p = &f->p;
+  int32_t kv_head = q_head / p->query_group;
+  float q[256], k[256], v[256];
+  uq_query_rotate(p->query + b * p->query_stride_seq +
+                      q_head * p->query_stride_head,
+                  p->q_overflow, q);
+  int32_t n = p->seq_lens[b];
+  size_t size = 0;
+  uq_status_free(uq_cache_layout_size(&p->cache, &size));
+  // Terms: (score, value row); the sink's value row is zero.
+  double *scores = malloc(sizeof(double) * (size_t)(n + 1));
+  double *values = malloc(sizeof(double) * 256 * (size_t)(n + 1));
+  if (!scores || !values)
+    return free(scores), free(values), 1;
+  int32_t terms = 0;
+  for (int32_t t = 0; t < n; ++t) {
+    if (window > 0 && n - t > window)
+      continue;
+    int32_t block =
+        p->block_tables[b * p->max_blocks_per_seq + t / p->cache.block_size];
+    if (uq_status_consume_code(
+            uq_cache_read_slot(&p->cache, p->kv_cache, size, block,
+                               t % p->cache.block_size, kv_head, k, v)))
+      return free(scores), free(values), 1;
+    double s = 0;
+    for (int d = 0; d < 256; ++d)
+      s += (double)q[d] * k[d];
+    scores[terms] = s * p->softmax_scale;
+    for (int d = 0; d < 256; ++d)
+      values[(size_t)terms * 256 + d] = v[d];
+    ++terms;
+  }
+  int32_t tokens = terms;
+  if (sink > -INFINITY) {
+    scores[terms] = sink;
+    for (int d = 0; d < 256; ++d)
+      values[(size_t)terms * 256 + d] = 0;
+    ++terms;
+  }
+  double top = -INFINITY, denom = 0;
+  for (int32_t i = 0; i < terms; ++i)
+    top = fmax(top, scores[i]);
+  for (int d = 0; d < 256; ++d)
+    out[d] = 0;
+  for (int32_t i = 0; i < terms; ++i) {
+    double w = exp(scores[i] - top);
+    denom += w;
+    for (int d = 0; d < 256; ++d)
+      out[d] += w * values[(size_t)i * 256 + d];
+  }
+  for (int d = 0; d < 256 && tokens > 0; ++d)
+    out[d] /= denom;
+  if (tokens == 0)
+    for (int d = 0; d < 256; ++d)
+      out[d] = 0;
+  free(scores), free(values);
+  return 0;
+}
+
+// Overwrites the slots of tokens before each sequence's window with 0xFF
+// (NaN scales): a reference that reads them gives NaN.
+static void poison_before_window(fixture_t *f, int32_t window) {
+  const uq_decode_problem_t *p = &f->p;
+  for (int32_t b = 0; b < p->num_seqs; ++b)
+    for (int32_t t = 0; t < p->seq_lens[b] - window; ++t)
+      for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
+        int64_t block =
+            f->tables[b * p->max_blocks_per_seq + t / p->cache.block_size];
+        size_t slot =
+            ((size_t)(block * p->cache.block_size + t % p->cache.block_size) *
+                 (size_t)p->cache.num_kv_heads +
+             (size_t)h) *
+            (size_t)p->cache.padded_slot;
+        memset(f->cache + slot, 0xFF, UQ_SLOT_CONTENT_BYTES);
+      }
+}
+
+static const int32_t kWindows[] = {1, 15, 16, 17, 256, 257, 100000};
+
+// Sinks per query head: N(0, 3^2) logits, every fourth -inf, and one huge
+// (+30) so the sink dominates a head.
+static void make_sinks(uq_rng_t *rng, int32_t hq, float *sinks) {
+  for (int32_t h = 0; h < hq; ++h)
+    sinks[h] = h % 4 == 3   ? -INFINITY
+               : h % 7 == 5 ? 30.0f
+                            : (float)(3.0 * uq_rng_gauss(rng));
+}
+
+static int test_exact_window_sinks_vs_naive(void) {
+  uq_rng_t rng = uq_rng_for(19);
+  for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
+    const shape_t *sh = &kShapes[s];
+    for (size_t wi = 0; wi < sizeof kWindows / sizeof kWindows[0]; ++wi) {
+      int32_t window = kWindows[(wi + s) % 7];
+      int with_sinks = (int)(wi % 3); // 0: none, 1: sinks, 2: sinks (window)
+      fixture_t f;
+      if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
+                       sh->lens, 1.0))
+        UQ_TEST_FAIL_("fixture");
+      float sinks[48];
+      make_sinks(&rng, sh->hk * sh->qg, sinks);
+      f.p.sinks = with_sinks ? sinks : NULL;
+      f.p.sliding_window = with_sinks == 1 ? 0 : window;
+      poison_before_window(&f,
+                           f.p.sliding_window ? f.p.sliding_window : INT32_MAX);
+      UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+      for (int32_t b = 0; b < sh->b; ++b) {
+        for (int32_t h = 0; h < sh->hk * sh->qg; ++h) {
+          double want[256];
+          if (naive_head_window_sink(&f, b, h, f.p.sliding_window,
+                                     f.p.sinks ? sinks[h] : -INFINITY, want))
+            UQ_TEST_FAIL_("naive");
+          const uint16_t *got = out_row(&f, b, h);
+          for (int d = 0; d < 256; ++d) {
+            // One bf16 rounding of a float64 value (as exact_vs_naive).
+            double tol = ldexp(fabs(want[d]), -8) * 1.001 + 1e-12;
+            float g = uq_bf16_to_float(got[d]);
+            if (!(fabs(g - want[d]) <= tol))
+              UQ_TEST_FAIL_("shape %zu window %d sinks %d seq %d head %d dim "
+                            "%d: %.9g vs %.9g",
+                            s, f.p.sliding_window, with_sinks, b, h, d,
+                            (double)g, want[d]);
+          }
+        }
+      }
+      fixture_free(&f);
+    }
+  }
+  return 0;
+}
+
+// Faithful (under the windowed policy's P/TGPP and under P = 2, TGPP = 1,
+// which covers every window up to 497 tokens) against exact, with the same
+// tolerance argument as faithful_vs_exact: the sink only rescales weights.
+static int test_faithful_window_sinks_vs_exact(void) {
+  uq_rng_t rng = uq_rng_for(20);
+  for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
+    const shape_t *sh = &kShapes[s];
+    for (size_t wi = 0; wi < sizeof kWindows / sizeof kWindows[0]; ++wi) {
+      fixture_t f;
+      if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
+                       sh->lens, 1.0))
+        UQ_TEST_FAIL_("fixture");
+      float sinks[48];
+      make_sinks(&rng, sh->hk * sh->qg, sinks);
+      f.p.sinks = wi % 2 ? sinks : NULL;
+      f.p.sliding_window = kWindows[wi];
+      poison_before_window(&f, f.p.sliding_window);
+      size_t out_elems = (size_t)sh->b * (size_t)f.p.output_stride_seq;
+      uint16_t *exact = malloc(sizeof(uint16_t) * out_elems);
+      if (!exact)
+        UQ_TEST_FAIL_("out of memory");
+      UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+      memcpy(exact, f.output, sizeof(uint16_t) * out_elems);
+      uq_launch_plan_t plan;
+      UQ_EXPECT_OK(uq_launch_policy_window(sh->b, f.p.max_blocks_per_seq,
+                                           sh->bs, 32, kWindows[wi], &plan));
+      char what[96];
+      snprintf(what, sizeof what, "shape %zu window %d sinks %d P %d TGPP %d",
+               s, kWindows[wi], (int)(wi % 2), plan.num_partitions, plan.tgpp);
+      UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, plan.num_partitions,
+                                                plan.tgpp, NULL));
+      int rc = compare_faithful(&f, exact, what);
+      if (!rc && kWindows[wi] <= 497) {
+        UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
+        snprintf(what, sizeof what, "shape %zu window %d sinks %d P 2 TGPP 1",
+                 s, kWindows[wi], (int)(wi % 2));
+        rc = compare_faithful(&f, exact, what);
+      }
+      free(exact);
+      fixture_free(&f);
+      if (rc)
+        return rc;
+    }
+  }
+  return 0;
+}
+
+// The windowed policy: W = 0 is the plain policy; otherwise it is the
+// policy of min(max_seq, W + 15) tokens, covers that many tokens, and
+// rejects a negative W.
+static int test_policy_window(void) {
+  uq_rng_t rng = uq_rng_for(21);
+  static const int32_t sizes[5] = {16, 32, 64, 128, 256};
+  for (int i = 0; i < 5000; ++i) {
+    int32_t b = 1 + (int32_t)(uq_rng_next(&rng) % 64);
+    int32_t mbps = 1 + (int32_t)(uq_rng_next(&rng) % 100000);
+    int32_t bs = sizes[uq_rng_next(&rng) % 5];
+    int32_t w = i % 5 == 0 ? 0 : (int32_t)(uq_rng_next(&rng) % 200000);
+    uq_launch_plan_t plain, windowed;
+    UQ_EXPECT_OK(uq_launch_policy(b, mbps, bs, 32, &plain));
+    UQ_EXPECT_OK(uq_launch_policy_window(b, mbps, bs, 32, w, &windowed));
+    int64_t max_seq = (int64_t)mbps * bs;
+    int64_t walked = w > 0 && (int64_t)w + 15 < max_seq ? w + 15 : max_seq;
+    UQ_EXPECT((int64_t)windowed.num_partitions * windowed.tgpp * 256 >= walked);
+    if (walked == max_seq)
+      UQ_EXPECT(windowed.num_partitions == plain.num_partitions &&
+                windowed.tgpp == plain.tgpp);
+  }
+  // A 300-token window on a 98,304-token table: 2 partitions, not 512.
+  uq_launch_plan_t plan;
+  UQ_EXPECT_OK(uq_launch_policy_window(1, 6144, 16, 32, 300, &plan));
+  UQ_EXPECT_EQ_INT(plan.num_partitions, 2);
+  UQ_EXPECT_EQ_INT(plan.tgpp, 1);
+  UQ_EXPECT_CODE(uq_launch_policy_window(1, 4, 16, 32, -1, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  return 0;
+}
+
+static int test_attention_window_sink_f64(void) {
+  // Three tokens, q = e0, k_t = t e0, scale 1: scores 0, 1, 2; v_t = t + 1.
+  float q[256] = {0}, k[768] = {0}, v[768];
+  q[0] = 1;
+  for (int t = 0; t < 3; ++t) {
+    k[t * 256] = (float)t;
+    for (int d = 0; d < 256; ++d)
+      v[t * 256 + d] = (float)(t + 1);
+  }
+  double out[256];
+  // Window 1: only the last token.
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 1,
+                                                      -INFINITY, out));
+  UQ_EXPECT_NEAR(out[7], 3.0, 1e-12);
+  // Window 2 and a sink of 2: terms e^1 (v 2), e^2 (v 3), e^2 (sink).
+  UQ_EXPECT_OK(
+      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 2, 2.0, out));
+  double e1 = exp(1.0), e2 = exp(2.0);
+  UQ_EXPECT_NEAR(out[0], (2 * e1 + 3 * e2) / (e1 + 2 * e2), 1e-12);
+  // A window past the length is no window; a -inf sink is no sink.
+  double plain[256];
+  UQ_EXPECT_OK(uq_reference_attention_f64(q, k, v, 3, 1.0, plain));
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 9,
+                                                      -INFINITY, out));
+  UQ_EXPECT(memcmp(out, plain, sizeof out) == 0);
+  // No tokens but a sink: zeros.
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(q, NULL, NULL, 0, 1.0, 0,
+                                                      5.0, out));
+  for (int d = 0; d < 256; ++d)
+    UQ_EXPECT(out[d] == 0.0);
+  UQ_EXPECT_CODE(
+      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, -1, 0.0, out),
+      UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(
+      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 0, NAN, out),
+      UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(
+      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 0, INFINITY, out),
+      UQ_STATUS_INVALID_ARGUMENT);
   return 0;
 }
 
@@ -721,6 +1042,10 @@ static const uq_test_case_t tests[] = {
     {"overflow_rule", test_overflow_rule},
     {"validation", test_validation},
     {"attention_f64", test_attention_f64},
+    {"exact_window_sinks_vs_naive", test_exact_window_sinks_vs_naive},
+    {"faithful_window_sinks_vs_exact", test_faithful_window_sinks_vs_exact},
+    {"policy_window", test_policy_window},
+    {"attention_window_sink_f64", test_attention_window_sink_f64},
     {0, 0},
 };
 
