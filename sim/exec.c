@@ -2098,21 +2098,38 @@ static uq_status_t exec_lds(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                  : op == UQ_OP_DS_WRITE_B64 ? 8
                  : op == UQ_OP_DS_WRITE_B96 ? 12
                                             : 16;
+    // The counters live in locals through the loop (the LDS stores could
+    // alias them otherwise) and are stored back before any fault.
+    const uint32_t *rows[4];
+    for (uint32_t i = 0; i < 4; ++i)
+      rows[i] = w->v[(o[1].reg + i) & 511];
+    uint32_t hw = cnt->lds_high_water;
+    uint64_t bytes = 0;
     for (int l = 0; l < 64; ++l) {
       if (!((exec >> l) & 1))
         continue;
       uint32_t addr = ad[l] + (uint32_t)in->offset;
-      CHECK(addr, n);
+      if ((uint64_t)addr + n > c->lds_size) {
+        cnt->lds_high_water = hw;
+        cnt->lds_bytes_written += bytes;
+        return lds_fault(in, addr, n, c->lds_size);
+      }
+      if (addr + n > hw)
+        hw = addr + n;
       uint8_t *p = c->lds + addr;
       if (n >= 4) {
+        uint32_t v[4];
         for (uint32_t i = 0; i < n / 4; ++i)
-          memcpy(p + 4 * i, &w->v[(o[1].reg + i) & 511][l], 4);
+          v[i] = rows[i][l];
+        memcpy(p, v, n);
       } else {
-        uint32_t v = w->v[o[1].reg & 511][l];
+        uint32_t v = rows[0][l];
         memcpy(p, &v, n);
       }
-      cnt->lds_bytes_written += n;
+      bytes += n;
     }
+    cnt->lds_high_water = hw;
+    cnt->lds_bytes_written += bytes;
     return UQ_OK;
   }
   case UQ_OP_DS_READ2_B32:
@@ -2309,6 +2326,26 @@ static uq_status_t exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       addr += (uint64_t)(int64_t)in->offset;
     }
     uint32_t comps = n >= 4 ? n / 4 : 1, csize = n >= 4 ? 4 : n;
+    if (csize == 4 &&
+        (!is_buffer || (!oob_all && (structured || range_off + n <= num)))) {
+      // Every dword in range and, usually, in one allocation: one lookup
+      // for the lane (else the per-dword path below finds the fault).
+      uint8_t *p = mem_at(c, addr, n);
+      if (p) {
+        for (uint32_t i = 0; i < comps; ++i) {
+          uint32_t *reg = &w->v[(data->reg + i) & 511][l];
+          if (is_store)
+            memcpy(p + 4 * i, reg, 4);
+          else
+            memcpy(reg, p + 4 * i, 4);
+        }
+        if (is_store)
+          bytes_written += n;
+        else
+          bytes_read += n;
+        continue;
+      }
+    }
     for (uint32_t i = 0; i < comps; ++i) {
       uint64_t a = addr + (uint64_t)csize * i;
       int oob =

@@ -214,10 +214,10 @@ void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
                                           int byte_sel, uint32_t out[64]) {
   // Every lane on cvt_fp4_bf16's fast path (the usual case): one
   // branch-free loop.
-  bool fast = true;
+  uint32_t slow = 0;
   for (int l = 0; l < 64; ++l)
-    fast &= ((scale_bits[l] >> 23) & 0xFFu) - 2u <= 250u;
-  if (fast) {
+    slow |= ((scale_bits[l] >> 23) & 0xFFu) - 2u > 250u;
+  if (!slow) {
     uint32_t sh = 8u * (uint32_t)(byte_sel & 3);
     for (int l = 0; l < 64; ++l) {
       uint32_t s = (scale_bits[l] >> 23) & 0xFFu;
