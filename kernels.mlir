@@ -18,6 +18,12 @@
 // Much of the rest is written out unrolled (per-register code); edit it as
 // text.
 //
+// Features past the seed: a sliding window (decode argument sliding_window:
+// the tile walk starts at the window's first tile, tokens before it are
+// masked like the tail; see "sliding window" below) and attention sinks
+// (reduce argument sinks: one f32 logit per query head joins the softmax
+// denominator; null = none). Argument order: runtime/kernel_abi.h.
+//
 // Lane maps (64 lanes, l = lane, j = l >> 4):
 //   K loads     token l & 15, groups j and 4 + j (16 B each) = the scaled MFMA's
 //               FP4 A operand for issues 0 and 1 directly (no LDS round trip);
@@ -42,7 +48,7 @@ module attributes {gpu.container_module} {
         %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
-        %max_blocks_per_seq: i32, %softmax_scale: f32) kernel
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>, rocdl.waves_per_eu = 3 : i32} {
       %qg = "uq.param"() {name = "qg"} : () -> index
       %qgi = arith.index_cast %qg : index to i32
@@ -120,7 +126,23 @@ module attributes {gpu.container_module} {
       // that hold an in-context token are processed (flattened tile loop).
       %v6 = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
       %seq_len = llvm.load %v6 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-      %v7 = arith.addi %seq_len, %c255_i32 : i32
+      // ---- sliding window W (0: none): only tokens >= win_start = max(0, seq_len - W)
+      // are attended. The walk is shifted to start at win_base, win_start rounded
+      // down to a tile: partition p walks the 256-token groups that start at
+      // win_base + (p + k*P)*256, k < TGPP, over rel_len = seq_len - win_base tokens.
+      // Nothing before win_base is loaded; the first tile masks tokens before
+      // win_start like the tail masks tokens >= seq_len. Coverage invariant (the
+      // launch policy's): P * TGPP * 256 >= rel_len, rel_len <= min(seq_len, W + 15).
+      // Without a window win_base = win_start = 0 (the unshifted walk).
+      %v6a = arith.subi %seq_len, %sliding_window : i32
+      %v6b = arith.maxsi %v6a, %c0_i32 : i32
+      %v6c = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
+      %win_start = arith.select %v6c, %v6b, %c0_i32 : i32
+      %v6d = arith.constant -16 : i32
+      %win_base = arith.andi %win_start, %v6d : i32
+      %win_len = arith.subi %seq_len, %win_start : i32
+      %rel_len = arith.subi %seq_len, %win_base : i32
+      %v7 = arith.addi %rel_len, %c255_i32 : i32
       %v8 = arith.shrui %v7, %c8_i32 : i32
       %v9 = arith.subi %v8, %part : i32
       %v10 = arith.cmpi sgt, %v9, %c0_i32 : i32
@@ -135,7 +157,7 @@ module attributes {gpu.container_module} {
       %v19 = arith.muli %v18, %num_partitions : i32
       %v20 = arith.addi %part, %v19 : i32
       %v21 = arith.shli %v20, %c8_i32 : i32
-      %v22 = arith.subi %seq_len, %v21 : i32
+      %v22 = arith.subi %rel_len, %v21 : i32
       %v23 = arith.addi %v22, %c15_i32 : i32
       %v24 = arith.shrsi %v23, %c4_i32 : i32
       %v25 = arith.minsi %v24, %c16_i32 : i32
@@ -416,7 +438,8 @@ module attributes {gpu.container_module} {
         %v379 = arith.andi %c0_i32, %c15_i32 : i32
         %v380 = arith.muli %v378, %num_partitions : i32
         %v381 = arith.addi %part, %v380 : i32
-        %v382 = arith.shli %v381, %c8_i32 : i32
+        %v382r = arith.shli %v381, %c8_i32 : i32
+        %v382 = arith.addi %v382r, %win_base : i32
         %v383 = arith.shli %v379, %c4_i32 : i32
         %v384 = arith.addi %v382, %v383 : i32
         %v385 = arith.shrui %v384, %bs_shift : i32
@@ -444,7 +467,8 @@ module attributes {gpu.container_module} {
           %v405 = arith.andi %v403, %c15_i32 : i32
           %v406 = arith.muli %v404, %num_partitions : i32
           %v407 = arith.addi %part, %v406 : i32
-          %v408 = arith.shli %v407, %c8_i32 : i32
+          %v408r = arith.shli %v407, %c8_i32 : i32
+          %v408 = arith.addi %v408r, %win_base : i32
           %v409 = arith.shli %v405, %c4_i32 : i32
           %v410 = arith.addi %v408, %v409 : i32
           %v411 = arith.shrui %v410, %bs_shift : i32
@@ -466,7 +490,8 @@ module attributes {gpu.container_module} {
           %v428 = arith.andi %v402, %c15_i32 : i32
           %v429 = arith.muli %v427, %num_partitions : i32
           %v430 = arith.addi %part, %v429 : i32
-          %v431 = arith.shli %v430, %c8_i32 : i32
+          %v431r = arith.shli %v430, %c8_i32 : i32
+          %v431 = arith.addi %v431r, %win_base : i32
           %v432 = arith.shli %v428, %c4_i32 : i32
           %v433 = arith.addi %v431, %v432 : i32
           // K scales: lane l needs the byte of (token l&15, group 4h + j). Row j of 16
@@ -484,21 +509,27 @@ module attributes {gpu.container_module} {
           %v441 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %k1, %v377, %v440, %c4_i32, %c0_i32, %c0_i32, %v439, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
           %v442 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
           %v443 = arith.mulf %v441, %v442 : vector<4xf32>
-          // Only a tile that reaches past seq_len needs masking (wave-uniform branch):
-          // its scores of tokens >= seq_len become -inf (select: garbage K never
-          // survives), and those tokens' V scale word becomes 0 (E8M0 2^-127 times an
-          // FP4 value is finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
+          // Only a tile that reaches past seq_len or starts before win_start needs
+          // masking (wave-uniform branch): its scores of tokens outside [win_start,
+          // seq_len) become -inf (select: garbage K never survives), and those
+          // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
+          // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
           %v444 = arith.addi %v433, %c16_i32 : i32
-          %v445 = arith.cmpi sgt, %v444, %seq_len : i32
+          %v445a = arith.cmpi sgt, %v444, %seq_len : i32
+          %v445b = arith.cmpi slt, %v433, %win_start : i32
+          %v445 = arith.ori %v445a, %v445b : i1
           %mk446:2 = scf.if %v445 -> (vector<4xf32>, i32) {
             %v447 = vector.broadcast %v433 : i32 to vector<4xi32>
             %v448 = arith.addi %v447, %lane_tok4 : vector<4xi32>
-            %v449 = vector.broadcast %seq_len : i32 to vector<4xi32>
-            %v450 = arith.cmpi slt, %v448, %v449 : vector<4xi32>
+            %v449s = vector.broadcast %win_start : i32 to vector<4xi32>
+            %v449d = arith.subi %v448, %v449s : vector<4xi32>
+            %v449 = vector.broadcast %win_len : i32 to vector<4xi32>
+            %v450 = arith.cmpi ult, %v449d, %v449 : vector<4xi32>
             %v451 = vector.broadcast %ninf : f32 to vector<4xf32>
             %v452 = arith.select %v450, %v443, %v451 : vector<4xi1>, vector<4xf32>
             %v453 = arith.addi %v433, %v_tok : i32
-            %v454 = arith.cmpi slt, %v453, %seq_len : i32
+            %v454d = arith.subi %v453, %win_start : i32
+            %v454 = arith.cmpi ult, %v454d, %win_len : i32
             %v455 = arith.select %v454, %vsw, %c0_i32 : i32
             scf.yield %v452, %v455 : vector<4xf32>, i32
           } else {
@@ -734,7 +765,8 @@ module attributes {gpu.container_module} {
           %v707 = arith.andi %v704, %c15_i32 : i32
           %v708 = arith.muli %v706, %num_partitions : i32
           %v709 = arith.addi %part, %v708 : i32
-          %v710 = arith.shli %v709, %c8_i32 : i32
+          %v710r = arith.shli %v709, %c8_i32 : i32
+          %v710 = arith.addi %v710r, %win_base : i32
           %v711 = arith.shli %v707, %c4_i32 : i32
           %v712 = arith.addi %v710, %v711 : i32
           %v713 = arith.shrui %v712, %bs_shift : i32
@@ -756,7 +788,8 @@ module attributes {gpu.container_module} {
           %v730 = arith.andi %v403, %c15_i32 : i32
           %v731 = arith.muli %v729, %num_partitions : i32
           %v732 = arith.addi %part, %v731 : i32
-          %v733 = arith.shli %v732, %c8_i32 : i32
+          %v733r = arith.shli %v732, %c8_i32 : i32
+          %v733 = arith.addi %v733r, %win_base : i32
           %v734 = arith.shli %v730, %c4_i32 : i32
           %v735 = arith.addi %v733, %v734 : i32
           // K scales: lane l needs the byte of (token l&15, group 4h + j). Row j of 16
@@ -774,21 +807,27 @@ module attributes {gpu.container_module} {
           %v743 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %v422, %v377, %v742, %c4_i32, %c0_i32, %c0_i32, %v741, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
           %v744 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
           %v745 = arith.mulf %v743, %v744 : vector<4xf32>
-          // Only a tile that reaches past seq_len needs masking (wave-uniform branch):
-          // its scores of tokens >= seq_len become -inf (select: garbage K never
-          // survives), and those tokens' V scale word becomes 0 (E8M0 2^-127 times an
-          // FP4 value is finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
+          // Only a tile that reaches past seq_len or starts before win_start needs
+          // masking (wave-uniform branch): its scores of tokens outside [win_start,
+          // seq_len) become -inf (select: garbage K never survives), and those
+          // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
+          // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
           %v746 = arith.addi %v735, %c16_i32 : i32
-          %v747 = arith.cmpi sgt, %v746, %seq_len : i32
+          %v747a = arith.cmpi sgt, %v746, %seq_len : i32
+          %v747b = arith.cmpi slt, %v735, %win_start : i32
+          %v747 = arith.ori %v747a, %v747b : i1
           %mk748:2 = scf.if %v747 -> (vector<4xf32>, i32) {
             %v749 = vector.broadcast %v735 : i32 to vector<4xi32>
             %v750 = arith.addi %v749, %lane_tok4 : vector<4xi32>
-            %v751 = vector.broadcast %seq_len : i32 to vector<4xi32>
-            %v752 = arith.cmpi slt, %v750, %v751 : vector<4xi32>
+            %v751s = vector.broadcast %win_start : i32 to vector<4xi32>
+            %v751d = arith.subi %v750, %v751s : vector<4xi32>
+            %v751 = vector.broadcast %win_len : i32 to vector<4xi32>
+            %v752 = arith.cmpi ult, %v751d, %v751 : vector<4xi32>
             %v753 = vector.broadcast %ninf : f32 to vector<4xf32>
             %v754 = arith.select %v752, %v745, %v753 : vector<4xi1>, vector<4xf32>
             %v755 = arith.addi %v735, %v_tok : i32
-            %v756 = arith.cmpi slt, %v755, %seq_len : i32
+            %v756d = arith.subi %v755, %win_start : i32
+            %v756 = arith.cmpi ult, %v756d, %win_len : i32
             %v757 = arith.select %v756, %v426, %c0_i32 : i32
             scf.yield %v754, %v757 : vector<4xf32>, i32
           } else {
@@ -1024,7 +1063,8 @@ module attributes {gpu.container_module} {
           %v1008 = arith.andi %v1006, %c15_i32 : i32
           %v1009 = arith.muli %v1007, %num_partitions : i32
           %v1010 = arith.addi %part, %v1009 : i32
-          %v1011 = arith.shli %v1010, %c8_i32 : i32
+          %v1011r = arith.shli %v1010, %c8_i32 : i32
+          %v1011 = arith.addi %v1011r, %win_base : i32
           %v1012 = arith.shli %v1008, %c4_i32 : i32
           %v1013 = arith.addi %v1011, %v1012 : i32
           // K scales: lane l needs the byte of (token l&15, group 4h + j). Row j of 16
@@ -1042,21 +1082,27 @@ module attributes {gpu.container_module} {
           %v1021 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %loop#19, %v377, %v1020, %c4_i32, %c0_i32, %c0_i32, %v1019, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
           %v1022 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
           %v1023 = arith.mulf %v1021, %v1022 : vector<4xf32>
-          // Only a tile that reaches past seq_len needs masking (wave-uniform branch):
-          // its scores of tokens >= seq_len become -inf (select: garbage K never
-          // survives), and those tokens' V scale word becomes 0 (E8M0 2^-127 times an
-          // FP4 value is finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
+          // Only a tile that reaches past seq_len or starts before win_start needs
+          // masking (wave-uniform branch): its scores of tokens outside [win_start,
+          // seq_len) become -inf (select: garbage K never survives), and those
+          // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
+          // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
           %v1024 = arith.addi %v1013, %c16_i32 : i32
-          %v1025 = arith.cmpi sgt, %v1024, %seq_len : i32
+          %v1025a = arith.cmpi sgt, %v1024, %seq_len : i32
+          %v1025b = arith.cmpi slt, %v1013, %win_start : i32
+          %v1025 = arith.ori %v1025a, %v1025b : i1
           %mk1026:2 = scf.if %v1025 -> (vector<4xf32>, i32) {
             %v1027 = vector.broadcast %v1013 : i32 to vector<4xi32>
             %v1028 = arith.addi %v1027, %lane_tok4 : vector<4xi32>
-            %v1029 = vector.broadcast %seq_len : i32 to vector<4xi32>
-            %v1030 = arith.cmpi slt, %v1028, %v1029 : vector<4xi32>
+            %v1029s = vector.broadcast %win_start : i32 to vector<4xi32>
+            %v1029d = arith.subi %v1028, %v1029s : vector<4xi32>
+            %v1029 = vector.broadcast %win_len : i32 to vector<4xi32>
+            %v1030 = arith.cmpi ult, %v1029d, %v1029 : vector<4xi32>
             %v1031 = vector.broadcast %ninf : f32 to vector<4xf32>
             %v1032 = arith.select %v1030, %v1023, %v1031 : vector<4xi1>, vector<4xf32>
             %v1033 = arith.addi %v1013, %v_tok : i32
-            %v1034 = arith.cmpi slt, %v1033, %seq_len : i32
+            %v1034d = arith.subi %v1033, %win_start : i32
+            %v1034 = arith.cmpi ult, %v1034d, %win_len : i32
             %v1035 = arith.select %v1034, %loop#23, %c0_i32 : i32
             scf.yield %v1032, %v1035 : vector<4xf32>, i32
           } else {
@@ -1409,7 +1455,8 @@ module attributes {gpu.container_module} {
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %qg: i32, %num_partitions: i32,
-        %out_stride_seq: i32, %out_stride_head: i32) kernel
+        %out_stride_seq: i32, %out_stride_head: i32,
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
       %lane_ix = gpu.thread_id x
       %lane = arith.index_cast %lane_ix : index to i32
@@ -1464,10 +1511,28 @@ module attributes {gpu.container_module} {
         %v1396 = arith.maxnumf %mx, %v1395 fastmath<nnan> : f32
         scf.yield %v1396 : f32
       }
+      // attention sink of this query head (logit units; null pointer or -inf:
+      // none): it joins the max and adds exp(sink - M) to the denominator only,
+      // so a row with no tokens but a sink still outputs 0
+      %snull = llvm.mlir.zero : !llvm.ptr<1>
+      %shas = llvm.icmp "ne" %sinks, %snull : !llvm.ptr<1>
+      %sink = scf.if %shas -> (f32) {
+        %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %sv = llvm.load %sp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        scf.yield %sv : f32
+      } else {
+        scf.yield %ninf : f32
+      }
+      %gmax_s = arith.maxnumf %gmax, %sink fastmath<nnan> : f32
       // pass 2: w_p = exp(m_p - M) * sum_p; out = sum w_p o_p / sum w_p
-      %v1397 = arith.cmpf ogt, %gmax, %ninf : f32
-      %v1398 = arith.select %v1397, %gmax, %zero_f : f32
-      %acc:2 = scf.for %p = %c0_ix to %np_ix step %c1_ix iter_args(%ao = %zero_f, %aw = %zero_f) -> (f32, f32) {
+      %v1397 = arith.cmpf ogt, %gmax_s, %ninf : f32
+      %v1398 = arith.select %v1397, %gmax_s, %zero_f : f32
+      %sd = arith.subf %sink, %v1398 : f32
+      %sd2 = arith.mulf %sd, %log2e : f32
+      %se = rocdl.exp2 %sd2 f32 -> f32
+      %shit = arith.cmpf ogt, %sink, %ninf : f32
+      %sw = arith.select %shit, %se, %zero_f : f32
+      %acc:2 = scf.for %p = %c0_ix to %np_ix step %c1_ix iter_args(%ao = %zero_f, %aw = %sw) -> (f32, f32) {
         %v1399 = arith.index_cast %p : index to i64
         %v1400 = arith.addi %v1379, %v1399 : i64
         %v1401 = arith.muli %v1400, %v1380 : i64

@@ -24,6 +24,7 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_Q_STRIDE_HEAD,      // i32 elements between heads
   UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ, // i32 block-table row length
   UQ_DECODE_ARG_SOFTMAX_SCALE,      // f32
+  UQ_DECODE_ARG_SLIDING_WINDOW,     // i32 W: only tokens >= seq_len - W; 0 none
   UQ_DECODE_ARG_COUNT,
 } uq_decode_arg_t;
 
@@ -39,6 +40,7 @@ typedef enum uq_reduce_arg_e {
   UQ_REDUCE_ARG_NUM_PARTITIONS,  // i32 P
   UQ_REDUCE_ARG_OUT_STRIDE_SEQ,  // i32 elements
   UQ_REDUCE_ARG_OUT_STRIDE_HEAD, // i32 elements
+  UQ_REDUCE_ARG_SINKS,           // f32* [Hq] attention sinks; 0 (null): none
   UQ_REDUCE_ARG_COUNT,
 } uq_reduce_arg_t;
 

@@ -55,7 +55,10 @@ typedef struct uq_rt_arg_spec_s {
   uint32_t size;
 } uq_rt_arg_spec_t;
 
-#define UQ_RT_MAX_ARGS 16
+#define UQ_RT_MAX_ARGS 24
+_Static_assert(UQ_DECODE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
+                   UQ_REDUCE_ARG_COUNT <= UQ_RT_MAX_ARGS,
+               "uq_rt_arg_layout_t.offset cannot hold every kernel argument");
 
 // Where each argument goes in a kernel's kernarg segment, from its metadata.
 // Offsets of hidden arguments are -1 when the kernel does not have them.

@@ -25,6 +25,7 @@ const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT] = {
     [UQ_DECODE_ARG_Q_STRIDE_HEAD] = {"q_stride_head", BV, 4},
     [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = {"max_blocks_per_seq", BV, 4},
     [UQ_DECODE_ARG_SOFTMAX_SCALE] = {"softmax_scale", BV, 4},
+    [UQ_DECODE_ARG_SLIDING_WINDOW] = {"sliding_window", BV, 4},
 };
 
 const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
@@ -37,6 +38,7 @@ const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
     [UQ_REDUCE_ARG_NUM_PARTITIONS] = {"num_partitions", BV, 4},
     [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
     [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
+    [UQ_REDUCE_ARG_SINKS] = {"sinks", GB, 8},
 };
 
 #undef GB

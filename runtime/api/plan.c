@@ -26,8 +26,9 @@ struct uq_plan_s {
   uq_rt_object_t *decode, *reduce;
   uq_rt_arg_layout_t decode_layout, reduce_layout;
   uint8_t *decode_args, *reduce_args;
-  // Host copies of seq lens and block tables for the sim/host checks.
+  // Host copies of seq lens, block tables and sinks for the sim/host checks.
   int32_t *seq_lens_host, *tables_host;
+  float *sinks_host;
   int counted;
   uq_kernel_counters_t last_decode, last_reduce;
 };
@@ -91,6 +92,10 @@ static uq_status_t check_config(const uq_decode_config_t *in,
     return INVALID("max_kv_splits %u must be at most 512", in->max_kv_splits);
   if (!isfinite(in->softmax_scale))
     return INVALID("softmax_scale is not finite");
+  if (in->sliding_window > INT32_MAX)
+    return INVALID("sliding_window %u does not fit the kernel's int32 "
+                   "argument",
+                   in->sliding_window);
   if (in->query_dtype != UQ_DTYPE_BF16 || in->output_dtype != UQ_DTYPE_BF16)
     return UNIMPLEMENTED("query and output must be bf16 (got dtypes %d, %d)",
                          (int)in->query_dtype, (int)in->output_dtype);
@@ -117,9 +122,9 @@ static uq_status_t check_config(const uq_decode_config_t *in,
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               uq_launch_plan_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
-  return uq_launch_policy((int32_t)batch, (int32_t)c->max_blocks_per_seq,
-                          (int32_t)c->block_size, (int32_t)c->max_kv_splits,
-                          out_policy);
+  return uq_launch_policy_window(
+      (int32_t)batch, (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
+      (int32_t)c->max_kv_splits, (int32_t)c->sliding_window, out_policy);
 }
 
 void uq_plan_destroy(uq_plan_t *plan) {
@@ -133,6 +138,7 @@ void uq_plan_destroy(uq_plan_t *plan) {
   uq_rt_free(&context->allocator, plan->reduce_args);
   uq_rt_free(&context->allocator, plan->seq_lens_host);
   uq_rt_free(&context->allocator, plan->tables_host);
+  uq_rt_free(&context->allocator, plan->sinks_host);
   uq_rt_free(&context->allocator, plan);
 }
 
@@ -206,6 +212,7 @@ static uq_status_t prepare_kernels(uq_plan_t *plan) {
                 c->max_blocks_per_seq);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_SOFTMAX_SCALE], 4,
                 f32_bits(c->softmax_scale));
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SLIDING_WINDOW], 4, c->sliding_window);
   uq_rt_arg_put(a, plan->decode_layout.block_count[1], 4, c->num_kv_heads);
 
   const uint32_t *r = plan->reduce_layout.offset;
@@ -289,7 +296,9 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
     plan->tables_host = uq_rt_alloc(
         &context->allocator,
         (size_t)c->max_batch * c->max_blocks_per_seq * sizeof(int32_t));
-    if (!plan->seq_lens_host || !plan->tables_host)
+    plan->sinks_host = uq_rt_alloc(
+        &context->allocator, (size_t)plan->num_query_heads * sizeof(float));
+    if (!plan->seq_lens_host || !plan->tables_host || !plan->sinks_host)
       return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                             "out of memory for the table checks");
   }
@@ -371,9 +380,20 @@ uq_status_t uq_plan_last_counters(const uq_plan_t *plan,
 // seq_len, so entry 0 must be a valid block even for an empty sequence.
 static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
                                 uq_device_ptr_t block_tables,
-                                uq_device_ptr_t seq_lens) {
+                                uq_device_ptr_t seq_lens,
+                                uq_device_ptr_t sinks) {
   const uq_decode_config_t *c = &plan->config;
   uq_context_t *context = plan->context;
+  if (sinks) {
+    UQ_RETURN_IF_ERROR(
+        uq_context_download(context, plan->sinks_host, sinks,
+                            plan->num_query_heads * sizeof(float)),
+        "reading sinks");
+    for (uint32_t h = 0; h < plan->num_query_heads; ++h)
+      if (isnan(plan->sinks_host[h]) || plan->sinks_host[h] == INFINITY)
+        return INVALID("sinks[%u] = %g must be finite or -inf", h,
+                       (double)plan->sinks_host[h]);
+  }
   UQ_RETURN_IF_ERROR(uq_context_download(context, plan->seq_lens_host, seq_lens,
                                          batch * sizeof(int32_t)),
                      "reading seq_lens");
@@ -394,8 +414,12 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
     uint32_t used = (uint32_t)((len + c->block_size - 1) / c->block_size);
     if (used == 0)
       used = 1;
+    // Blocks wholly before a sliding window are never read.
+    uint32_t first = 0;
+    if (c->sliding_window > 0 && (uint32_t)len > c->sliding_window)
+      first = ((uint32_t)len - c->sliding_window) / c->block_size;
     const int32_t *row = plan->tables_host + (size_t)b * c->max_blocks_per_seq;
-    for (uint32_t i = 0; i < used; ++i) {
+    for (uint32_t i = first; i < used; ++i) {
       if (row[i] < 0 || (uint32_t)row[i] >= c->num_blocks)
         return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                               "block_tables[%u][%u] = %d is outside the "
@@ -410,8 +434,8 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
                                const uq_launch_plan_t *policy,
                                uq_device_ptr_t query, uq_device_ptr_t kv_cache,
                                uq_device_ptr_t block_tables,
-                               uq_device_ptr_t seq_lens, uq_device_ptr_t output,
-                               uq_stream_t *stream) {
+                               uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+                               uq_device_ptr_t output, uq_stream_t *stream) {
   uq_context_t *context = plan->context;
   uq_rt_device_t *device = context->device;
   const uint32_t *d = plan->decode_layout.offset;
@@ -438,6 +462,7 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   const uint32_t *r = plan->reduce_layout.offset;
   a = plan->reduce_args;
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUTPUT], 8, output);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SINKS], 8, sinks);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_NUM_PARTITIONS], 4,
                 (uint32_t)policy->num_partitions);
   uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, batch);
@@ -465,6 +490,15 @@ uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                         uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
                         uq_device_ptr_t seq_lens, uq_device_ptr_t output,
                         uq_stream_t *stream) {
+  return uq_plan_run_with_sinks(plan, batch, query, kv_cache, block_tables,
+                                seq_lens, 0, output, stream);
+}
+
+uq_status_t
+uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
+                       uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
+                       uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+                       uq_device_ptr_t output, uq_stream_t *stream) {
   if (!plan)
     return INVALID("uq_plan_run: NULL plan");
   if (batch == 0 || batch > plan->config.max_batch)
@@ -488,7 +522,7 @@ uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                           (unsigned long long)plan->workspace_rows);
   uq_backend_t backend = plan->context->backend;
   if (backend != UQ_BACKEND_HIP)
-    UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens),
+    UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens, sinks),
                        "uq_plan_run");
   if (backend == UQ_BACKEND_HOST) {
     const uq_decode_config_t *c = &plan->config;
@@ -516,9 +550,11 @@ uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
         .segm_out = plan->segm_out,
         .segm_max = plan->segm_max,
         .segm_sum = plan->segm_sum,
+        .sliding_window = (int32_t)c->sliding_window,
+        .sinks = sinks,
     };
     return uq_host_decode(&args);
   }
   return run_kernels(plan, batch, &policy, query, kv_cache, block_tables,
-                     seq_lens, output, stream);
+                     seq_lens, sinks, output, stream);
 }

@@ -25,6 +25,8 @@ uq_status_t uq_host_decode(const uq_host_decode_args_t *a) {
       .output = HOST_PTR(uint16_t *, a->output),
       .output_stride_seq = a->output_stride_seq,
       .output_stride_head = a->output_stride_head,
+      .sliding_window = a->sliding_window,
+      .sinks = HOST_PTR(const float *, a->sinks),
   };
   uq_decode_partials_t partials = {
       .segm_out = HOST_PTR(uint16_t *, a->segm_out),

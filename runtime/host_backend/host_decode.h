@@ -25,6 +25,8 @@ typedef struct uq_host_decode_args_s {
   int64_t output_stride_seq, output_stride_head;
   int32_t num_partitions, tgpp;
   uq_device_ptr_t segm_out, segm_max, segm_sum; // the plan's workspace
+  int32_t sliding_window;                       // 0: none
+  uq_device_ptr_t sinks;                        // f32 [Hq] or 0: none
 } uq_host_decode_args_t;
 
 uq_status_t uq_host_decode(const uq_host_decode_args_t *args);

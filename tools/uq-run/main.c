@@ -36,6 +36,11 @@ static void usage(FILE *out) {
         "  --fused-qkv        query strides of a fused QKV tensor\n"
         "  --padded-output    output strides with gaps between heads\n"
         "  --no-shuffle       sequential block table\n"
+        "  --sliding-window=W attend only to the last W tokens (default 0: "
+        "all);\n"
+        "                     cache slots before the window are poisoned "
+        "(0xFF)\n"
+        "  --sinks            random attention sinks, one per query head\n"
         "  --seed=N           random seed (default: from the clock)\n"
         "  --help\n",
         out);
@@ -129,9 +134,9 @@ static uq_status_t run_backend(uq_backend_t backend,
   run->stage = "running the decode";
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  status =
-      uq_plan_run(run->plan, problem->shape.batch, device.query, device.cache,
-                  device.block_tables, device.seq_lens, device.output, NULL);
+  status = uq_plan_run_with_sinks(
+      run->plan, problem->shape.batch, device.query, device.cache,
+      device.block_tables, device.seq_lens, device.sinks, device.output, NULL);
   if (!status)
     status = uq_context_synchronize(run->context, NULL);
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -177,6 +182,8 @@ int main(int argc, char **argv) {
       shape.padded_output = 1;
     } else if (IS("--no-shuffle") && !value) {
       shape.shuffle = 0;
+    } else if (IS("--sinks") && !value) {
+      shape.sinks = 1;
     } else if (!value) {
       return fail("unknown flag or missing value: '%s' (see --help)", arg);
     } else if (IS("--backend")) {
@@ -215,6 +222,11 @@ int main(int argc, char **argv) {
       if (!parse_u64(value, 512, &n))
         return fail("--max-kv-splits must be in 0..512, got '%s'", value);
       shape.max_kv_splits = (uint32_t)n;
+    } else if (IS("--sliding-window")) {
+      if (!parse_u64(value, INT32_MAX, &n))
+        return fail("--sliding-window must be in 0..2147483647, got '%s'",
+                    value);
+      shape.sliding_window = (uint32_t)n;
     } else if (IS("--seed")) {
       if (!parse_u64(value, UINT64_MAX, &n))
         return fail("--seed must be a non-negative integer, got '%s'", value);
@@ -332,6 +344,16 @@ int main(int argc, char **argv) {
          shape.block_size, shape.padded_slot,
          problem->config.max_blocks_per_seq, problem->config.num_blocks,
          shape.fused_qkv ? " fused-qkv" : "");
+  if (shape.sliding_window)
+    printf("window      sliding_window=%u (policy sized for %u tokens)\n",
+           shape.sliding_window,
+           shape.sliding_window + 15 < shape.max_seq ? shape.sliding_window + 15
+                                                     : shape.max_seq);
+  else
+    printf("window      none\n");
+  printf("sinks       %s\n",
+         shape.sinks ? "random per query head (N(0, 2^2), every fifth -inf)"
+                     : "none");
   printf("seq_lens    ");
   for (uint32_t b = 0; b < shape.batch; ++b) {
     tokens += (uint64_t)problem->seq_lens[b];

@@ -35,6 +35,7 @@ void uq_problem_destroy(uq_problem_t *p) {
   free(p->cache);
   free(p->block_tables);
   free(p->seq_lens);
+  free(p->sinks);
   free(p);
 }
 
@@ -89,6 +90,7 @@ static uq_status_t build(uq_problem_t *p) {
       .max_batch = B,
       .max_kv_splits = s->max_kv_splits,
       .softmax_scale = s->softmax_scale,
+      .sliding_window = s->sliding_window,
       .query_stride_head = UQ_HEAD_DIM,
       .query_stride_seq =
           (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * UQ_HEAD_DIM,
@@ -172,8 +174,28 @@ static uq_status_t build(uq_problem_t *p) {
       .num_tokens = total_tokens,
   };
   status = uq_cache_write(&p->layout, p->cache, p->cache_bytes, &tokens);
+  if (status) {
+    free(slots);
+    return status;
+  }
+  // Tokens before a window are never to be read: make them poison.
+  for (uint32_t b = 0; b < B && s->sliding_window; ++b) {
+    int64_t start = p->seq_lens[b] - (int64_t)s->sliding_window;
+    for (int64_t t = 0; t < start; ++t)
+      for (uint32_t h = 0; h < Hk; ++h)
+        memset(p->cache + ((size_t)slots[p->token_base[b] + t] * Hk + h) *
+                              s->padded_slot,
+               0xFF, UQ_SLOT_CONTENT_BYTES);
+  }
   free(slots);
-  return status;
+  if (s->sinks) {
+    p->sinks = malloc(Hq * sizeof(float));
+    if (!p->sinks)
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    for (uint32_t h = 0; h < Hq; ++h)
+      p->sinks[h] = h % 5 == 4 ? -INFINITY : 2.0f * gaussian(&rng);
+  }
+  return UQ_OK;
 }
 
 uq_status_t uq_problem_create(const uq_problem_shape_t *shape,
@@ -211,8 +233,13 @@ uq_status_t uq_problem_upload(const uq_problem_t *p, uq_context_t *context,
       {&out->block_tables, p->block_tables, table_bytes},
       {&out->seq_lens, p->seq_lens, p->shape.batch * sizeof(int32_t)},
       {&out->output, NULL, p->output_elems * sizeof(uint16_t)},
+      {&out->sinks, p->sinks,
+       p->sinks ? p->config.num_kv_heads * p->config.query_group * sizeof(float)
+                : 0},
   };
   for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); ++i) {
+    if (!items[i].size)
+      continue; // no sinks
     uq_status_t status = uq_context_alloc(context, items[i].size, items[i].ptr);
     if (!status && items[i].data)
       status = uq_context_upload(context, *items[i].ptr, items[i].data,
@@ -226,8 +253,8 @@ uq_status_t uq_problem_upload(const uq_problem_t *p, uq_context_t *context,
 }
 
 void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *d) {
-  uq_device_ptr_t *all[] = {&d->query, &d->cache, &d->block_tables,
-                            &d->seq_lens, &d->output};
+  uq_device_ptr_t *all[] = {&d->query,    &d->cache,  &d->block_tables,
+                            &d->seq_lens, &d->output, &d->sinks};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     uq_status_free(uq_context_free(context, *all[i]));
     *all[i] = 0;
@@ -255,6 +282,8 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
       .output_stride_seq =
           (int64_t)c->num_kv_heads * c->query_group * UQ_HEAD_DIM,
       .output_stride_head = UQ_HEAD_DIM,
+      .sliding_window = (int32_t)c->sliding_window,
+      .sinks = p->sinks,
   };
 }
 
@@ -298,9 +327,10 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
             p->query + b * c->query_stride_seq + hq * c->query_stride_head;
         for (int d = 0; d < UQ_HEAD_DIM; ++d)
           q[d] = uq_bf16_to_float(qrow[d]);
-        status = uq_reference_attention_f64(q, k, v, len, scale,
-                                            out + ((size_t)b * Hk * QG + hq) *
-                                                      UQ_HEAD_DIM);
+        status = uq_reference_attention_window_sink_f64(
+            q, k, v, len, scale, c->sliding_window,
+            p->sinks ? p->sinks[hq] : -INFINITY,
+            out + ((size_t)b * Hk * QG + hq) * UQ_HEAD_DIM);
       }
     }
   }

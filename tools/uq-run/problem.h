@@ -34,6 +34,12 @@ typedef struct uq_problem_shape_s {
   // Explicit seq lens (batch entries) or NULL: random in 1..max_seq with
   // the last sequence at max_seq.
   const int32_t *seq_lens;
+  // Sliding window W (0: none). The cache slots of tokens before each
+  // sequence's window are overwritten with 0xFF (NaN scales) after
+  // encoding: a run that reads them shows it.
+  uint32_t sliding_window;
+  int sinks; // 1: random attention sinks N(0, 2^2) per query head, every
+             // fifth head -inf (none); 0: no sinks
 } uq_problem_shape_t;
 
 typedef struct uq_problem_s {
@@ -48,6 +54,7 @@ typedef struct uq_problem_s {
   size_t cache_bytes;
   int32_t *block_tables; // [B, max_blocks_per_seq]
   int32_t *seq_lens;     // [B]
+  float *sinks;          // [Hq] or NULL (shape.sinks == 0)
   size_t output_elems;   // bf16 elements of an output buffer (with the
                          // config's output strides; references written
                          // here are contiguous [B, Hq, 256])
@@ -61,6 +68,7 @@ void uq_problem_destroy(uq_problem_t *problem);
 // The problem's buffers on a context's device.
 typedef struct uq_problem_device_s {
   uq_device_ptr_t query, cache, block_tables, seq_lens, output;
+  uq_device_ptr_t sinks; // 0 without sinks
 } uq_problem_device_t;
 
 uq_status_t uq_problem_upload(const uq_problem_t *problem,

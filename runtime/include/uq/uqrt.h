@@ -32,8 +32,9 @@ extern "C" {
 
 // The API version this header describes. A minor bump adds; a major bump
 // breaks source or binary compatibility.
+//   0.2: uq_decode_config_t.sliding_window, uq_plan_run_with_sinks.
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 1
+#define UQRT_VERSION_MINOR 2
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -173,6 +174,12 @@ typedef struct uq_decode_config_s {
   int64_t output_stride_head;  // 0: 256
   uq_dtype_t query_dtype;      // must be BF16
   uq_dtype_t output_dtype;     // must be BF16
+  // Since 0.2. A query attends only to the last W tokens of its sequence
+  // (positions >= seq_len - W); 0: no window. At most 2^31 - 1. The launch
+  // policy sizes P and TGPP for min(max_blocks_per_seq * block_size,
+  // W + 15) tokens (see uq/policy.h). Block-table entries wholly before
+  // the window are never read (and not checked).
+  uint32_t sliding_window;
 } uq_decode_config_t;
 
 typedef struct uq_plan_s uq_plan_t;
@@ -229,6 +236,22 @@ UQ_API uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch,
                                uq_device_ptr_t block_tables,
                                uq_device_ptr_t seq_lens, uq_device_ptr_t output,
                                uq_stream_t *stream);
+
+// Since 0.2: uq_plan_run with attention sinks (gpt-oss style). `sinks` is
+// device memory holding Hq f32 logits (units of softmax_scale * q.k), one
+// per query head, each finite or -inf (= no sink for that head); 0 = no
+// sinks (exactly uq_plan_run). A sink joins the softmax denominator only:
+// out_h = sum_t e^(x_t - M) v_t / (sum_t e^(x_t - M) + e^(sink_h - M)),
+// M = max(max_t x_t, sink_h); a head with no tokens outputs 0. The reduce
+// kernel reads the sinks; the sim and host backends read them back first
+// and check them (INVALID_ARGUMENT for a NaN or +inf sink). Otherwise as
+// uq_plan_run (graph-capture safe; the pointer must stay valid until the
+// run completes).
+UQ_API uq_status_t
+uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
+                       uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
+                       uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+                       uq_device_ptr_t output, uq_stream_t *stream);
 
 // What the simulator counted for one kernel launch.
 typedef struct uq_kernel_counters_s {

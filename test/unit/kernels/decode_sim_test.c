@@ -162,7 +162,20 @@ typedef struct case_s {
   const int *seq_lens;
   int extra_table_entries; // block-table entries past the longest sequence
   int print_counters;
+  int sliding_window; // W (0: none)
+  int sinks;          // sink_mode_t
+  // Only tokens >= seq_len - W are written; the cache before them stays
+  // 0xFF and block-table entries wholly before the window are garbage ids.
+  int garbage_before_window;
 } case_t;
+
+typedef enum sink_mode_e {
+  SINKS_NONE = 0, // null pointer
+  SINKS_NEG_INF,  // every head -inf (= none)
+  SINKS_RANDOM,   // N(0, 2) logits, some heads -inf
+  SINKS_LARGE,    // +40: the sink dominates the denominator
+  SINKS_SMALL,    // -40: changes nothing visible
+} sink_mode_t;
 
 static uint16_t bf16_of(float x) { return uq_float_to_bf16(x); }
 
@@ -194,9 +207,11 @@ static int run_case(const case_t *c, uint64_t seed) {
   if (rc)
     return rc;
   rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
-  printf("  seed %llu: qg %d bs %d slot %d hk %d B %d%s\n",
+  printf("  seed %llu: qg %d bs %d slot %d hk %d B %d%s window %d sinks %d%s\n",
          (unsigned long long)seed, c->qg, c->block_size, c->padded_slot,
-         c->num_kv_heads, c->num_seqs, c->fused_qkv ? " fused-qkv" : "");
+         c->num_kv_heads, c->num_seqs, c->fused_qkv ? " fused-qkv" : "",
+         c->sliding_window, c->sinks,
+         c->garbage_before_window ? " garbage-before-window" : "");
   const int B = c->num_seqs, Hk = c->num_kv_heads, QG = c->qg,
             bs = c->block_size;
   const int Hq = Hk * QG;
@@ -207,8 +222,8 @@ static int run_case(const case_t *c, uint64_t seed) {
   int P = c->num_partitions, tgpp = c->tgpp;
   if (P == 0) {
     uq_launch_plan_t plan;
-    UQ_EXPECT_OK(
-        uq_launch_policy(B, mbps, bs, UQ_DEFAULT_MAX_KV_SPLITS, &plan));
+    UQ_EXPECT_OK(uq_launch_policy_window(B, mbps, bs, UQ_DEFAULT_MAX_KV_SPLITS,
+                                         c->sliding_window, &plan));
     P = plan.num_partitions;
     tgpp = plan.tgpp;
   }
@@ -254,10 +269,23 @@ static int run_case(const case_t *c, uint64_t seed) {
     }
     for (int t = 0; t < n; ++t)
       map[t] = (int64_t)tables[b * mbps + t / bs] * bs + t % bs;
-    uq_kv_tokens_t tok = {
-        kv,       Hk * 256, 256, kv + (size_t)n * (size_t)Hk * 256,
-        Hk * 256, 256,      map, n};
+    // With garbage before the window only tokens w0 .. n - 1 are written.
+    int w0 = c->garbage_before_window && c->sliding_window > 0 &&
+                     n > c->sliding_window
+                 ? n - c->sliding_window
+                 : 0;
+    uq_kv_tokens_t tok = {kv + (size_t)w0 * Hk * 256,
+                          Hk * 256,
+                          256,
+                          kv + (size_t)n * (size_t)Hk * 256 +
+                              (size_t)w0 * Hk * 256,
+                          Hk * 256,
+                          256,
+                          map + w0,
+                          n - w0};
     UQ_EXPECT_OK(uq_cache_write(&layout, cache, cache_size, &tok));
+    for (int i = 0; i < w0 / bs; ++i)
+      tables[b * mbps + i] = 0x3fffffff; // wholly before the window
     free(kv);
     free(map);
   }
@@ -286,6 +314,22 @@ static int run_case(const case_t *c, uint64_t seed) {
   int32_t *lens = malloc(sizeof(int32_t) * (size_t)B);
   for (int b = 0; b < B; ++b)
     lens[b] = c->seq_lens[b];
+  float *sinks = malloc(sizeof(float) * (size_t)Hq);
+  for (int h = 0; h < Hq; ++h) {
+    switch (c->sinks) {
+    case SINKS_RANDOM:
+      sinks[h] = h % 5 == 3 ? -INFINITY : 2.0f * rng_gauss();
+      break;
+    case SINKS_LARGE:
+      sinks[h] = 40.0f;
+      break;
+    case SINKS_SMALL:
+      sinks[h] = -40.0f;
+      break;
+    default:
+      sinks[h] = -INFINITY;
+    }
+  }
 
   // ---- the host reference -----
   uint8_t rsrc1_ovfl = 0; // read from the code object below
@@ -311,14 +355,21 @@ static int run_case(const case_t *c, uint64_t seed) {
       .seq_lens = lens,
       .output = r_final,
       .output_stride_seq = o_seq_stride,
-      .output_stride_head = o_head_stride};
+      .output_stride_head = o_head_stride,
+      .sliding_window = c->sliding_window,
+      .sinks = c->sinks == SINKS_NONE ? NULL : sinks};
   uq_decode_partials_t parts = {r_out, r_max, r_sum};
   UQ_EXPECT_OK(uq_reference_decode_faithful(&prob, P, tgpp, &parts));
   prob.output = x_final;
   UQ_EXPECT_OK(uq_reference_decode_exact(&prob));
 
   // ---- the kernels on the simulator -----
-  uint64_t d_out, d_max, d_sum, d_q, d_cache, d_bt, d_sl, d_final;
+  uint64_t d_out, d_max, d_sum, d_q, d_cache, d_bt, d_sl, d_final, d_sinks = 0;
+  if (c->sinks != SINKS_NONE) {
+    UQ_EXPECT_OK(uq_sim_alloc(g_sim, sizeof(float) * (size_t)Hq, &d_sinks));
+    UQ_EXPECT_OK(
+        uq_sim_write(g_sim, d_sinks, sinks, sizeof(float) * (size_t)Hq));
+  }
   UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 256 * 2, &d_out));
   UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 4, &d_max));
   UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 4, &d_sum));
@@ -350,6 +401,7 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_DECODE_ARG_Q_STRIDE_HEAD] = i32_arg((int32_t)q_head_stride),
       [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = i32_arg(mbps),
       [UQ_DECODE_ARG_SOFTMAX_SCALE] = f32_arg(scale),
+      [UQ_DECODE_ARG_SLIDING_WINDOW] = i32_arg(c->sliding_window),
   };
   uint8_t kernargs[256];
   size_t kernarg_size = 0;
@@ -372,6 +424,7 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_REDUCE_ARG_NUM_PARTITIONS] = i32_arg(P),
       [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = i32_arg((int32_t)o_seq_stride),
       [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
+      [UQ_REDUCE_ARG_SINKS] = ptr_arg(d_sinks),
   };
   UQ_EXPECT_OK(pack_args(g_reduce, "uq_reduce", rargs, UQ_REDUCE_ARG_COUNT,
                          kernargs, sizeof(kernargs), &kernarg_size));
@@ -452,6 +505,9 @@ static int run_case(const case_t *c, uint64_t seed) {
          "faithful %.2e, vs exact %.2e\n",
          g_worst[0], g_worst[1], g_worst[2]);
   uint64_t bufs[] = {d_out, d_max, d_sum, d_q, d_cache, d_bt, d_sl, d_final};
+  if (d_sinks)
+    uq_status_free(uq_sim_free(g_sim, d_sinks));
+  free(sinks);
   for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); ++i)
     uq_status_free(uq_sim_free(g_sim, bufs[i]));
   free(pool);
@@ -523,7 +579,74 @@ static int test_qg8_long_counters(void) {
   return run_case(&c, case_seed());
 }
 
+// ---- sliding window and sinks ----------------------------------------------
+// Windows shorter than, equal to and just past a tile (1, 15, 16, 17) and a
+// tile-group (256, 257), and longer than every sequence; with the policy's
+// P/TGPP (sized for min(max_seq, W + 15)) and with fixed small ones whose
+// coverage just holds the shifted walk. Garbage (0xFF bytes, out-of-range
+// block ids) before the window must not reach the output.
+static const int lens_window[] = {1, 15, 16, 17, 255, 256, 257, 300, 600, 1000};
+
+#define WINDOW_CASE(name, QG, BS, P, TGPP, W, SINKS)                           \
+  static int test_##name(void) {                                               \
+    case_t c = {.qg = QG,                                                      \
+                .block_size = BS,                                              \
+                .padded_slot = 272,                                            \
+                .num_kv_heads = 2,                                             \
+                .num_partitions = P,                                           \
+                .tgpp = TGPP,                                                  \
+                .num_seqs = 10,                                                \
+                .seq_lens = lens_window,                                       \
+                .extra_table_entries = 1,                                      \
+                .sliding_window = W,                                           \
+                .sinks = SINKS,                                                \
+                .garbage_before_window = 1};                                   \
+    return run_case(&c, case_seed());                                          \
+  }
+WINDOW_CASE(window1_policy, 8, 16, 0, 0, 1, SINKS_NONE)
+WINDOW_CASE(window15_p2_tgpp1, 6, 32, 2, 1, 15, SINKS_NONE)
+WINDOW_CASE(window16_p4_tgpp1, 16, 64, 4, 1, 16, SINKS_NONE)
+WINDOW_CASE(window17_policy, 8, 16, 0, 0, 17, SINKS_NONE)
+WINDOW_CASE(window256_p2_tgpp1, 8, 128, 2, 1, 256, SINKS_NONE)
+WINDOW_CASE(window257_p64_tgpp1, 6, 256, 64, 1, 257, SINKS_NONE)
+WINDOW_CASE(window257_p1_tgpp2, 8, 32, 1, 2, 257, SINKS_NONE)
+WINDOW_CASE(window_past_seq_len, 8, 64, 0, 0, 5000, SINKS_NONE)
+WINDOW_CASE(sinks_random, 8, 16, 0, 0, 0, SINKS_RANDOM)
+WINDOW_CASE(sinks_neg_inf, 6, 32, 0, 0, 0, SINKS_NEG_INF)
+WINDOW_CASE(sinks_large, 16, 64, 0, 0, 0, SINKS_LARGE)
+WINDOW_CASE(sinks_small, 8, 256, 0, 0, 0, SINKS_SMALL)
+WINDOW_CASE(window100_sinks_random, 16, 32, 0, 0, 100, SINKS_RANDOM)
+WINDOW_CASE(window300_sinks_large_p2_tgpp2, 6, 16, 2, 2, 300, SINKS_LARGE)
+
+// No tokens at all, but sinks: every head outputs 0 (the reduce's rule).
+static int test_all_empty_with_sinks(void) {
+  case_t c = {.qg = 8,
+              .block_size = 32,
+              .padded_slot = 272,
+              .num_kv_heads = 2,
+              .num_seqs = 2,
+              .seq_lens = lens_empty,
+              .extra_table_entries = 1,
+              .sinks = SINKS_RANDOM};
+  return run_case(&c, case_seed());
+}
+
 static const uq_test_case_t tests[] = {
+    {"window1_policy", test_window1_policy},
+    {"window15_p2_tgpp1", test_window15_p2_tgpp1},
+    {"window16_p4_tgpp1", test_window16_p4_tgpp1},
+    {"window17_policy", test_window17_policy},
+    {"window256_p2_tgpp1", test_window256_p2_tgpp1},
+    {"window257_p64_tgpp1", test_window257_p64_tgpp1},
+    {"window257_p1_tgpp2", test_window257_p1_tgpp2},
+    {"window_past_seq_len", test_window_past_seq_len},
+    {"sinks_random", test_sinks_random},
+    {"sinks_neg_inf", test_sinks_neg_inf},
+    {"sinks_large", test_sinks_large},
+    {"sinks_small", test_sinks_small},
+    {"window100_sinks_random", test_window100_sinks_random},
+    {"window300_sinks_large_p2_tgpp2", test_window300_sinks_large_p2_tgpp2},
+    {"all_empty_with_sinks", test_all_empty_with_sinks},
     {"qg8_bs16_short", test_qg8_bs16_short},
     {"qg6_bs32_ragged_fused", test_qg6_bs32_ragged_fused},
     {"qg16_bs64_slot288", test_qg16_bs64_slot288},

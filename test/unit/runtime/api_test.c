@@ -246,6 +246,7 @@ MUTATOR(q_seq_negative, c->query_stride_seq = -4096)
 MUTATOR(o_head_overlap, c->output_stride_head = 255)
 MUTATOR(o_seq_overlap, c->output_stride_seq = 256)
 MUTATOR(q_stride_too_big, c->query_stride_seq = (int64_t)1 << 33)
+MUTATOR(window_too_big, c->sliding_window = 0x80000000u)
 
 static const config_case_t config_cases[] = {
     {"head_dim 128", head_dim_128, UQ_STATUS_UNIMPLEMENTED},
@@ -272,6 +273,7 @@ static const config_case_t config_cases[] = {
     {"output heads overlap", o_head_overlap, UQ_STATUS_INVALID_ARGUMENT},
     {"output sequences overlap", o_seq_overlap, UQ_STATUS_INVALID_ARGUMENT},
     {"query stride past int32", q_stride_too_big, UQ_STATUS_INVALID_ARGUMENT},
+    {"sliding_window past int32", window_too_big, UQ_STATUS_INVALID_ARGUMENT},
 };
 
 // Every rule on every backend that exists here (host, and sim with stubs):
@@ -404,6 +406,39 @@ static int check_run_rules(uq_backend_t backend) {
         UQ_STATUS_OK);
   CHECK(RUN(B, d.query, d.cache, d.block_tables, d.seq_lens, d.output),
         UQ_STATUS_OK);
+  // Sinks are read back and checked: finite or -inf, never NaN or +inf.
+  uint32_t hq = problem->config.num_kv_heads * problem->config.query_group;
+  float sink_values[64];
+  for (uint32_t h = 0; h < hq && h < 64; ++h)
+    sink_values[h] = h == 1 ? -INFINITY : (float)h;
+  uq_device_ptr_t sinks = 0;
+  CHECK(uq_context_alloc(context, hq * sizeof(float), &sinks), UQ_STATUS_OK);
+  CHECK(uq_context_upload(context, sinks, sink_values, hq * sizeof(float)),
+        UQ_STATUS_OK);
+  CHECK(uq_plan_run_with_sinks(plan, B, d.query, d.cache, d.block_tables,
+                               d.seq_lens, sinks, d.output, NULL),
+        UQ_STATUS_OK);
+  for (int bad = 0; bad < 2; ++bad) {
+    float value = bad ? INFINITY : NAN;
+    CHECK(uq_context_upload(context, sinks + (hq - 1) * sizeof(float), &value,
+                            sizeof(value)),
+          UQ_STATUS_OK);
+    uq_status_t s =
+        uq_plan_run_with_sinks(plan, B, d.query, d.cache, d.block_tables,
+                               d.seq_lens, sinks, d.output, NULL);
+    uq_status_code_t code = uq_status_code(s);
+    uq_status_free(s);
+    if (code != UQ_STATUS_INVALID_ARGUMENT) {
+      fprintf(stderr, "  sink %g: expected INVALID_ARGUMENT, got %s\n",
+              (double)value, uq_status_code_name(code));
+      uq_status_free(uq_context_free(context, sinks));
+      goto done;
+    }
+  }
+  CHECK(uq_plan_run_with_sinks(NULL, B, d.query, d.cache, d.block_tables,
+                               d.seq_lens, sinks, d.output, NULL),
+        UQ_STATUS_INVALID_ARGUMENT);
+  CHECK(uq_context_free(context, sinks), UQ_STATUS_OK);
   rc = 0;
 done:
 #undef CHECK
@@ -610,13 +645,23 @@ static int test_kernarg_packing_on_sim(void) {
   shape.softmax_scale = 0.0625f * 1.5f;
   uq_problem_t *problem = NULL;
   UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+  problem->config.sliding_window = 300;
   uq_plan_t *plan = NULL;
   UQ_EXPECT_OK(uq_plan_create(context, &problem->config, &plan));
   uq_problem_device_t d;
   UQ_EXPECT_OK(uq_problem_upload(problem, context, &d));
   uint32_t B = 9;
-  UQ_EXPECT_OK(uq_plan_run(plan, B, d.query, d.cache, d.block_tables,
-                           d.seq_lens, d.output, NULL));
+  uint32_t num_sinks =
+      problem->config.num_kv_heads * problem->config.query_group;
+  uq_device_ptr_t sinks = 0;
+  UQ_EXPECT_OK(uq_context_alloc(context, num_sinks * sizeof(float), &sinks));
+  float *host_sinks = calloc(num_sinks, sizeof(float));
+  UQ_EXPECT(host_sinks != NULL);
+  UQ_EXPECT_OK(
+      uq_context_upload(context, sinks, host_sinks, num_sinks * sizeof(float)));
+  free(host_sinks);
+  UQ_EXPECT_OK(uq_plan_run_with_sinks(plan, B, d.query, d.cache, d.block_tables,
+                                      d.seq_lens, sinks, d.output, NULL));
   uint8_t dk[352], rk[312];
   UQ_EXPECT_OK(uq_context_download(context, dk, d.query, sizeof(dk)));
   UQ_EXPECT_OK(uq_context_download(context, rk, d.output, sizeof(rk)));
@@ -631,11 +676,12 @@ static int test_kernarg_packing_on_sim(void) {
   memcpy(&scale_bits, &shape.softmax_scale, 4);
   const uq_problem_device_t given = d; // the free below zeroes d
   uq_problem_device_free(context, &d);
+  UQ_EXPECT_OK(uq_context_free(context, sinks));
   uq_plan_destroy(plan);
   uq_context_destroy(context);
   uq_problem_destroy(problem);
 
-  // Decode: 7 pointers, then 9 dwords; hidden from 96.
+  // Decode: 7 pointers, then 10 dwords; hidden from 96.
   uint64_t segm_out = load(dk, 0, 8), segm_max = load(dk, 8, 8);
   uint64_t segm_sum = load(dk, 16, 8);
   UQ_EXPECT(segm_out && segm_max && segm_sum);
@@ -653,6 +699,7 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(dk, 80, 4), 256);
   UQ_EXPECT_EQ_INT(load(dk, 84, 4), c->max_blocks_per_seq);
   UQ_EXPECT_EQ_HEX(load(dk, 88, 4), scale_bits);
+  UQ_EXPECT_EQ_INT(load(dk, 92, 4), 300); // sliding window
   UQ_EXPECT_EQ_INT(load(dk, 96, 4), B);
   UQ_EXPECT_EQ_INT(load(dk, 100, 4), Hk);
   UQ_EXPECT_EQ_INT(load(dk, 104, 4), p);
@@ -662,7 +709,7 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(dk, 114, 6), 0);     // remainders
   UQ_EXPECT_EQ_INT(load(dk, 136, 8), 0);     // global offset x
   UQ_EXPECT_EQ_INT(load(dk, 96 + 64, 2), 3); // grid dims
-  // Reduce: 4 pointers, 5 dwords; hidden from 56.
+  // Reduce: 4 pointers, 5 dwords, the sinks pointer at 56; hidden from 64.
   UQ_EXPECT_EQ_HEX(load(rk, 0, 8), given.output);
   UQ_EXPECT_EQ_HEX(load(rk, 8, 8), segm_out);
   UQ_EXPECT_EQ_HEX(load(rk, 16, 8), segm_max);
@@ -672,11 +719,12 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(rk, 40, 4), p);
   UQ_EXPECT_EQ_INT(load(rk, 44, 4), Hq * 256);
   UQ_EXPECT_EQ_INT(load(rk, 48, 4), 256);
-  UQ_EXPECT_EQ_INT(load(rk, 56, 4), B);
-  UQ_EXPECT_EQ_INT(load(rk, 60, 4), Hq);
-  UQ_EXPECT_EQ_INT(load(rk, 64, 4), 4);
-  UQ_EXPECT_EQ_INT(load(rk, 68, 2), 64);
-  UQ_EXPECT_EQ_INT(load(rk, 56 + 64, 2), 3);
+  UQ_EXPECT_EQ_HEX(load(rk, 56, 8), sinks);
+  UQ_EXPECT_EQ_INT(load(rk, 64, 4), B);
+  UQ_EXPECT_EQ_INT(load(rk, 68, 4), Hq);
+  UQ_EXPECT_EQ_INT(load(rk, 72, 4), 4);
+  UQ_EXPECT_EQ_INT(load(rk, 76, 2), 64);
+  UQ_EXPECT_EQ_INT(load(rk, 64 + 64, 2), 3);
   // The simulator ran every workgroup of both grids.
   UQ_EXPECT_EQ_INT(dc.workgroups, (uint64_t)B * Hk * p);
   UQ_EXPECT_EQ_INT(rc.workgroups, (uint64_t)B * Hq * 4);

@@ -42,9 +42,9 @@ static inline int uq_e2e_run_case(uq_context_t *context,
       status = UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   if (!status)
-    status =
-        uq_plan_run(plan, shape->batch, device.query, device.cache,
-                    device.block_tables, device.seq_lens, device.output, NULL);
+    status = uq_plan_run_with_sinks(
+        plan, shape->batch, device.query, device.cache, device.block_tables,
+        device.seq_lens, device.sinks, device.output, NULL);
   if (!status)
     status = uq_context_synchronize(context, NULL);
   if (!status)

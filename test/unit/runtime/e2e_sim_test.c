@@ -151,6 +151,69 @@ static int test_second_tile_group_walk(void) {
                          "TGPP=2 with data (B=9, one 65836-token seq)");
 }
 
+// Sliding windows of 1, 15, 16, 17, 256, 257 tokens and one longer than
+// every sequence, over ragged lens; the cache slots before each window are
+// 0xFF (problem.h), so a kernel that reads them gives NaN. The policy sizes
+// P/TGPP from min(max_seq, W + 15) (P = 2 up to W = 369, 8 for W = 4000);
+// decode_sim_test.c runs windows under fixed P/TGPP down to the coverage
+// limit.
+static int test_sliding_windows(void) {
+  static const int32_t lens[8] = {1, 15, 16, 17, 255, 256, 257, 1500};
+  static const uint32_t windows[] = {1, 15, 16, 17, 256, 257, 4000};
+  int failed = 0;
+  for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); ++i) {
+    uq_problem_shape_t shape = base_shape();
+    shape.batch = 8;
+    shape.seq_lens = lens;
+    shape.max_seq = 1500;
+    shape.sliding_window = windows[i];
+    shape.query_group = i % 2 ? 6 : 16;
+    shape.block_size = 16u << (i % 3);
+    char label[64];
+    snprintf(label, sizeof(label), "window %u, QG %u, bs %u", windows[i],
+             shape.query_group, shape.block_size);
+    failed |= uq_e2e_run_case(context, &shape, label);
+  }
+  return failed;
+}
+
+// A 300-token window on a 98,304-token table: the policy's P follows the
+// window (2 partitions), not the table (512), and the walk still reaches a
+// 65,000-token sequence's window.
+static int test_window_on_wide_table(void) {
+  static const int32_t lens[2] = {65000, 40};
+  uq_problem_shape_t shape = base_shape();
+  shape.batch = 2;
+  shape.seq_lens = lens;
+  shape.max_seq = 65000;
+  shape.extra_blocks = 98304 / 16 - 65000 / 16 - 1;
+  shape.sliding_window = 300;
+  return uq_e2e_run_case(context, &shape, "window 300, 98304-token table");
+}
+
+// Attention sinks (random, every fifth head -inf) with and without a
+// window; an empty sequence with sinks outputs zeros.
+static int test_sinks(void) {
+  static const int32_t lens[6] = {0, 1, 17, 256, 257, 700};
+  int failed = 0;
+  for (uint32_t qg = 6; qg <= 16; qg += qg == 6 ? 2 : 8) {
+    uq_problem_shape_t shape = base_shape();
+    shape.batch = 6;
+    shape.num_kv_heads = 2;
+    shape.query_group = qg;
+    shape.seq_lens = lens;
+    shape.max_seq = 700;
+    shape.sinks = 1;
+    char label[64];
+    snprintf(label, sizeof(label), "sinks, QG %u", qg);
+    failed |= uq_e2e_run_case(context, &shape, label);
+    shape.sliding_window = 100;
+    snprintf(label, sizeof(label), "sinks and window 100, QG %u", qg);
+    failed |= uq_e2e_run_case(context, &shape, label);
+  }
+  return failed;
+}
+
 // The kernel's E4M3 overflow rule (FP16_OVFL in its descriptor) reaches
 // the host reference: a query large enough that |q_rot| > 448 gives the
 // same output on both sides (NaN rows under the NaN rule), and the opposite
@@ -243,6 +306,9 @@ static const uq_test_case_t tests[] = {
     {"partition_extremes", test_partition_extremes},
     {"second_tile_group_walk", test_second_tile_group_walk},
     {"e4m3_overflow_rule", test_e4m3_overflow_rule},
+    {"sliding_windows", test_sliding_windows},
+    {"window_on_wide_table", test_window_on_wide_table},
+    {"sinks", test_sinks},
     {"two_threads_one_context", test_two_threads_one_context},
     {0, 0}};
 
