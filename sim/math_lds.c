@@ -59,15 +59,18 @@ int uq_sim_ds_swizzle_src_lane(uint32_t offset16, int lane) {
 // l >> 2, columns 4 * (l & 3).. of a row-major tile so that lane j ends up
 // with column j of rows 0..3).
 void uq_sim_ds_read_b64_tr_b16(const uint64_t raw[64], uint64_t out[64]) {
-  for (int l = 0; l < 64; ++l) {
-    int base = l & ~15;
-    int j = l & 15;
-    uint64_t v = 0;
-    for (int i = 0; i < 4; ++i) {
-      uint64_t src = raw[base + 4 * i + (j >> 2)];
-      uint64_t h = (src >> (16 * (j & 3))) & 0xFFFFu;
-      v |= h << (16 * i);
+  // Lanes 4q..4q+3 of a group transpose the 4x4 halfwords of the words
+  // lanes q, 4 + q, 8 + q, 12 + q read: constant shifts only.
+  for (int base = 0; base < 64; base += 16) {
+    for (int q = 0; q < 4; ++q) {
+      uint64_t s0 = raw[base + q], s1 = raw[base + 4 + q],
+               s2 = raw[base + 8 + q], s3 = raw[base + 12 + q];
+      for (int h = 0; h < 4; ++h) {
+        int sh = 16 * h;
+        out[base + 4 * q + h] =
+            ((s0 >> sh) & 0xFFFFu) | ((s1 >> sh) & 0xFFFFu) << 16 |
+            ((s2 >> sh) & 0xFFFFu) << 32 | ((s3 >> sh) & 0xFFFFu) << 48;
+      }
     }
-    out[l] = v;
   }
 }
