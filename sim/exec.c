@@ -1393,7 +1393,7 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     break;
   }
   case UQ_OP_V_CVT_PK_BF16_F32:
-    LANES r[l] = uq_sim_cvt_pk_bf16_f32(F(a[l]), F(b[l]));
+    uq_sim_cvt_pk_bf16_f32_wave(a, b, r);
     break;
   case UQ_OP_V_CVT_PKRTZ_F16_F32:
     LANES r[l] = f32_to_f16(F(a[l]), 1) | (uint32_t)f32_to_f16(F(b[l]), 1)

@@ -71,6 +71,10 @@ void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
                                           int byte_sel, uint32_t out[64]);
 // v_cvt_pk_bf16_f32: RNE, lo in bits 15:0.
 uint32_t uq_sim_cvt_pk_bf16_f32(float lo, float hi);
+// The same for all 64 lanes: lo/hi as f32 bits, one loop in this file so
+// that the rounding inlines and vectorizes.
+void uq_sim_cvt_pk_bf16_f32_wave(const uint32_t lo[64], const uint32_t hi[64],
+                                 uint32_t out[64]);
 float uq_sim_exp_f32(float x); // v_exp_f32 = 2^x, within the ISA's stated ulp
 float uq_sim_rcp_f32(float x); // v_rcp_f32
 float uq_sim_log_f32(float x); // v_log_f32 = log2(x)

@@ -60,7 +60,9 @@ float uq_sim_bf16_to_f32(uint16_t bits) {
   return bits_f32((uint32_t)bits << 16);
 }
 
-uint16_t uq_sim_f32_to_bf16_rne(float x) {
+// Static so that the wave loops inline it (the public symbol may be
+// interposed under -fPIC).
+static inline uint16_t f32_to_bf16_rne(float x) {
   uint32_t u = f32_bits(x);
   if ((u & 0x7FFFFFFFu) > 0x7F800000u)
     return (uint16_t)((u >> 16) | 0x0040u); // NaN stays NaN, made quiet
@@ -70,6 +72,8 @@ uint16_t uq_sim_f32_to_bf16_rne(float x) {
   u += 0x7FFFu + lsb;
   return (uint16_t)(u >> 16);
 }
+
+uint16_t uq_sim_f32_to_bf16_rne(float x) { return f32_to_bf16_rne(x); }
 
 // |x| (the f32 bits of a finite non-negative value) rounded to E4M3
 // magnitude bits with round to nearest even. Returns 0x7F (one past the
@@ -234,6 +238,16 @@ void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
 uint32_t uq_sim_cvt_pk_bf16_f32(float lo, float hi) {
   return (uint32_t)uq_sim_f32_to_bf16_rne(lo) |
          ((uint32_t)uq_sim_f32_to_bf16_rne(hi) << 16);
+}
+
+void uq_sim_cvt_pk_bf16_f32_wave(const uint32_t lo[64], const uint32_t hi[64],
+                                 uint32_t out[64]) {
+  for (int l = 0; l < 64; ++l) {
+    float a, b;
+    memcpy(&a, &lo[l], 4);
+    memcpy(&b, &hi[l], 4);
+    out[l] = (uint32_t)f32_to_bf16_rne(a) | (uint32_t)f32_to_bf16_rne(b) << 16;
+  }
 }
 
 // The transcendental ops. The ISA guide states 1 ULP accuracy and "denormals
