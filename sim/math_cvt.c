@@ -213,6 +213,32 @@ static inline uint32_t fp4_bf16_fast(uint32_t code, uint32_t s) {
   return code & 7u ? (bits + ((s - 127u) << 7)) & 0xFFFFu : bits;
 }
 
+// The wave loop's fast path, built portably and (x86-64) for AVX2, picked
+// at run time like the MFMA kernels.
+static inline __attribute__((always_inline)) void
+fp4_bf16_wave_fast(const uint32_t src[64], const uint32_t scale_bits[64],
+                   uint32_t sh, uint32_t out[64]) {
+  for (int l = 0; l < 64; ++l) {
+    uint32_t s = (scale_bits[l] >> 23) & 0xFFu;
+    uint32_t byte = (src[l] >> sh) & 0xFFu;
+    out[l] = fp4_bf16_fast(byte & 0xFu, s) | fp4_bf16_fast(byte >> 4, s) << 16;
+  }
+}
+
+static void fp4_bf16_wave_generic(const uint32_t src[64],
+                                  const uint32_t scale_bits[64], uint32_t sh,
+                                  uint32_t out[64]) {
+  fp4_bf16_wave_fast(src, scale_bits, sh, out);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) static void
+fp4_bf16_wave_avx2(const uint32_t src[64], const uint32_t scale_bits[64],
+                   uint32_t sh, uint32_t out[64]) {
+  fp4_bf16_wave_fast(src, scale_bits, sh, out);
+}
+#endif
+
 void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
                                           const uint32_t scale_bits[64],
                                           int byte_sel, uint32_t out[64]) {
@@ -223,12 +249,13 @@ void uq_sim_cvt_scalef32_pk_bf16_fp4_wave(const uint32_t src[64],
     slow |= ((scale_bits[l] >> 23) & 0xFFu) - 2u > 250u;
   if (!slow) {
     uint32_t sh = 8u * (uint32_t)(byte_sel & 3);
-    for (int l = 0; l < 64; ++l) {
-      uint32_t s = (scale_bits[l] >> 23) & 0xFFu;
-      uint32_t byte = (src[l] >> sh) & 0xFFu;
-      out[l] = fp4_bf16_fast(byte & 0xFu, s) | fp4_bf16_fast(byte >> 4, s)
-                                                   << 16;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx2")) {
+      fp4_bf16_wave_avx2(src, scale_bits, sh, out);
+      return;
     }
+#endif
+    fp4_bf16_wave_generic(src, scale_bits, sh, out);
     return;
   }
   for (int l = 0; l < 64; ++l)

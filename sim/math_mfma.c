@@ -361,12 +361,19 @@ static uint32_t element_code(const uint32_t regs[8], int bits, int t) {
   return (uint32_t)(pair >> (bit & 31)) & ((1u << bits) - 1u);
 }
 
+// `need_codes` false: the caller will not read op->code unless this
+// format has Inf/NaN codes (it is then left stale when nothing else needs
+// it).
 static void decode_operand(int fmt, const uint32_t x[64][8],
-                           const decode_table_t *tbl, int dot, operand_t *op) {
+                           const decode_table_t *tbl, int dot, bool need_codes,
+                           operand_t *op) {
   int bits = kFormats[fmt].bits;
+  // Only E4M3 and E5M2 have Inf/NaN codes.
+  bool has_special = fmt == UQ_SIM_F8F6F4_E4M3 || fmt == UQ_SIM_F8F6F4_E5M2;
   // FP8 and FP4 codes sit in whole bytes and nibbles: their int32 values
   // are looked up on the way (the other cases in a second pass).
   bool q32_done = dot == DOT_INT32 && (bits == 8 || bits == 4);
+  bool store_codes = need_codes || has_special || !q32_done;
   for (int l = 0; l < 64; ++l) {
     int row = l & 15, g = l >> 4;
     uint8_t *codes = op->code[row];
@@ -377,7 +384,8 @@ static void decode_operand(int fmt, const uint32_t x[64][8],
         int k0 = (r < 4 ? 16 * g : 64 + 16 * g) + 4 * (r & 3);
         for (int e = 0; e < 4; ++e) {
           uint8_t code = (uint8_t)(v >> (8 * e));
-          codes[k0 + e] = code;
+          if (store_codes)
+            codes[k0 + e] = code;
           if (q32_done)
             q[k0 + e] = tbl->q32[code];
         }
@@ -388,7 +396,8 @@ static void decode_operand(int fmt, const uint32_t x[64][8],
         int k0 = 32 * g + 8 * r;
         for (int e = 0; e < 8; ++e) {
           uint8_t code = (uint8_t)((v >> (4 * e)) & 0xFu);
-          codes[k0 + e] = code;
+          if (store_codes)
+            codes[k0 + e] = code;
           if (q32_done)
             q[k0 + e] = tbl->q32[code];
         }
@@ -398,8 +407,6 @@ static void decode_operand(int fmt, const uint32_t x[64][8],
         codes[element_k(bits, g, t)] = (uint8_t)element_code(x[l], bits, t);
     }
   }
-  // Only E4M3 and E5M2 have Inf/NaN codes.
-  bool has_special = fmt == UQ_SIM_F8F6F4_E4M3 || fmt == UQ_SIM_F8F6F4_E5M2;
   for (int row = 0; row < 16; ++row) {
     for (int blk = 0; blk < 4; ++blk) {
       bool special = false;
@@ -468,6 +475,7 @@ typedef struct b_entry_s {
   uint32_t regs[64][8];
   int fmt_a, fmt_b;
   bool valid;
+  bool any_special; // some column has an Inf/NaN block
   operand_t op;
   double bt[128][16];
   int32_t bt32[128][16];
@@ -502,7 +510,6 @@ void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
   // 2^qbits_b, 32 terms.
   int width = kFormats[fmt_a].qbits + kFormats[fmt_b].qbits + 5;
   int dot = width <= 31 ? DOT_INT32 : width <= 53 ? DOT_DOUBLE : DOT_WIDE;
-  decode_operand(fmt_a, a, ta, dot, &opa);
   // A kernel often multiplies many A operands by a few Bs (the decode
   // kernel's query, in two register sets it alternates): keep the last
   // decoded Bs, keyed by their registers and the pair of formats (which
@@ -527,7 +534,11 @@ void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
     operand_t *opb = &e->op;
     double(*bt)[16] = e->bt;
     int32_t(*bt32)[16] = e->bt32;
-    decode_operand(fmt_b, b, tb, dot, opb);
+    decode_operand(fmt_b, b, tb, dot, true, opb);
+    e->any_special = false;
+    for (int j = 0; j < 16; ++j)
+      for (int blk = 0; blk < 4; ++blk)
+        e->any_special |= opb->special[j][blk];
     // B's columns as rows of K, for the inner product below.
     if (dot == DOT_INT32) {
       for (int j = 0; j < 16; ++j)
@@ -545,6 +556,8 @@ void uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
     opbp = opb;
   }
   const operand_t *const opb = opbp; // read-only from here
+  // A's codes are read only by the Inf/NaN path (and its own flags).
+  decode_operand(fmt_a, a, ta, dot, e->any_special, &opa);
   const double(*bt)[16] = (const double(*)[16])e->bt;
   const int32_t(*bt32)[16] = (const int32_t(*)[16])e->bt32;
 
