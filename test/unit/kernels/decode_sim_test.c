@@ -547,35 +547,35 @@ static const int lens_long[] = {2000, 513};
 static const int lens_empty[] = {0, 0};
 
 static int test_qg8_bs16_short(void) {
-  case_t c = {8, 16, 272, 2, 0, 0, 0, 4, lens_short, 2, 0};
+  case_t c = {8, 16, 272, 2, 0, 0, 0, 4, lens_short, 2, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg6_bs32_ragged_fused(void) {
-  case_t c = {6, 32, 288, 2, 1, 0, 0, 5, lens_ragged, 1, 0};
+  case_t c = {6, 32, 288, 2, 1, 0, 0, 5, lens_ragged, 1, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg16_bs64_slot288(void) {
-  case_t c = {16, 64, 288, 1, 0, 0, 0, 4, lens_short, 0, 0};
+  case_t c = {16, 64, 288, 1, 0, 0, 0, 4, lens_short, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg8_bs128_p2_tgpp2(void) {
-  case_t c = {8, 128, 272, 1, 0, 2, 2, 1, lens_one, 1, 0};
+  case_t c = {8, 128, 272, 1, 0, 2, 2, 1, lens_one, 1, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg6_bs256_many_empty_partitions(void) {
-  case_t c = {6, 256, 272, 3, 1, 64, 1, 5, lens_ragged, 0, 0};
+  case_t c = {6, 256, 272, 3, 1, 64, 1, 5, lens_ragged, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg16_bs16_ragged(void) {
-  case_t c = {16, 16, 272, 2, 1, 0, 0, 5, lens_ragged, 3, 0};
+  case_t c = {16, 16, 272, 2, 1, 0, 0, 5, lens_ragged, 3, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_all_empty(void) {
-  case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0};
+  case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg8_long_counters(void) {
-  case_t c = {8, 64, 272, 2, 0, 0, 0, 2, lens_long, 0, 1};
+  case_t c = {8, 64, 272, 2, 0, 0, 0, 2, lens_long, 0, 1, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 
@@ -600,7 +600,9 @@ static const int lens_window[] = {1, 15, 16, 17, 255, 256, 257, 300, 600, 1000};
                 .extra_table_entries = 1,                                      \
                 .sliding_window = W,                                           \
                 .sinks = SINKS,                                                \
-                .garbage_before_window = 1};                                   \
+                .garbage_before_window = 1,                                    \
+                0,                                                             \
+                0};                                                            \
     return run_case(&c, case_seed());                                          \
   }
 WINDOW_CASE(window1_policy, 8, 16, 0, 0, 1, SINKS_NONE)
@@ -627,7 +629,13 @@ static int test_all_empty_with_sinks(void) {
               .num_seqs = 2,
               .seq_lens = lens_empty,
               .extra_table_entries = 1,
-              .sinks = SINKS_RANDOM};
+              .sinks = SINKS_RANDOM,
+              0,
+              0,
+              0,
+              0,
+              0,
+              0};
   return run_case(&c, case_seed());
 }
 
@@ -673,7 +681,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 3 && !rc; ++i) {
     printf("QG %d, 2 sequences of %d tokens, 2 kv heads, block size 64:\n",
            qgs[i], lens[0]);
-    case_t c = {qgs[i], 64, 272, 2, 0, 0, 0, 2, lens, 0, 1};
+    case_t c = {qgs[i], 64, 272, 2, 0, 0, 0, 2, lens, 0, 1, 0, 0, 0};
     rc = run_case(&c, case_seed());
     if (rc == UQ_TEST_SKIP)
       break;
