@@ -600,9 +600,7 @@ static const int lens_window[] = {1, 15, 16, 17, 255, 256, 257, 300, 600, 1000};
                 .extra_table_entries = 1,                                      \
                 .sliding_window = W,                                           \
                 .sinks = SINKS,                                                \
-                .garbage_before_window = 1,                                    \
-                0,                                                             \
-                0};                                                            \
+                .garbage_before_window = 1};                                   \
     return run_case(&c, case_seed());                                          \
   }
 WINDOW_CASE(window1_policy, 8, 16, 0, 0, 1, SINKS_NONE)
@@ -629,13 +627,7 @@ static int test_all_empty_with_sinks(void) {
               .num_seqs = 2,
               .seq_lens = lens_empty,
               .extra_table_entries = 1,
-              .sinks = SINKS_RANDOM,
-              0,
-              0,
-              0,
-              0,
-              0,
-              0};
+              .sinks = SINKS_RANDOM};
   return run_case(&c, case_seed());
 }
 
