@@ -355,8 +355,13 @@ int main(int argc, char **argv) {
          shape.sinks ? "random per query head (N(0, 2^2), every fifth -inf)"
                      : "none");
   printf("seq_lens    ");
+  uint64_t attended = 0; // tokens inside the window: those a decode reads
   for (uint32_t b = 0; b < shape.batch; ++b) {
-    tokens += (uint64_t)problem->seq_lens[b];
+    uint64_t len = (uint64_t)problem->seq_lens[b];
+    tokens += len;
+    attended += shape.sliding_window && len > shape.sliding_window
+                    ? shape.sliding_window
+                    : len;
     if (b < 16)
       printf("%s%d", b ? "," : "", problem->seq_lens[b]);
   }
@@ -377,9 +382,9 @@ int main(int argc, char **argv) {
          vs_unquantized.max_abs, vs_unquantized.rel_rms,
          vs_unquantized.ref_max_abs);
   if (!counted) {
-    double per_token = tokens ? (double)decode_counters.global_bytes_read /
-                                    ((double)tokens * shape.num_kv_heads)
-                              : 0;
+    double per_token = attended ? (double)decode_counters.global_bytes_read /
+                                      ((double)attended * shape.num_kv_heads)
+                                : 0;
     printf("sim decode  %" PRIu64 " wave-instr (%" PRIu64 " MFMA), %" PRIu64
            " workgroups, %" PRIu64 " B read, %" PRIu64 " B written\n",
            decode_counters.wave_instructions, decode_counters.mfma_instructions,
@@ -389,8 +394,8 @@ int main(int argc, char **argv) {
            " B written\n",
            reduce_counters.wave_instructions, reduce_counters.global_bytes_read,
            reduce_counters.global_bytes_written);
-    printf("KV bytes    %.1f read per token per KV head (minimum 272; all "
-           "decode reads included)\n",
+    printf("KV bytes    %.1f read per attended token per KV head (minimum "
+           "272; all decode reads included)\n",
            per_token);
   } else {
     printf("counters    none (%s)\n", uq_status_message(counted));
