@@ -630,8 +630,11 @@ static int test_group_encode_hand_cases(void) {
 
 // The encoder's rules restated with a different method: the exponent is the
 // k with 2^(k-1/2) <= s < 2^(k+1/2) (exact comparison in float64, not
-// log2f), the snap the brute-force nearest level. They disagree only when
-// log2f(s) rounds across a half-integer, which random data does not hit.
+// log2f), the snap the brute-force nearest level. The two may differ by one
+// only where fp32 log2f(s) rounds across the half-integer, i.e. when s lies
+// within a few fp32 ulps of 2^(k+1/2) (seen about once in 10^6 groups); the
+// encoder follows the fp32 reference there, so the test accepts its exponent
+// exactly in that band and checks the snap against it.
 static int test_group_encode_random(void) {
   uq_rng_t rng = uq_rng_for(5);
   for (int trial = 0; trial < 20000; ++trial) {
@@ -652,7 +655,15 @@ static int test_group_encode_random(void) {
       ++k;
     while ((double)s < ldexp(1.4142135623730951, k - 1))
       --k;
-    UQ_EXPECT_EQ_INT(scale, k + 127);
+    int encoded_k = (int)scale - 127;
+    if (encoded_k != k) {
+      int upper = encoded_k > k ? encoded_k : k;
+      // |log2 s| <= 64 here, where an fp32 ulp is at most 2^-17.
+      double distance = fabs(log2((double)s) - (upper - 0.5));
+      if (abs(encoded_k - k) != 1 || distance > 4 * ldexp(1.0, -17))
+        UQ_EXPECT_EQ_INT(scale, k + 127);
+      k = encoded_k;
+    }
     for (int i = 0; i < 32; ++i) {
       int want = snap_oracle((double)x[i] / ldexp(1.0, k));
       if (nibble(codes, i) != want)
