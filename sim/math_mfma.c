@@ -150,7 +150,9 @@ int_dots_avx2(const int32_t qa[16][128], const int32_t bt[128][16],
 }
 #endif
 
-static int g_force_generic;
+// A test switch (uq_sim_math_force_generic), not state the simulator keeps:
+// atomic so that setting it while other threads simulate is not a data race.
+static _Atomic int g_force_generic;
 
 void uq_sim_math_force_generic(int generic) { g_force_generic = generic; }
 
