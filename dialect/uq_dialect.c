@@ -7,7 +7,7 @@
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Dialect/IRDL.h"
 
-extern const char uq_irdl_text[];
+extern const unsigned char uq_irdl_text[];
 extern const size_t uq_irdl_text_size;
 
 MlirLogicalResult uq_dialect_load(MlirContext context) {
@@ -16,7 +16,8 @@ MlirLogicalResult uq_dialect_load(MlirContext context) {
   if (!mlirDialectIsNull(mlirContextGetOrLoadDialect(context, name)))
     return mlirLogicalResultSuccess();
   MlirModule definition = mlirModuleCreateParse(
-      context, mlirStringRefCreate(uq_irdl_text, uq_irdl_text_size));
+      context,
+      mlirStringRefCreate((const char *)uq_irdl_text, uq_irdl_text_size));
   if (mlirModuleIsNull(definition))
     return mlirLogicalResultFailure();
   MlirLogicalResult result = mlirLoadIRDLDialects(definition);

@@ -27,9 +27,9 @@ for name in "${names[@]}"; do
   format) "$build/tools/uq-bench-format/uq-bench-format" ;;
   sim)
     "$build/tools/uq-bench-sim/uq-bench-sim"
-    "$build/tools/uq-bench-sim/uq-bench-sim" --decode "$build/test/unit/kernels/code_objects/decode_qg8.hsaco"
+    "$build/tools/uq-bench-sim/uq-bench-sim" --decode "$build/kernels/decode_qg8.hsaco"
     ;;
-  kernels) UQ_KERNEL_DIR="$build/test/unit/kernels/code_objects" "$build/test/unit/kernels/uq_kernels_sim_bench" 32768 ;;
+  kernels) UQ_KERNEL_DIR="$build/kernels" "$build/test/unit/kernels/uq_kernels_sim_bench" 32768 ;;
   run)
     "$build/tools/uq-bench-run/uq-bench-run" --batch=1
     "$build/tools/uq-bench-run/uq-bench-run" --batch=4 --embedded

@@ -275,37 +275,17 @@ int main(int argc, char **argv) {
   if (status)
     return report_status("building the problem", status);
 
-  // The best backend: auto gives hip or sim. When the sim cannot run the
-  // kernels of this build (none embedded, or an instruction the simulator
-  // does not implement yet), auto falls back to the host reference and says
-  // so; an explicit --backend never falls back.
+  // The best backend: auto gives hip, else sim.
   uint16_t *got = malloc(problem->output_elems * sizeof(uint16_t));
   uint16_t *faithful = malloc(problem->output_elems * sizeof(uint16_t));
   double *unquantized = malloc(problem->output_elems * sizeof(double));
   run_t run = {0};
   int rc = 1;
-  const char *fallback_note = NULL;
-  char note[1024];
   if (!got || !faithful || !unquantized) {
     fprintf(stderr, "uq-run: error: out of memory\n");
     goto done;
   }
   status = run_backend(backend, problem, got, &run);
-  uq_status_code_t code = uq_status_code(status);
-  if (status && backend == UQ_BACKEND_AUTO && run.backend == UQ_BACKEND_SIM &&
-      (code == UQ_STATUS_NOT_FOUND || code == UQ_STATUS_UNIMPLEMENTED)) {
-    snprintf(note, sizeof(note),
-             "%s (%s); running on the host reference instead",
-             code == UQ_STATUS_NOT_FOUND
-                 ? "the simulator has no kernels in this build"
-                 : "the simulator cannot run this build's kernels yet",
-             uq_status_message(status));
-    fallback_note = note;
-    fprintf(stderr, "uq-run: note: %s\n", note);
-    uq_status_free(status);
-    run_release(&run);
-    status = run_backend(UQ_BACKEND_HOST, problem, got, &run);
-  }
   if (status) {
     rc = report_status(run.stage, status);
     goto done;
@@ -335,8 +315,6 @@ int main(int argc, char **argv) {
   uint64_t tokens = 0;
   uint32_t hq = shape.num_kv_heads * shape.query_group;
   printf("uq-run: seed %" PRIu64 "\n", shape.seed);
-  if (fallback_note)
-    printf("note: %s\n", fallback_note);
   printf("backend     %s\n", description);
   printf("shape       B=%u Hk=%u QG=%u Hq=%u D=256 block=%u padded_slot=%u "
          "max_blocks_per_seq=%u num_blocks=%u%s\n",

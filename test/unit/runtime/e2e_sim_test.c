@@ -1,7 +1,6 @@
 // The end-to-end matrix of DESIGN.md through the public API on the sim
 // backend: the embedded code objects run on the simulator and are compared
-// with the host kernel-faithful reference (tolerance in e2e_case.h). Skips
-// (77) while the build embeds no decode code object.
+// with the host kernel-faithful reference (tolerance in e2e_case.h).
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -10,27 +9,6 @@
 
 static uint64_t seed;
 static uq_context_t *context;
-
-// Returns 0 when the sim can run decode_qg8 (a plan can be made).
-static int sim_has_kernels(void) {
-  uq_decode_config_t config = {.num_kv_heads = 1,
-                               .query_group = 8,
-                               .head_dim = 256,
-                               .block_size = 16,
-                               .padded_slot = 272,
-                               .max_blocks_per_seq = 1,
-                               .num_blocks = 1,
-                               .max_batch = 1};
-  uq_plan_t *plan = NULL;
-  uq_status_t status = uq_plan_create(context, &config, &plan);
-  uq_plan_destroy(plan);
-  if (status) {
-    printf("  skipping: %s\n", uq_status_message(status));
-    uq_status_free(status);
-    return 0;
-  }
-  return 1;
-}
 
 static uq_problem_shape_t base_shape(void) {
   return (uq_problem_shape_t){.batch = 3,
@@ -326,14 +304,7 @@ int main(int argc, char **argv) {
     uq_status_free(status);
     return 1;
   }
-  int rc;
-  if (!sim_has_kernels()) {
-    printf("0 passed, 0 failed, %d skipped\n",
-           (int)(sizeof(tests) / sizeof(tests[0])) - 1);
-    rc = UQ_TEST_SKIP;
-  } else {
-    rc = uq_test_main(argc, argv, tests);
-  }
+  int rc = uq_test_main(argc, argv, tests);
   uq_context_destroy(context);
   return rc;
 }

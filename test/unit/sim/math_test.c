@@ -16,9 +16,7 @@
 
 #include "uq_test.h"
 
-#ifdef UQ_SIM_MATH_TEST_WITH_FORMAT
 #include "uq/format.h"
-#endif
 
 // ---- random numbers ---------------------------------------------------------
 
@@ -987,7 +985,6 @@ static int test_mfma_generic_path(void) {
 
 // ---- consistency with the host format library ------------------------------
 
-#ifdef UQ_SIM_MATH_TEST_WITH_FORMAT
 // The host reference (runtime/include/uq/format.h) and the simulator must
 // agree on every conversion the kernel and the reference share.
 static int test_format_consistency(void) {
@@ -1027,9 +1024,6 @@ static int test_format_consistency(void) {
   }
   return 0;
 }
-#else
-static int test_format_consistency(void) { return UQ_TEST_SKIP; }
-#endif
 
 int main(int argc, char **argv) {
   const char *env = getenv("UQ_TEST_SEED");
