@@ -1,7 +1,7 @@
 // Helpers for creating operations from C passes.
 #include "lowering/builder.h"
 
-#include <stdio.h>
+#include <string.h>
 
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
@@ -111,6 +111,12 @@ MlirValue uq_build_insert(uq_builder_t *b, MlirValue scalar, MlirValue vector,
                     mlirDenseI64ArrayGet(b->context, 1, &position));
   return uq_build_value(b, "vector.insert", 2, operands,
                         mlirValueGetType(vector), 1, &attribute);
+}
+
+bool uq_op_named(MlirOperation op, const char *name) {
+  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
+  return actual.length == strlen(name) &&
+         strncmp(actual.data, name, actual.length) == 0;
 }
 
 void uq_replace_op(MlirOperation op, intptr_t count, const MlirValue *values) {

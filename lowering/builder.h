@@ -53,6 +53,9 @@ MlirValue uq_build_extract(uq_builder_t *b, MlirValue vector, int64_t position);
 MlirValue uq_build_insert(uq_builder_t *b, MlirValue scalar, MlirValue vector,
                           int64_t position);
 
+// True when `op` is the operation `name` ("scf.for").
+bool uq_op_named(MlirOperation op, const char *name);
+
 // Replaces every use of `op`'s results with `values` and erases `op`.
 void uq_replace_op(MlirOperation op, intptr_t count, const MlirValue *values);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dialect/uq_dialect.h"
+#include "lowering/builder.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/RegisterEverything.h"
 
@@ -128,11 +129,6 @@ MlirContext uq_context_create(uq_diagnostics_t *diagnostics) {
   return context;
 }
 
-static bool is_module(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length == 14 && strncmp(name.data, "builtin.module", 14) == 0;
-}
-
 MlirOperation uq_parse_source(MlirContext context,
                               uq_diagnostics_t *diagnostics, const char *text,
                               size_t length, const char *source_name) {
@@ -145,7 +141,7 @@ MlirOperation uq_parse_source(MlirContext context,
       context, mlirStringRefCreate(text, length), name);
   diagnostics->muted = was_muted;
   if (!mlirOperationIsNull(op)) {
-    if (is_module(op))
+    if (uq_op_named(op, "builtin.module"))
       return op;
     MlirModule module = mlirModuleCreateEmpty(mlirOperationGetLocation(op));
     mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), op);

@@ -6,18 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lowering/builder.h"
 #include "lowering/pass.h"
 #include "lowering/passes.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Pass.h"
-
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) &&
-         strncmp(actual.data, name, actual.length) == 0;
-}
 
 static MlirStringRef symbol_name(MlirOperation op) {
   MlirAttribute name = mlirOperationGetAttributeByName(
@@ -45,7 +40,7 @@ bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!op_named(op, "gpu.module"))
+    if (!uq_op_named(op, "gpu.module"))
       continue;
     MlirStringRef name = symbol_name(op);
     uq_variant_t base;
@@ -139,7 +134,7 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
   MlirOperation op = mlirBlockGetFirstOperation(body);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (op_named(op, "gpu.module")) {
+    if (uq_op_named(op, "gpu.module")) {
       MlirStringRef name = symbol_name(op);
       if (strlen(variant->module) != name.length ||
           strncmp(variant->module, name.data, name.length) != 0) {
@@ -149,7 +144,7 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
             mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
         for (MlirOperation f = mlirBlockGetFirstOperation(inner);
              !mlirOperationIsNull(f); f = mlirOperationGetNextInBlock(f)) {
-          if (!op_named(f, "gpu.func") ||
+          if (!uq_op_named(f, "gpu.func") ||
               mlirAttributeIsNull(mlirOperationGetAttributeByName(
                   f, mlirStringRefCreateFromCString("gpu.kernel"))))
             continue;
@@ -173,7 +168,7 @@ static bool extract_binary(MlirOperation root, uint8_t **out_data,
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(root, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!op_named(op, "gpu.binary"))
+    if (!uq_op_named(op, "gpu.binary"))
       continue;
     MlirAttribute objects = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("objects"));

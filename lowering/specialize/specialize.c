@@ -143,8 +143,7 @@ static bool check_variants(MlirOperation module,
 }
 
 static bool is_gpu_module(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length == 10 && strncmp(name.data, "gpu.module", 10) == 0;
+  return uq_op_named(op, "gpu.module");
 }
 
 static bool is_param(MlirOperation op) { return uq_param_match(op, NULL); }

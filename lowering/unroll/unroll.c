@@ -47,19 +47,13 @@ static void *clone_state(const void *state) {
   return copy;
 }
 
-static bool op_named(MlirOperation op, const char *name) {
-  MlirStringRef actual = mlirIdentifierStr(mlirOperationGetName(op));
-  return actual.length == strlen(name) &&
-         strncmp(actual.data, name, actual.length) == 0;
-}
-
-static bool is_scf_for(MlirOperation op) { return op_named(op, "scf.for"); }
+static bool is_scf_for(MlirOperation op) { return uq_op_named(op, "scf.for"); }
 
 static bool constant_int(MlirValue value, int64_t *out) {
   if (!mlirValueIsAOpResult(value))
     return false;
   MlirOperation def = mlirOpResultGetOwner(value);
-  if (!op_named(def, "arith.constant"))
+  if (!uq_op_named(def, "arith.constant"))
     return false;
   MlirAttribute attr = mlirOperationGetAttributeByName(
       def, mlirStringRefCreateFromCString("value"));

@@ -109,10 +109,10 @@ static void lower_wht256(MlirOperation op) {
     MlirValue bit = uq_build_binary(&b, "arith.andi", lane,
                                     uq_build_const_i32(&b, xor_mask));
     MlirValue cmp_operands[] = {bit, zero};
-    MlirNamedAttribute predicate = i32_attr(b.context, "predicate", 1); // ne
-    // arith.cmpi's predicate is an i64 enum attribute.
-    predicate.attribute =
-        mlirIntegerAttrGet(mlirIntegerTypeGet(b.context, 64), 1);
+    // arith.cmpi's predicate is an i64 enum attribute; 1 is "ne".
+    MlirNamedAttribute predicate =
+        uq_named_attr(b.context, "predicate",
+                      mlirIntegerAttrGet(mlirIntegerTypeGet(b.context, 64), 1));
     MlirValue upper =
         uq_build_value(&b, "arith.cmpi", 2, cmp_operands,
                        mlirIntegerTypeGet(b.context, 1), 1, &predicate);
