@@ -102,6 +102,9 @@ static uq_status_t parse_objects(uq_context_t *context,
                                  size_t count) {
   if (count == 0)
     return UQ_OK;
+  if (count > SIZE_MAX / sizeof(*context->objects))
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "code_object_count %zu is too large", count);
   context->objects =
       uq_rt_calloc(&context->allocator, count * sizeof(*context->objects));
   if (!context->objects)

@@ -47,6 +47,11 @@ struct uq_plan_s {
 static uq_status_t check_strides(const char *what, int64_t stride_seq,
                                  int64_t stride_head, uint32_t heads,
                                  uint32_t max_batch) {
+  // The int32 range first: it also keeps the span below from overflowing.
+  if (stride_seq < 0 || stride_seq > INT32_MAX || stride_head > INT32_MAX)
+    return INVALID("%s strides (%lld, %lld) do not fit the kernel's int32 "
+                   "arguments",
+                   what, (long long)stride_seq, (long long)stride_head);
   if (stride_head < UQ_HEAD_DIM)
     return INVALID("%s_stride_head %lld overlaps rows of %d elements", what,
                    (long long)stride_head, UQ_HEAD_DIM);
@@ -55,10 +60,6 @@ static uq_status_t check_strides(const char *what, int64_t stride_seq,
     return INVALID("%s_stride_seq %lld overlaps the %u heads of the previous "
                    "sequence (needs >= %lld)",
                    what, (long long)stride_seq, heads, (long long)span);
-  if (stride_seq < 0 || stride_seq > INT32_MAX || stride_head > INT32_MAX)
-    return INVALID("%s strides (%lld, %lld) do not fit the kernel's int32 "
-                   "arguments",
-                   what, (long long)stride_seq, (long long)stride_head);
   return UQ_OK;
 }
 
@@ -241,10 +242,15 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   snprintf(plan->variant, sizeof(plan->variant), "decode_qg%u", c->query_group);
 
   // The policy's cap depends on the batch (512 partitions up to 8
-  // sequences, 256 above), so a run computes P for its own batch; the
-  // workspace holds the largest batch * P any allowed batch can need.
+  // sequences, 256 above) and nothing else does, so a run computes P for its
+  // own batch and the workspace holds the largest batch * P: P is the same
+  // for every batch on one side of 8, so the largest batch of each side is
+  // all that needs evaluating.
   uint64_t rows = 0;
-  for (uint32_t batch = 1; batch <= c->max_batch; ++batch) {
+  const uint32_t candidates[2] = {c->max_batch < 8 ? c->max_batch : 8,
+                                  c->max_batch};
+  for (int i = 0; i < 2; ++i) {
+    uint32_t batch = candidates[i];
     uq_launch_plan_t policy;
     UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
     uint64_t batch_rows = (uint64_t)batch * policy.num_partitions;
@@ -279,7 +285,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   uq_status_t found =
       uq_rt_context_find_object(context, plan->variant, &decode);
   if (found == UQ_OK) {
-    if ((decode->kernel->descriptor.compute_pgm_rsrc1 >> 26) & 1u)
+    if (uq_kd_fp16_overflow(&decode->kernel->descriptor))
       plan->q_overflow = UQ_FP8_OVERFLOW_SATURATE;
   }
 

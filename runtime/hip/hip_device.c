@@ -72,6 +72,8 @@ static uq_status_t hip_download(uq_rt_device_t *base, void *dst, uint64_t src,
 
 static uq_status_t hip_synchronize(uq_rt_device_t *base, uq_stream_t *stream) {
   uq_hip_device_t *device = hip_cast(base);
+  // A NULL stream is the calling thread's current device's: select ours.
+  UQ_RETURN_IF_ERROR(hip_select(device), "synchronizing");
   return UQ_HIP_CALL(&device->syms, hipStreamSynchronize,
                      ((hipStream_t)stream));
 }
@@ -114,6 +116,7 @@ static uq_status_t hip_launch(uq_rt_device_t *base,
   (void)out_counters;
   *out_counted = 0;
   uq_hip_device_t *device = hip_cast(base);
+  UQ_RETURN_IF_ERROR(hip_select(device), "launching");
   size_t size = launch->kernarg_size;
   void *config[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, (void *)launch->kernargs,
                     HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};

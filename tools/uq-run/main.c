@@ -322,12 +322,15 @@ int main(int argc, char **argv) {
          shape.block_size, shape.padded_slot,
          problem->config.max_blocks_per_seq, problem->config.num_blocks,
          shape.fused_qkv ? " fused-qkv" : "");
-  if (shape.sliding_window)
-    printf("window      sliding_window=%u (policy sized for %u tokens)\n",
+  if (shape.sliding_window) {
+    // The policy's length: the block table's, cut to the window's span.
+    uint64_t table = (uint64_t)problem->config.max_blocks_per_seq *
+                     problem->config.block_size;
+    uint64_t span = (uint64_t)shape.sliding_window + 15;
+    printf("window      sliding_window=%u (policy sized for %llu tokens)\n",
            shape.sliding_window,
-           shape.sliding_window + 15 < shape.max_seq ? shape.sliding_window + 15
-                                                     : shape.max_seq);
-  else
+           (unsigned long long)(span < table ? span : table));
+  } else
     printf("window      none\n");
   printf("sinks       %s\n",
          shape.sinks ? "random per query head (N(0, 2^2), every fifth -inf)"
