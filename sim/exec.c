@@ -70,6 +70,7 @@ static inline uint32_t f2u(float f) {
   memcpy(&u, &f, 4);
   return u;
 }
+
 static inline uint64_t exec_of(const uq_sim_wave_t *w) {
   return (uint64_t)w->s[127] << 32 | w->s[126];
 }
@@ -847,14 +848,10 @@ static inline int is_float_op(uint16_t op) {
   case UQ_OP_V_MUL_LEGACY_F32:
   case UQ_OP_V_MIN_F32:
   case UQ_OP_V_MAX_F32:
-  case UQ_OP_V_MAC_F32:
   case UQ_OP_V_FMAC_F32:
-  case UQ_OP_V_MADMK_F32:
-  case UQ_OP_V_MADAK_F32:
   case UQ_OP_V_FMAMK_F32:
   case UQ_OP_V_FMAAK_F32:
   case UQ_OP_V_FMA_F32:
-  case UQ_OP_V_MAD_F32:
   case UQ_OP_V_MIN3_F32:
   case UQ_OP_V_MAX3_F32:
   case UQ_OP_V_MED3_F32:
@@ -1284,6 +1281,14 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     src[i] = vsrc(w, so, 0, t[i]);
     if (s64[i])
       srch[i] = vsrc(w, so, 1, t[3 + i]);
+    // SDWA selects the byte or word first; abs and neg then act on it.
+    if (in->enc == UQ_ENC_SDWA && i < 2 &&
+        !(in->sdwa_src_sel[i] == 6 && !in->sdwa_sext[i])) {
+      uint32_t *tt = t[3 + i];
+      for (int l = 0; l < 64; ++l)
+        tt[l] = sdwa_sel(src[i][l], in->sdwa_src_sel[i], in->sdwa_sext[i]);
+      src[i] = tt;
+    }
     if (so->mods && !s64[i]) {
       uint32_t *tt = t[3 + i];
       int is16 = op >= UQ_OP_V_ADD_F16 && op <= UQ_OP_V_FMA_F16;
@@ -1323,15 +1328,6 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     mask &= rb;
     if (!in->bound_ctrl)
       mask &= valid;
-  } else if (in->enc == UQ_ENC_SDWA) {
-    for (int i = 0; i < 2 && i < ns; ++i) {
-      if (in->sdwa_src_sel[i] == 6 && !in->sdwa_sext[i])
-        continue;
-      uint32_t *tt = t[3 + i];
-      for (int l = 0; l < 64; ++l)
-        tt[l] = sdwa_sel(src[i][l], in->sdwa_src_sel[i], in->sdwa_sext[i]);
-      src[i] = tt;
-    }
   }
   const uint32_t *a = src[0], *b = src[1], *cc = src[2];
   uint32_t *dh = NULL;
@@ -1340,6 +1336,11 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   // Every lane is computed (into r, rh and sdst_bits) and vwrite and the
   // carry-out write below keep only the lanes in `mask`: the loops have no
   // per-lane test, so the compiler vectorizes them.
+  // The 16-bit ops read the low halves: their op_sel (which half) and clamp
+  // are not modelled, so such forms stop rather than compute something else.
+  if (op >= UQ_OP_V_ADD_F16 && op <= UQ_OP_V_FMA_F16 &&
+      (in->op_sel || in->clamp))
+    UNIMPL(in);
 #define LANES for (int l = 0; l < 64; ++l)
 #define F(x) u2f(x)
   switch (op) {
@@ -1573,22 +1574,18 @@ static uq_status_t exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     LANES r[l] =
         (uint32_t)(((uint64_t)(a[l] & 0xFFFFFF) * (b[l] & 0xFFFFFF)) >> 32);
     break;
-  case UQ_OP_V_MAC_F32:
+  // gfx950 has only the fused forms (v_mad_f32, v_mac_f32, v_madmk_f32 and
+  // v_madak_f32, unfused on older chips, do not exist on it). FMAMK is vdst,
+  // src0, K, src1 and FMAAK vdst, src0, src1, K: the decoder already ordered
+  // both as a * b + c.
   case UQ_OP_V_FMAC_F32: {
     const uint32_t *dd = w->v[o[0].reg & 511];
     LANES r[l] = f2u(fmaf(F(a[l]), F(b[l]), F(dd[l])));
     break;
   }
-  case UQ_OP_V_MADMK_F32:
-  case UQ_OP_V_FMAMK_F32: // vdst, src0, K, src1
-    LANES r[l] = f2u(fmaf(F(a[l]), F(b[l]), F(cc[l])));
-    break;
-  case UQ_OP_V_MADAK_F32:
-  case UQ_OP_V_FMAAK_F32: // vdst, src0, src1, K
-    LANES r[l] = f2u(fmaf(F(a[l]), F(b[l]), F(cc[l])));
-    break;
+  case UQ_OP_V_FMAMK_F32:
+  case UQ_OP_V_FMAAK_F32:
   case UQ_OP_V_FMA_F32:
-  case UQ_OP_V_MAD_F32:
     LANES r[l] = f2u(fmaf(F(a[l]), F(b[l]), F(cc[l])));
     break;
   case UQ_OP_V_ADD_CO_U32:
@@ -1961,22 +1958,8 @@ static uq_status_t exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
     for (int l = 0; l < 64; ++l)
       C[l][i] = u2f(s[l]); // a constant C (0) is the same in every register
   }
-  if (in->op == UQ_OP_V_MFMA_F32_16X16X16_BF16) {
-    uint32_t A2[64][2], B2[64][2];
-    if (in->cbsz || in->abid || in->blgp)
-      UNIMPL(in);
-    for (int i = 0; i < 2; ++i) {
-      const uint32_t *sa = vsrc(w, &o[1], i, tmp);
-      for (int l = 0; l < 64; ++l)
-        A2[l][i] = sa[l];
-      const uint32_t *sb = vsrc(w, &o[2], i, tmp);
-      for (int l = 0; l < 64; ++l)
-        B2[l][i] = sb[l];
-    }
-    uq_sim_mfma_f32_16x16x16_bf16((const uint32_t(*)[2])A2,
-                                  (const uint32_t(*)[2])B2,
-                                  (const float(*)[4])C, D);
-  } else {
+  {
+    // The scaled MFMA (the bf16 one returned above).
     int fa = in->cbsz, fb = in->blgp;
     if (fa > 4 || fb > 4)
       UNIMPL(in);
@@ -2429,8 +2412,6 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
       st = exec_smem(c, w, in);
       break;
     case UQ_SIM_CLASS_VMEM:
-      if (in->op == UQ_OP_BUFFER_WBL2 || in->op == UQ_OP_BUFFER_INV)
-        break;
       st = exec_vmem(c, w, in);
       break;
     case UQ_SIM_CLASS_LDS:
