@@ -59,7 +59,6 @@ def main():
     lines = text.splitlines()
     body = kernel_text(lines, a.kernel)
     fails = []
-    k = re.escape(a.kernel)
     vgpr = directive(text, ".set %s.num_vgpr" % a.kernel)
     agpr = directive(text, ".set %s.num_agpr" % a.kernel)
     sgpr = directive(text, ".set %s.numbered_sgpr" % a.kernel)
@@ -67,13 +66,18 @@ def main():
     lds = directive(kd, ".amdhsa_group_segment_fixed_size")
     priv = directive(kd, ".amdhsa_private_segment_fixed_size")
     accum = directive(kd, ".amdhsa_accum_offset")
+    missing = [n for n, v in (("num_vgpr", vgpr), ("num_agpr", agpr), ("numbered_sgpr", sgpr),
+                              ("group segment", lds), ("private segment", priv)) if v is None]
+    if missing:
+        print("FAIL: %s: the listing has no %s" % (a.kernel, ", ".join(missing)))
+        return 1
     regs = vgpr if not agpr else accum + agpr
     print("%s: vgpr %d agpr %d (unified %d) sgpr %d lds %d scratch %d"
           % (a.kernel, vgpr, agpr, regs, sgpr, lds, priv))
     if priv != 0:
         fails.append("private segment %d, want 0" % priv)
     mn = [m for m in map(mnemonic, body) if m]
-    if any(m.startswith("scratch_") or "private" in m for m in mn):
+    if any(m.startswith("scratch_") for m in mn):
         fails.append("scratch instructions present")
     if a.max_regs is not None and regs > a.max_regs:
         fails.append("VGPR+AGPR %d > %d" % (regs, a.max_regs))
@@ -93,11 +97,11 @@ def main():
                 seg = [x for x in map(mnemonic, body[labels[m.group(1)]:i + 1]) if x]
                 if any(x.startswith("v_mfma_scale") for x in seg) and (loop is None or len(seg) > len(loop)):
                     loop = seg
-        if loop is None:
-            fails.append("no tile loop found")
+        c = Counter(loop or [])
+        tiles = c["v_mfma_scale_f32_16x16x128_f8f6f4"] // 2
+        if loop is None or tiles == 0:
+            fails.append("no tile loop with two scaled MFMAs per tile found")
         else:
-            c = Counter(loop)
-            tiles = c["v_mfma_scale_f32_16x16x128_f8f6f4"] // 2
             cls = Counter()
             for m, n in c.items():
                 cls[klass(m)] += n

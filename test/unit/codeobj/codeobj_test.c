@@ -537,8 +537,10 @@ static int test_manifest_write_error(void) {
   uq_status_code_t null_code =
       uq_status_consume_code(uq_kernel_write_manifest_json(k, NULL, NULL));
   uq_code_object_destroy(co);
-  UQ_EXPECT_EQ_INT(full_code, UQ_STATUS_UNAVAILABLE);
   UQ_EXPECT_EQ_INT(null_code, UQ_STATUS_INVALID_ARGUMENT);
+  if (!full)
+    return UQ_TEST_SKIP; // no /dev/full: the write failure cannot be made
+  UQ_EXPECT_EQ_INT(full_code, UQ_STATUS_UNAVAILABLE);
   return 0;
 }
 

@@ -16,9 +16,13 @@
 // and the partial and the output are each rounded to bf16 (2^-9 each); a
 // few bf16 ulps at the element plus one at the row's scale (for entries
 // that cancel to near zero) bounds all of it. Non-finite output fails.
-static inline int uq_e2e_run_case(uq_context_t *context,
-                                  const uq_problem_shape_t *shape,
-                                  const char *label) {
+// `want_partitions` / `want_tgpp` (0: any) pin the launch shape a case is
+// meant to cover, so a policy change cannot silently move it off its extreme.
+static inline int uq_e2e_run_case_shaped(uq_context_t *context,
+                                         const uq_problem_shape_t *shape,
+                                         const char *label,
+                                         uint32_t want_partitions,
+                                         uint32_t want_tgpp) {
   uq_problem_t *problem = NULL;
   uq_plan_t *plan = NULL;
   uq_problem_device_t device = {0};
@@ -33,6 +37,12 @@ static inline int uq_e2e_run_case(uq_context_t *context,
     status = uq_plan_query_info(plan, &info);
   if (!status)
     status = uq_plan_launch_shape(plan, shape->batch, &partitions, &tgpp);
+  if (!status && ((want_partitions && partitions != want_partitions) ||
+                  (want_tgpp && tgpp != want_tgpp)))
+    status = UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
+                            "launch shape P=%u TGPP=%u, the case needs "
+                            "P=%u TGPP=%u",
+                            partitions, tgpp, want_partitions, want_tgpp);
   if (!status)
     status = uq_problem_upload(problem, context, &device);
   if (!status) {
@@ -75,6 +85,12 @@ static inline int uq_e2e_run_case(uq_context_t *context,
   uq_plan_destroy(plan);
   uq_problem_destroy(problem);
   return rc;
+}
+
+static inline int uq_e2e_run_case(uq_context_t *context,
+                                  const uq_problem_shape_t *shape,
+                                  const char *label) {
+  return uq_e2e_run_case_shaped(context, shape, label, 0, 0);
 }
 
 #endif // UQ_TEST_UNIT_RUNTIME_E2E_CASE_H_

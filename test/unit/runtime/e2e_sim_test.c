@@ -101,18 +101,20 @@ static int test_fused_qkv_strides(void) {
 static int test_partition_extremes(void) {
   uq_problem_shape_t shape = base_shape();
   shape.max_seq = 100;
-  int failed = uq_e2e_run_case(context, &shape, "P minimum (100-token table)");
+  int failed = uq_e2e_run_case_shaped(context, &shape,
+                                      "P minimum (100-token table)", 2, 1);
   shape = base_shape();
   shape.batch = 1;
   shape.max_seq = 700;
   shape.extra_blocks = 98304 / 16 - 44;
-  failed |= uq_e2e_run_case(context, &shape, "P=512 (B=1, 98304-token table)");
+  failed |= uq_e2e_run_case_shaped(context, &shape,
+                                   "P=512 (B=1, 98304-token table)", 512, 1);
   shape = base_shape();
   shape.batch = 9;
   shape.max_seq = 600;
   shape.extra_blocks = 131072 / 16 - 38;
-  failed |= uq_e2e_run_case(context, &shape,
-                            "P=256 TGPP=2 (B=9, 131072-token table)");
+  failed |= uq_e2e_run_case_shaped(
+      context, &shape, "P=256 TGPP=2 (B=9, 131072-token table)", 256, 2);
   return failed;
 }
 
@@ -125,8 +127,8 @@ static int test_second_tile_group_walk(void) {
   shape.batch = 9;
   shape.seq_lens = lens;
   shape.max_seq = 65836;
-  return uq_e2e_run_case(context, &shape,
-                         "TGPP=2 with data (B=9, one 65836-token seq)");
+  return uq_e2e_run_case_shaped(
+      context, &shape, "TGPP=2 with data (B=9, one 65836-token seq)", 256, 2);
 }
 
 // Sliding windows of 1, 15, 16, 17, 256, 257 tokens and one longer than
