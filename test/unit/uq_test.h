@@ -11,8 +11,11 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "uq/status.h"
 
@@ -98,6 +101,20 @@ typedef struct uq_test_case_s {
     }                                                                          \
     uq_status_free(uq_s_);                                                     \
   } while (0)
+
+// The run's random seed: UQ_TEST_SEED when set, else the clock. Printed once
+// as "seed: UQ_TEST_SEED=N", so any failure of a randomized test replays.
+static inline uint64_t uq_test_seed(void) {
+  static uint64_t seed; // per-process test state, not library state
+  static int chosen;
+  if (!chosen) {
+    const char *env = getenv("UQ_TEST_SEED");
+    seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
+    chosen = 1;
+    printf("seed: UQ_TEST_SEED=%llu\n", (unsigned long long)seed);
+  }
+  return seed;
+}
 
 // Runs every test in `tests` (terminated by a {0, 0} entry), or only those
 // whose names are given on the command line. Prints one line per test and a

@@ -63,10 +63,8 @@ static void hsaco_path(const char *name, char *out, size_t capacity) {
 // replayed with UQ_TEST_SEED.
 static uint64_t g_rng;
 static void seed_rng(const char *test) {
-  const char *env = getenv("UQ_TEST_SEED");
-  uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
-  printf("  %s: seed %llu\n", test, (unsigned long long)seed);
-  g_rng = seed * 6364136223846793005ull + 1442695040888963407ull;
+  (void)test;
+  g_rng = uq_test_seed() * 6364136223846793005ull + 1442695040888963407ull;
 }
 static uint32_t rng_u32(void) {
   g_rng = g_rng * 6364136223846793005ull + 1442695040888963407ull;

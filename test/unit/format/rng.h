@@ -1,13 +1,13 @@
 // Seeded random numbers for the format and reference tests: splitmix64, a
-// seed from UQ_TEST_SEED or the clock, printed so a failure can be replayed.
+// generator per test derived from the run's seed (uq_test_seed).
 #ifndef UQ_TEST_UNIT_FORMAT_RNG_H_
 #define UQ_TEST_UNIT_FORMAT_RNG_H_
 
+#include "test/unit/uq_test.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 typedef struct uq_rng_s {
   uint64_t state;
@@ -31,19 +31,6 @@ static inline double uq_rng_gauss(uq_rng_t *rng) {
   if (u < 1e-300)
     u = 1e-300;
   return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
-
-// The run's seed: UQ_TEST_SEED when set, else the clock. Printed once.
-static inline uint64_t uq_test_seed(void) {
-  static uint64_t seed; // per-process test state, not library state
-  static int chosen;
-  if (!chosen) {
-    const char *env = getenv("UQ_TEST_SEED");
-    seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
-    chosen = 1;
-    printf("seed: UQ_TEST_SEED=%llu\n", (unsigned long long)seed);
-  }
-  return seed;
 }
 
 // A fresh generator for one test, derived from the run's seed and a salt.

@@ -528,13 +528,8 @@ static int run_case(const case_t *c, uint64_t seed) {
 }
 
 static uint64_t case_seed(void) {
-  const char *s = getenv("UQ_TEST_SEED");
-  static uint64_t base;
-  if (!base) {
-    base = s ? strtoull(s, NULL, 10) : (uint64_t)time(NULL);
-    printf("UQ_TEST_SEED=%llu\n", (unsigned long long)base);
-  }
-  return base++;
+  static uint64_t offset; // each case its own seed, replayed in order
+  return uq_test_seed() + offset++;
 }
 
 // ---- the matrix -------------------------------------------------------------

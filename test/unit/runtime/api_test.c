@@ -816,8 +816,6 @@ static const uq_test_case_t tests[] = {
     {0, 0}};
 
 int main(int argc, char **argv) {
-  seed = getenv("UQ_TEST_SEED") ? strtoull(getenv("UQ_TEST_SEED"), NULL, 0)
-                                : (uint64_t)time(NULL);
-  printf("seed %llu (UQ_TEST_SEED to repeat)\n", (unsigned long long)seed);
+  seed = uq_test_seed();
   return uq_test_main(argc, argv, tests);
 }

@@ -16,8 +16,7 @@ static int test_decode_on_gpu(void) {
     uq_status_free(status);
     return UQ_TEST_SKIP;
   }
-  uint64_t seed = (uint64_t)time(NULL);
-  printf("  seed %llu\n", (unsigned long long)seed);
+  uint64_t seed = uq_test_seed();
   uq_problem_shape_t shape = {.batch = 4,
                               .num_kv_heads = 2,
                               .query_group = 8,

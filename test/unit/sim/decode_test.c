@@ -238,10 +238,7 @@ static int test_text_operands(void) {
 }
 
 static int test_random_images(void) {
-  const char *env = getenv("UQ_TEST_SEED");
-  unsigned seed = env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL);
-  printf("seed %u\n", seed);
-  srand(seed);
+  srand((unsigned)uq_test_seed());
   enum { SIZE = 256 };
   static uint8_t image[SIZE];
   int decoded = 0;

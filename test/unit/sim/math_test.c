@@ -1026,10 +1026,7 @@ static int test_format_consistency(void) {
 }
 
 int main(int argc, char **argv) {
-  const char *env = getenv("UQ_TEST_SEED");
-  uint64_t seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
-  g_rng = seed;
-  printf("sim_math_test seed %" PRIu64 " (set UQ_TEST_SEED to replay)\n", seed);
+  g_rng = uq_test_seed();
   static const uq_test_case_t tests[] = {
       {"fp8_decode_all", test_fp8_decode_all},
       {"fp8_encode", test_fp8_encode},

@@ -9,9 +9,7 @@
 static int test_alloc_read_write(void) {
   uq_sim_t *sim;
   UQ_EXPECT_OK(uq_sim_create(&sim));
-  unsigned seed = (unsigned)time(NULL);
-  printf("seed %u\n", seed);
-  srand(seed);
+  srand((unsigned)uq_test_seed());
   enum { N = 50 };
   uint64_t addr[N];
   size_t size[N];

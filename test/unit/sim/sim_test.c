@@ -1034,9 +1034,7 @@ static const uq_test_case_t tests[] = {
 };
 
 int main(int argc, char **argv) {
-  const char *env = getenv("UQ_TEST_SEED");
-  g_seed = env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL);
-  printf("seed %u (set UQ_TEST_SEED to repeat)\n", g_seed);
+  g_seed = (unsigned)uq_test_seed();
   rng_state = g_seed ? g_seed : 1;
   return uq_test_main(argc, argv, tests);
 }
