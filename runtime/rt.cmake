@@ -4,7 +4,7 @@
 #
 # Included from runtime/CMakeLists.txt, after format/ and reference/.
 
-set(_uqrt_deps uq_base uq_codeobj uq_sim uq_format uq_reference)
+set(_uqrt_deps uq_base uq_codeobj uq_sim)
 
 # --- Embedded code objects -------------------------------------------------
 # One uq-compile run over kernels.mlir writes the code objects and their
@@ -57,6 +57,10 @@ if(UQ_HIP_INCLUDE_DIR AND UQ_ENABLE_HIP)
 endif()
 find_package(Threads REQUIRED)
 target_link_libraries(uqrt PRIVATE ${_uqrt_deps} Threads::Threads ${CMAKE_DL_LIBS} m)
+# The host API (uq/format.h, reference.h, policy.h) is exported whole, not
+# only the parts the backends happen to call: its objects go in entire.
+target_sources(uqrt PRIVATE $<TARGET_OBJECTS:uq_format>
+                            $<TARGET_OBJECTS:uq_reference>)
 # Only the public API leaves the library.
 set_target_properties(uqrt PROPERTIES
   C_VISIBILITY_PRESET hidden
@@ -77,6 +81,9 @@ install(TARGETS uqrt EXPORT uqrtTargets COMPONENT uqrt
 install(FILES
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/uqrt.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/status.h
+  ${PROJECT_SOURCE_DIR}/runtime/include/uq/format.h
+  ${PROJECT_SOURCE_DIR}/runtime/include/uq/reference.h
+  ${PROJECT_SOURCE_DIR}/runtime/include/uq/policy.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/uq COMPONENT uqrt)
 install(EXPORT uqrtTargets NAMESPACE uqrt:: COMPONENT uqrt
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/uqrt)
