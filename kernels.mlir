@@ -166,10 +166,21 @@ module attributes {gpu.container_module} {
       %ntiles = arith.select %v10, %v27, %c0_i32 : i32
       %bs_shift = math.cttz %block_size : i32
       %v28 = arith.subi %block_size, %c1_i32 : i32
+      // 64-BIT ADDRESSING (issue 13; keep it when rewriting this file): a product
+      // of user sizes that can pass 2^31 is formed in i64. The block byte size
+      // is bounded by the plan (block_size * Hk * padded_slot <= 2^31 - 1: it is
+      // a buffer's 32-bit record count and every in-block offset is 32-bit), but
+      // block * blk_bytes reaches 2^31 * 2^31 and the block-table row offset
+      // seq * max_blocks_per_seq reaches 65535 * 2^24: both stay i64 up to the
+      // address. test/unit/runtime/large_address_test.c runs a >4 GiB cache and
+      // an 8 GiB block table.
       %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
-      %v29 = arith.muli %block_size, %pos_stride : i32
-      %blk_bytes = arith.extui %v29 : i32 to i64
-      %bt_row = arith.muli %seq, %max_blocks_per_seq : i32
+      %v29a = arith.extui %block_size : i32 to i64
+      %v29b = arith.extui %pos_stride : i32 to i64
+      %blk_bytes = arith.muli %v29a, %v29b : i64
+      %v29c = arith.extui %seq : i32 to i64
+      %v29d = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %v29c, %v29d : i64
       %v30 = arith.muli %kvh, %padded_slot : i32
       %v31 = arith.muli %v1, %pos_stride : i32
       %v32 = arith.addi %v31, %v30 : i32
@@ -444,8 +455,9 @@ module attributes {gpu.container_module} {
         %v384 = arith.addi %v382, %v383 : i32
         %v385 = arith.shrui %v384, %bs_shift : i32
         %v386 = arith.andi %v384, %v28 : i32
-        %v387 = arith.addi %bt_row, %v385 : i32
-        %v388 = llvm.getelementptr %block_tables[%v387] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %v387x = arith.extui %v385 : i32 to i64
+        %v387 = arith.addi %bt_row, %v387x : i64
+        %v388 = llvm.getelementptr %block_tables[%v387] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
         %v389 = llvm.load %v388 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
         %v390 = arith.extui %v389 : i32 to i64
         %v391 = arith.muli %v390, %blk_bytes : i64
@@ -473,8 +485,9 @@ module attributes {gpu.container_module} {
           %v410 = arith.addi %v408, %v409 : i32
           %v411 = arith.shrui %v410, %bs_shift : i32
           %v412 = arith.andi %v410, %v28 : i32
-          %v413 = arith.addi %bt_row, %v411 : i32
-          %v414 = llvm.getelementptr %block_tables[%v413] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+          %v413x = arith.extui %v411 : i32 to i64
+          %v413 = arith.addi %bt_row, %v413x : i64
+          %v414 = llvm.getelementptr %block_tables[%v413] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
           %v415 = llvm.load %v414 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
           %v416 = arith.extui %v415 : i32 to i64
           %v417 = arith.muli %v416, %blk_bytes : i64
@@ -771,8 +784,9 @@ module attributes {gpu.container_module} {
           %v712 = arith.addi %v710, %v711 : i32
           %v713 = arith.shrui %v712, %bs_shift : i32
           %v714 = arith.andi %v712, %v28 : i32
-          %v715 = arith.addi %bt_row, %v713 : i32
-          %v716 = llvm.getelementptr %block_tables[%v715] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+          %v715x = arith.extui %v713 : i32 to i64
+          %v715 = arith.addi %bt_row, %v715x : i64
+          %v716 = llvm.getelementptr %block_tables[%v715] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
           %v717 = llvm.load %v716 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
           %v718 = arith.extui %v717 : i32 to i64
           %v719 = arith.muli %v718, %blk_bytes : i64
@@ -1341,11 +1355,16 @@ module attributes {gpu.container_module} {
       %v1283 = arith.select %v1282, %fin#1, %one_f : f32
       %v1284 = arith.divf %one_f, %v1283 : f32
       %v1285 = vector.broadcast %v1284 : f32 to vector<4xf32>
-      %v1286 = arith.muli %seq, %num_kv_heads : i32
-      %v1287 = arith.addi %v1286, %kvh : i32
-      %v1288 = arith.muli %v1287, %num_partitions : i32
-      %v1289 = arith.addi %v1288, %part : i32
-      %v1290 = arith.extui %v1289 : i32 to i64
+      // workspace row (seq * Hk + kvh) * P + part, in i64 (64-bit addressing above)
+      %v1286a = arith.extui %seq : i32 to i64
+      %v1286b = arith.extui %num_kv_heads : i32 to i64
+      %v1286c = arith.extui %kvh : i32 to i64
+      %v1286d = arith.extui %num_partitions : i32 to i64
+      %v1286e = arith.extui %part : i32 to i64
+      %v1286 = arith.muli %v1286a, %v1286b : i64
+      %v1287 = arith.addi %v1286, %v1286c : i64
+      %v1288 = arith.muli %v1287, %v1286d : i64
+      %v1290 = arith.addi %v1288, %v1286e : i64
       %v1291 = arith.extui %qgi : i32 to i64
       %v1292 = arith.muli %v1290, %v1291 : i64
       %v1293 = arith.muli %v1292, %c512_i64 : i64
@@ -1480,11 +1499,15 @@ module attributes {gpu.container_module} {
       %v1372 = arith.addi %v1371, %lane : i32
       %v1373 = arith.divui %hq, %qg : i32
       %v1374 = arith.remui %hq, %qg : i32
-      %v1375 = arith.muli %seq, %num_kv_heads : i32
-      %v1376 = arith.addi %v1375, %v1373 : i32
-      %v1377 = arith.muli %v1376, %num_partitions : i32
-      %v1378 = arith.addi %v1377, %c0_i32 : i32
-      %v1379 = arith.extui %v1378 : i32 to i64
+      // first workspace row (seq * Hk + kv head) * P in i64: a product of user
+      // sizes (64-BIT ADDRESSING, see the decode kernel; keep it)
+      %v1375a = arith.extui %seq : i32 to i64
+      %v1375b = arith.extui %num_kv_heads : i32 to i64
+      %v1375c = arith.extui %v1373 : i32 to i64
+      %v1375d = arith.extui %num_partitions : i32 to i64
+      %v1375 = arith.muli %v1375a, %v1375b : i64
+      %v1376 = arith.addi %v1375, %v1375c : i64
+      %v1379 = arith.muli %v1376, %v1375d : i64
       %v1380 = arith.extui %qg : i32 to i64
       %v1381 = arith.extui %v1374 : i32 to i64
       %v1382 = arith.extui %v1372 : i32 to i64

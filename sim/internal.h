@@ -18,6 +18,7 @@ typedef struct uq_sim_alloc_s {
   uint64_t base;
   uint64_t size;
   uint8_t *data;
+  int mapped; // data is an mmap'ed sparse mapping (uq_sim_alloc)
 } uq_sim_alloc_t;
 
 struct uq_sim_s {

@@ -1,7 +1,9 @@
 // Device memory of the simulator: allocations in a flat 64-bit address
 // space (not host pointers), found by binary search with a last-hit cache.
+#define _DEFAULT_SOURCE // MAP_ANONYMOUS, MAP_NORESERVE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim/internal.h"
 #include "sim/sim.h"
@@ -24,11 +26,18 @@ uq_status_t uq_sim_create(uq_sim_t **out_sim) {
   return UQ_OK;
 }
 
+static void release(const uq_sim_alloc_t *a) {
+  if (a->mapped)
+    munmap(a->data, a->size);
+  else
+    free(a->data);
+}
+
 void uq_sim_destroy(uq_sim_t *sim) {
   if (!sim)
     return;
   for (size_t i = 0; i < sim->alloc_count; ++i)
-    free(sim->allocs[i].data);
+    release(&sim->allocs[i]);
   free(sim->allocs);
   free(sim);
 }
@@ -51,15 +60,26 @@ uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size, uint64_t *out_address) {
     sim->allocs = a;
     sim->alloc_capacity = cap;
   }
-  uint8_t *data = malloc(size);
+  // A big allocation is a sparse mapping: no poison (it would back every
+  // page), untouched pages read as zero and cost no memory.
+  int mapped = size >= UQ_SIM_SPARSE_BYTES;
+  uint8_t *data;
+  if (mapped) {
+    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    data = map == MAP_FAILED ? NULL : map;
+  } else {
+    data = malloc(size);
+    if (data)
+      memset(data, 0xCD, size);
+  }
   if (!data)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "cannot allocate %zu bytes of device memory", size);
-  memset(data, 0xCD, size);
   // Bases only grow, so appending keeps the table sorted.
   uint64_t base = sim->next_base;
   sim->next_base = (base + size + UQ_SIM_MEMORY_GUARD + 0xFFFF) & ~0xFFFFull;
-  sim->allocs[sim->alloc_count++] = (uq_sim_alloc_t){base, size, data};
+  sim->allocs[sim->alloc_count++] = (uq_sim_alloc_t){base, size, data, mapped};
   *out_address = base;
   return UQ_OK;
 }
@@ -106,7 +126,7 @@ uq_status_t uq_sim_free(uq_sim_t *sim, uint64_t address) {
     return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND,
                           "0x%llx is not the start of an allocation",
                           (unsigned long long)address);
-  free(sim->allocs[i].data);
+  release(&sim->allocs[i]);
   memmove(&sim->allocs[i], &sim->allocs[i + 1],
           (sim->alloc_count - (size_t)i - 1) * sizeof(uq_sim_alloc_t));
   --sim->alloc_count;

@@ -26,7 +26,8 @@ struct uq_plan_s {
   uq_rt_object_t *decode, *reduce;
   uq_rt_arg_layout_t decode_layout, reduce_layout;
   uint8_t *decode_args, *reduce_args;
-  // Host copies of seq lens, block tables and sinks for the sim/host checks.
+  // Host copies of seq lens, one block-table row and sinks for the sim/host
+  // checks.
   int32_t *seq_lens_host, *tables_host;
   float *sinks_host;
   int counted;
@@ -100,6 +101,18 @@ static uq_status_t check_config(const uq_decode_config_t *in,
   if (in->query_dtype != UQ_DTYPE_BF16 || in->output_dtype != UQ_DTYPE_BF16)
     return UNIMPLEMENTED("query and output must be bf16 (got dtypes %d, %d)",
                          (int)in->query_dtype, (int)in->output_dtype);
+  // The kernel addresses one cache block through a buffer whose record count
+  // and in-block offsets are 32-bit (products past 2^31 elsewhere are done
+  // in 64 bits; see kernels.mlir, "64-BIT ADDRESSING").
+  uint64_t block_bytes =
+      (uint64_t)in->block_size * in->num_kv_heads * in->padded_slot;
+  if (block_bytes > INT32_MAX)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "padded_slot %u: a block of %u tokens x %u kv heads "
+                          "x %u bytes = %llu bytes passes the kernel's 2^31 - "
+                          "1 byte block limit",
+                          in->padded_slot, in->block_size, in->num_kv_heads,
+                          in->padded_slot, (unsigned long long)block_bytes);
   uint32_t hq = in->num_kv_heads * in->query_group;
   if (out->softmax_scale == 0.0f)
     out->softmax_scale = 1.0f / 16.0f;
@@ -117,6 +130,19 @@ static uq_status_t check_config(const uq_decode_config_t *in,
                     in->max_batch));
   TRY(check_strides("output", out->output_stride_seq, out->output_stride_head,
                     hq, in->max_batch));
+  // The kernel reads a kv head's QG query rows at 32-bit byte offsets from
+  // the group's first row (the group's base itself is 64-bit).
+  uint64_t group_bytes =
+      ((uint64_t)(in->query_group - 1) * (uint64_t)out->query_stride_head +
+       UQ_HEAD_DIM) *
+      2;
+  if (group_bytes > INT32_MAX)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "query_stride_head %lld: the %u query rows of a kv "
+                          "head span %llu bytes, past the kernel's 2^31 - 1 "
+                          "byte offsets",
+                          (long long)out->query_stride_head, in->query_group,
+                          (unsigned long long)group_bytes);
   return UQ_OK;
 }
 
@@ -300,8 +326,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
     plan->seq_lens_host = uq_rt_alloc(&context->allocator,
                                       (size_t)c->max_batch * sizeof(int32_t));
     plan->tables_host = uq_rt_alloc(
-        &context->allocator,
-        (size_t)c->max_batch * c->max_blocks_per_seq * sizeof(int32_t));
+        &context->allocator, (size_t)c->max_blocks_per_seq * sizeof(int32_t));
     plan->sinks_host = uq_rt_alloc(
         &context->allocator, (size_t)plan->num_query_heads * sizeof(float));
     if (!plan->seq_lens_host || !plan->tables_host || !plan->sinks_host)
@@ -384,6 +409,8 @@ uq_status_t uq_plan_last_counters(const uq_plan_t *plan,
 // Sim and host: read back the small int tables and check them the way the
 // kernel will use them. The kernel reads block-table entry 0 for tiles past
 // seq_len, so entry 0 must be a valid block even for an empty sequence.
+// Only the entries a sequence uses are read back, row by row: a table may
+// span gigabytes (max_batch x 2^24 entries) of which a run touches little.
 static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
                                 uq_device_ptr_t block_tables,
                                 uq_device_ptr_t seq_lens,
@@ -403,11 +430,6 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
   UQ_RETURN_IF_ERROR(uq_context_download(context, plan->seq_lens_host, seq_lens,
                                          batch * sizeof(int32_t)),
                      "reading seq_lens");
-  UQ_RETURN_IF_ERROR(uq_context_download(context, plan->tables_host,
-                                         block_tables,
-                                         (size_t)batch * c->max_blocks_per_seq *
-                                             sizeof(int32_t)),
-                     "reading block_tables");
   int64_t max_len = (int64_t)c->max_blocks_per_seq * c->block_size;
   for (uint32_t b = 0; b < batch; ++b) {
     int32_t len = plan->seq_lens_host[b];
@@ -424,13 +446,19 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
     uint32_t first = 0;
     if (c->sliding_window > 0 && (uint32_t)len > c->sliding_window)
       first = ((uint32_t)len - c->sliding_window) / c->block_size;
-    const int32_t *row = plan->tables_host + (size_t)b * c->max_blocks_per_seq;
+    uint64_t row_start = (uint64_t)b * c->max_blocks_per_seq + first;
+    UQ_RETURN_IF_ERROR(
+        uq_context_download(context, plan->tables_host,
+                            block_tables + row_start * sizeof(int32_t),
+                            (size_t)(used - first) * sizeof(int32_t)),
+        "reading block_tables row %u", b);
     for (uint32_t i = first; i < used; ++i) {
-      if (row[i] < 0 || (uint32_t)row[i] >= c->num_blocks)
+      int32_t block = plan->tables_host[i - first];
+      if (block < 0 || (uint32_t)block >= c->num_blocks)
         return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                               "block_tables[%u][%u] = %d is outside the "
                               "cache's %u blocks",
-                              b, i, row[i], c->num_blocks);
+                              b, i, block, c->num_blocks);
     }
   }
   return UQ_OK;

@@ -189,10 +189,13 @@ typedef struct uq_plan_s uq_plan_t;
 // the launch policy and allocates the workspace (segm_out/max/sum) for the
 // largest partition count any batch <= max_batch can get. Codes:
 // INVALID_ARGUMENT (bad config; the message names the field),
-// UNIMPLEMENTED (a valid shape the kernels do not cover: head dim, QG,
-// block size, dtype), NOT_FOUND ("no code object for variant decode_qg8"),
-// FAILED_PRECONDITION (a code object's arguments disagree with the ABI),
-// RESOURCE_EXHAUSTED. The caller destroys the plan before the context.
+// OUT_OF_RANGE (a product of sizes past the kernel's 32-bit offsets: a cache
+// block of more than 2^31 - 1 bytes, or a kv head's query rows spanning
+// more; the message names the field), UNIMPLEMENTED (a valid shape the kernels
+// do not cover: head dim, QG, block size, dtype), NOT_FOUND ("no code object
+// for variant decode_qg8"), FAILED_PRECONDITION (a code object's arguments
+// disagree with the ABI), RESOURCE_EXHAUSTED. The caller destroys the plan
+// before the context.
 UQ_API uq_status_t uq_plan_create(uq_context_t *context,
                                   const uq_decode_config_t *config,
                                   uq_plan_t **out_plan);
