@@ -1531,7 +1531,7 @@ module attributes {gpu.container_module} {
         %v1393 = arith.addi %v1392, %v1381 : i64
         %v1394 = llvm.getelementptr %segm_max[%v1393] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
         %v1395 = llvm.load %v1394 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        %v1396 = arith.maxnumf %mx, %v1395 fastmath<nnan> : f32
+        %v1396 = arith.maxnumf %mx, %v1395 : f32
         scf.yield %v1396 : f32
       }
       // attention sink of this query head (logit units; null pointer or -inf:
@@ -1546,8 +1546,16 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %ninf : f32
       }
-      %gmax_s = arith.maxnumf %gmax, %sink fastmath<nnan> : f32
+      %gmax_s = arith.maxnumf %gmax, %sink : f32
       // pass 2: w_p = exp(m_p - M) * sum_p; out = sum w_p o_p / sum w_p
+      // NaN PROPAGATION (issue 13; keep it when rewriting this file): a partition
+      // is empty only when its sum is exactly 0 (the decode writes -inf / 0 / 0
+      // for it); any other, NaN included, is weighed, so a query row with a
+      // NaN or inf element (its scores are NaN) gives a NaN output, never a
+      // plausible 0. Hence `une 0` below, not `ogt 0` nor `m_p > -inf` (a NaN
+      // row's max stays -inf under maxnum while its sum is NaN). The host
+      // references follow the same rule; test/unit/runtime/e2e_sim_test.c
+      // (non_finite_query) checks it.
       %v1397 = arith.cmpf ogt, %gmax_s, %ninf : f32
       %v1398 = arith.select %v1397, %gmax_s, %zero_f : f32
       %sd = arith.subf %sink, %v1398 : f32
@@ -1569,7 +1577,7 @@ module attributes {gpu.container_module} {
         %v1409 = rocdl.raw.ptr.buffer.load %v1387, %v1389, %v1408, %c0_i32 : i16
         %v1410 = arith.bitcast %v1409 : i16 to bf16
         %v1411 = arith.extf %v1410 : bf16 to f32
-        %v1412 = arith.cmpf ogt, %v1404, %ninf : f32
+        %v1412 = arith.cmpf une, %v1406, %zero_f : f32
         %v1413 = arith.subf %v1404, %v1398 : f32
         %v1414 = arith.mulf %v1413, %log2e : f32
         %v1415 = rocdl.exp2 %v1414 f32 -> f32
@@ -1580,7 +1588,7 @@ module attributes {gpu.container_module} {
         %v1420 = arith.addf %aw, %v1417 : f32
         scf.yield %v1419, %v1420 : f32, f32
       }
-      %v1421 = arith.cmpf ogt, %acc#1, %zero_f : f32
+      %v1421 = arith.cmpf une, %acc#1, %zero_f : f32
       %v1422 = arith.select %v1421, %acc#1, %one_f : f32
       %v1423 = arith.divf %acc#0, %v1422 : f32
       %v1424 = arith.select %v1421, %v1423, %zero_f : f32

@@ -253,13 +253,15 @@ static void reduce_one(int32_t num_parts, int32_t qg, const uint16_t *o,
       float num = 0.0f, den = sink_w;
       for (int32_t part = 0; part < num_parts; ++part) {
         size_t i = (size_t)part * qg + r;
-        if (!(l[i] > 0.0f))
-          continue; // empty partition: weight 0 (and -inf - M is avoided)
+        // Only an empty partition (sum exactly 0) is left out: a NaN sum (a
+        // non-finite query) makes the row NaN, never a plausible 0.
+        if (l[i] == 0.0f)
+          continue;
         float w = expf(m[i] - global_max) * l[i];
         num += w * uq_bf16_to_float(o[i * UQ_HEAD_DIM + d]);
         den += w;
       }
-      out[d] = den > 0.0f ? uq_float_to_bf16(num / den) : 0;
+      out[d] = den != 0.0f ? uq_float_to_bf16(num / den) : 0;
     }
   }
 }
@@ -387,16 +389,17 @@ static void tile_step(const tile_t *tile, const float *q, float scale,
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
     tile_max = fmaxf(tile_max, qk[t]);
   float new_max = fmaxf(st->m, tile_max);
-  float diff = st->m > -INFINITY ? st->m - new_max : 0.0f;
-  float c = exp2f(diff * UQ_LOG2E_F);
+  // Unguarded, as in the kernel: a processed tile holds an in-context token,
+  // so new_max is finite unless the row's scores are NaN (a non-finite
+  // query), and then -inf - -inf makes the row NaN, as it must.
+  float c = exp2f((st->m - new_max) * UQ_LOG2E_F);
   st->l *= c;
   for (int d = 0; d < UQ_HEAD_DIM; ++d)
     st->acc[d] *= c;
   st->m = new_max;
   float prob[UQ_TILE_TOKENS];
   for (int t = 0; t < UQ_TILE_TOKENS; ++t) {
-    float x = new_max > -INFINITY ? qk[t] - new_max : -INFINITY;
-    prob[t] = exp2f(x * UQ_LOG2E_F);
+    prob[t] = exp2f((qk[t] - new_max) * UQ_LOG2E_F);
   }
   // Lane group j sums tokens 4j..4j+3 in order; the two xor shuffles add
   // the groups pairwise: (t0 + t1) + (t2 + t3).

@@ -294,6 +294,12 @@ uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
   return uq_reference_decode_faithful(&problem, partitions, tgpp, NULL);
 }
 
+uq_status_t uq_problem_exact(const uq_problem_t *p, uq_fp8_overflow_t rule,
+                             uint16_t *out) {
+  uq_decode_problem_t problem = reference_problem(p, rule, out);
+  return uq_reference_decode_exact(&problem);
+}
+
 uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
   const uq_decode_config_t *c = &p->config;
   uint32_t Hk = c->num_kv_heads, QG = c->query_group;

@@ -80,6 +80,10 @@ void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *device);
 uq_status_t uq_problem_faithful(const uq_problem_t *problem,
                                 uq_fp8_overflow_t rule, int32_t partitions,
                                 int32_t tgpp, uint16_t *out);
+// The exact (float64) reference with the E4M3 rule, into `out` (contiguous
+// [B, Hq, 256] bf16).
+uq_status_t uq_problem_exact(const uq_problem_t *problem,
+                             uq_fp8_overflow_t rule, uint16_t *out);
 // Unquantized float64 attention, [B, Hq, 256] contiguous doubles.
 uq_status_t uq_problem_unquantized(const uq_problem_t *problem, double *out);
 

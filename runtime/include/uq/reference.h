@@ -77,7 +77,9 @@ UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 // t < seq_len (K and V dequantized with the host UE8M0 rule), only
 // t >= seq_len - W with a sliding window W; softmax (with the head's sink in
 // the denominator) and sum_t p_t v_t in float64; output rounded to bf16.
-// No tokens (seq_len 0) gives zeros.
+// No tokens (seq_len 0) gives zeros. A query row with a NaN or +-inf element
+// (or, under the NAN rule, one whose rotation passes 464) has NaN scores and
+// a NaN output row, as the kernel and faithful mode give.
 // Validates first (codes as above); writes the output only on success.
 UQ_API uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p);
 
@@ -102,8 +104,10 @@ typedef struct uq_decode_partials_s {
 //           of 2^(kbyte_g-127) * sum_{32 elements} fp4 * e4m3(q_rot)
 //           (E8M0 scale rule; each MFMA's sum rounded once to fp32);
 //   tokens t >= seq_len or t < win_start -> -inf;
-//   m' = max(m, max_t qk); c = exp2f((m - m') * log2e) (1 when m = -inf);
-//   p_t = exp2f((qk_t - m') * log2e) (0 when m' = -inf); l = l*c + tile sum
+//   m' = max(m, max_t qk) (fmaxf: NaN scores leave m' at -inf);
+//   c = exp2f((m - m') * log2e); p_t = exp2f((qk_t - m') * log2e), both
+//   unguarded as in the kernel: a processed tile holds an in-context token,
+//   so m' = -inf only for NaN scores, and the row turns NaN; l = l*c + tile sum
 //   (four lanes' sequential sums of 4, added pairwise as the kernel's
 //   shuffles do); acc = acc*c + sum_t bf16(p_t) * v_t with v_t the bf16 V
 //   of v_cvt_scalef32_pk_bf16_fp4 (E8M0 scale), one fp32 rounding per
@@ -126,9 +130,10 @@ UQ_API uq_status_t uq_reference_decode_faithful(
 // The partition reduce on its own, for checking a reduce kernel against
 // partials a decode kernel wrote. In fp32 per (sequence, query head, dim):
 // M = max(max_p m_p, sink); w_p = expf(m_p - M) * l_p over partitions with
-// l_p > 0; w_s = expf(sink - M) (0 without a sink: NULL or -inf);
+// l_p != 0 (an empty partition has l_p = 0; a NaN l_p is kept, so NaN
+// propagates); w_s = expf(sink - M) (0 without a sink: NULL or -inf);
 // out = bf16(sum_p w_p * o_p / (w_s + sum_p w_p)), or 0 when the denominator
-// is 0 (and when every partition is empty: w_s alone gives 0 / w_s).
+// is exactly 0 (and when every partition is empty: w_s alone gives 0 / w_s).
 // Output strides in elements (rows of 256 must not overlap).
 typedef struct uq_reduce_problem_s {
   int32_t num_seqs;       // B >= 1

@@ -245,6 +245,96 @@ static int test_e4m3_overflow_rule(void) {
   return 0;
 }
 
+// A non-finite query element (NaN, +inf, -inf, or a finite value whose
+// rotation overflows E4M3 under the NaN rule) makes its query head's output
+// non-finite in every element, on the kernel and on both host references;
+// every other head stays finite. (Before issue 13 the reduce dropped the
+// NaN partitions and printed a plausible all-zero row.)
+static int test_non_finite_query(void) {
+  uq_problem_shape_t shape = base_shape();
+  shape.num_kv_heads = 2;
+  shape.max_kv_splits = 4; // several partitions, so the reduce's rule counts
+  shape.max_seq = 1200;
+  uq_problem_t *problem = NULL;
+  UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+  const uint32_t hq = shape.num_kv_heads * shape.query_group;
+  // (sequence, query head, element, bf16 bits)
+  static const struct {
+    uint32_t seq, head, elem;
+    uint16_t bits;
+  } poison[] = {{0, 1, 5, 0x7FC0},    // NaN
+                {1, 10, 0, 0x7F80},   // +inf
+                {2, 3, 255, 0xFF80},  // -inf
+                {2, 12, 77, 0x7149}}; // ~1e30: |q_rot| > 464
+  const size_t n_poison = sizeof(poison) / sizeof(poison[0]);
+  for (size_t i = 0; i < n_poison; ++i)
+    problem->query[poison[i].seq * problem->config.query_stride_seq +
+                   poison[i].head * problem->config.query_stride_head +
+                   poison[i].elem] = poison[i].bits;
+  uq_plan_t *plan = NULL;
+  uq_problem_device_t d = {0};
+  uq_plan_info_t info;
+  uint32_t p, tgpp;
+  UQ_EXPECT_OK(uq_plan_create(context, &problem->config, &plan));
+  UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
+  UQ_EXPECT_OK(uq_plan_launch_shape(plan, shape.batch, &p, &tgpp));
+  UQ_EXPECT(p > 1);
+  // The rule of the code objects: the inf rows are NaN only under it.
+  UQ_EXPECT_EQ_INT(info.e4m3_saturates, 0);
+  UQ_EXPECT_OK(uq_problem_upload(problem, context, &d));
+  size_t n = problem->output_elems;
+  uint16_t *got = malloc(n * 2), *faithful = malloc(n * 2),
+           *exact = malloc(n * 2);
+  UQ_EXPECT(got && faithful && exact);
+  UQ_EXPECT_OK(uq_plan_run(plan, shape.batch, d.query, d.cache, d.block_tables,
+                           d.seq_lens, d.output, NULL));
+  UQ_EXPECT_OK(uq_context_download(context, got, d.output, n * 2));
+  UQ_EXPECT_OK(uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, (int32_t)p,
+                                   (int32_t)tgpp, faithful));
+  UQ_EXPECT_OK(uq_problem_exact(problem, UQ_FP8_OVERFLOW_NAN, exact));
+  uq_problem_error_t vs_faithful;
+  uq_problem_compare_bf16(problem, got, faithful, &vs_faithful);
+  int bad_rows = 0;
+  for (uint32_t b = 0; b < shape.batch; ++b) {
+    for (uint32_t h = 0; h < hq; ++h) {
+      int poisoned = 0;
+      for (size_t i = 0; i < n_poison; ++i)
+        poisoned |= poison[i].seq == b && poison[i].head == h;
+      const uint16_t *rows[3] = {got + b * problem->config.output_stride_seq +
+                                     h * problem->config.output_stride_head,
+                                 faithful + ((size_t)b * hq + h) * UQ_HEAD_DIM,
+                                 exact + ((size_t)b * hq + h) * UQ_HEAD_DIM};
+      for (int k = 0; k < 3; ++k) {
+        int nonfinite = 0;
+        for (int e = 0; e < UQ_HEAD_DIM; ++e)
+          nonfinite += !isfinite(uq_bf16_to_float(rows[k][e]));
+        if (nonfinite != (poisoned ? UQ_HEAD_DIM : 0)) {
+          fprintf(stderr, "  %s: seq %u head %u: %d non-finite elements\n",
+                  k == 0   ? "kernel"
+                  : k == 1 ? "faithful"
+                           : "exact",
+                  b, h, nonfinite);
+          ++bad_rows;
+        }
+      }
+    }
+  }
+  printf("  %zu poisoned heads, P=%u: %llu non-finite, %llu over tol vs "
+         "faithful\n",
+         n_poison, p, (unsigned long long)vs_faithful.nonfinite,
+         (unsigned long long)vs_faithful.over_tol);
+  free(got);
+  free(faithful);
+  free(exact);
+  uq_problem_device_free(context, &d);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  UQ_EXPECT_EQ_INT(bad_rows, 0);
+  UQ_EXPECT_EQ_INT(vs_faithful.over_tol, 0);
+  UQ_EXPECT_EQ_INT(vs_faithful.nonfinite, n_poison * UQ_HEAD_DIM);
+  return 0;
+}
+
 // Two threads, one plan each, one shared sim context: the context's mutex
 // serializes the simulator; each plan's results still match the reference.
 typedef struct thread_case_s {
@@ -289,6 +379,7 @@ static const uq_test_case_t tests[] = {
     {"sliding_windows", test_sliding_windows},
     {"window_on_wide_table", test_window_on_wide_table},
     {"sinks", test_sinks},
+    {"non_finite_query", test_non_finite_query},
     {"two_threads_one_context", test_two_threads_one_context},
     {0, 0}};
 
