@@ -17,46 +17,6 @@ void LLVMInitializeAMDGPUTargetInfo(void);
 void LLVMInitializeAMDGPUTargetMC(void);
 void LLVMInitializeAMDGPUDisassembler(void);
 
-typedef struct uq_sim_op_info_s {
-  const char *name;
-  uint8_t cls;
-} uq_sim_op_info_t;
-
-static const uq_sim_op_info_t uq_sim_ops[UQ_OP_COUNT] = {
-    [UQ_OP_UNKNOWN] = {"<unknown>", UQ_SIM_CLASS_OTHER},
-#define X(e, n, c) [UQ_OP_##e] = {n, UQ_SIM_CLASS_##c},
-#include "sim/ops.def"
-#undef X
-};
-
-static uq_sim_op_t uq_sim_op_lookup(const char *name) {
-  for (int i = 1; i < UQ_OP_COUNT; ++i)
-    if (uq_sim_ops[i].name && strcmp(uq_sim_ops[i].name, name) == 0)
-      return (uq_sim_op_t)i;
-  return UQ_OP_UNKNOWN;
-}
-
-// The width of an op's source operands for inline constants: 16, 32 or 64.
-static int uq_sim_src_width(const char *name) {
-  const char *t = name;
-  if (strncmp(name, "v_cvt_", 6) == 0) {
-    // v_cvt_<dst>_<src>: the source type is the last suffix.
-    const char *last = strrchr(name, '_');
-    t = last ? last : name;
-    if (strstr(t, "f16") || strstr(t, "i16") || strstr(t, "u16"))
-      return 16;
-    if (strstr(t, "f64"))
-      return 64;
-    return 32;
-  }
-  if (strstr(t, "_f64") || strstr(t, "_b64") || strstr(t, "_u64") ||
-      strstr(t, "_i64"))
-    return 64;
-  if (strstr(t, "_f16") || strstr(t, "_i16") || strstr(t, "_u16"))
-    return 16;
-  return 32;
-}
-
 static uint16_t uq_sim_f32_to_f16_bits(float f) {
   // Exact for the inline constants (0.5, 1, 2, 4, 1/(2pi)).
   if (f == 0.0f)
@@ -285,23 +245,6 @@ static uint32_t uq_sim_word(const uint8_t *b, size_t size, int i) {
          (uint32_t)b[4 * i + 2] << 16 | (uint32_t)b[4 * i + 3] << 24;
 }
 
-static int uq_sim_has_sdst_vop3b(uq_sim_op_t op) {
-  switch (op) {
-  case UQ_OP_V_ADD_CO_U32:
-  case UQ_OP_V_SUB_CO_U32:
-  case UQ_OP_V_SUBREV_CO_U32:
-  case UQ_OP_V_ADDC_CO_U32:
-  case UQ_OP_V_SUBB_CO_U32:
-  case UQ_OP_V_SUBBREV_CO_U32:
-  case UQ_OP_V_DIV_SCALE_F32:
-  case UQ_OP_V_MAD_U64_U32:
-  case UQ_OP_V_MAD_I64_I32:
-    return 1;
-  default:
-    return 0;
-  }
-}
-
 uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
                                const uint8_t *bytes, size_t size,
                                uq_sim_inst_t *inst) {
@@ -341,10 +284,24 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
     }
   }
   inst->op = (uint16_t)uq_sim_op_lookup(mn);
-  inst->cls = uq_sim_ops[inst->op].cls;
+  const uq_sim_op_info_t *info = &uq_sim_op_info[inst->op];
+  inst->cls = info->cls;
   if (inst->op == UQ_OP_UNKNOWN)
     return UQ_OK;
-  int width = uq_sim_src_width(mn);
+  inst->width = info->width;
+  inst->type = info->type;
+  inst->sub = info->sub;
+  inst->flags = info->flags;
+  // An encoding the row does not accept (VOPC in SDWA form, say) is an
+  // instruction the executor does not model.
+  static const uint32_t enc_flag[] = {0, UQ_OPF_E32, UQ_OPF_E64, UQ_OPF_DPP,
+                                      UQ_OPF_SDWA};
+  if (inst->enc != UQ_ENC_NONE && !(inst->flags & enc_flag[inst->enc]))
+    goto bad;
+  int is_alu = inst->cls == UQ_SIM_CLASS_SALU ||
+               inst->cls == UQ_SIM_CLASS_VALU || inst->cls == UQ_SIM_CLASS_MFMA;
+  int width =
+      is_alu && (info->width == 16 || info->width == 64) ? info->width : 32;
   inst->width64 = width == 64;
   uint32_t w0 = uq_sim_word(bytes, size, 0), w1 = uq_sim_word(bytes, size, 1);
 
@@ -394,39 +351,18 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
     // offset0/1) is read from the encoding below.
   }
   // Destinations lead the operand list.
-  switch (inst->cls) {
-  case UQ_SIM_CLASS_SALU:
-    inst->nd =
-        strncmp(mn, "s_cmp", 5) == 0 || strncmp(mn, "s_bitcmp", 8) == 0 ? 0 : 1;
-    if (inst->op == UQ_OP_S_SETREG_B32 ||
-        inst->op == UQ_OP_S_SETREG_IMM32_B32 || inst->op == UQ_OP_S_SETPC_B64)
-      inst->nd = 0;
-    break;
-  case UQ_SIM_CLASS_VALU:
-    inst->nd = uq_sim_has_sdst_vop3b((uq_sim_op_t)inst->op) ? 2 : 1;
-    if (strncmp(mn, "v_cmp", 5) == 0 || inst->op == UQ_OP_V_NOP)
-      inst->nd = inst->op == UQ_OP_V_NOP ? 0 : 1;
-    if (inst->op == UQ_OP_V_PERMLANE16_SWAP_B32 ||
-        inst->op == UQ_OP_V_PERMLANE32_SWAP_B32)
-      inst->nd = 2;
-    break;
-  default:
-    inst->nd = 1;
-    break;
-  }
+  inst->nd = (inst->flags & UQ_OPF_NODST)                   ? 0
+             : (inst->flags & (UQ_OPF_DST2 | UQ_OPF_VOP3B)) ? 2
+                                                            : 1;
   // Fields from the encoding.
-  if (inst->cls == UQ_SIM_CLASS_BRANCH || inst->op == UQ_OP_S_GETREG_B32 ||
-      inst->op == UQ_OP_S_SETREG_B32 || inst->op == UQ_OP_S_SETREG_IMM32_B32 ||
-      strncmp(mn, "s_cmpk", 6) == 0 || strncmp(mn, "s_movk", 6) == 0 ||
-      strncmp(mn, "s_cmovk", 7) == 0 || strncmp(mn, "s_addk", 6) == 0 ||
-      strncmp(mn, "s_mulk", 6) == 0) {
+  if (inst->flags & UQ_OPF_SIMM16) {
     inst->simm = (int16_t)(w0 & 0xFFFF);
     if (inst->op == UQ_OP_S_SETREG_IMM32_B32)
       inst->offset = (int32_t)w1; // the literal to write
   }
   if (inst->cls == UQ_SIM_CLASS_LDS) {
     inst->offset = (int32_t)(w0 & 0xFFFF);
-    if (strstr(mn, "2_") || strstr(mn, "2st64_")) {
+    if (inst->flags & UQ_OPF_DS2) {
       inst->offset = (int32_t)(w0 & 0xFF);
       inst->offset1 = (int32_t)((w0 >> 8) & 0xFF);
     }
@@ -452,7 +388,7 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
       inst->neg_lo = (uint8_t)(w1 >> 29);
       inst->neg_hi = (uint8_t)((w0 >> 8) & 7);
       inst->clamp = (uint8_t)((w0 >> 15) & 1);
-    } else if (is_vop3 && !uq_sim_has_sdst_vop3b((uq_sim_op_t)inst->op)) {
+    } else if (is_vop3 && !(inst->flags & UQ_OPF_VOP3B)) {
       inst->op_sel = (uint8_t)((w0 >> 11) & 0xF);
     }
     if (inst->enc == UQ_ENC_DPP) {
@@ -462,9 +398,6 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
       inst->row_mask = (uint8_t)((w1 >> 28) & 0xF);
     }
     if (inst->enc == UQ_ENC_SDWA) {
-      int vopc = strncmp(mn, "v_cmp", 5) == 0;
-      if (vopc)
-        goto bad;
       inst->sdwa_dst_sel = (uint8_t)((w1 >> 8) & 7);
       inst->sdwa_dst_unused = (uint8_t)((w1 >> 11) & 3);
       inst->sdwa_src_sel[0] = (uint8_t)((w1 >> 16) & 7);

@@ -38,11 +38,63 @@ uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address, uint64_t size);
 
 typedef enum uq_sim_op_e {
   UQ_OP_UNKNOWN = 0,
-#define X(e, name, cls) UQ_OP_##e,
+#define X(e, name, cls, width, type, sub, flags) UQ_OP_##e,
 #include "sim/ops.def"
 #undef X
   UQ_OP_COUNT,
 } uq_sim_op_t;
+
+// An op's arithmetic type (the `type` column of ops.def).
+enum {
+  UQ_OPT_U = 0, // unsigned or plain bits
+  UQ_OPT_I,     // signed
+  UQ_OPT_F,     // floating point
+};
+
+// The `flags` column of ops.def: what the decoder and executor test instead
+// of an op's name or position. ops.def's header says what each one means.
+enum {
+  UQ_OPF_E32 = 1u << 0,
+  UQ_OPF_E64 = 1u << 1,
+  UQ_OPF_DPP = 1u << 2,
+  UQ_OPF_SDWA = 1u << 3,
+  UQ_OPF_NODST = 1u << 4,
+  UQ_OPF_DST2 = 1u << 5,
+  UQ_OPF_VOP3B = 1u << 6,
+  UQ_OPF_SIMM16 = 1u << 7,
+  UQ_OPF_S0_64 = 1u << 8,
+  UQ_OPF_S1_64 = 1u << 9,
+  UQ_OPF_S2_64 = 1u << 10,
+  UQ_OPF_PACKED = 1u << 11,
+  UQ_OPF_D16 = 1u << 12,
+  UQ_OPF_OMOD = 1u << 13,
+  UQ_OPF_CMP = 1u << 14,
+  UQ_OPF_DS2 = 1u << 15,
+  UQ_OPF_ST64 = 1u << 16,
+  UQ_OPF_SCC = 1u << 17,
+  UQ_OPF_EXEC = 1u << 18,
+  UQ_OPF_PC = 1u << 19,
+  UQ_OPF_LOAD = 1u << 20,
+  UQ_OPF_STORE = 1u << 21,
+  UQ_OPF_BUFFER = 1u << 22,
+  UQ_OPF_GLOBAL = 1u << 23,
+  UQ_OPF_FLAT = 1u << 24,
+};
+
+// One row of ops.def.
+typedef struct uq_sim_op_info_s {
+  const char *name; // the mnemonic without an encoding suffix
+  uint8_t cls;      // uq_sim_class_t
+  uint16_t width;   // bits: source operand (ALU) or data moved (memory)
+  uint8_t type;     // UQ_OPT_*
+  uint8_t sub;      // VOPC condition, byte or shift number
+  uint32_t flags;   // UQ_OPF_*
+} uq_sim_op_info_t;
+
+// Indexed by uq_sim_op_t; row 0 is UQ_OP_UNKNOWN.
+extern const uq_sim_op_info_t uq_sim_op_info[UQ_OP_COUNT];
+// The op with mnemonic `name` (no encoding suffix), or UQ_OP_UNKNOWN.
+uq_sim_op_t uq_sim_op_lookup(const char *name);
 
 typedef enum uq_sim_opnd_kind_e {
   UQ_OPND_NONE = 0,
@@ -70,9 +122,13 @@ typedef struct uq_sim_opnd_s {
 #define UQ_SIM_MAX_OPNDS 8
 
 typedef struct uq_sim_inst_s {
-  uint16_t op;  // uq_sim_op_t
-  uint8_t cls;  // uq_sim_class_t
-  uint8_t size; // bytes
+  uint16_t op;    // uq_sim_op_t
+  uint8_t cls;    // uq_sim_class_t
+  uint16_t width; // the op's width column
+  uint8_t type;   // its type column (UQ_OPT_*)
+  uint8_t sub;    // its sub column
+  uint32_t flags; // its flags column (UQ_OPF_*), copied here for the executor
+  uint8_t size;   // bytes
   uint8_t nopnd;
   uint8_t enc; // UQ_ENC_*
   uint8_t clamp;
@@ -154,5 +210,10 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
                            const uq_sim_kernel_setup_t *setup,
                            const uq_sim_launch_t *launch,
                            uq_sim_counters_t *counters);
+
+// Runs `in` once on a scratch wave (EXEC all ones, registers zero, no device
+// memory, 64 KiB of LDS) and returns its status: the table test's way to see
+// that every row of ops.def reaches a handler that models it.
+uq_status_t uq_sim_exec_probe(const uq_sim_inst_t *in);
 
 #endif // UQ_SIM_INTERNAL_H_

@@ -1,0 +1,150 @@
+// The executor's shared pieces: wave state, the launch context, register
+// access and the family handlers (exec_<family>.c) the wave loop in exec.c
+// calls. Only the simulator's own .c files include this.
+#ifndef UQ_SIM_EXEC_INTERNAL_H_
+#define UQ_SIM_EXEC_INTERNAL_H_
+
+#include <string.h>
+
+#include "sim/internal.h"
+
+#define UQ_SIM_MAX_WAVES 16
+#define UQ_SIM_MAX_LDS (160u * 1024u)
+// A wave that runs this many instructions is taken to be stuck in a loop
+// (the decode kernel needs a few million at the longest contexts).
+#define UQ_SIM_WAVE_INST_LIMIT (1ull << 30)
+
+enum { WAVE_RUN = 0, WAVE_BARRIER, WAVE_DONE };
+
+typedef struct uq_sim_wave_s {
+  uint32_t v[512][64]; // v0..v255, then a0..a255
+  uint32_t s[128];     // hardware SGPR numbering: vcc 106, m0 124, exec 126
+  uint64_t pc;
+  uint64_t executed;
+  uint32_t mode;
+  uint8_t scc;
+  uint8_t state;
+} uq_sim_wave_t;
+
+typedef struct uq_sim_ctx_s {
+  uq_sim_t *sim;
+  uq_sim_decoder_t *decoder;
+  uq_sim_counters_t *cnt;
+  uint8_t *lds;
+  uint32_t lds_size;
+  // The allocation hit last, so that a wave's accesses skip the search.
+  uint64_t mem_base, mem_size;
+  uint8_t *mem_data;
+  // UQ_SIM_TRACE=1: every executed instruction goes to stderr.
+  int trace;
+  uint64_t inst_limit; // per wave; UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides
+  uint32_t trace_wg[3], trace_wave;
+} uq_sim_ctx_t;
+
+// The host bytes of [a, a + n) in device memory, or NULL (a fault).
+static inline uint8_t *mem_at(uq_sim_ctx_t *c, uint64_t a, uint32_t n) {
+  uint64_t off = a - c->mem_base;
+  if (off < c->mem_size && n <= c->mem_size - off)
+    return c->mem_data + off;
+  uint8_t *p = uq_sim_memory_lookup(c->sim, a, n);
+  if (p) {
+    const uq_sim_alloc_t *al = &c->sim->allocs[c->sim->last_hit];
+    c->mem_base = al->base;
+    c->mem_size = al->size;
+    c->mem_data = al->data;
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------
+// Small helpers.
+
+static inline float u2f(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+static inline uint32_t f2u(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+static inline uint64_t exec_of(const uq_sim_wave_t *w) {
+  return (uint64_t)w->s[127] << 32 | w->s[126];
+}
+static inline void set_exec(uq_sim_wave_t *w, uint64_t e) {
+  w->s[126] = (uint32_t)e;
+  w->s[127] = (uint32_t)(e >> 32);
+}
+static inline uint64_t vcc_of(const uq_sim_wave_t *w) {
+  return (uint64_t)w->s[107] << 32 | w->s[106];
+}
+
+static inline uq_status_t fail(const uq_sim_inst_t *in, uq_status_code_t code,
+                               const char *what) {
+  return UQ_MAKE_STATUS(code, "%s: '%s' at 0x%llx", what, in->text,
+                        (unsigned long long)in->pc);
+}
+#define UNIMPL(in)                                                             \
+  return fail((in), UQ_STATUS_UNIMPLEMENTED, "unimplemented instruction")
+
+static inline uint32_t sread(const uq_sim_wave_t *w, const uq_sim_opnd_t *o,
+                             int half) {
+  switch (o->kind) {
+  case UQ_OPND_SGPR:
+    return w->s[(o->reg + half) & 127];
+  case UQ_OPND_CONST:
+    return (uint32_t)(o->value >> (32 * half));
+  case UQ_OPND_SCC:
+    return half ? 0 : w->scc;
+  default:
+    return 0;
+  }
+}
+static inline uint64_t sread64(const uq_sim_wave_t *w, const uq_sim_opnd_t *o) {
+  if (o->kind == UQ_OPND_CONST)
+    return o->value;
+  return (uint64_t)sread(w, o, 1) << 32 | sread(w, o, 0);
+}
+static inline void swrite(uq_sim_wave_t *w, const uq_sim_opnd_t *o, int half,
+                          uint32_t v) {
+  if (o->kind == UQ_OPND_SGPR)
+    w->s[(o->reg + half) & 127] = v;
+}
+static inline void swrite64(uq_sim_wave_t *w, const uq_sim_opnd_t *o,
+                            uint64_t v) {
+  swrite(w, o, 0, (uint32_t)v);
+  swrite(w, o, 1, (uint32_t)(v >> 32));
+}
+
+// A whole-wave source: the VGPR row itself, or `tmp` filled with a scalar.
+static inline const uint32_t *vsrc(uq_sim_wave_t *w, const uq_sim_opnd_t *o,
+                                   int half, uint32_t *tmp) {
+  if (o->kind == UQ_OPND_VGPR)
+    return w->v[(o->reg + half) & 511];
+  uint32_t x = sread(w, o, half);
+  if (o->kind == UQ_OPND_CONST && half == 1 && !(o->value >> 32) &&
+      o->is_float_const == 0 && (int64_t)o->value < 0)
+    x = 0xFFFFFFFFu;
+  for (int l = 0; l < 64; ++l)
+    tmp[l] = x;
+  return tmp;
+}
+
+// The family handlers: each runs one decoded instruction of its class on a
+// wave and returns UNIMPLEMENTED (with the text and address) for an op or a
+// form it does not model.
+uq_status_t uq_sim_exec_salu(uq_sim_wave_t *w, const uq_sim_inst_t *in);
+uq_status_t uq_sim_exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
+                             const uq_sim_inst_t *in);
+uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
+                             const uq_sim_inst_t *in);
+uq_status_t uq_sim_exec_vcmp(uq_sim_wave_t *w, const uq_sim_inst_t *in);
+uq_status_t uq_sim_exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in);
+uq_status_t uq_sim_exec_lds(uq_sim_ctx_t *c, uq_sim_wave_t *w,
+                            const uq_sim_inst_t *in);
+uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
+                             const uq_sim_inst_t *in);
+
+#endif // UQ_SIM_EXEC_INTERNAL_H_
