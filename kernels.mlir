@@ -1607,4 +1607,1034 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
+
+  // ==== NVIDIA Hopper (sm_90a) ==========================================
+  // The same contract as the gfx950 decode + reduce (argument order:
+  // runtime/kernel_abi.h; partials [B, Hk, P, QG, 256] with the same
+  // partition walk), designed for Hopper rather than ported:
+  //
+  // - 4 warps per CTA (grid B x Hk x P), each warp an independent stream of
+  //   16-token tiles of the partition (tiles w, w+4, ...) with its own
+  //   4-stage cp.async pipeline in shared memory; the warps' (max, sum, acc)
+  //   are merged through shared memory at the end. The KV of a head is read
+  //   once for all QG query heads (QK and PV have the query rows as M = 16).
+  // - QK on tensor cores: mma.sync m16n8k32 E4M3 x E4M3 -> f32, one
+  //   32-element UE8M0 group per k-step, the group's scale applied to that
+  //   step's f32 result (per token = column). K's FP4 codes become E4M3 by
+  //   two shifts and a mask per 4 codes: E2M1 code s.e1e0.m placed as E4M3
+  //   bits s.0001.e1e0m.00 is exactly the E2M1 value times 2^-6 (subnormals
+  //   included), and 2^6 is folded into the softmax multiplier. The k order
+  //   inside a group is even elements then odd elements; Q is permuted to
+  //   match when its A fragments are built.
+  // - PV on tensor cores: mma.sync m16n8k16 bf16 -> f32. V's codes become
+  //   bf16 by shifts (code s.e1e0.m as bf16 bits s.0..0e1e0.m000000 is the
+  //   E2M1 value times 2^-126) and one bf16x2 multiply by 2^126 (exact); the
+  //   per-(token, group) V scale is folded into P instead (bf16(p) * 2^(e-127),
+  //   exact), one P per group. Output column n of group j's i-th n-tile is
+  //   head dim 32j + 4n + i, so ldmatrix.trans hands each thread its codes
+  //   already paired by token.
+  // - Shared-memory slot layout (stride 304 B, odd multiple of 16: ldmatrix
+  //   is free of bank conflicts): [0,136) K codes + K scales, [144,280) V
+  //   codes + V scales (16 B aligned for ldmatrix). Copies are 8 B cp.async
+  //   (4 B when padded_slot is not a multiple of 8), 17 per lane per tile.
+  // - Tokens of a tile outside [window start, seq_len) are clamped to a
+  //   valid token for the copy (no read past the used block table entries,
+  //   no garbage slot ever loaded) and masked to -inf.
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}]} {
+    llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+
+    // Copies the 16 slots of one tile (token base %tb) into a stage buffer
+    // (shared address %stage). Lane l copies token tb + (l & 15): its K half
+    // [0, 136) (l < 16) or its V half [136, 272) (l >= 16, to shared offset
+    // 144 so V's rows are 16-byte aligned for ldmatrix), as 17 8-byte (34
+    // 4-byte) cp.async at constant offsets from one address per lane.
+    func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %lane: i32,
+        %win_start: i32, %seq_len: i32, %bs_shift: i32, %bs_mask: i32,
+        %block_tables: !llvm.ptr<1>, %bt_row: i32, %kv_cache: !llvm.ptr<1>,
+        %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8: i1) {
+      %c1 = arith.constant 1 : i32
+      %c4 = arith.constant 4 : i32
+      %c8 = arith.constant 8 : i32
+      %c15 = arith.constant 15 : i32
+      %c136 = arith.constant 136 : i32
+      %c144 = arith.constant 144 : i32
+      %c304 = arith.constant 304 : i32
+      %mine = arith.andi %lane, %c15 : i32
+      %half = arith.shrui %lane, %c4 : i32
+      %t0 = arith.addi %tb, %mine : i32
+      %t1 = arith.maxsi %t0, %win_start : i32
+      %last = arith.subi %seq_len, %c1 : i32
+      %tok = arith.minsi %t1, %last : i32
+      %blk = arith.shrui %tok, %bs_shift : i32
+      %pos = arith.andi %tok, %bs_mask : i32
+      %bt_ix = arith.addi %bt_row, %blk : i32
+      %bt_p = llvm.getelementptr %block_tables[%bt_ix] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %phys = llvm.load %bt_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      %phys64 = arith.extsi %phys : i32 to i64
+      %a0 = arith.muli %phys64, %blk_bytes : i64
+      %p0 = arith.muli %pos, %pos_stride : i32
+      %p1 = arith.addi %p0, %head_off : i32
+      %hs = arith.muli %half, %c136 : i32
+      %p2 = arith.addi %p1, %hs : i32
+      %p64 = arith.extui %p2 : i32 to i64
+      %addr = arith.addi %a0, %p64 : i64
+      %kv_i = llvm.ptrtoint %kv_cache : !llvm.ptr<1> to i64
+      %src = arith.addi %kv_i, %addr : i64
+      %d0 = arith.muli %mine, %c304 : i32
+      %hd = arith.muli %half, %c144 : i32
+      %d1 = arith.addi %d0, %hd : i32
+      %dst = arith.addi %stage, %d1 : i32
+      %z = arith.constant 0 : index
+      %one = arith.constant 1 : index
+      scf.if %unit8 {
+        %n = arith.constant 17 : index
+        scf.for %k = %z to %n step %one {
+          %ki = arith.index_cast %k : index to i32
+          %o = arith.muli %ki, %c8 : i32
+          %o64 = arith.extui %o : i32 to i64
+          %s = arith.addi %src, %o64 : i64
+          %d = arith.addi %dst, %o : i32
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+        }
+      } else {
+        %n = arith.constant 34 : index
+        scf.for %k = %z to %n step %one {
+          %ki = arith.index_cast %k : index to i32
+          %o = arith.muli %ki, %c4 : i32
+          %o64 = arith.extui %o : i32 to i64
+          %s = arith.addi %src, %o64 : i64
+          %d = arith.addi %dst, %o : i32
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+        }
+      }
+      return
+    }
+
+    // First token of tile %k of the partition's walk (see the gfx950 decode).
+    func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %win_base: i32) -> i32 {
+      %c4 = arith.constant 4 : i32
+      %c8 = arith.constant 8 : i32
+      %c15 = arith.constant 15 : i32
+      %tgk = arith.shrui %k, %c4 : i32
+      %tg0 = arith.muli %tgk, %np : i32
+      %tg = arith.addi %part, %tg0 : i32
+      %b0 = arith.shli %tg, %c8 : i32
+      %tin = arith.andi %k, %c15 : i32
+      %b1 = arith.shli %tin, %c4 : i32
+      %b2 = arith.addi %b0, %b1 : i32
+      %tb = arith.addi %win_base, %b2 : i32
+      return %tb : i32
+    }
+
+    // E4M3 B fragment of 8 codes (one 32-bit word, element 2i in the low
+    // nibble of byte i): (even elements, odd elements) as E4M3 bytes, value
+    // times 2^-6.
+    func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %m1c = arith.constant 0x1C1C1C1C : i32
+      %m80 = arith.constant 0x80808080 : i32
+      %e0 = arith.shli %w, %c2 : i32
+      %e1 = arith.andi %e0, %m1c : i32
+      %e2 = arith.shli %w, %c4 : i32
+      %e3 = arith.andi %e2, %m80 : i32
+      %ev = arith.ori %e1, %e3 : i32
+      %o0 = arith.shrui %w, %c2 : i32
+      %o1 = arith.andi %o0, %m1c : i32
+      %o2 = arith.andi %w, %m80 : i32
+      %od = arith.ori %o1, %o2 : i32
+      return %ev, %od : i32, i32
+    }
+
+    // bf16 pair of nibble %i of both 16-bit halves of %r (E2M1 exact).
+    func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) -> i32 {
+      %c2 = arith.constant 2 : i32
+      %c6 = arith.constant 6 : i32
+      %c12 = arith.constant 12 : i32
+      %m1c0 = arith.constant 0x01C001C0 : i32
+      %m8000 = arith.constant 0x80008000 : i32
+      %two126 = arith.constant 0x7E807E80 : i32
+      %sh = arith.shli %i, %c2 : i32
+      %x = arith.shrui %r, %sh : i32
+      %a0 = arith.shli %x, %c6 : i32
+      %a1 = arith.andi %a0, %m1c0 : i32
+      %s0 = arith.shli %x, %c12 : i32
+      %s1 = arith.andi %s0, %m8000 : i32
+      %b = arith.ori %a1, %s1 : i32
+      %v = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %b, %two126 : (i32, i32) -> i32
+      return %v : i32
+    }
+
+    gpu.func @uq_decode(
+        %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %query: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %kv_cache: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %block_tables: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
+        %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %qg = "uq.param"() {name = "qg"} : () -> index
+      %qgi = arith.index_cast %qg : index to i32
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %c5 = arith.constant 5 : i32
+      %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
+      %c15 = arith.constant 15 : i32
+      %c16 = arith.constant 16 : i32
+      %c23 = arith.constant 23 : i32
+      %c31 = arith.constant 31 : i32
+      %c32 = arith.constant 32 : i32
+      %c128 = arith.constant 128 : i32
+      %c144 = arith.constant 144 : i32
+      %c255 = arith.constant 255 : i32
+      %c256 = arith.constant 256 : i32
+      %c272 = arith.constant 272 : i32
+      %c304 = arith.constant 304 : i32
+      %c4864 = arith.constant 4864 : i32
+      %c19456 = arith.constant 19456 : i32
+      %c16384 = arith.constant 16384 : i32
+      %c65536 = arith.constant 65536 : i32
+      %c65792 = arith.constant 65792 : i32
+      %c64 = arith.constant 64 : i32
+      %c127 = arith.constant 127 : i32
+      %c2048 = arith.constant 2048 : i32
+      %c4096 = arith.constant 4096 : i32
+      %zero8i = arith.constant dense<0> : vector<8xi32>
+      %i3 = arith.constant 3 : index
+      %c0x6420 = arith.constant 0x6420 : i32
+      %c0x7531 = arith.constant 0x7531 : i32
+      %c0xff = arith.constant 255 : i32
+      %c32_i64 = arith.constant 32 : i64
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %one_f = arith.constant 1.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %ln2 = arith.constant 0.693147180559945309 : f32
+      %sixty4 = arith.constant 64.0 : f32
+      %sixteenth = arith.constant 0.0625 : f32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
+      %zero128 = arith.constant dense<0.0> : vector<128xf32>
+      %zero32i = arith.constant dense<0> : vector<32xi32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %i8 = arith.constant 8 : index
+      %i16 = arith.constant 16 : index
+      %i32 = arith.constant 32 : index
+      %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %tid_ix = gpu.thread_id x
+      %tid = arith.index_cast %tid_ix : index to i32
+      %warp = arith.shrui %tid, %c5 : i32
+      %lane = arith.andi %tid, %c31 : i32
+      %g = arith.shrui %lane, %c2 : i32
+      %t = arith.andi %lane, %c3 : i32
+      %g8 = arith.addi %g, %c8 : i32
+      %t2 = arith.shli %t, %c1 : i32
+      %seq_ix = gpu.block_id x
+      %seq = arith.index_cast %seq_ix : index to i32
+      %kvh_ix = gpu.block_id y
+      %kvh = arith.index_cast %kvh_ix : index to i32
+      %part_ix = gpu.block_id z
+      %part = arith.index_cast %part_ix : index to i32
+      %sl_p = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %seq_len = llvm.load %sl_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      // ---- the partition's tiles: the gfx950 walk exactly (window shift,
+      // tile-groups p, p+P, ..., at most TGPP, only tiles with a token).
+      %win0 = arith.subi %seq_len, %sliding_window : i32
+      %win1 = arith.maxsi %win0, %c0 : i32
+      %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
+      %win_start = arith.select %has_win, %win1, %c0 : i32
+      %m16 = arith.constant -16 : i32
+      %win_base = arith.andi %win_start, %m16 : i32
+      %rel_len = arith.subi %seq_len, %win_base : i32
+      %walk0 = arith.addi %rel_len, %c255 : i32
+      %n_tg = arith.shrui %walk0, %c8 : i32
+      %walk1 = arith.subi %n_tg, %part : i32
+      %owns = arith.cmpi sgt, %walk1, %c0 : i32
+      %walk2 = arith.maxsi %walk1, %c1 : i32
+      %walk3 = arith.subi %num_partitions, %c1 : i32
+      %walk4 = arith.addi %walk2, %walk3 : i32
+      %walk5 = arith.divui %walk4, %num_partitions : i32
+      %walk6 = arith.minsi %walk5, %tgpp : i32
+      %walk7 = arith.subi %walk6, %c1 : i32
+      %walk8 = arith.maxsi %walk7, %c0 : i32
+      %walk9 = arith.muli %walk8, %num_partitions : i32
+      %walk10 = arith.addi %part, %walk9 : i32
+      %walk11 = arith.shli %walk10, %c8 : i32
+      %walk12 = arith.subi %rel_len, %walk11 : i32
+      %walk13 = arith.addi %walk12, %c15 : i32
+      %walk14 = arith.shrsi %walk13, %c4 : i32
+      %walk15 = arith.minsi %walk14, %c16 : i32
+      %walk16 = arith.shli %walk8, %c4 : i32
+      %walk17 = arith.addi %walk16, %walk15 : i32
+      %ntiles = arith.select %owns, %walk17, %c0 : i32
+
+      // ---- Q: load the QG rows (bf16 -> f32, zero rows past QG) into
+      // shared memory, Walsh-Hadamard butterflies (strides 1, 2, ..., 128,
+      // the host reference's order), x 1/16, E4M3 with saturation.
+      %qf = llvm.getelementptr %smem[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+      %q8 = llvm.getelementptr %smem[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+      %qss64 = arith.extui %q_stride_seq : i32 to i64
+      %qsh64 = arith.extui %q_stride_head : i32 to i64
+      %seq64 = arith.extui %seq : i32 to i64
+      %qrow_seq = arith.muli %seq64, %qss64 : i64
+      %hq0 = arith.muli %kvh, %qgi : i32
+      scf.for %ii = %i0 to %i32 step %i1 {
+        %iii = arith.index_cast %ii : index to i32
+        %x0 = arith.muli %iii, %c128 : i32
+        %idx = arith.addi %tid, %x0 : i32
+        %r = arith.shrui %idx, %c8 : i32
+        %d = arith.andi %idx, %c255 : i32
+        %in = arith.cmpi ult, %r, %qgi : i32
+        %val = scf.if %in -> (f32) {
+          %hq = arith.addi %hq0, %r : i32
+          %hq64 = arith.extui %hq : i32 to i64
+          %o0 = arith.muli %hq64, %qsh64 : i64
+          %o1 = arith.addi %qrow_seq, %o0 : i64
+          %d64 = arith.extui %d : i32 to i64
+          %o2 = arith.addi %o1, %d64 : i64
+          %qp = llvm.getelementptr %query[%o2] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+          %qb32 = arith.extui %qb : i16 to i32
+          %qb32s = arith.shli %qb32, %c16 : i32
+          %qv = arith.bitcast %qb32s : i32 to f32
+          scf.yield %qv : f32
+        } else {
+          scf.yield %zero_f : f32
+        }
+        %sp = llvm.getelementptr %qf[%idx] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        llvm.store %val, %sp {alignment = 4 : i64} : f32, !llvm.ptr<3>
+      }
+      gpu.barrier
+      scf.for %s = %i0 to %i8 step %i1 {
+        %si = arith.index_cast %s : index to i32
+        %h = arith.shli %c1, %si : i32
+        %hm = arith.subi %h, %c1 : i32
+        %s1 = arith.addi %si, %c1 : i32
+        scf.for %ii = %i0 to %i16 step %i1 {
+          %iii = arith.index_cast %ii : index to i32
+          %x0 = arith.muli %iii, %c128 : i32
+          %b = arith.addi %tid, %x0 : i32
+          %r = arith.shrui %b, %c7 : i32
+          %p = arith.andi %b, %c127 : i32
+          %hi = arith.shrui %p, %si : i32
+          %hi2 = arith.shli %hi, %s1 : i32
+          %lo = arith.andi %p, %hm : i32
+          %e0 = arith.ori %hi2, %lo : i32
+          %rb = arith.shli %r, %c8 : i32
+          %ia = arith.addi %rb, %e0 : i32
+          %ib = arith.addi %ia, %h : i32
+          %pa = llvm.getelementptr %qf[%ia] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pb = llvm.getelementptr %qf[%ib] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %va = llvm.load %pa {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+          %vb = llvm.load %pb {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+          %sum = arith.addf %va, %vb : f32
+          %dif = arith.subf %va, %vb : f32
+          llvm.store %sum, %pa {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %dif, %pb {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
+        gpu.barrier
+      }
+      scf.for %ii = %i0 to %i16 step %i1 {
+        %iii = arith.index_cast %ii : index to i32
+        %x0 = arith.muli %iii, %c128 : i32
+        %e = arith.addi %tid, %x0 : i32
+        %e2 = arith.shli %e, %c1 : i32
+        %pa = llvm.getelementptr %qf[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %va = llvm.load %pa {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+        %v0 = vector.extract %va[0] : f32 from vector<2xf32>
+        %v1 = vector.extract %va[1] : f32 from vector<2xf32>
+        %s0 = arith.mulf %v0, %sixteenth : f32
+        %s1 = arith.mulf %v1, %sixteenth : f32
+        %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
+        %pq = llvm.getelementptr %q8[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        llvm.store %pk, %pq {alignment = 2 : i64} : i16, !llvm.ptr<3>
+      }
+      gpu.barrier
+      // A fragments of Q per group j (m16n8k32): rows g and g + 8, k order
+      // even elements 8t + {0,2,4,6} then odd ones (matching the K side).
+      %qa = scf.for %j = %i0 to %i8 step %i1 iter_args(%acc = %zero32i) -> (vector<32xi32>) {
+        %ji = arith.index_cast %j : index to i32
+        %jo = arith.muli %ji, %c32 : i32
+        %to = arith.muli %t, %c8 : i32
+        %co = arith.addi %jo, %to : i32
+        %rg = arith.muli %g, %c256 : i32
+        %og = arith.addi %rg, %co : i32
+        %og8 = arith.addi %og, %c2048 : i32
+        %pg = llvm.getelementptr %q8[%og] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %pg8 = llvm.getelementptr %q8[%og8] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %wg = llvm.load %pg {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+        %wg8 = llvm.load %pg8 {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+        %lg = vector.extract %wg[0] : i32 from vector<2xi32>
+        %hg = vector.extract %wg[1] : i32 from vector<2xi32>
+        %lg8 = vector.extract %wg8[0] : i32 from vector<2xi32>
+        %hg8 = vector.extract %wg8[1] : i32 from vector<2xi32>
+        %a0 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg, %hg, %c0x6420 : (i32, i32, i32) -> i32
+        %a1 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg8, %hg8, %c0x6420 : (i32, i32, i32) -> i32
+        %a2 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg, %hg, %c0x7531 : (i32, i32, i32) -> i32
+        %a3 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg8, %hg8, %c0x7531 : (i32, i32, i32) -> i32
+        %j4 = arith.muli %j, %i4 : index
+        %j41 = arith.addi %j4, %i1 : index
+        %j42 = arith.addi %j4, %i2 : index
+        %j43 = arith.addi %j42, %i1 : index
+        %u0 = vector.insert %a0, %acc[%j4] : i32 into vector<32xi32>
+        %u1 = vector.insert %a1, %u0[%j41] : i32 into vector<32xi32>
+        %u2 = vector.insert %a2, %u1[%j42] : i32 into vector<32xi32>
+        %u3 = vector.insert %a3, %u2[%j43] : i32 into vector<32xi32>
+        scf.yield %u3 : vector<32xi32>
+      }
+      gpu.barrier
+
+      // ---- the warp's tiles: k = warp + 4 i, i < nw, through a 4-stage
+      // cp.async pipeline in the warp's own 4 x 4864 B of shared memory.
+      %wstage0 = arith.muli %warp, %c19456 : i32
+      %wbase = arith.addi %smem_i, %wstage0 : i32
+      %nw0 = arith.subi %ntiles, %warp : i32
+      %nw1 = arith.addi %nw0, %c3 : i32
+      %nw2 = arith.shrsi %nw1, %c2 : i32
+      %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
+      %nw = arith.select %nw3, %nw2, %c0 : i32
+      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
+      %bs_mask = arith.subi %block_size, %c1 : i32
+      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
+      %bb = arith.muli %block_size, %pos_stride : i32
+      %blk_bytes = arith.extui %bb : i32 to i64
+      %bt_row = arith.muli %seq, %max_blocks_per_seq : i32
+      %head_off = arith.muli %kvh, %padded_slot : i32
+      %p7 = arith.andi %padded_slot, %c7 : i32
+      %unit8 = arith.cmpi eq, %p7, %c0 : i32
+      %mult0 = arith.mulf %softmax_scale, %log2e : f32
+      %mult = arith.mulf %mult0, %sixty4 : f32
+      // Prologue: tiles 0, 1, 2 (one commit group each, empty or not).
+      scf.for %s = %i0 to %i3 step %i1 {
+        %si = arith.index_cast %s : index to i32
+        %have = arith.cmpi slt, %si, %nw : i32
+        scf.if %have {
+          %k4 = arith.muli %si, %c4 : i32
+          %k = arith.addi %warp, %k4 : i32
+          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %so = arith.muli %si, %c4864 : i32
+          %stage = arith.addi %wbase, %so : i32
+          func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+      }
+      // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
+      // group parity), row l & 7.
+      %lr0 = arith.andi %lane, %c7 : i32
+      %lr1 = arith.shrui %lane, %c3 : i32
+      %lr2 = arith.andi %lr1, %c1 : i32
+      %lr3 = arith.shli %lr2, %c3 : i32
+      %lrow = arith.addi %lr0, %lr3 : i32
+      %lg0 = arith.shrui %lane, %c4 : i32
+      %lgo = arith.shli %lg0, %c4 : i32
+      %lrb = arith.muli %lrow, %c304 : i32
+      %lrow_off = arith.addi %lrb, %lgo : i32
+      %nw_ix = arith.index_cast %nw : i32 to index
+      %fin:5 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128) -> (f32, f32, f32, f32, vector<128xf32>) {
+        %iti = arith.index_cast %it : index to i32
+        // next copy: tile i + 3 into stage (i + 3) & 3
+        %ni = arith.addi %iti, %c3 : i32
+        %have = arith.cmpi slt, %ni, %nw : i32
+        scf.if %have {
+          %k4 = arith.muli %ni, %c4 : i32
+          %k = arith.addi %warp, %k4 : i32
+          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ns = arith.andi %ni, %c3 : i32
+          %so = arith.muli %ns, %c4864 : i32
+          %stage = arith.addi %wbase, %so : i32
+          func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
+        llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+        %cs = arith.andi %iti, %c3 : i32
+        %cso = arith.muli %cs, %c4864 : i32
+        %sb = arith.addi %wbase, %cso : i32
+        %sbp_off = arith.subi %sb, %smem_i : i32
+        %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %k4c = arith.muli %iti, %c4 : i32
+        %kc = arith.addi %warp, %k4c : i32
+        %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %lbase = arith.addi %sb, %lrow_off : i32
+
+        // ---- K scales of this thread's columns: tokens 2t + e (n-tile 0)
+        // and 8 + 2t + e (n-tile 1), e = 0, 1; 8 bytes each.
+        %ks = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
+          %ci = arith.index_cast %c : index to i32
+          %ce = arith.andi %ci, %c1 : i32
+          %cn = arith.shrui %ci, %c1 : i32
+          %cn8 = arith.muli %cn, %c8 : i32
+          %tk0 = arith.addi %t2, %ce : i32
+          %tk = arith.addi %tk0, %cn8 : i32
+          %o0 = arith.muli %tk, %c304 : i32
+          %o1 = arith.addi %o0, %c128 : i32
+          %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+          %w0 = vector.extract %w[0] : i32 from vector<2xi32>
+          %w1 = vector.extract %w[1] : i32 from vector<2xi32>
+          %c2x = arith.muli %c, %i2 : index
+          %c2x1 = arith.addi %c2x, %i1 : index
+          %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
+          %v1 = vector.insert %w1, %v0[%c2x1] : i32 into vector<8xi32>
+          scf.yield %v1 : vector<8xi32>
+        }
+        // ---- S = Q K^T: 8 groups x 2 n-tiles of m16n8k32 E4M3.
+        %S = scf.for %jp = %i0 to %i4 step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
+          %jpi = arith.index_cast %jp : index to i32
+          %jo = arith.muli %jpi, %c32 : i32
+          %la = arith.addi %lbase, %jo : i32
+          %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+          %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
+            %j2 = arith.muli %jp, %i2 : index
+            %j = arith.addi %j2, %jj : index
+            %ji = arith.index_cast %j : index to i32
+            %j4 = arith.muli %j, %i4 : index
+            %j41 = arith.addi %j4, %i1 : index
+            %j42 = arith.addi %j4, %i2 : index
+            %j43 = arith.addi %j42, %i1 : index
+            %qa0 = vector.extract %qa[%j4] : i32 from vector<32xi32>
+            %qa1 = vector.extract %qa[%j41] : i32 from vector<32xi32>
+            %qa2 = vector.extract %qa[%j42] : i32 from vector<32xi32>
+            %qa3 = vector.extract %qa[%j43] : i32 from vector<32xi32>
+            %kf_v = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
+            %kf_v1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
+            %kf_v2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
+            %kf_v3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+            %isodd = arith.cmpi eq, %jj, %i1 : index
+            %wn0 = arith.select %isodd, %kf_v2, %kf_v : i32
+            %wn1 = arith.select %isodd, %kf_v3, %kf_v1 : i32
+            // group byte j of the 8-byte scale row: word j >> 2, byte j & 3
+            %jw = arith.shrui %ji, %c2 : i32
+            %jb = arith.andi %ji, %c3 : i32
+            %jsh = arith.muli %jb, %c8 : i32
+            %sout = scf.for %nt = %i0 to %i2 step %i1 iter_args(%sv = %sa) -> (vector<8xf32>) {
+              %isn1 = arith.cmpi eq, %nt, %i1 : index
+              %w = arith.select %isn1, %wn1, %wn0 : i32
+              %b:2 = func.call @uq_sm90_fp4_e4m3(%w) : (i32) -> (i32, i32)
+              %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$10,$10,$10};", "=f,=f,=f,=f,r,r,r,r,r,r,f" %qa0, %qa1, %qa2, %qa3, %b#0, %b#1, %zero_f : (i32, i32, i32, i32, i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+              %m0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+              %m1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+              %m2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+              %m3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+              // scale words: column tokens e = 0, 1 of n-tile nt: ks[(2nt + e) * 2 + jw]
+              %ntq4 = arith.muli %nt, %i4 : index
+              %jwx = arith.index_cast %jw : i32 to index
+              %k0x = arith.addi %ntq4, %jwx : index
+              %k1x = arith.addi %k0x, %i2 : index
+              %kw0 = vector.extract %ks[%k0x] : i32 from vector<8xi32>
+              %kw1 = vector.extract %ks[%k1x] : i32 from vector<8xi32>
+              %kb0 = arith.shrui %kw0, %jsh : i32
+              %kb1 = arith.shrui %kw1, %jsh : i32
+              %kc0 = arith.andi %kb0, %c0xff : i32
+              %kc1 = arith.andi %kb1, %c0xff : i32
+              %ke0 = arith.shli %kc0, %c23 : i32
+              %ke1 = arith.shli %kc1, %c23 : i32
+              %sc0 = arith.bitcast %ke0 : i32 to f32
+              %sc1 = arith.bitcast %ke1 : i32 to f32
+              %mv = vector.from_elements %m0, %m1, %m2, %m3 : vector<4xf32>
+              %scv = vector.from_elements %sc0, %sc1, %sc0, %sc1 : vector<4xf32>
+              %sx = arith.muli %nt, %i4 : index
+              %old = vector.extract_strided_slice %sv {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+              %oldh = vector.extract_strided_slice %sv {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+              %cur = arith.select %isn1, %oldh, %old : vector<4xf32>
+              %new = math.fma %mv, %scv, %cur : vector<4xf32>
+              %lo = arith.select %isn1, %old, %new : vector<4xf32>
+              %hi = arith.select %isn1, %new, %oldh : vector<4xf32>
+              %r0 = vector.insert_strided_slice %lo, %sv {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+              %r1 = vector.insert_strided_slice %hi, %r0 {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
+              scf.yield %r1 : vector<8xf32>
+            }
+            scf.yield %sout : vector<8xf32>
+          }
+          scf.yield %sacc2 : vector<8xf32>
+        }
+        // ---- online softmax in base 2 over this tile (rows g and g + 8).
+        // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
+        // tb + 8nt + 2t + (e & 1).
+        %x8 = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
+          %ei = arith.index_cast %e : index to i32
+          %en = arith.shrui %ei, %c2 : i32
+          %en8 = arith.muli %en, %c8 : i32
+          %ec = arith.andi %ei, %c1 : i32
+          %tk0 = arith.addi %tb, %en8 : i32
+          %tk1 = arith.addi %tk0, %t2 : i32
+          %tk = arith.addi %tk1, %ec : i32
+          %ok0 = arith.cmpi sge, %tk, %win_start : i32
+          %ok1 = arith.cmpi slt, %tk, %seq_len : i32
+          %ok = arith.andi %ok0, %ok1 : i1
+          %x = vector.extract %xv[%e] : f32 from vector<8xf32>
+          %xs = arith.mulf %x, %mult : f32
+          %xm = arith.select %ok, %xs, %ninf : f32
+          %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
+          scf.yield %xo : vector<8xf32>
+        }
+        %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
+        %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
+        %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
+        %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
+        %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
+        %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
+        %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
+        %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
+        %mg0 = arith.maximumf %x0, %x1 : f32
+        %mg1 = arith.maximumf %x4, %x5 : f32
+        %mg2 = arith.maximumf %mg0, %mg1 : f32
+        %mh0 = arith.maximumf %x2, %x3 : f32
+        %mh1 = arith.maximumf %x6, %x7 : f32
+        %mh2 = arith.maximumf %mh0, %mh1 : f32
+        %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
+        %mg3 = arith.maximumf %mg2, %sg1 : f32
+        %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
+        %mg4 = arith.maximumf %mg3, %sg2 : f32
+        %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
+        %mh3 = arith.maximumf %mh2, %sh1 : f32
+        %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
+        %mh4 = arith.maximumf %mh3, %sh2 : f32
+        %mng = arith.maximumf %m_g, %mg4 : f32
+        %mnh = arith.maximumf %m_g8, %mh4 : f32
+        %emptyg = arith.cmpf oeq, %mng, %ninf : f32
+        %emptyh = arith.cmpf oeq, %mnh, %ninf : f32
+        %dg = arith.subf %m_g, %mng : f32
+        %dh = arith.subf %m_g8, %mnh : f32
+        %eg = math.exp2 %dg : f32
+        %eh = math.exp2 %dh : f32
+        %corr_g = arith.select %emptyg, %one_f, %eg : f32
+        %corr_h = arith.select %emptyh, %one_f, %eh : f32
+        %bg = arith.select %emptyg, %zero_f, %mng : f32
+        %bh = arith.select %emptyh, %zero_f, %mnh : f32
+        %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
+        %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
+          %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
+          %be = vector.extract %bv[%e] : f32 from vector<8xf32>
+          %de = arith.subf %xe, %be : f32
+          %pe = math.exp2 %de : f32
+          %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
+          scf.yield %po : vector<8xf32>
+        }
+        %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+        %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+        %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+        %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+        %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+        %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+        %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+        %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+        %sg_0 = arith.addf %p0, %p1 : f32
+        %sg_1 = arith.addf %p4, %p5 : f32
+        %sg_2 = arith.addf %sg_0, %sg_1 : f32
+        %sh_0 = arith.addf %p2, %p3 : f32
+        %sh_1 = arith.addf %p6, %p7v : f32
+        %sh_2 = arith.addf %sh_0, %sh_1 : f32
+        %lg_new = math.fma %l_g, %corr_g, %sg_2 : f32
+        %lh_new = math.fma %l_g8, %corr_h, %sh_2 : f32
+        // rescale the accumulators only when some row's max moved
+        %ng = arith.cmpf une, %corr_g, %one_f : f32
+        %nh = arith.cmpf une, %corr_h, %one_f : f32
+        %nn = arith.ori %ng, %nh : i1
+        %nni = arith.extui %nn : i1 to i32
+        %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
+        %anyb = arith.cmpi ne, %any, %c0 : i32
+        %acc1 = scf.if %anyb -> (vector<128xf32>) {
+          %sc = scf.for %nt = %i0 to %i32 step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
+            %o = arith.muli %nt, %i4 : index
+            %o1 = arith.addi %o, %i1 : index
+            %o2 = arith.addi %o, %i2 : index
+            %o3 = arith.addi %o2, %i1 : index
+            %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
+            %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
+            %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
+            %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
+            %w0 = arith.mulf %v0, %corr_g : f32
+            %w1 = arith.mulf %v1, %corr_g : f32
+            %w2 = arith.mulf %v2, %corr_h : f32
+            %w3 = arith.mulf %v3, %corr_h : f32
+            %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
+            %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
+            %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
+            %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
+            scf.yield %u3 : vector<128xf32>
+          }
+          scf.yield %sc : vector<128xf32>
+        } else {
+          scf.yield %acc : vector<128xf32>
+        }
+        // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
+        // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
+        %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+        %pa1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+        %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
+        %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
+        // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
+        %vs = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
+          %ci = arith.index_cast %c : index to i32
+          %ce = arith.andi %ci, %c1 : i32
+          %cn = arith.shrui %ci, %c1 : i32
+          %cn8 = arith.muli %cn, %c8 : i32
+          %tk0 = arith.addi %t2, %ce : i32
+          %tk = arith.addi %tk0, %cn8 : i32
+          %o0 = arith.muli %tk, %c304 : i32
+          %o1 = arith.addi %o0, %c272 : i32
+          %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+          %w0 = vector.extract %w[0] : i32 from vector<2xi32>
+          %w1 = vector.extract %w[1] : i32 from vector<2xi32>
+          %c2x = arith.muli %c, %i2 : index
+          %c2x1 = arith.addi %c2x, %i1 : index
+          %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
+          %v1 = vector.insert %w1, %v0[%c2x1] : i32 into vector<8xi32>
+          scf.yield %v1 : vector<8xi32>
+        }
+        // ---- O += P V: per group j, P scaled by the group's V scales, 4
+        // n-tiles of m16n8k16 bf16.
+        %accv = scf.for %jp = %i0 to %i4 step %i1 iter_args(%av = %acc1) -> (vector<128xf32>) {
+          %jpi = arith.index_cast %jp : index to i32
+          %jo = arith.muli %jpi, %c32 : i32
+          %la0 = arith.addi %lbase, %jo : i32
+          %la = arith.addi %la0, %c144 : i32
+          %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+          %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
+          %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
+          %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
+          %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+          %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
+            %j2 = arith.muli %jp, %i2 : index
+            %j = arith.addi %j2, %jj : index
+            %ji = arith.index_cast %j : index to i32
+            %isodd = arith.cmpi eq, %jj, %i1 : index
+            %rlo = arith.select %isodd, %vf2, %vf0 : i32
+            %rhi = arith.select %isodd, %vf3, %vf1 : i32
+            %jw = arith.shrui %ji, %c2 : i32
+            %jwx = arith.index_cast %jw : i32 to index
+            %jb = arith.andi %ji, %c3 : i32
+            %jsh = arith.muli %jb, %c8 : i32
+            // bf16 scale 2^(e-127) = e << 7 per token (e = 0: +0, its codes are +0)
+            %ix0 = arith.addi %jwx, %i0 : index
+            %ix1 = arith.addi %jwx, %i2 : index
+            %ix2 = arith.addi %jwx, %i4 : index
+            %ix3a = arith.addi %jwx, %i4 : index
+            %ix3 = arith.addi %ix3a, %i2 : index
+            %sw0 = vector.extract %vs[%ix0] : i32 from vector<8xi32>
+            %sw1 = vector.extract %vs[%ix1] : i32 from vector<8xi32>
+            %sw2 = vector.extract %vs[%ix2] : i32 from vector<8xi32>
+            %sw3 = vector.extract %vs[%ix3] : i32 from vector<8xi32>
+            %sb0 = arith.shrui %sw0, %jsh : i32
+            %sb1 = arith.shrui %sw1, %jsh : i32
+            %sb2 = arith.shrui %sw2, %jsh : i32
+            %sb3 = arith.shrui %sw3, %jsh : i32
+            %sa0 = arith.andi %sb0, %c0xff : i32
+            %sa1 = arith.andi %sb1, %c0xff : i32
+            %sa2 = arith.andi %sb2, %c0xff : i32
+            %sa3 = arith.andi %sb3, %c0xff : i32
+            %sc0 = arith.shli %sa0, %c7 : i32
+            %sc1 = arith.shli %sa1, %c23 : i32
+            %sc2 = arith.shli %sa2, %c7 : i32
+            %sc3 = arith.shli %sa3, %c23 : i32
+            %s01 = arith.ori %sc0, %sc1 : i32
+            %s89 = arith.ori %sc2, %sc3 : i32
+            %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
+            %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
+            %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32
+            %pj3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa3, %s89 : (i32, i32) -> i32
+            %aout = scf.for %i = %i0 to %i4 step %i1 iter_args(%ai = %aa) -> (vector<128xf32>) {
+              %ii = arith.index_cast %i : index to i32
+              %b0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %ii) : (i32, i32) -> i32
+              %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
+              %j4 = arith.muli %j, %i4 : index
+              %nt = arith.addi %j4, %i : index
+              %o = arith.muli %nt, %i4 : index
+              %o1 = arith.addi %o, %i1 : index
+              %o2 = arith.addi %o, %i2 : index
+              %o3 = arith.addi %o2, %i1 : index
+              %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
+              %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
+              %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
+              %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
+              %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+              %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+              %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+              %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+              %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+              %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
+              %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
+              %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
+              %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
+              scf.yield %u3 : vector<128xf32>
+            }
+            scf.yield %aout : vector<128xf32>
+          }
+          scf.yield %av2 : vector<128xf32>
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+        scf.yield %mng, %mnh, %lg_new, %lh_new, %accv : f32, f32, f32, f32, vector<128xf32>
+      }
+      llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
+      // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
+      // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
+      %lq1, %vq1 = gpu.shuffle xor %fin#2, %c1, %c32 : f32
+      %lq2 = arith.addf %fin#2, %lq1 : f32
+      %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
+      %l_g_tot = arith.addf %lq2, %lq3 : f32
+      %lh1, %vh1q = gpu.shuffle xor %fin#3, %c1, %c32 : f32
+      %lh2 = arith.addf %fin#3, %lh1 : f32
+      %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
+      %l_h_tot = arith.addf %lh2, %lh3 : f32
+      gpu.barrier
+      %wacc = arith.muli %warp, %c4096 : i32
+      scf.for %nt = %i0 to %i32 step %i1 {
+        %nti = arith.index_cast %nt : index to i32
+        %j = arith.shrui %nti, %c2 : i32
+        %i = arith.andi %nti, %c3 : i32
+        %d0a = arith.muli %j, %c32 : i32
+        %d0b = arith.muli %t, %c8 : i32
+        %d0c = arith.addi %d0a, %d0b : i32
+        %d0 = arith.addi %d0c, %i : i32
+        %d1 = arith.addi %d0, %c4 : i32
+        %rg = arith.muli %g, %c256 : i32
+        %rh = arith.muli %g8, %c256 : i32
+        %e0a = arith.addi %rg, %d0 : i32
+        %e1a = arith.addi %rg, %d1 : i32
+        %e2a = arith.addi %rh, %d0 : i32
+        %e3a = arith.addi %rh, %d1 : i32
+        %e0 = arith.addi %wacc, %e0a : i32
+        %e1 = arith.addi %wacc, %e1a : i32
+        %e2 = arith.addi %wacc, %e2a : i32
+        %e3 = arith.addi %wacc, %e3a : i32
+        %o = arith.muli %nt, %i4 : index
+        %o1 = arith.addi %o, %i1 : index
+        %o2 = arith.addi %o, %i2 : index
+        %o3 = arith.addi %o2, %i1 : index
+        %v0 = vector.extract %fin#4[%o] : f32 from vector<128xf32>
+        %v1 = vector.extract %fin#4[%o1] : f32 from vector<128xf32>
+        %v2 = vector.extract %fin#4[%o2] : f32 from vector<128xf32>
+        %v3 = vector.extract %fin#4[%o3] : f32 from vector<128xf32>
+        %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+      }
+      %t0 = arith.cmpi eq, %t, %c0 : i32
+      scf.if %t0 {
+        %wm = arith.muli %warp, %c16 : i32
+        %mga = arith.addi %wm, %g : i32
+        %mha = arith.addi %wm, %g8 : i32
+        %mgi = arith.addi %mga, %c16384 : i32
+        %mhi = arith.addi %mha, %c16384 : i32
+        %lgi = arith.addi %mgi, %c64 : i32
+        %lhi = arith.addi %mhi, %c64 : i32
+        %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %fin#1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+      }
+      gpu.barrier
+      // ---- the partition's partials: bf16(O / L), max (natural units), L.
+      %hk_p0 = arith.muli %seq, %num_kv_heads : i32
+      %hk_p1 = arith.addi %hk_p0, %kvh : i32
+      %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
+      %prow = arith.addi %hk_p2, %part : i32
+      %prow_q = arith.muli %prow, %qgi : i32
+      scf.for %ii = %i0 to %i32 step %i1 {
+        %iii = arith.index_cast %ii : index to i32
+        %x0 = arith.muli %iii, %c128 : i32
+        %e = arith.addi %tid, %x0 : i32
+        %r = arith.shrui %e, %c8 : i32
+        %d = arith.andi %e, %c255 : i32
+        %in = arith.cmpi ult, %r, %qgi : i32
+        scf.if %in {
+          %M = scf.for %w = %i0 to %i4 step %i1 iter_args(%mm = %ninf) -> (f32) {
+            %wi = arith.index_cast %w : index to i32
+            %wo = arith.muli %wi, %c16 : i32
+            %a0 = arith.addi %wo, %r : i32
+            %a = arith.addi %a0, %c16384 : i32
+            %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %mx = arith.maximumf %mm, %mv : f32
+            scf.yield %mx : f32
+          }
+          %empty = arith.cmpf oeq, %M, %ninf : f32
+          %Mb = arith.select %empty, %zero_f, %M : f32
+          %sums:2 = scf.for %w = %i0 to %i4 step %i1 iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
+            %wi = arith.index_cast %w : index to i32
+            %wo = arith.muli %wi, %c16 : i32
+            %a0 = arith.addi %wo, %r : i32
+            %a = arith.addi %a0, %c16384 : i32
+            %al = arith.addi %a, %c64 : i32
+            %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %pl = llvm.getelementptr %smem[%al] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %lv = llvm.load %pl {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %wa = arith.muli %wi, %c4096 : i32
+            %ra = arith.muli %r, %c256 : i32
+            %oa0 = arith.addi %wa, %ra : i32
+            %oa = arith.addi %oa0, %d : i32
+            %po = llvm.getelementptr %smem[%oa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %ov = llvm.load %po {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %dm = arith.subf %mv, %Mb : f32
+            %wt = math.exp2 %dm : f32
+            %nacc1 = math.fma %wt, %ov, %num : f32
+            %d1 = math.fma %wt, %lv, %den : f32
+            scf.yield %nacc1, %d1 : f32, f32
+          }
+          %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
+          %den1 = arith.select %pos, %sums#1, %one_f : f32
+          %inv = arith.divf %one_f, %den1 : f32
+          %o = arith.mulf %sums#0, %inv : f32
+          %ob = arith.truncf %o : f32 to bf16
+          %obi = arith.bitcast %ob : bf16 to i16
+          %orow = arith.addi %prow_q, %r : i32
+          %orow64 = arith.extui %orow : i32 to i64
+          %c256_64 = arith.constant 256 : i64
+          %oe0 = arith.muli %orow64, %c256_64 : i64
+          %d64 = arith.extui %d : i32 to i64
+          %oe = arith.addi %oe0, %d64 : i64
+          %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          llvm.store %obi, %op {alignment = 2 : i64} : i16, !llvm.ptr<1>
+          %d0 = arith.cmpi eq, %d, %c0 : i32
+          scf.if %d0 {
+            %mnat = arith.mulf %M, %ln2 : f32
+            %pmx = llvm.getelementptr %segm_max[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            %psm = llvm.getelementptr %segm_sum[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            llvm.store %mnat, %pmx {alignment = 4 : i64} : f32, !llvm.ptr<1>
+            llvm.store %sums#1, %psm {alignment = 4 : i64} : f32, !llvm.ptr<1>
+          }
+        }
+      }
+      gpu.return
+    }
+  }
+
+  // Reduce for sm_90a: grid (B, Hq), 256 threads (thread = head dim). Same
+  // arguments and arithmetic as the gfx950 reduce: M = max(max_p m_p, sink),
+  // w_p = e^(m_p - M) l_p over partitions with l_p > 0, the sink's
+  // e^(sink - M) in the denominator only, 0 when the denominator is 0.
+  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] {
+    gpu.func @uq_reduce(
+        %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_kv_heads: i32, %qg: i32, %num_partitions: i32,
+        %out_stride_seq: i32, %out_stride_head: i32,
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c256_64 = arith.constant 256 : i64
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %one_f = arith.constant 1.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %d_ix = gpu.thread_id x
+      %d = arith.index_cast %d_ix : index to i32
+      %seq_ix = gpu.block_id x
+      %seq = arith.index_cast %seq_ix : index to i32
+      %hq_ix = gpu.block_id y
+      %hq = arith.index_cast %hq_ix : index to i32
+      %kvh = arith.divui %hq, %qg : i32
+      %r = arith.remui %hq, %qg : i32
+      %b0 = arith.muli %seq, %num_kv_heads : i32
+      %b1 = arith.addi %b0, %kvh : i32
+      %row0 = arith.muli %b1, %num_partitions : i32
+      %null = llvm.mlir.zero : !llvm.ptr<1>
+      %has_sink = llvm.icmp "ne" %sinks, %null : !llvm.ptr<1>
+      %sink = scf.if %has_sink -> (f32) {
+        %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %s = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        scf.yield %s : f32
+      } else {
+        scf.yield %ninf : f32
+      }
+      %np = arith.index_cast %num_partitions : i32 to index
+      %M0 = scf.for %p = %i0 to %np step %i1 iter_args(%m = %sink) -> (f32) {
+        %pi = arith.index_cast %p : index to i32
+        %ro = arith.addi %row0, %pi : i32
+        %ri0 = arith.muli %ro, %qg : i32
+        %ri = arith.addi %ri0, %r : i32
+        %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        %mx = arith.maximumf %m, %mv : f32
+        scf.yield %mx : f32
+      }
+      %empty = arith.cmpf oeq, %M0, %ninf : f32
+      %M = arith.select %empty, %zero_f, %M0 : f32
+      %acc:2 = scf.for %p = %i0 to %np step %i1 iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
+        %pi = arith.index_cast %p : index to i32
+        %ro = arith.addi %row0, %pi : i32
+        %ri0 = arith.muli %ro, %qg : i32
+        %ri = arith.addi %ri0, %r : i32
+        %lp = llvm.getelementptr %segm_sum[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %lv = llvm.load %lp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        %live = arith.cmpf ogt, %lv, %zero_f : f32
+        %res:2 = scf.if %live -> (f32, f32) {
+          %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+          %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+          %ri64 = arith.extui %ri : i32 to i64
+          %oe0 = arith.muli %ri64, %c256_64 : i64
+          %d64 = arith.extui %d : i32 to i64
+          %oe = arith.addi %oe0, %d64 : i64
+          %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          %ob = llvm.load %op {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+          %ob32 = arith.extui %ob : i16 to i32
+          %c16 = arith.constant 16 : i32
+          %obs = arith.shli %ob32, %c16 : i32
+          %ov = arith.bitcast %obs : i32 to f32
+          %dm = arith.subf %mv, %M : f32
+          %dm2 = arith.mulf %dm, %log2e : f32
+          %e = math.exp2 %dm2 : f32
+          %w = arith.mulf %e, %lv : f32
+          %n1 = math.fma %w, %ov, %num : f32
+          %d1 = arith.addf %den, %w : f32
+          scf.yield %n1, %d1 : f32, f32
+        } else {
+          scf.yield %num, %den : f32, f32
+        }
+        scf.yield %res#0, %res#1 : f32, f32
+      }
+      %ds = arith.subf %sink, %M : f32
+      %ds2 = arith.mulf %ds, %log2e : f32
+      %es = math.exp2 %ds2 : f32
+      %ws = arith.select %has_sink, %es, %zero_f : f32
+      %den = arith.addf %acc#1, %ws : f32
+      %pos = arith.cmpf ogt, %den, %zero_f : f32
+      %den1 = arith.select %pos, %den, %one_f : f32
+      %q = arith.divf %acc#0, %den1 : f32
+      %o = arith.select %pos, %q, %zero_f : f32
+      %ob = arith.truncf %o : f32 to bf16
+      %obi = arith.bitcast %ob : bf16 to i16
+      %seq64 = arith.extui %seq : i32 to i64
+      %hq64 = arith.extui %hq : i32 to i64
+      %oss = arith.extui %out_stride_seq : i32 to i64
+      %osh = arith.extui %out_stride_head : i32 to i64
+      %a0 = arith.muli %seq64, %oss : i64
+      %a1 = arith.muli %hq64, %osh : i64
+      %a2 = arith.addi %a0, %a1 : i64
+      %d64 = arith.extui %d : i32 to i64
+      %a3 = arith.addi %a2, %d64 : i64
+      %outp = llvm.getelementptr %output[%a3] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+      llvm.store %obi, %outp {alignment = 2 : i64} : i16, !llvm.ptr<1>
+      gpu.return
+    }
+  }
 }

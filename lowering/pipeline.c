@@ -1,4 +1,4 @@
-// kernels.mlir -> gfx950 code objects.
+// kernels.mlir -> gfx950 code objects and NVIDIA cubins.
 #include "lowering/pipeline.h"
 
 #include <inttypes.h>
@@ -33,6 +33,39 @@ static bool append_variant(uq_variant_t **variants, size_t *count,
   return true;
 }
 
+static void print_to_buffer(MlirStringRef text, void *user_data) {
+  char *buffer = user_data;
+  size_t used = strlen(buffer);
+  snprintf(buffer + used, 256 - used, "%.*s", (int)text.length, text.data);
+}
+
+// The chip named by the gpu.module's first target attribute
+// (#rocdl.target<chip = "gfx950"> or #nvvm.target<chip = "sm_90a">); no
+// target attribute means gfx950, the chip these modules were first written
+// for.
+static void module_target(MlirOperation op, char *out, size_t size) {
+  snprintf(out, size, "gfx950");
+  MlirAttribute targets = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("targets"));
+  if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
+      mlirArrayAttrGetNumElements(targets) < 1)
+    return;
+  char text[256] = "";
+  mlirAttributePrint(mlirArrayAttrGetElement(targets, 0), print_to_buffer,
+                     text);
+  const char *chip = strstr(text, "chip = \"");
+  if (!chip)
+    return;
+  chip += 8;
+  const char *end = strchr(chip, '"');
+  if (end)
+    snprintf(out, size, "%.*s", (int)(end - chip), chip);
+}
+
+bool uq_variant_is_nvidia(const uq_variant_t *variant) {
+  return strncmp(variant->target, "sm_", 3) == 0;
+}
+
 bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
                       size_t *out_count) {
   *out_variants = NULL;
@@ -47,6 +80,7 @@ bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
     memset(&base, 0, sizeof(base));
     snprintf(base.module, sizeof(base.module), "%.*s", (int)name.length,
              name.data);
+    module_target(op, base.target, sizeof(base.target));
     const char *stem =
         strncmp(base.module, "uq_", 3) == 0 ? base.module + 3 : base.module;
     MlirAttribute variants = mlirOperationGetAttributeByName(
@@ -107,6 +141,24 @@ fail:
 void uq_pipeline_text(const uq_variant_t *variant,
                       const uq_compile_options_t *options, char *out,
                       size_t size) {
+  if (uq_variant_is_nvidia(variant)) {
+    // The same front half; then the upstream NVVM path, ptxas from the CUDA
+    // toolkit for the cubin (format=isa gives the PTX). The module's
+    // #nvvm.target carries chip, PTX version and O.
+    snprintf(out, size,
+             "builtin.module("
+             "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
+             "uq-unroll-loops,canonicalize,cse,"
+             "lower-affine,convert-scf-to-cf,"
+             "gpu.module(convert-vector-to-llvm),"
+             "gpu.module(convert-gpu-to-nvvm{"
+             "use-bare-ptr-memref-call-conv=true}),"
+             "reconcile-unrealized-casts,"
+             "gpu-module-to-binary{format=%s toolkit=%s})",
+             variant->bindings, options->emit_isa ? "isa" : "bin",
+             options->cuda_dir ? options->cuda_dir : "");
+    return;
+  }
   // Specialize, then fold the parameter through the IR so compile-time loop
   // bounds become constants, unroll them (twice: an inner loop's bounds may
   // depend on an outer induction variable), lower our ops, then the

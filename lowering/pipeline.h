@@ -1,4 +1,5 @@
-// The lowering pipeline from kernels.mlir to gfx950 code objects: variant
+// The lowering pipeline from kernels.mlir to gfx950 code objects and sm_90a
+// cubins: variant
 // discovery, specialization, upstream conversions and serialization.
 #ifndef UQ_LOWERING_PIPELINE_H_
 #define UQ_LOWERING_PIPELINE_H_
@@ -19,12 +20,17 @@ typedef struct uq_variant_s {
   char key[96];      // "decode_qg8": module without "uq_" + "_<name><value>"
   char bindings[96]; // uq-specialize options, e.g. "qg=8"
   char suffix[64];   // appended to kernel names, e.g. "_qg8"
+  char target[16];   // the gpu.module's chip: "gfx950" or "sm_90a"
 } uq_variant_t;
 
+// True for a variant of an NVIDIA (#nvvm.target) gpu.module.
+bool uq_variant_is_nvidia(const uq_variant_t *variant);
+
 typedef struct uq_compile_options_s {
-  const char *chip;        // "gfx950"
+  const char *chip;        // "gfx950" (the AMD chipset of the rocdl passes)
   const char *toolkit_dir; // a directory whose llvm/bin/ld.lld is lld
-  bool emit_isa;           // serialize as assembly text instead of HSACO
+  bool emit_isa;           // assembly text (ISA / PTX) instead of a binary
+  const char *cuda_dir;    // CUDA toolkit (bin/ptxas) for NVIDIA variants
 } uq_compile_options_t;
 
 // Lists the variants of every gpu.module in `module` (a module without

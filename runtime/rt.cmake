@@ -20,12 +20,32 @@ set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
 add_custom_command(
   OUTPUT "${UQRT_EMBEDDED_C}" ${UQ_KERNEL_OBJECTS}
   COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
-  COMMAND uq-compile --quiet "${PROJECT_SOURCE_DIR}/kernels.mlir"
+  COMMAND uq-compile --quiet --target=gfx950
+          "${PROJECT_SOURCE_DIR}/kernels.mlir"
           -o "${UQ_KERNELS_DIR}" "--embed-c=${UQRT_EMBEDDED_C}"
   DEPENDS uq-compile "${PROJECT_SOURCE_DIR}/kernels.mlir"
   COMMENT "Compiling kernels.mlir and embedding its code objects in libuqrt"
   VERBATIM)
 add_custom_target(uq_kernel_objects DEPENDS ${UQ_KERNEL_OBJECTS})
+
+# The sm_90a cubins (not embedded yet: libuqrt has no CUDA backend), for
+# uq-bench-cuda and the CUDA tests; only with a CUDA toolkit.
+if(UQ_CUDA_DIR)
+  set(UQ_CUBINS
+      "${UQ_KERNELS_DIR}/decode_sm90_qg6.cubin"
+      "${UQ_KERNELS_DIR}/decode_sm90_qg8.cubin"
+      "${UQ_KERNELS_DIR}/decode_sm90_qg16.cubin"
+      "${UQ_KERNELS_DIR}/reduce_sm90.cubin" CACHE INTERNAL "")
+  add_custom_command(
+    OUTPUT ${UQ_CUBINS}
+    COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
+    COMMAND uq-compile --quiet --target=sm_90a "--cuda=${UQ_CUDA_DIR}"
+            "${PROJECT_SOURCE_DIR}/kernels.mlir" -o "${UQ_KERNELS_DIR}"
+    DEPENDS uq-compile "${PROJECT_SOURCE_DIR}/kernels.mlir"
+    COMMENT "Compiling the sm_90a gpu.modules of kernels.mlir to cubins"
+    VERBATIM)
+  add_custom_target(uq_cubins ALL DEPENDS ${UQ_CUBINS})
+endif()
 
 # The HIP backend needs only the HIP headers at build time (Debian's
 # libamdhip64-dev); the runtime library is loaded with dlopen.

@@ -1,6 +1,7 @@
-// uq-compile: kernels.mlir (or any input) -> one gfx950 code object per
-// variant, a manifest per code object read back from the code object
-// itself, and optionally a C source embedding them for the runtime.
+// uq-compile: kernels.mlir (or any input) -> one code object per variant
+// (gfx950 HSACO, or an NVIDIA cubin for a gpu.module with an #nvvm.target),
+// a manifest per HSACO read back from the code object itself, and
+// optionally a C source embedding the gfx950 code objects for the runtime.
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +18,11 @@
 #ifndef UQ_DEFAULT_TOOLKIT_DIR
 #define UQ_DEFAULT_TOOLKIT_DIR ""
 #endif
+// The CUDA toolkit found at configure time ("" when none: NVIDIA variants
+// are then left out unless --cuda=DIR names one).
+#ifndef UQ_DEFAULT_CUDA_DIR
+#define UQ_DEFAULT_CUDA_DIR ""
+#endif
 
 enum { kMaxSelected = 64 };
 
@@ -25,19 +31,27 @@ static void usage(FILE *out) {
           "usage: uq-compile [options] INPUT\n"
           "\n"
           "Compiles every kernel variant declared in INPUT (each gpu.module,\n"
-          "times its `uq.variants`) to a gfx950 code object.\n"
+          "times its `uq.variants`) to a code object for the module's target:\n"
+          "a gfx950 HSACO (#rocdl.target) or an sm_90a cubin (#nvvm.target).\n"
           "\n"
           "options:\n"
           "  -o DIR            write DIR/<variant>.hsaco and "
-          "DIR/<variant>.json\n"
+          "DIR/<variant>.json,\n"
+          "                    or DIR/<variant>.cubin\n"
           "                    (at least one of -o and --embed-c)\n"
           "  --variant=KEY     only this variant (repeatable), e.g. "
           "decode_qg8\n"
-          "  --embed-c=FILE    also write a C source embedding the code "
-          "objects\n"
+          "  --target=CHIP     only the variants for gfx950 or sm_90a "
+          "(repeatable;\n"
+          "                    default: every target; sm_90a needs a CUDA "
+          "toolkit)\n"
+          "  --embed-c=FILE    also write a C source embedding the gfx950 "
+          "code objects\n"
           "  --emit=hsaco|isa  code objects (default) or assembly "
-          "(DIR/<variant>.s)\n"
+          "(DIR/<variant>.s, .ptx)\n"
           "  --toolkit=DIR     directory whose llvm/bin/ld.lld is lld-22\n"
+          "  --cuda=DIR        CUDA toolkit (DIR/bin/ptxas) for the sm_90a "
+          "variants\n"
           "  --list            print the variants and exit\n"
           "  --print-pipeline  print each variant's pass pipeline\n"
           "  --quiet           do not print the summary table\n"
@@ -95,6 +109,8 @@ typedef struct compiled_s {
 int main(int argc, char **argv) {
   const char *input = NULL, *out_dir = NULL, *embed_path = NULL;
   const char *toolkit = UQ_DEFAULT_TOOLKIT_DIR;
+  const char *cuda_dir = UQ_DEFAULT_CUDA_DIR;
+  int want_gfx950 = 0, want_sm90 = 0;
   const char *selected[kMaxSelected];
   int selected_count = 0, list = 0, quiet = 0, emit_isa = 0, print_pipeline = 0;
   for (int i = 1; i < argc; ++i) {
@@ -114,6 +130,14 @@ int main(int argc, char **argv) {
       embed_path = arg + 10;
     } else if (strncmp(arg, "--toolkit=", 10) == 0) {
       toolkit = arg + 10;
+    } else if (strncmp(arg, "--cuda=", 7) == 0) {
+      cuda_dir = arg + 7;
+    } else if (strcmp(arg, "--target=gfx950") == 0) {
+      want_gfx950 = 1;
+    } else if (strcmp(arg, "--target=sm_90a") == 0) {
+      want_sm90 = 1;
+    } else if (strncmp(arg, "--target=", 9) == 0) {
+      return fail("unknown target '%s' (gfx950 or sm_90a)", arg + 9);
     } else if (strcmp(arg, "--emit=hsaco") == 0) {
       emit_isa = 0;
     } else if (strcmp(arg, "--emit=isa") == 0) {
@@ -140,16 +164,31 @@ int main(int argc, char **argv) {
     return fail("--emit=isa needs -o DIR");
   if (emit_isa && embed_path)
     return fail("--embed-c needs code objects, not --emit=isa");
+  if (!want_gfx950 && !want_sm90) { // every target this build can make
+    want_gfx950 = 1;
+    want_sm90 = cuda_dir[0] != 0;
+  }
+  char ptxas[4096];
+  snprintf(ptxas, sizeof(ptxas), "%s/bin/ptxas", cuda_dir);
+  if (!list && want_sm90) {
+    FILE *probe = cuda_dir[0] ? fopen(ptxas, "rb") : NULL;
+    if (!probe)
+      return fail("sm_90a needs a CUDA toolkit: no ptxas at '%s' (set "
+                  "--cuda=DIR)",
+                  ptxas);
+    fclose(probe);
+  }
   if (!list) {
     uq_status_t status = out_dir ? uq_directory_check(out_dir) : UQ_OK;
     if (status)
       return fail_status(status);
     char probe[4096];
     snprintf(probe, sizeof(probe), "%s/llvm/bin/ld.lld", toolkit);
-    FILE *lld = fopen(probe, "rb");
-    if (!lld)
+    FILE *lld = want_gfx950 ? fopen(probe, "rb") : NULL;
+    if (want_gfx950 && !lld)
       return fail("no linker at '%s' (set --toolkit=DIR)", probe);
-    fclose(lld);
+    if (lld)
+      fclose(lld);
   }
 
   double start = now_seconds();
@@ -188,6 +227,13 @@ int main(int argc, char **argv) {
     rc = fail("'%s' has no gpu.module to compile", input);
     goto done;
   }
+  { // keep the requested targets' variants
+    size_t kept = 0;
+    for (size_t v = 0; v < variant_count; ++v)
+      if (uq_variant_is_nvidia(&variants[v]) ? want_sm90 : want_gfx950)
+        variants[kept++] = variants[v];
+    variant_count = kept;
+  }
   if (list) {
     for (size_t v = 0; v < variant_count; ++v)
       printf("%s\n", variants[v].key);
@@ -220,7 +266,7 @@ int main(int argc, char **argv) {
     rc = fail("out of memory");
     goto done;
   }
-  uq_compile_options_t options = {"gfx950", toolkit, emit_isa != 0};
+  uq_compile_options_t options = {"gfx950", toolkit, emit_isa != 0, cuda_dir};
   if (!quiet)
     printf("%-14s %-18s %8s %5s %5s %5s %7s %7s %6s %8s\n", "variant", "kernel",
            "bytes", "vgpr", "agpr", "sgpr", "lds", "scratch", "waves",
@@ -248,9 +294,14 @@ int main(int argc, char **argv) {
     ++compiled_count;
     double seconds = now_seconds() - t0;
     char path[4096];
-    if (emit_isa) {
-      snprintf(path, sizeof(path), "%s/%s.s", out_dir, variants[v].key);
-      status = uq_file_batch_stage(batch, path, c->data, c->size);
+    if (emit_isa || uq_variant_is_nvidia(&variants[v])) {
+      // PTX / ISA text, or a cubin (its .nv.info manifest is not read yet).
+      snprintf(path, sizeof(path), "%s/%s.%s", out_dir, variants[v].key,
+               !uq_variant_is_nvidia(&variants[v]) ? "s"
+               : emit_isa                          ? "ptx"
+                                                   : "cubin");
+      status =
+          out_dir ? uq_file_batch_stage(batch, path, c->data, c->size) : UQ_OK;
       if (status) {
         rc = fail_status(status);
         goto done;
@@ -305,13 +356,17 @@ int main(int argc, char **argv) {
       rc = fail("out of memory");
       goto done;
     }
+    size_t embedded = 0; // gfx950 only: libuqrt has no CUDA backend yet
     for (size_t i = 0; i < compiled_count; ++i) {
-      entries[i].variant = compiled[i].variant.key;
-      entries[i].kernel = compiled[i].kernel;
-      entries[i].data = compiled[i].data;
-      entries[i].size = compiled[i].size;
+      if (uq_variant_is_nvidia(&compiled[i].variant))
+        continue;
+      entries[embedded].variant = compiled[i].variant.key;
+      entries[embedded].kernel = compiled[i].kernel;
+      entries[embedded].data = compiled[i].data;
+      entries[embedded].size = compiled[i].size;
+      ++embedded;
     }
-    status = uq_embed_write_c(batch, embed_path, entries, compiled_count);
+    status = uq_embed_write_c(batch, embed_path, entries, embedded);
     free(entries);
     if (status) {
       rc = fail_status(status);
