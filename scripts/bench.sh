@@ -7,7 +7,8 @@
 #            MFMA instructions per 16-token tile (simulator counters)
 #   run      host cost of one uq_plan_run call (null launches)
 #   fuzz     the code-object loader fuzzer for 60 s (needs clang; see
-#            scripts/fuzz-codeobj.sh)
+#            scripts/fuzz-codeobj.sh), then the simulator's full mutation
+#            sweep of every shipped code object (scripts/fuzz-sim.sh)
 # Usage: scripts/bench.sh [NAME...]   (default: all but fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,7 +35,7 @@ for name in "${names[@]}"; do
     "$build/tools/uq-bench-run/uq-bench-run" --batch=1
     "$build/tools/uq-bench-run/uq-bench-run" --batch=4 --embedded
     ;;
-  fuzz) ./scripts/fuzz-codeobj.sh 60 ;;
+  fuzz) ./scripts/fuzz-codeobj.sh 60 && ./scripts/fuzz-sim.sh ;;
   *) echo "bench: unknown benchmark '$name'" >&2; exit 1 ;;
   esac
 done

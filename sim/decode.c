@@ -521,6 +521,13 @@ uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *d, uint64_t pc,
   char *t = text;
   while (*t == ' ' || *t == '\t')
     ++t;
+  // LLVM marks operands it cannot print properly (a misaligned register
+  // tuple: "/*Invalid register, ...*/") with a block comment; such bytes
+  // never come from a compiler, and the comment would be parsed as operands.
+  if (strstr(t, "/*") || strstr(t, "<unknown>"))
+    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                          "invalid operands in the instruction at 0x%llx: %s",
+                          (unsigned long long)pc, t);
   char *c = strstr(t, "//");
   if (c)
     *c = 0;

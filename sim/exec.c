@@ -7,6 +7,10 @@
 
 #include "sim/exec_internal.h"
 
+// The default budget of a launch: the decode kernel runs ~10^8
+// wave-instructions at the longest contexts tested; 2^32 is minutes.
+#define UQ_SIM_LAUNCH_BUDGET (1ull << 32)
+
 // ---------------------------------------------------------------------------
 // One wave until it ends or reaches a barrier.
 
@@ -105,6 +109,15 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
     if (++w->executed > c->inst_limit)
       return fail(in, UQ_STATUS_RESOURCE_EXHAUSTED,
                   "wave instruction limit reached (endless loop?)");
+    if (c->budget == 0)
+      return UQ_MAKE_STATUS(
+          UQ_STATUS_RESOURCE_EXHAUSTED,
+          "the launch ran out of its budget of %llu wave-instructions "
+          "(endless loop? raise max_instructions or "
+          "UQ_SIM_MAX_INSTRUCTIONS) at '%s' at 0x%llx",
+          (unsigned long long)cnt->wave_instructions, in->text,
+          (unsigned long long)in->pc);
+    --c->budget;
     uint64_t next = w->pc + in->size;
     uq_status_t st = exec_one(c, w, in, &next);
     if (st)
@@ -327,6 +340,13 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
   ctx.inst_limit = UQ_SIM_WAVE_INST_LIMIT;
   if (limit && strtoull(limit, NULL, 0) > 0)
     ctx.inst_limit = strtoull(limit, NULL, 0);
+  ctx.budget = L->max_instructions;
+  if (!ctx.budget) {
+    const char *budget = getenv("UQ_SIM_MAX_INSTRUCTIONS");
+    ctx.budget = budget && strtoull(budget, NULL, 0) > 0
+                     ? strtoull(budget, NULL, 0)
+                     : UQ_SIM_LAUNCH_BUDGET;
+  }
   for (uint32_t gz = 0; gz < L->grid[2]; ++gz) {
     for (uint32_t gy = 0; gy < L->grid[1]; ++gy) {
       for (uint32_t gx = 0; gx < L->grid[0]; ++gx) {

@@ -38,6 +38,7 @@ typedef struct uq_sim_ctx_s {
   // UQ_SIM_TRACE=1: every executed instruction goes to stderr.
   int trace;
   uint64_t inst_limit; // per wave; UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides
+  uint64_t budget;     // wave-instructions left to the launch
   uint32_t trace_wg[3], trace_wave;
 } uq_sim_ctx_t;
 

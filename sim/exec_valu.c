@@ -207,7 +207,10 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   const uq_sim_opnd_t *o = in->o;
   int nd = in->nd, ns = in->nopnd - nd;
   uint32_t t[6][64], r[64], rh[64];
-  const uint32_t *src[3] = {0, 0, 0}, *srch[3] = {0, 0, 0};
+  // Sources the text did not supply read as zero, never as NULL.
+  static const uint32_t zero_row[64];
+  const uint32_t *src[3] = {zero_row, zero_row, zero_row},
+                 *srch[3] = {zero_row, zero_row, zero_row};
   int op = in->op;
 
   // Whole-register moves and cross-lane ops first: they do not fit the

@@ -51,6 +51,37 @@ uq_sim_program_code_object(const uq_sim_program_t *program) {
   return program ? program->code_object : NULL;
 }
 
+// The descriptor fields the wave's initial state is built from, checked
+// against what the simulator models: the user SGPR count must be the one the
+// enabled user SGPRs and preloaded arguments imply (the simulator places
+// workgroup ids after it), and wave32, dynamic stacks and trap handlers are
+// not modelled. Floating-point modes are not checked: the simulator rounds
+// to nearest even and keeps f32 denormals whatever the descriptor says.
+static uq_status_t check_descriptor(const uq_kernel_descriptor_t *d) {
+  static const uint8_t sgprs[7] = {4, 2, 2, 2, 2, 2, 1};
+  uint32_t implied = uq_kd_kernarg_preload_length(d);
+  for (int i = 0; i < 7; ++i)
+    if (d->kernel_code_properties & (1u << i))
+      implied += sgprs[i];
+  if (uq_kd_user_sgpr_count(d) != implied)
+    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                          "kernel descriptor: USER_SGPR_COUNT %u, but the "
+                          "enabled user SGPRs and preloaded arguments take %u",
+                          uq_kd_user_sgpr_count(d), implied);
+  if (d->compute_pgm_rsrc2 & (1u << 6))
+    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                          "kernel descriptor: ENABLE_TRAP_HANDLER is set; no "
+                          "trap handler is modelled");
+  if (uq_kd_has_property(d, UQ_KD_WAVEFRONT_SIZE32))
+    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                          "kernel descriptor: wave32; only wave64 is modelled");
+  if (uq_kd_has_property(d, UQ_KD_USES_DYNAMIC_STACK))
+    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                          "kernel descriptor: dynamic stack; no scratch is "
+                          "modelled");
+  return UQ_OK;
+}
+
 uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
                           const char *kernel_name,
                           const uq_sim_launch_t *launch,
@@ -92,6 +123,7 @@ uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
                             launch->workgroup[i]);
   }
   const uq_kernel_descriptor_t *d = &ki->descriptor;
+  UQ_RETURN_IF_ERROR(check_descriptor(d), "kernel '%s'", kernel_name);
   uq_sim_kernel_setup_t setup = {
       .entry = ki->entry_vaddr,
       .rsrc1 = d->compute_pgm_rsrc1,

@@ -50,6 +50,10 @@ typedef struct uq_sim_launch_s {
   const void *kernargs;  // explicit + hidden arguments, as packed by caller
   size_t kernarg_size;   // must equal the metadata's kernarg_segment_size
   uint32_t dynamic_lds;  // bytes of LDS beyond the kernel's static size
+  // Wave-instructions the launch may execute before it stops with
+  // RESOURCE_EXHAUSTED; 0 takes the default, 2^32 or the environment
+  // variable UQ_SIM_MAX_INSTRUCTIONS.
+  uint64_t max_instructions;
 } uq_sim_launch_t;
 
 UQ_API uq_status_t uq_sim_create(uq_sim_t **out_sim);
@@ -94,9 +98,14 @@ uq_sim_program_code_object(const uq_sim_program_t *program);
 // starts zeroed for each workgroup. Kernels with preloaded kernel arguments
 // start 256 bytes past their entry, as on firmware that supports it.
 // With the environment variable UQ_SIM_TRACE=1 every executed instruction is
-// printed to stderr (workgroup, wave, EXEC, address, text); a wave that
-// executes more than 2^30 instructions (UQ_SIM_MAX_WAVE_INSTRUCTIONS
-// overrides) stops the launch with RESOURCE_EXHAUSTED.
+// printed to stderr (workgroup, wave, EXEC, address, text). A launch that
+// executes more wave-instructions than its budget (max_instructions) stops
+// with RESOURCE_EXHAUSTED naming the kernel and the count, as does a wave
+// past 2^30 (UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides). The code object is
+// untrusted: bytes that do not decode, operands the disassembler flags
+// (misaligned register tuples), reserved encodings and kernel-descriptor
+// fields the simulator does not model fail the launch with DATA_LOSS or
+// UNIMPLEMENTED, never a crash.
 UQ_API uq_status_t uq_sim_launch(uq_sim_t *sim, const uq_sim_program_t *program,
                                  const char *kernel_name,
                                  const uq_sim_launch_t *launch,

@@ -126,6 +126,7 @@ static uq_status_t sim_launch(uq_rt_device_t *base,
     return UQ_OK;
   const uq_sim_function_t *function = launch->function;
   uq_sim_launch_t sim_launch_args;
+  memset(&sim_launch_args, 0, sizeof(sim_launch_args)); // default budget
   memcpy(sim_launch_args.grid, launch->grid, sizeof(launch->grid));
   memcpy(sim_launch_args.workgroup, launch->workgroup,
          sizeof(launch->workgroup));

@@ -252,10 +252,19 @@ static void fill_hidden(uint8_t *ka, size_t ka_size, const uq_kernarg_t *a,
                         const cli_t *c) {
   const char *vk = a->value_kind;
   uint64_t v = 0;
-  if (strncmp(vk, "hidden_block_count_", 19) == 0)
-    v = c->grid[vk[19] - 'x'];
-  else if (strncmp(vk, "hidden_group_size_", 18) == 0)
-    v = c->block[vk[18] - 'x'];
+  // The axis letter of hidden_block_count_[xyz] / hidden_group_size_[xyz];
+  // any other suffix is a kind this tool does not know and stays 0.
+  int axis = -1;
+  if (strncmp(vk, "hidden_block_count_", 19) == 0 && vk[19] >= 'x' &&
+      vk[19] <= 'z' && !vk[20])
+    axis = vk[19] - 'x';
+  else if (strncmp(vk, "hidden_group_size_", 18) == 0 && vk[18] >= 'x' &&
+           vk[18] <= 'z' && !vk[19])
+    axis = 3 + vk[18] - 'x';
+  if (axis >= 3)
+    v = c->block[axis - 3];
+  else if (axis >= 0)
+    v = c->grid[axis];
   else if (strcmp(vk, "hidden_grid_dims") == 0)
     v = c->grid[2] > 1 || c->block[2] > 1   ? 3
         : c->grid[1] > 1 || c->block[1] > 1 ? 2
@@ -362,7 +371,8 @@ static int run(cli_t *c, uq_sim_t *sim, uq_sim_program_t *prog) {
                        {c->block[0], c->block[1], c->block[2]},
                        ka,
                        ka_size,
-                       c->lds};
+                       c->lds,
+                       0};
   uq_sim_counters_t cnt;
   uq_status_t st = uq_sim_launch(sim, prog, k->name, &L, &cnt);
   if (st) {

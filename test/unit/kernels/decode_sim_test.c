@@ -411,6 +411,7 @@ static int run_case(const case_t *c, uint64_t seed) {
                             {64, 1, 1},
                             kernargs,
                             kernarg_size,
+                            0,
                             0};
   uq_sim_counters_t cnt;
   UQ_EXPECT_OK(uq_sim_launch(g_sim, dprog, dname, &launch, &cnt));
@@ -429,7 +430,7 @@ static int run_case(const case_t *c, uint64_t seed) {
   UQ_EXPECT_OK(pack_args(g_reduce, "uq_reduce", rargs, UQ_REDUCE_ARG_COUNT,
                          kernargs, sizeof(kernargs), &kernarg_size));
   uq_sim_launch_t rlaunch = {
-      {(uint32_t)B, (uint32_t)Hq, 4}, {64, 1, 1}, kernargs, kernarg_size, 0};
+      {(uint32_t)B, (uint32_t)Hq, 4}, {64, 1, 1}, kernargs, kernarg_size, 0, 0};
   uq_sim_counters_t rcnt;
   UQ_EXPECT_OK(uq_sim_launch(g_sim, g_reduce, "uq_reduce", &rlaunch, &rcnt));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_out, k_out, rows * 256 * 2));

@@ -81,6 +81,7 @@ static uq_status_t run(fixture_t *f, const char *kernel, const void *in,
                        {block[0], block[1], block[2]},
                        args,
                        sizeof(args),
+                       0,
                        0};
   uq_status_t st = uq_sim_launch(f->sim, f->prog, kernel, &L, cnt);
   if (!st)
@@ -957,6 +958,21 @@ static int test_endless(void) {
   UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_RESOURCE_EXHAUSTED);
   UQ_EXPECT(strstr(uq_status_message(st), "s_branch") != NULL);
   uq_status_free(st);
+  // The launch's budget stops it first, naming the kernel and the count.
+  uint64_t din = 0, dout = 0;
+  UQ_EXPECT_OK(uq_sim_alloc(f.sim, 4, &din));
+  UQ_EXPECT_OK(uq_sim_alloc(f.sim, 4, &dout));
+  uint8_t args[24] = {0};
+  memcpy(args, &din, 8);
+  memcpy(args + 8, &dout, 8);
+  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 5000};
+  st = uq_sim_launch(f.sim, f.prog, "endless", &L, NULL);
+  UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_RESOURCE_EXHAUSTED);
+  UQ_EXPECT(strstr(uq_status_message(st), "budget of 5000") != NULL);
+  UQ_EXPECT(strstr(uq_status_message(st), "endless") != NULL);
+  uq_status_free(st);
+  uq_status_free(uq_sim_free(f.sim, din));
+  uq_status_free(uq_sim_free(f.sim, dout));
   fixture_close(&f);
   return 0;
 }
@@ -979,7 +995,7 @@ static int test_launch_errors(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
   uint8_t args[32] = {0};
-  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0};
+  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 0};
   // Unknown kernel.
   UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "no_such_kernel", &L, NULL),
                  UQ_STATUS_NOT_FOUND);
