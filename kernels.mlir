@@ -1615,24 +1615,28 @@ module attributes {gpu.container_module} {
   //
   // - 4 warps per CTA (grid B x Hk x P), each warp an independent stream of
   //   16-token tiles of the partition (tiles w, w+4, ...) with its own
-  //   4-stage cp.async pipeline in shared memory; the warps' (max, sum, acc)
-  //   are merged through shared memory at the end. The KV of a head is read
-  //   once for all QG query heads (QK and PV have the query rows as M = 16).
-  // - QK on tensor cores: mma.sync m16n8k32 E4M3 x E4M3 -> f32, one
-  //   32-element UE8M0 group per k-step, the group's scale applied to that
-  //   step's f32 result (per token = column). K's FP4 codes become E4M3 by
-  //   two shifts and a mask per 4 codes: E2M1 code s.e1e0.m placed as E4M3
-  //   bits s.0001.e1e0m.00 is exactly the E2M1 value times 2^-6 (subnormals
-  //   included), and 2^6 is folded into the softmax multiplier. The k order
-  //   inside a group is even elements then odd elements; Q is permuted to
-  //   match when its A fragments are built.
+  //   cp.async pipeline in shared memory (3 stages for QG <= 8, 4 for QG 16);
+  //   the warps' (max, sum, acc) are merged through shared memory at the
+  //   end. The KV of a head is read once for all QG query heads.
+  // - QK on tensor cores: mma.sync m16n8k16 f16 -> f32 (Hopper has no
+  //   mma.sync for FP8: ptxas emulates it with conversions), two k-steps per
+  //   32-element UE8M0 group from a zero accumulator, the group's scale
+  //   applied to that f32 result (per token = column). K's FP4 codes become
+  //   E4M3 by two shifts and a mask per 4 codes (E2M1 code s.e1e0.m placed as
+  //   E4M3 bits s.000e1e0m.00 is exactly the E2M1 value times 2^-6,
+  //   subnormals included; 2^6 is folded into the softmax multiplier), then
+  //   f16 by the hardware's E4M3 -> f16x2 conversion (exact). Q (rotated,
+  //   E4M3-rounded, exact in f16) waits in shared memory in the k order
+  //   those conversions produce and is read by ldmatrix.
   // - PV on tensor cores: mma.sync m16n8k16 bf16 -> f32. V's codes become
   //   bf16 by shifts (code s.e1e0.m as bf16 bits s.0..0e1e0.m000000 is the
-  //   E2M1 value times 2^-126) and one bf16x2 multiply by 2^126 (exact); the
-  //   per-(token, group) V scale is folded into P instead (bf16(p) * 2^(e-127),
-  //   exact), one P per group. Output column n of group j's i-th n-tile is
-  //   head dim 32j + 4n + i, so ldmatrix.trans hands each thread its codes
-  //   already paired by token.
+  //   E2M1 value times 2^-126) and a bf16x2 multiply by 2^126 (exact);
+  //   ldmatrix.trans hands each thread its codes already paired by token.
+  //   QG 16: O = P V (M = query rows), V's per-(token, group) scale folded
+  //   into bf16 P, one P per group (exact: a power of two). QG <= 8:
+  //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
+  //   rows (64 registers: 3 CTAs per SM) and half the MMAs; V's scale goes
+  //   into V by a second bf16x2 multiply (exact).
   // - Shared-memory slot layout (stride 304 B, odd multiple of 16: ldmatrix
   //   is free of bank conflicts): [0,136) K codes + K scales, [144,280) V
   //   codes + V scales (16 B aligned for ldmatrix). Copies are 8 B cp.async
@@ -1765,6 +1769,268 @@ module attributes {gpu.container_module} {
       return %v : i32
     }
 
+    // The 8 scale bytes (K at %off = 128, V at 272) of the tokens this
+    // thread's fragments touch: 2t, 2t + 1, 8 + 2t, 9 + 2t (two words each).
+    func.func private @uq_sm90_scale_words(%sbp: !llvm.ptr<3>, %t2: i32, %off: i32) -> vector<8xi32> {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
+      %c23 = arith.constant 23 : i32
+      %c32 = arith.constant 32 : i32
+      %c304 = arith.constant 304 : i32
+      %c0xff = arith.constant 255 : i32
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
+      %zero8i = arith.constant dense<0> : vector<8xi32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %i8 = arith.constant 8 : index
+      // ---- K scales of this thread's columns: tokens 2t + e (n-tile 0)
+      // and 8 + 2t + e (n-tile 1), e = 0, 1; 8 bytes each.
+      %ks = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
+        %ci = arith.index_cast %c : index to i32
+        %ce = arith.andi %ci, %c1 : i32
+        %cn = arith.shrui %ci, %c1 : i32
+        %cn8 = arith.muli %cn, %c8 : i32
+        %tk0 = arith.addi %t2, %ce : i32
+        %tk = arith.addi %tk0, %cn8 : i32
+        %o0 = arith.muli %tk, %c304 : i32
+        %o1 = arith.addi %o0, %off : i32
+        %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+        %w0 = vector.extract %w[0] : i32 from vector<2xi32>
+        %w1 = vector.extract %w[1] : i32 from vector<2xi32>
+        %c2x = arith.muli %c, %i2 : index
+        %c2x1 = arith.addi %c2x, %i1 : index
+        %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
+        %v1 = vector.insert %w1, %v0[%c2x1] : i32 into vector<8xi32>
+        scf.yield %v1 : vector<8xi32>
+      }
+      return %ks : vector<8xi32>
+    }
+
+    // S = Q K^T of one tile: 8 groups x 2 n-tiles of m16n8k32 E4M3, each
+    // group's f32 result times its UE8M0 scale (column = token).
+    // S = Q K^T of one tile on mma.sync m16n8k16 f16 (Q's E4M3 values and
+    // K's E2M1 x 2^-6 are exact in f16): per group j two k-steps from the
+    // zero accumulator, then times the group's UE8M0 scale (column = token).
+    // Q fragments come from shared memory (ldmatrix at %qaddr, Q stored in
+    // the k order below); K's come by ldmatrix from the stage (%lbase).
+    // k order within a group: step s, position 2t + e (+8 for hi) is element
+    // 8t + 4hi + 2e + s, which is what F2FP gives from the E4M3 bytes of one
+    // code word (even elements of word t, then odd ones).
+    func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> vector<8xf32> {
+      %c0 = arith.constant 0 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c23 = arith.constant 23 : i32
+      %c32 = arith.constant 32 : i32
+      %c64 = arith.constant 64 : i32
+      %c0xff = arith.constant 255 : i32
+      %zero_f = arith.constant 0.0 : f32
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %S = scf.for %jp = %i0 to %i4 step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
+        %jpi = arith.index_cast %jp : index to i32
+        %jo = arith.muli %jpi, %c32 : i32
+        %la = arith.addi %lbase, %jo : i32
+        %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+        %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
+        %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
+        %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
+        %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+        %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
+          %j2 = arith.muli %jp, %i2 : index
+          %j = arith.addi %j2, %jj : index
+          %ji = arith.index_cast %j : index to i32
+          %isodd = arith.cmpi eq, %jj, %i1 : index
+          %wn0 = arith.select %isodd, %kf2, %kf0 : i32
+          %wn1 = arith.select %isodd, %kf3, %kf1 : i32
+          // Q fragments of group j, k-steps 0 and 1
+          %qo = arith.muli %ji, %c64 : i32
+          %qa0 = arith.addi %qaddr, %qo : i32
+          %qa1 = arith.addi %qa0, %c32 : i32
+          %q0 = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa0 : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+          %q1 = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa1 : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+          %q00 = llvm.extractvalue %q0[0] : !llvm.struct<(i32, i32, i32, i32)>
+          %q01 = llvm.extractvalue %q0[1] : !llvm.struct<(i32, i32, i32, i32)>
+          %q02 = llvm.extractvalue %q0[2] : !llvm.struct<(i32, i32, i32, i32)>
+          %q03 = llvm.extractvalue %q0[3] : !llvm.struct<(i32, i32, i32, i32)>
+          %q10 = llvm.extractvalue %q1[0] : !llvm.struct<(i32, i32, i32, i32)>
+          %q11 = llvm.extractvalue %q1[1] : !llvm.struct<(i32, i32, i32, i32)>
+          %q12 = llvm.extractvalue %q1[2] : !llvm.struct<(i32, i32, i32, i32)>
+          %q13 = llvm.extractvalue %q1[3] : !llvm.struct<(i32, i32, i32, i32)>
+          // group byte j of the 8-byte scale row: word j >> 2, byte j & 3
+          %jw = arith.shrui %ji, %c2 : i32
+          %jb = arith.andi %ji, %c3 : i32
+          %jsh = arith.muli %jb, %c8 : i32
+          %sout = scf.for %nt = %i0 to %i2 step %i1 iter_args(%sv = %sa) -> (vector<8xf32>) {
+            %isn1 = arith.cmpi eq, %nt, %i1 : index
+            %w = arith.select %isn1, %wn1, %wn0 : i32
+            %b:2 = func.call @uq_sm90_fp4_e4m3(%w) : (i32) -> (i32, i32)
+            %el = arith.trunci %b#0 : i32 to i16
+            %eh0 = arith.shrui %b#0, %c16 : i32
+            %eh = arith.trunci %eh0 : i32 to i16
+            %ol = arith.trunci %b#1 : i32 to i16
+            %oh0 = arith.shrui %b#1, %c16 : i32
+            %oh = arith.trunci %oh0 : i32 to i16
+            %h0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %el : (i16) -> i32
+            %h1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %eh : (i16) -> i32
+            %h2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %ol : (i16) -> i32
+            %h3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %oh : (i16) -> i32
+            %mma0 = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$10,$10,$10};", "=f,=f,=f,=f,r,r,r,r,r,r,f" %q00, %q01, %q02, %q03, %h0, %h1, %zero_f : (i32, i32, i32, i32, i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+            %a0 = llvm.extractvalue %mma0[0] : !llvm.struct<(f32, f32, f32, f32)>
+            %a1 = llvm.extractvalue %mma0[1] : !llvm.struct<(f32, f32, f32, f32)>
+            %a2 = llvm.extractvalue %mma0[2] : !llvm.struct<(f32, f32, f32, f32)>
+            %a3 = llvm.extractvalue %mma0[3] : !llvm.struct<(f32, f32, f32, f32)>
+            %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %q10, %q11, %q12, %q13, %h2, %h3, %a0, %a1, %a2, %a3 : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+            %m0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+            %m1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+            %m2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+            %m3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+            // scale words: column tokens e = 0, 1 of n-tile nt: ks[(2nt + e) * 2 + jw]
+            %ntq4 = arith.muli %nt, %i4 : index
+            %jwx = arith.index_cast %jw : i32 to index
+            %k0x = arith.addi %ntq4, %jwx : index
+            %k1x = arith.addi %k0x, %i2 : index
+            %kw0 = vector.extract %ks[%k0x] : i32 from vector<8xi32>
+            %kw1 = vector.extract %ks[%k1x] : i32 from vector<8xi32>
+            %kb0 = arith.shrui %kw0, %jsh : i32
+            %kb1 = arith.shrui %kw1, %jsh : i32
+            %kc0 = arith.andi %kb0, %c0xff : i32
+            %kc1 = arith.andi %kb1, %c0xff : i32
+            %ke0 = arith.shli %kc0, %c23 : i32
+            %ke1 = arith.shli %kc1, %c23 : i32
+            %sc0 = arith.bitcast %ke0 : i32 to f32
+            %sc1 = arith.bitcast %ke1 : i32 to f32
+            %mv = vector.from_elements %m0, %m1, %m2, %m3 : vector<4xf32>
+            %scv = vector.from_elements %sc0, %sc1, %sc0, %sc1 : vector<4xf32>
+            %old = vector.extract_strided_slice %sv {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+            %oldh = vector.extract_strided_slice %sv {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+            %cur = arith.select %isn1, %oldh, %old : vector<4xf32>
+            %new = math.fma %mv, %scv, %cur : vector<4xf32>
+            %lo = arith.select %isn1, %old, %new : vector<4xf32>
+            %hi = arith.select %isn1, %new, %oldh : vector<4xf32>
+            %r0 = vector.insert_strided_slice %lo, %sv {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+            %r1 = vector.insert_strided_slice %hi, %r0 {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
+            scf.yield %r1 : vector<8xf32>
+          }
+          scf.yield %sout : vector<8xf32>
+        }
+        scf.yield %sacc2 : vector<8xf32>
+      }
+      return %S : vector<8xf32>
+    }
+
+    // Scores in base-2 units (x mult) with tokens outside [win_start, seq_len)
+    // at -inf.
+    func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<8xf32> {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
+      %c23 = arith.constant 23 : i32
+      %c32 = arith.constant 32 : i32
+      %c304 = arith.constant 304 : i32
+      %c0xff = arith.constant 255 : i32
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
+      %zero8i = arith.constant dense<0> : vector<8xi32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %i8 = arith.constant 8 : index
+      // ---- online softmax in base 2 over this tile (rows g and g + 8).
+      // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
+      // tb + 8nt + 2t + (e & 1).
+      %x8 = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
+        %ei = arith.index_cast %e : index to i32
+        %en = arith.shrui %ei, %c2 : i32
+        %en8 = arith.muli %en, %c8 : i32
+        %ec = arith.andi %ei, %c1 : i32
+        %tk0 = arith.addi %tb, %en8 : i32
+        %tk1 = arith.addi %tk0, %t2 : i32
+        %tk = arith.addi %tk1, %ec : i32
+        %ok0 = arith.cmpi sge, %tk, %win_start : i32
+        %ok1 = arith.cmpi slt, %tk, %seq_len : i32
+        %ok = arith.andi %ok0, %ok1 : i1
+        %x = vector.extract %xv[%e] : f32 from vector<8xf32>
+        %xs = arith.mulf %x, %mult : f32
+        %xm = arith.select %ok, %xs, %ninf : f32
+        %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
+        scf.yield %xo : vector<8xf32>
+      }
+      return %x8 : vector<8xf32>
+    }
+
+    // bf16x2 V scales of group %j: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9);
+    // bf16 2^(e - 127) = e << 7 (e = 0 gives +0: its codes are +0 too).
+    func.func private @uq_sm90_v_scales(%vs: vector<8xi32>, %ji: i32) -> (i32, i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
+      %c23 = arith.constant 23 : i32
+      %c32 = arith.constant 32 : i32
+      %c304 = arith.constant 304 : i32
+      %c0xff = arith.constant 255 : i32
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %zero8 = arith.constant dense<0.0> : vector<8xf32>
+      %zero8i = arith.constant dense<0> : vector<8xi32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %i8 = arith.constant 8 : index
+      %jw = arith.shrui %ji, %c2 : i32
+      %jwx = arith.index_cast %jw : i32 to index
+      %jb = arith.andi %ji, %c3 : i32
+      %jsh = arith.muli %jb, %c8 : i32
+      %ix1 = arith.addi %jwx, %i2 : index
+      %ix2 = arith.addi %jwx, %i4 : index
+      %ix3 = arith.addi %ix2, %i2 : index
+      %sw0 = vector.extract %vs[%jwx] : i32 from vector<8xi32>
+      %sw1 = vector.extract %vs[%ix1] : i32 from vector<8xi32>
+      %sw2 = vector.extract %vs[%ix2] : i32 from vector<8xi32>
+      %sw3 = vector.extract %vs[%ix3] : i32 from vector<8xi32>
+      %sb0 = arith.shrui %sw0, %jsh : i32
+      %sb1 = arith.shrui %sw1, %jsh : i32
+      %sb2 = arith.shrui %sw2, %jsh : i32
+      %sb3 = arith.shrui %sw3, %jsh : i32
+      %sa0 = arith.andi %sb0, %c0xff : i32
+      %sa1 = arith.andi %sb1, %c0xff : i32
+      %sa2 = arith.andi %sb2, %c0xff : i32
+      %sa3 = arith.andi %sb3, %c0xff : i32
+      %c16 = arith.constant 16 : i32
+      %sc0 = arith.shli %sa0, %c7 : i32
+      %sc1a = arith.shli %sa1, %c7 : i32
+      %sc1 = arith.shli %sc1a, %c16 : i32
+      %sc2 = arith.shli %sa2, %c7 : i32
+      %sc3a = arith.shli %sa3, %c7 : i32
+      %sc3 = arith.shli %sc3a, %c16 : i32
+      %s01 = arith.ori %sc0, %sc1 : i32
+      %s89 = arith.ori %sc2, %sc3 : i32
+      return %s01, %s89 : i32, i32
+    }
+
     gpu.func @uq_decode(
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
@@ -1780,6 +2046,15 @@ module attributes {gpu.container_module} {
       %qg = "uq.param"() {name = "qg"} : () -> index
       %qgi = arith.index_cast %qg : index to i32
       %c0 = arith.constant 0 : i32
+      // Q in f16 (the E4M3 values), 16 rows of 528 B, after the stages
+      // (3 x 4 warps x 4864 B for QG <= 8, 4 x ... for QG 16).
+      %c8_q = arith.constant 8 : i32
+      %small = arith.cmpi ule, %qgi, %c8_q : i32
+      %c58368 = arith.constant 58368 : i32
+      %c77824 = arith.constant 77824 : i32
+      %q16_off = arith.select %small, %c58368, %c77824 : i32
+      %c528 = arith.constant 528 : i32
+      %cm32 = arith.constant -32 : i32
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
@@ -1884,7 +2159,6 @@ module attributes {gpu.container_module} {
       // shared memory, Walsh-Hadamard butterflies (strides 1, 2, ..., 128,
       // the host reference's order), x 1/16, E4M3 with saturation.
       %qf = llvm.getelementptr %smem[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-      %q8 = llvm.getelementptr %smem[16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
       %seq64 = arith.extui %seq : i32 to i64
@@ -1897,22 +2171,20 @@ module attributes {gpu.container_module} {
         %r = arith.shrui %idx, %c8 : i32
         %d = arith.andi %idx, %c255 : i32
         %in = arith.cmpi ult, %r, %qgi : i32
-        %val = scf.if %in -> (f32) {
-          %hq = arith.addi %hq0, %r : i32
-          %hq64 = arith.extui %hq : i32 to i64
-          %o0 = arith.muli %hq64, %qsh64 : i64
-          %o1 = arith.addi %qrow_seq, %o0 : i64
-          %d64 = arith.extui %d : i32 to i64
-          %o2 = arith.addi %o1, %d64 : i64
-          %qp = llvm.getelementptr %query[%o2] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-          %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
-          %qb32 = arith.extui %qb : i16 to i32
-          %qb32s = arith.shli %qb32, %c16 : i32
-          %qv = arith.bitcast %qb32s : i32 to f32
-          scf.yield %qv : f32
-        } else {
-          scf.yield %zero_f : f32
-        }
+        // rows past QG read row 0 and become 0 (no branch: 32 loads in flight)
+        %rr = arith.select %in, %r, %c0 : i32
+        %hq = arith.addi %hq0, %rr : i32
+        %hq64 = arith.extui %hq : i32 to i64
+        %o0 = arith.muli %hq64, %qsh64 : i64
+        %o1 = arith.addi %qrow_seq, %o0 : i64
+        %d64 = arith.extui %d : i32 to i64
+        %o2 = arith.addi %o1, %d64 : i64
+        %qp = llvm.getelementptr %query[%o2] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+        %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+        %qb32 = arith.extui %qb : i16 to i32
+        %qb32s = arith.shli %qb32, %c16 : i32
+        %qv = arith.bitcast %qb32s : i32 to f32
+        %val = arith.select %in, %qv, %zero_f : f32
         %sp = llvm.getelementptr %qf[%idx] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
         llvm.store %val, %sp {alignment = 4 : i64} : f32, !llvm.ptr<3>
       }
@@ -1958,48 +2230,43 @@ module attributes {gpu.container_module} {
         %s0 = arith.mulf %v0, %sixteenth : f32
         %s1 = arith.mulf %v1, %sixteenth : f32
         %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
-        %pq = llvm.getelementptr %q8[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        llvm.store %pk, %pq {alignment = 2 : i64} : i16, !llvm.ptr<3>
+        %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
+        %hlo = arith.trunci %hv : i32 to i16
+        %hhi0 = arith.shrui %hv, %c16 : i32
+        %hhi = arith.trunci %hhi0 : i32 to i16
+        // element d of row r goes to position (d & ~31) | (d & 1) << 4 |
+        // ((d >> 2) & 1) << 3 | ((d >> 3) & 3) << 1 | ((d >> 1) & 1)
+        %row = arith.shrui %e2, %c8 : i32
+        %d0 = arith.andi %e2, %c255 : i32
+        %dg = arith.andi %d0, %cm32 : i32
+        %dhi0 = arith.shrui %d0, %c2 : i32
+        %dhi1 = arith.andi %dhi0, %c1 : i32
+        %dhi = arith.shli %dhi1, %c3 : i32
+        %dt0 = arith.shrui %d0, %c3 : i32
+        %dt1 = arith.andi %dt0, %c3 : i32
+        %dt = arith.shli %dt1, %c1 : i32
+        %de0 = arith.shrui %d0, %c1 : i32
+        %de = arith.andi %de0, %c1 : i32
+        %pp0 = arith.ori %dg, %dhi : i32
+        %pp1 = arith.ori %pp0, %dt : i32
+        %pos0 = arith.ori %pp1, %de : i32
+        %pos1 = arith.ori %pos0, %c16 : i32
+        %rb = arith.muli %row, %c528 : i32
+        %rb2 = arith.addi %rb, %q16_off : i32
+        %b0x = arith.shli %pos0, %c1 : i32
+        %b1x = arith.shli %pos1, %c1 : i32
+        %a0x = arith.addi %rb2, %b0x : i32
+        %a1x = arith.addi %rb2, %b1x : i32
+        %pq0 = llvm.getelementptr %smem[%a0x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %pq1 = llvm.getelementptr %smem[%a1x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        llvm.store %hlo, %pq0 {alignment = 2 : i64} : i16, !llvm.ptr<3>
+        llvm.store %hhi, %pq1 {alignment = 2 : i64} : i16, !llvm.ptr<3>
       }
       gpu.barrier
-      // A fragments of Q per group j (m16n8k32): rows g and g + 8, k order
-      // even elements 8t + {0,2,4,6} then odd ones (matching the K side).
-      %qa = scf.for %j = %i0 to %i8 step %i1 iter_args(%acc = %zero32i) -> (vector<32xi32>) {
-        %ji = arith.index_cast %j : index to i32
-        %jo = arith.muli %ji, %c32 : i32
-        %to = arith.muli %t, %c8 : i32
-        %co = arith.addi %jo, %to : i32
-        %rg = arith.muli %g, %c256 : i32
-        %og = arith.addi %rg, %co : i32
-        %og8 = arith.addi %og, %c2048 : i32
-        %pg = llvm.getelementptr %q8[%og] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %pg8 = llvm.getelementptr %q8[%og8] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %wg = llvm.load %pg {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-        %wg8 = llvm.load %pg8 {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-        %lg = vector.extract %wg[0] : i32 from vector<2xi32>
-        %hg = vector.extract %wg[1] : i32 from vector<2xi32>
-        %lg8 = vector.extract %wg8[0] : i32 from vector<2xi32>
-        %hg8 = vector.extract %wg8[1] : i32 from vector<2xi32>
-        %a0 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg, %hg, %c0x6420 : (i32, i32, i32) -> i32
-        %a1 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg8, %hg8, %c0x6420 : (i32, i32, i32) -> i32
-        %a2 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg, %hg, %c0x7531 : (i32, i32, i32) -> i32
-        %a3 = llvm.inline_asm asm_dialect = att "prmt.b32 $0, $1, $2, $3;", "=r,r,r,r" %lg8, %hg8, %c0x7531 : (i32, i32, i32) -> i32
-        %j4 = arith.muli %j, %i4 : index
-        %j41 = arith.addi %j4, %i1 : index
-        %j42 = arith.addi %j4, %i2 : index
-        %j43 = arith.addi %j42, %i1 : index
-        %u0 = vector.insert %a0, %acc[%j4] : i32 into vector<32xi32>
-        %u1 = vector.insert %a1, %u0[%j41] : i32 into vector<32xi32>
-        %u2 = vector.insert %a2, %u1[%j42] : i32 into vector<32xi32>
-        %u3 = vector.insert %a3, %u2[%j43] : i32 into vector<32xi32>
-        scf.yield %u3 : vector<32xi32>
-      }
       gpu.barrier
 
       // ---- the warp's tiles: k = warp + 4 i, i < nw, through a 4-stage
       // cp.async pipeline in the warp's own 4 x 4864 B of shared memory.
-      %wstage0 = arith.muli %warp, %c19456 : i32
-      %wbase = arith.addi %smem_i, %wstage0 : i32
       %nw0 = arith.subi %ntiles, %warp : i32
       %nw1 = arith.addi %nw0, %c3 : i32
       %nw2 = arith.shrsi %nw1, %c2 : i32
@@ -2016,20 +2283,6 @@ module attributes {gpu.container_module} {
       %unit8 = arith.cmpi eq, %p7, %c0 : i32
       %mult0 = arith.mulf %softmax_scale, %log2e : f32
       %mult = arith.mulf %mult0, %sixty4 : f32
-      // Prologue: tiles 0, 1, 2 (one commit group each, empty or not).
-      scf.for %s = %i0 to %i3 step %i1 {
-        %si = arith.index_cast %s : index to i32
-        %have = arith.cmpi slt, %si, %nw : i32
-        scf.if %have {
-          %k4 = arith.muli %si, %c4 : i32
-          %k = arith.addi %warp, %k4 : i32
-          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %so = arith.muli %si, %c4864 : i32
-          %stage = arith.addi %wbase, %so : i32
-          func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-        }
-        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-      }
       // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
       // group parity), row l & 7.
       %lr0 = arith.andi %lane, %c7 : i32
@@ -2042,409 +2295,520 @@ module attributes {gpu.container_module} {
       %lrb = arith.muli %lrow, %c304 : i32
       %lrow_off = arith.addi %lrb, %lgo : i32
       %nw_ix = arith.index_cast %nw : i32 to index
-      %fin:5 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128) -> (f32, f32, f32, f32, vector<128xf32>) {
-        %iti = arith.index_cast %it : index to i32
-        // next copy: tile i + 3 into stage (i + 3) & 3
-        %ni = arith.addi %iti, %c3 : i32
-        %have = arith.cmpi slt, %ni, %nw : i32
-        scf.if %have {
-          %k4 = arith.muli %ni, %c4 : i32
-          %k = arith.addi %warp, %k4 : i32
-          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %ns = arith.andi %ni, %c3 : i32
-          %so = arith.muli %ns, %c4864 : i32
-          %stage = arith.addi %wbase, %so : i32
-          func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+      %c14592 = arith.constant 14592 : i32
+      %zero64 = arith.constant dense<0.0> : vector<64xf32>
+      // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
+      // 16; then max and sum [16] per warp at float index rows * 1024
+      %c8192 = arith.constant 8192 : i32
+      %qrow = arith.muli %lrow, %c528 : i32
+      %qaddr0 = arith.addi %smem_i, %q16_off : i32
+      %qaddr1 = arith.addi %qaddr0, %qrow : i32
+      %qaddr = arith.addi %qaddr1, %lgo : i32
+      %accw = arith.select %small, %c2048, %c4096 : i32
+      %mbase = arith.select %small, %c8192, %c16384 : i32
+      scf.if %small {
+        // ---- QG <= 8: PV as O^T = V^T P^T (M = head dim), so the
+        // accumulators hold only the 8 real query rows (64 registers, 3 CTAs
+        // per SM) and half the PV MMAs; V's scale goes into V (bf16, exact:
+        // two bf16x2 multiplies), P needs no per-group copy. 3-stage pipeline.
+        %wstage0 = arith.muli %warp, %c14592 : i32
+        %wbase = arith.addi %smem_i, %wstage0 : i32
+        scf.for %s = %i0 to %i2 step %i1 {
+          %si = arith.index_cast %s : index to i32
+          %have = arith.cmpi slt, %si, %nw : i32
+          scf.if %have {
+            %k4 = arith.muli %si, %c4 : i32
+            %k = arith.addi %warp, %k4 : i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+            %so = arith.muli %si, %c4864 : i32
+            %stage = arith.addi %wbase, %so : i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         }
-        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
-        llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-        %cs = arith.andi %iti, %c3 : i32
-        %cso = arith.muli %cs, %c4864 : i32
-        %sb = arith.addi %wbase, %cso : i32
-        %sbp_off = arith.subi %sb, %smem_i : i32
-        %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %k4c = arith.muli %iti, %c4 : i32
-        %kc = arith.addi %warp, %k4c : i32
-        %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-        %lbase = arith.addi %sb, %lrow_off : i32
-
-        // ---- K scales of this thread's columns: tokens 2t + e (n-tile 0)
-        // and 8 + 2t + e (n-tile 1), e = 0, 1; 8 bytes each.
-        %ks = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
-          %ci = arith.index_cast %c : index to i32
-          %ce = arith.andi %ci, %c1 : i32
-          %cn = arith.shrui %ci, %c1 : i32
-          %cn8 = arith.muli %cn, %c8 : i32
-          %tk0 = arith.addi %t2, %ce : i32
-          %tk = arith.addi %tk0, %cn8 : i32
-          %o0 = arith.muli %tk, %c304 : i32
-          %o1 = arith.addi %o0, %c128 : i32
-          %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-          %w0 = vector.extract %w[0] : i32 from vector<2xi32>
-          %w1 = vector.extract %w[1] : i32 from vector<2xi32>
-          %c2x = arith.muli %c, %i2 : index
-          %c2x1 = arith.addi %c2x, %i1 : index
-          %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
-          %v1 = vector.insert %w1, %v0[%c2x1] : i32 into vector<8xi32>
-          scf.yield %v1 : vector<8xi32>
-        }
-        // ---- S = Q K^T: 8 groups x 2 n-tiles of m16n8k32 E4M3.
-        %S = scf.for %jp = %i0 to %i4 step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
-          %jpi = arith.index_cast %jp : index to i32
-          %jo = arith.muli %jpi, %c32 : i32
-          %la = arith.addi %lbase, %jo : i32
-          %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-          %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
-            %j2 = arith.muli %jp, %i2 : index
-            %j = arith.addi %j2, %jj : index
-            %ji = arith.index_cast %j : index to i32
-            %j4 = arith.muli %j, %i4 : index
-            %j41 = arith.addi %j4, %i1 : index
-            %j42 = arith.addi %j4, %i2 : index
-            %j43 = arith.addi %j42, %i1 : index
-            %qa0 = vector.extract %qa[%j4] : i32 from vector<32xi32>
-            %qa1 = vector.extract %qa[%j41] : i32 from vector<32xi32>
-            %qa2 = vector.extract %qa[%j42] : i32 from vector<32xi32>
-            %qa3 = vector.extract %qa[%j43] : i32 from vector<32xi32>
-            %kf_v = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
-            %kf_v1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
-            %kf_v2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
-            %kf_v3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
-            %isodd = arith.cmpi eq, %jj, %i1 : index
-            %wn0 = arith.select %isodd, %kf_v2, %kf_v : i32
-            %wn1 = arith.select %isodd, %kf_v3, %kf_v1 : i32
-            // group byte j of the 8-byte scale row: word j >> 2, byte j & 3
-            %jw = arith.shrui %ji, %c2 : i32
-            %jb = arith.andi %ji, %c3 : i32
-            %jsh = arith.muli %jb, %c8 : i32
-            %sout = scf.for %nt = %i0 to %i2 step %i1 iter_args(%sv = %sa) -> (vector<8xf32>) {
-              %isn1 = arith.cmpi eq, %nt, %i1 : index
-              %w = arith.select %isn1, %wn1, %wn0 : i32
-              %b:2 = func.call @uq_sm90_fp4_e4m3(%w) : (i32) -> (i32, i32)
-              %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$10,$10,$10};", "=f,=f,=f,=f,r,r,r,r,r,r,f" %qa0, %qa1, %qa2, %qa3, %b#0, %b#1, %zero_f : (i32, i32, i32, i32, i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-              %m0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-              %m1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-              %m2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-              %m3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
-              // scale words: column tokens e = 0, 1 of n-tile nt: ks[(2nt + e) * 2 + jw]
-              %ntq4 = arith.muli %nt, %i4 : index
-              %jwx = arith.index_cast %jw : i32 to index
-              %k0x = arith.addi %ntq4, %jwx : index
-              %k1x = arith.addi %k0x, %i2 : index
-              %kw0 = vector.extract %ks[%k0x] : i32 from vector<8xi32>
-              %kw1 = vector.extract %ks[%k1x] : i32 from vector<8xi32>
-              %kb0 = arith.shrui %kw0, %jsh : i32
-              %kb1 = arith.shrui %kw1, %jsh : i32
-              %kc0 = arith.andi %kb0, %c0xff : i32
-              %kc1 = arith.andi %kb1, %c0xff : i32
-              %ke0 = arith.shli %kc0, %c23 : i32
-              %ke1 = arith.shli %kc1, %c23 : i32
-              %sc0 = arith.bitcast %ke0 : i32 to f32
-              %sc1 = arith.bitcast %ke1 : i32 to f32
-              %mv = vector.from_elements %m0, %m1, %m2, %m3 : vector<4xf32>
-              %scv = vector.from_elements %sc0, %sc1, %sc0, %sc1 : vector<4xf32>
-              %sx = arith.muli %nt, %i4 : index
-              %old = vector.extract_strided_slice %sv {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
-              %oldh = vector.extract_strided_slice %sv {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
-              %cur = arith.select %isn1, %oldh, %old : vector<4xf32>
-              %new = math.fma %mv, %scv, %cur : vector<4xf32>
-              %lo = arith.select %isn1, %old, %new : vector<4xf32>
-              %hi = arith.select %isn1, %new, %oldh : vector<4xf32>
-              %r0 = vector.insert_strided_slice %lo, %sv {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
-              %r1 = vector.insert_strided_slice %hi, %r0 {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
-              scf.yield %r1 : vector<8xf32>
+        // lanes holding the softmax state of query rows 2t and 2t + 1
+        %src_q0 = arith.muli %t, %c8 : i32
+        %src_q1 = arith.addi %src_q0, %c4 : i32
+        %fin:3 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %l_g = %zero_f, %acc = %zero64) -> (f32, f32, vector<64xf32>) {
+          %iti = arith.index_cast %it : index to i32
+          %ni = arith.addi %iti, %c2 : i32
+          %have = arith.cmpi slt, %ni, %nw : i32
+          scf.if %have {
+            %k4 = arith.muli %ni, %c4 : i32
+            %k = arith.addi %warp, %k4 : i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+            %ns = arith.remui %ni, %c3 : i32
+            %so = arith.muli %ns, %c4864 : i32
+            %stage = arith.addi %wbase, %so : i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 2;", "~{memory}" : () -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          %cs = arith.remui %iti, %c3 : i32
+          %cso = arith.muli %cs, %c4864 : i32
+          %sb = arith.addi %wbase, %cso : i32
+          %sbp_off = arith.subi %sb, %smem_i : i32
+          %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %k4c = arith.muli %iti, %c4 : i32
+          %kc = arith.addi %warp, %k4c : i32
+          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %lbase = arith.addi %sb, %lrow_off : i32
+          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %c128) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
+          // softmax over row g (elements 0, 1: tokens 2t, 2t + 1; 4, 5: + 8)
+          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
+          %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
+          %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
+          %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
+          %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
+          %mg0 = arith.maximumf %x0, %x1 : f32
+          %mg1 = arith.maximumf %x4, %x5 : f32
+          %mg2 = arith.maximumf %mg0, %mg1 : f32
+          %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
+          %mg3 = arith.maximumf %mg2, %sg1 : f32
+          %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
+          %mg4 = arith.maximumf %mg3, %sg2 : f32
+          %mng = arith.maximumf %m_g, %mg4 : f32
+          %emptyg = arith.cmpf oeq, %mng, %ninf : f32
+          %dg = arith.subf %m_g, %mng : f32
+          %eg = math.exp2 %dg : f32
+          %corr_g = arith.select %emptyg, %one_f, %eg : f32
+          %bg = arith.select %emptyg, %zero_f, %mng : f32
+          %d0 = arith.subf %x0, %bg : f32
+          %d1 = arith.subf %x1, %bg : f32
+          %d4 = arith.subf %x4, %bg : f32
+          %d5 = arith.subf %x5, %bg : f32
+          %p0 = math.exp2 %d0 : f32
+          %p1 = math.exp2 %d1 : f32
+          %p4 = math.exp2 %d4 : f32
+          %p5 = math.exp2 %d5 : f32
+          %sg_0 = arith.addf %p0, %p1 : f32
+          %sg_1 = arith.addf %p4, %p5 : f32
+          %sg_2 = arith.addf %sg_0, %sg_1 : f32
+          %lg_new = math.fma %l_g, %corr_g, %sg_2 : f32
+          %ng = arith.cmpf une, %corr_g, %one_f : f32
+          %nni = arith.extui %ng : i1 to i32
+          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
+          %anyb = arith.cmpi ne, %any, %c0 : i32
+          // accumulator columns are query rows 2t, 2t + 1: their factors
+          // come from the lanes that own those rows
+          %cq0, %vq0 = gpu.shuffle idx %corr_g, %src_q0, %c32 : f32
+          %cq1, %vq1 = gpu.shuffle idx %corr_g, %src_q1, %c32 : f32
+          %acc1 = scf.if %anyb -> (vector<64xf32>) {
+            %sc = scf.for %mt = %i0 to %i16 step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
+              %o = arith.muli %mt, %i4 : index
+              %o1 = arith.addi %o, %i1 : index
+              %o2 = arith.addi %o, %i2 : index
+              %o3 = arith.addi %o2, %i1 : index
+              %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
+              %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
+              %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
+              %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
+              %w0 = arith.mulf %v0, %cq0 : f32
+              %w1 = arith.mulf %v1, %cq1 : f32
+              %w2 = arith.mulf %v2, %cq0 : f32
+              %w3 = arith.mulf %v3, %cq1 : f32
+              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
+              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
+              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
+              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
+              scf.yield %u3 : vector<64xf32>
             }
-            scf.yield %sout : vector<8xf32>
+            scf.yield %sc : vector<64xf32>
+          } else {
+            scf.yield %acc : vector<64xf32>
           }
-          scf.yield %sacc2 : vector<8xf32>
-        }
-        // ---- online softmax in base 2 over this tile (rows g and g + 8).
-        // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
-        // tb + 8nt + 2t + (e & 1).
-        %x8 = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
-          %ei = arith.index_cast %e : index to i32
-          %en = arith.shrui %ei, %c2 : i32
-          %en8 = arith.muli %en, %c8 : i32
-          %ec = arith.andi %ei, %c1 : i32
-          %tk0 = arith.addi %tb, %en8 : i32
-          %tk1 = arith.addi %tk0, %t2 : i32
-          %tk = arith.addi %tk1, %ec : i32
-          %ok0 = arith.cmpi sge, %tk, %win_start : i32
-          %ok1 = arith.cmpi slt, %tk, %seq_len : i32
-          %ok = arith.andi %ok0, %ok1 : i1
-          %x = vector.extract %xv[%e] : f32 from vector<8xf32>
-          %xs = arith.mulf %x, %mult : f32
-          %xm = arith.select %ok, %xs, %ninf : f32
-          %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
-          scf.yield %xo : vector<8xf32>
-        }
-        %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
-        %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
-        %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
-        %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
-        %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
-        %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
-        %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
-        %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
-        %mg0 = arith.maximumf %x0, %x1 : f32
-        %mg1 = arith.maximumf %x4, %x5 : f32
-        %mg2 = arith.maximumf %mg0, %mg1 : f32
-        %mh0 = arith.maximumf %x2, %x3 : f32
-        %mh1 = arith.maximumf %x6, %x7 : f32
-        %mh2 = arith.maximumf %mh0, %mh1 : f32
-        %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
-        %mg3 = arith.maximumf %mg2, %sg1 : f32
-        %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
-        %mg4 = arith.maximumf %mg3, %sg2 : f32
-        %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
-        %mh3 = arith.maximumf %mh2, %sh1 : f32
-        %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
-        %mh4 = arith.maximumf %mh3, %sh2 : f32
-        %mng = arith.maximumf %m_g, %mg4 : f32
-        %mnh = arith.maximumf %m_g8, %mh4 : f32
-        %emptyg = arith.cmpf oeq, %mng, %ninf : f32
-        %emptyh = arith.cmpf oeq, %mnh, %ninf : f32
-        %dg = arith.subf %m_g, %mng : f32
-        %dh = arith.subf %m_g8, %mnh : f32
-        %eg = math.exp2 %dg : f32
-        %eh = math.exp2 %dh : f32
-        %corr_g = arith.select %emptyg, %one_f, %eg : f32
-        %corr_h = arith.select %emptyh, %one_f, %eh : f32
-        %bg = arith.select %emptyg, %zero_f, %mng : f32
-        %bh = arith.select %emptyh, %zero_f, %mnh : f32
-        %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
-        %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
-          %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
-          %be = vector.extract %bv[%e] : f32 from vector<8xf32>
-          %de = arith.subf %xe, %be : f32
-          %pe = math.exp2 %de : f32
-          %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
-          scf.yield %po : vector<8xf32>
-        }
-        %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
-        %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
-        %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
-        %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
-        %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
-        %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
-        %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
-        %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
-        %sg_0 = arith.addf %p0, %p1 : f32
-        %sg_1 = arith.addf %p4, %p5 : f32
-        %sg_2 = arith.addf %sg_0, %sg_1 : f32
-        %sh_0 = arith.addf %p2, %p3 : f32
-        %sh_1 = arith.addf %p6, %p7v : f32
-        %sh_2 = arith.addf %sh_0, %sh_1 : f32
-        %lg_new = math.fma %l_g, %corr_g, %sg_2 : f32
-        %lh_new = math.fma %l_g8, %corr_h, %sh_2 : f32
-        // rescale the accumulators only when some row's max moved
-        %ng = arith.cmpf une, %corr_g, %one_f : f32
-        %nh = arith.cmpf une, %corr_h, %one_f : f32
-        %nn = arith.ori %ng, %nh : i1
-        %nni = arith.extui %nn : i1 to i32
-        %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
-        %anyb = arith.cmpi ne, %any, %c0 : i32
-        %acc1 = scf.if %anyb -> (vector<128xf32>) {
-          %sc = scf.for %nt = %i0 to %i32 step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
-            %o = arith.muli %nt, %i4 : index
-            %o1 = arith.addi %o, %i1 : index
-            %o2 = arith.addi %o, %i2 : index
-            %o3 = arith.addi %o2, %i1 : index
-            %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
-            %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
-            %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
-            %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
-            %w0 = arith.mulf %v0, %corr_g : f32
-            %w1 = arith.mulf %v1, %corr_g : f32
-            %w2 = arith.mulf %v2, %corr_h : f32
-            %w3 = arith.mulf %v3, %corr_h : f32
-            %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
-            %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
-            %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
-            %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
-            scf.yield %u3 : vector<128xf32>
+          // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
+          // of query row g, bf16
+          %pb0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pb1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %c272) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          %accv = scf.for %jp = %i0 to %i4 step %i1 iter_args(%av = %acc1) -> (vector<64xf32>) {
+            %jpi = arith.index_cast %jp : index to i32
+            %jo = arith.muli %jpi, %c32 : i32
+            %la0 = arith.addi %lbase, %jo : i32
+            %la = arith.addi %la0, %c144 : i32
+            %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+            %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
+            %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
+            %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
+            %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
+              %j2 = arith.muli %jp, %i2 : index
+              %j = arith.addi %j2, %jj : index
+              %ji = arith.index_cast %j : index to i32
+              %isodd = arith.cmpi eq, %jj, %i1 : index
+              %rlo = arith.select %isodd, %vf2, %vf0 : i32
+              %rhi = arith.select %isodd, %vf3, %vf1 : i32
+              %sv:2 = func.call @uq_sm90_v_scales(%vs, %ji) : (vector<8xi32>, i32) -> (i32, i32)
+              %aout = scf.for %ip = %i0 to %i2 step %i1 iter_args(%ai = %aa) -> (vector<64xf32>) {
+                %ipi = arith.index_cast %ip : index to i32
+                %n0 = arith.shli %ipi, %c1 : i32
+                %n1 = arith.addi %n0, %c1 : i32
+                %e0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n0) : (i32, i32) -> i32
+                %e1 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n1) : (i32, i32) -> i32
+                %e2 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n0) : (i32, i32) -> i32
+                %e3 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n1) : (i32, i32) -> i32
+                %a0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e0, %sv#0 : (i32, i32) -> i32
+                %a1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e1, %sv#0 : (i32, i32) -> i32
+                %a2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e2, %sv#1 : (i32, i32) -> i32
+                %a3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e3, %sv#1 : (i32, i32) -> i32
+                %j2x = arith.muli %j, %i2 : index
+                %mt = arith.addi %j2x, %ip : index
+                %o = arith.muli %mt, %i4 : index
+                %o1 = arith.addi %o, %i1 : index
+                %o2 = arith.addi %o, %i2 : index
+                %o3 = arith.addi %o2, %i1 : index
+                %c0v = vector.extract %ai[%o] : f32 from vector<64xf32>
+                %c1v = vector.extract %ai[%o1] : f32 from vector<64xf32>
+                %c2v = vector.extract %ai[%o2] : f32 from vector<64xf32>
+                %c3v = vector.extract %ai[%o3] : f32 from vector<64xf32>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %pb0, %pb1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %r0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+                %r1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+                %r2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+                %r3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+                %u0 = vector.insert %r0, %ai[%o] : f32 into vector<64xf32>
+                %u1 = vector.insert %r1, %u0[%o1] : f32 into vector<64xf32>
+                %u2 = vector.insert %r2, %u1[%o2] : f32 into vector<64xf32>
+                %u3 = vector.insert %r3, %u2[%o3] : f32 into vector<64xf32>
+                scf.yield %u3 : vector<64xf32>
+              }
+              scf.yield %aout : vector<64xf32>
+            }
+            scf.yield %av2 : vector<64xf32>
           }
-          scf.yield %sc : vector<128xf32>
-        } else {
-          scf.yield %acc : vector<128xf32>
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          scf.yield %mng, %lg_new, %accv : f32, f32, vector<64xf32>
         }
-        // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
-        // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
-        %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
-        %pa1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
-        %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
-        %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
-        // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
-        %vs = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
-          %ci = arith.index_cast %c : index to i32
-          %ce = arith.andi %ci, %c1 : i32
-          %cn = arith.shrui %ci, %c1 : i32
-          %cn8 = arith.muli %cn, %c8 : i32
-          %tk0 = arith.addi %t2, %ce : i32
-          %tk = arith.addi %tk0, %cn8 : i32
-          %o0 = arith.muli %tk, %c304 : i32
-          %o1 = arith.addi %o0, %c272 : i32
-          %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-          %w0 = vector.extract %w[0] : i32 from vector<2xi32>
-          %w1 = vector.extract %w[1] : i32 from vector<2xi32>
-          %c2x = arith.muli %c, %i2 : index
-          %c2x1 = arith.addi %c2x, %i1 : index
-          %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
-          %v1 = vector.insert %w1, %v0[%c2x1] : i32 into vector<8xi32>
-          scf.yield %v1 : vector<8xi32>
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
+        %lq1, %vq1 = gpu.shuffle xor %fin#1, %c1, %c32 : f32
+        %lq2 = arith.addf %fin#1, %lq1 : f32
+        %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
+        %l_g_tot = arith.addf %lq2, %lq3 : f32
+        gpu.barrier
+        // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
+        // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
+        %wacc = arith.muli %warp, %c2048 : i32
+        %q0r = arith.muli %t2, %c256 : i32
+        %q1r = arith.addi %q0r, %c256 : i32
+        %g4 = arith.muli %g, %c4 : i32
+        scf.for %mt = %i0 to %i16 step %i1 {
+          %mti = arith.index_cast %mt : index to i32
+          %j = arith.shrui %mti, %c1 : i32
+          %ip = arith.andi %mti, %c1 : i32
+          %dj = arith.muli %j, %c32 : i32
+          %dip = arith.shli %ip, %c1 : i32
+          %dd0 = arith.addi %dj, %g4 : i32
+          %dd = arith.addi %dd0, %dip : i32
+          %dd1 = arith.addi %dd, %c1 : i32
+          %e0a = arith.addi %q0r, %dd : i32
+          %e1a = arith.addi %q1r, %dd : i32
+          %e2a = arith.addi %q0r, %dd1 : i32
+          %e3a = arith.addi %q1r, %dd1 : i32
+          %e0 = arith.addi %wacc, %e0a : i32
+          %e1 = arith.addi %wacc, %e1a : i32
+          %e2 = arith.addi %wacc, %e2a : i32
+          %e3 = arith.addi %wacc, %e3a : i32
+          %o = arith.muli %mt, %i4 : index
+          %o1 = arith.addi %o, %i1 : index
+          %o2 = arith.addi %o, %i2 : index
+          %o3 = arith.addi %o2, %i1 : index
+          %v0 = vector.extract %fin#2[%o] : f32 from vector<64xf32>
+          %v1 = vector.extract %fin#2[%o1] : f32 from vector<64xf32>
+          %v2 = vector.extract %fin#2[%o2] : f32 from vector<64xf32>
+          %v3 = vector.extract %fin#2[%o3] : f32 from vector<64xf32>
+          %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
-        // ---- O += P V: per group j, P scaled by the group's V scales, 4
-        // n-tiles of m16n8k16 bf16.
-        %accv = scf.for %jp = %i0 to %i4 step %i1 iter_args(%av = %acc1) -> (vector<128xf32>) {
-          %jpi = arith.index_cast %jp : index to i32
-          %jo = arith.muli %jpi, %c32 : i32
-          %la0 = arith.addi %lbase, %jo : i32
-          %la = arith.addi %la0, %c144 : i32
-          %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-          %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
-          %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
-          %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
-          %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
-          %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
-            %j2 = arith.muli %jp, %i2 : index
-            %j = arith.addi %j2, %jj : index
-            %ji = arith.index_cast %j : index to i32
-            %isodd = arith.cmpi eq, %jj, %i1 : index
-            %rlo = arith.select %isodd, %vf2, %vf0 : i32
-            %rhi = arith.select %isodd, %vf3, %vf1 : i32
-            %jw = arith.shrui %ji, %c2 : i32
-            %jwx = arith.index_cast %jw : i32 to index
-            %jb = arith.andi %ji, %c3 : i32
-            %jsh = arith.muli %jb, %c8 : i32
-            // bf16 scale 2^(e-127) = e << 7 per token (e = 0: +0, its codes are +0)
-            %ix0 = arith.addi %jwx, %i0 : index
-            %ix1 = arith.addi %jwx, %i2 : index
-            %ix2 = arith.addi %jwx, %i4 : index
-            %ix3a = arith.addi %jwx, %i4 : index
-            %ix3 = arith.addi %ix3a, %i2 : index
-            %sw0 = vector.extract %vs[%ix0] : i32 from vector<8xi32>
-            %sw1 = vector.extract %vs[%ix1] : i32 from vector<8xi32>
-            %sw2 = vector.extract %vs[%ix2] : i32 from vector<8xi32>
-            %sw3 = vector.extract %vs[%ix3] : i32 from vector<8xi32>
-            %sb0 = arith.shrui %sw0, %jsh : i32
-            %sb1 = arith.shrui %sw1, %jsh : i32
-            %sb2 = arith.shrui %sw2, %jsh : i32
-            %sb3 = arith.shrui %sw3, %jsh : i32
-            %sa0 = arith.andi %sb0, %c0xff : i32
-            %sa1 = arith.andi %sb1, %c0xff : i32
-            %sa2 = arith.andi %sb2, %c0xff : i32
-            %sa3 = arith.andi %sb3, %c0xff : i32
-            %sc0 = arith.shli %sa0, %c7 : i32
-            %sc1 = arith.shli %sa1, %c23 : i32
-            %sc2 = arith.shli %sa2, %c7 : i32
-            %sc3 = arith.shli %sa3, %c23 : i32
-            %s01 = arith.ori %sc0, %sc1 : i32
-            %s89 = arith.ori %sc2, %sc3 : i32
-            %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
-            %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
-            %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32
-            %pj3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa3, %s89 : (i32, i32) -> i32
-            %aout = scf.for %i = %i0 to %i4 step %i1 iter_args(%ai = %aa) -> (vector<128xf32>) {
-              %ii = arith.index_cast %i : index to i32
-              %b0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %ii) : (i32, i32) -> i32
-              %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
-              %j4 = arith.muli %j, %i4 : index
-              %nt = arith.addi %j4, %i : index
+        %t0 = arith.cmpi eq, %t, %c0 : i32
+        scf.if %t0 {
+          %wm = arith.muli %warp, %c16 : i32
+          %mga = arith.addi %wm, %g : i32
+          %mgi = arith.addi %mga, %mbase : i32
+          %lgi = arith.addi %mgi, %c64 : i32
+          %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
+      } else {
+        %wstage0 = arith.muli %warp, %c19456 : i32
+        %wbase = arith.addi %smem_i, %wstage0 : i32
+        // Prologue: tiles 0, 1, 2 (one commit group each, empty or not).
+        scf.for %s = %i0 to %i3 step %i1 {
+          %si = arith.index_cast %s : index to i32
+          %have = arith.cmpi slt, %si, %nw : i32
+          scf.if %have {
+            %k4 = arith.muli %si, %c4 : i32
+            %k = arith.addi %warp, %k4 : i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+            %so = arith.muli %si, %c4864 : i32
+            %stage = arith.addi %wbase, %so : i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+        }
+        %fin:5 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128) -> (f32, f32, f32, f32, vector<128xf32>) {
+          %iti = arith.index_cast %it : index to i32
+          // next copy: tile i + 3 into stage (i + 3) & 3
+          %ni = arith.addi %iti, %c3 : i32
+          %have = arith.cmpi slt, %ni, %nw : i32
+          scf.if %have {
+            %k4 = arith.muli %ni, %c4 : i32
+            %k = arith.addi %warp, %k4 : i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+            %ns = arith.andi %ni, %c3 : i32
+            %so = arith.muli %ns, %c4864 : i32
+            %stage = arith.addi %wbase, %so : i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          %cs = arith.andi %iti, %c3 : i32
+          %cso = arith.muli %cs, %c4864 : i32
+          %sb = arith.addi %wbase, %cso : i32
+          %sbp_off = arith.subi %sb, %smem_i : i32
+          %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %k4c = arith.muli %iti, %c4 : i32
+          %kc = arith.addi %warp, %k4c : i32
+          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %lbase = arith.addi %sb, %lrow_off : i32
+
+          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %c128) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
+          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
+          %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
+          %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
+          %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
+          %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
+          %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
+          %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
+          %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
+          %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
+          %mg0 = arith.maximumf %x0, %x1 : f32
+          %mg1 = arith.maximumf %x4, %x5 : f32
+          %mg2 = arith.maximumf %mg0, %mg1 : f32
+          %mh0 = arith.maximumf %x2, %x3 : f32
+          %mh1 = arith.maximumf %x6, %x7 : f32
+          %mh2 = arith.maximumf %mh0, %mh1 : f32
+          %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
+          %mg3 = arith.maximumf %mg2, %sg1 : f32
+          %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
+          %mg4 = arith.maximumf %mg3, %sg2 : f32
+          %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
+          %mh3 = arith.maximumf %mh2, %sh1 : f32
+          %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
+          %mh4 = arith.maximumf %mh3, %sh2 : f32
+          %mng = arith.maximumf %m_g, %mg4 : f32
+          %mnh = arith.maximumf %m_g8, %mh4 : f32
+          %emptyg = arith.cmpf oeq, %mng, %ninf : f32
+          %emptyh = arith.cmpf oeq, %mnh, %ninf : f32
+          %dg = arith.subf %m_g, %mng : f32
+          %dh = arith.subf %m_g8, %mnh : f32
+          %eg = math.exp2 %dg : f32
+          %eh = math.exp2 %dh : f32
+          %corr_g = arith.select %emptyg, %one_f, %eg : f32
+          %corr_h = arith.select %emptyh, %one_f, %eh : f32
+          %bg = arith.select %emptyg, %zero_f, %mng : f32
+          %bh = arith.select %emptyh, %zero_f, %mnh : f32
+          %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
+          %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
+            %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
+            %be = vector.extract %bv[%e] : f32 from vector<8xf32>
+            %de = arith.subf %xe, %be : f32
+            %pe = math.exp2 %de : f32
+            %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
+            scf.yield %po : vector<8xf32>
+          }
+          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+          %sg_0 = arith.addf %p0, %p1 : f32
+          %sg_1 = arith.addf %p4, %p5 : f32
+          %sg_2 = arith.addf %sg_0, %sg_1 : f32
+          %sh_0 = arith.addf %p2, %p3 : f32
+          %sh_1 = arith.addf %p6, %p7v : f32
+          %sh_2 = arith.addf %sh_0, %sh_1 : f32
+          %lg_new = math.fma %l_g, %corr_g, %sg_2 : f32
+          %lh_new = math.fma %l_g8, %corr_h, %sh_2 : f32
+          // rescale the accumulators only when some row's max moved
+          %ng = arith.cmpf une, %corr_g, %one_f : f32
+          %nh = arith.cmpf une, %corr_h, %one_f : f32
+          %nn = arith.ori %ng, %nh : i1
+          %nni = arith.extui %nn : i1 to i32
+          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
+          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %acc1 = scf.if %anyb -> (vector<128xf32>) {
+            %sc = scf.for %nt = %i0 to %i32 step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
               %o = arith.muli %nt, %i4 : index
               %o1 = arith.addi %o, %i1 : index
               %o2 = arith.addi %o, %i2 : index
               %o3 = arith.addi %o2, %i1 : index
-              %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
-              %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
-              %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
-              %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
-              %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-              %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-              %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-              %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-              %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
-              %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
-              %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
-              %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
-              %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
+              %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
+              %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
+              %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
+              %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
+              %w0 = arith.mulf %v0, %corr_g : f32
+              %w1 = arith.mulf %v1, %corr_g : f32
+              %w2 = arith.mulf %v2, %corr_h : f32
+              %w3 = arith.mulf %v3, %corr_h : f32
+              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
+              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
+              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
+              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
               scf.yield %u3 : vector<128xf32>
             }
-            scf.yield %aout : vector<128xf32>
+            scf.yield %sc : vector<128xf32>
+          } else {
+            scf.yield %acc : vector<128xf32>
           }
-          scf.yield %av2 : vector<128xf32>
+          // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
+          // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
+          %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pa1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+          %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
+          %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
+          // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %c272) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          // ---- O += P V: per group j, P scaled by the group's V scales, 4
+          // n-tiles of m16n8k16 bf16.
+          %accv = scf.for %jp = %i0 to %i4 step %i1 iter_args(%av = %acc1) -> (vector<128xf32>) {
+            %jpi = arith.index_cast %jp : index to i32
+            %jo = arith.muli %jpi, %c32 : i32
+            %la0 = arith.addi %lbase, %jo : i32
+            %la = arith.addi %la0, %c144 : i32
+            %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+            %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
+            %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
+            %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
+            %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
+              %j2 = arith.muli %jp, %i2 : index
+              %j = arith.addi %j2, %jj : index
+              %ji = arith.index_cast %j : index to i32
+              %isodd = arith.cmpi eq, %jj, %i1 : index
+              %rlo = arith.select %isodd, %vf2, %vf0 : i32
+              %rhi = arith.select %isodd, %vf3, %vf1 : i32
+              %sv:2 = func.call @uq_sm90_v_scales(%vs, %ji) : (vector<8xi32>, i32) -> (i32, i32)
+              %s01 = arith.addi %sv#0, %c0 : i32
+              %s89 = arith.addi %sv#1, %c0 : i32
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
+              %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32
+              %pj3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa3, %s89 : (i32, i32) -> i32
+              %aout = scf.for %i = %i0 to %i4 step %i1 iter_args(%ai = %aa) -> (vector<128xf32>) {
+                %ii = arith.index_cast %i : index to i32
+                %b0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %ii) : (i32, i32) -> i32
+                %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
+                %j4 = arith.muli %j, %i4 : index
+                %nt = arith.addi %j4, %i : index
+                %o = arith.muli %nt, %i4 : index
+                %o1 = arith.addi %o, %i1 : index
+                %o2 = arith.addi %o, %i2 : index
+                %o3 = arith.addi %o2, %i1 : index
+                %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
+                %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
+                %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
+                %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+                %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+                %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+                %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+                %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
+                %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
+                %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
+                %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
+                scf.yield %u3 : vector<128xf32>
+              }
+              scf.yield %aout : vector<128xf32>
+            }
+            scf.yield %av2 : vector<128xf32>
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          scf.yield %mng, %mnh, %lg_new, %lh_new, %accv : f32, f32, f32, f32, vector<128xf32>
         }
-        llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-        scf.yield %mng, %mnh, %lg_new, %lh_new, %accv : f32, f32, f32, f32, vector<128xf32>
-      }
-      llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
-      // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
-      // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
-      %lq1, %vq1 = gpu.shuffle xor %fin#2, %c1, %c32 : f32
-      %lq2 = arith.addf %fin#2, %lq1 : f32
-      %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
-      %l_g_tot = arith.addf %lq2, %lq3 : f32
-      %lh1, %vh1q = gpu.shuffle xor %fin#3, %c1, %c32 : f32
-      %lh2 = arith.addf %fin#3, %lh1 : f32
-      %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
-      %l_h_tot = arith.addf %lh2, %lh3 : f32
-      gpu.barrier
-      %wacc = arith.muli %warp, %c4096 : i32
-      scf.for %nt = %i0 to %i32 step %i1 {
-        %nti = arith.index_cast %nt : index to i32
-        %j = arith.shrui %nti, %c2 : i32
-        %i = arith.andi %nti, %c3 : i32
-        %d0a = arith.muli %j, %c32 : i32
-        %d0b = arith.muli %t, %c8 : i32
-        %d0c = arith.addi %d0a, %d0b : i32
-        %d0 = arith.addi %d0c, %i : i32
-        %d1 = arith.addi %d0, %c4 : i32
-        %rg = arith.muli %g, %c256 : i32
-        %rh = arith.muli %g8, %c256 : i32
-        %e0a = arith.addi %rg, %d0 : i32
-        %e1a = arith.addi %rg, %d1 : i32
-        %e2a = arith.addi %rh, %d0 : i32
-        %e3a = arith.addi %rh, %d1 : i32
-        %e0 = arith.addi %wacc, %e0a : i32
-        %e1 = arith.addi %wacc, %e1a : i32
-        %e2 = arith.addi %wacc, %e2a : i32
-        %e3 = arith.addi %wacc, %e3a : i32
-        %o = arith.muli %nt, %i4 : index
-        %o1 = arith.addi %o, %i1 : index
-        %o2 = arith.addi %o, %i2 : index
-        %o3 = arith.addi %o2, %i1 : index
-        %v0 = vector.extract %fin#4[%o] : f32 from vector<128xf32>
-        %v1 = vector.extract %fin#4[%o1] : f32 from vector<128xf32>
-        %v2 = vector.extract %fin#4[%o2] : f32 from vector<128xf32>
-        %v3 = vector.extract %fin#4[%o3] : f32 from vector<128xf32>
-        %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-      }
-      %t0 = arith.cmpi eq, %t, %c0 : i32
-      scf.if %t0 {
-        %wm = arith.muli %warp, %c16 : i32
-        %mga = arith.addi %wm, %g : i32
-        %mha = arith.addi %wm, %g8 : i32
-        %mgi = arith.addi %mga, %c16384 : i32
-        %mhi = arith.addi %mha, %c16384 : i32
-        %lgi = arith.addi %mgi, %c64 : i32
-        %lhi = arith.addi %mhi, %c64 : i32
-        %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        llvm.store %fin#1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
+        // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
+        // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
+        %lq1, %vq1 = gpu.shuffle xor %fin#2, %c1, %c32 : f32
+        %lq2 = arith.addf %fin#2, %lq1 : f32
+        %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
+        %l_g_tot = arith.addf %lq2, %lq3 : f32
+        %lh1, %vh1q = gpu.shuffle xor %fin#3, %c1, %c32 : f32
+        %lh2 = arith.addf %fin#3, %lh1 : f32
+        %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
+        %l_h_tot = arith.addf %lh2, %lh3 : f32
+        gpu.barrier
+        %wacc = arith.muli %warp, %c4096 : i32
+        scf.for %nt = %i0 to %i32 step %i1 {
+          %nti = arith.index_cast %nt : index to i32
+          %j = arith.shrui %nti, %c2 : i32
+          %i = arith.andi %nti, %c3 : i32
+          %d0a = arith.muli %j, %c32 : i32
+          %d0b = arith.muli %t, %c8 : i32
+          %d0c = arith.addi %d0a, %d0b : i32
+          %d0 = arith.addi %d0c, %i : i32
+          %d1 = arith.addi %d0, %c4 : i32
+          %rg = arith.muli %g, %c256 : i32
+          %rh = arith.muli %g8, %c256 : i32
+          %e0a = arith.addi %rg, %d0 : i32
+          %e1a = arith.addi %rg, %d1 : i32
+          %e2a = arith.addi %rh, %d0 : i32
+          %e3a = arith.addi %rh, %d1 : i32
+          %e0 = arith.addi %wacc, %e0a : i32
+          %e1 = arith.addi %wacc, %e1a : i32
+          %e2 = arith.addi %wacc, %e2a : i32
+          %e3 = arith.addi %wacc, %e3a : i32
+          %o = arith.muli %nt, %i4 : index
+          %o1 = arith.addi %o, %i1 : index
+          %o2 = arith.addi %o, %i2 : index
+          %o3 = arith.addi %o2, %i1 : index
+          %v0 = vector.extract %fin#4[%o] : f32 from vector<128xf32>
+          %v1 = vector.extract %fin#4[%o1] : f32 from vector<128xf32>
+          %v2 = vector.extract %fin#4[%o2] : f32 from vector<128xf32>
+          %v3 = vector.extract %fin#4[%o3] : f32 from vector<128xf32>
+          %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
+        %t0 = arith.cmpi eq, %t, %c0 : i32
+        scf.if %t0 {
+          %wm = arith.muli %warp, %c16 : i32
+          %mga = arith.addi %wm, %g : i32
+          %mha = arith.addi %wm, %g8 : i32
+          %mgi = arith.addi %mga, %c16384 : i32
+          %mhi = arith.addi %mha, %c16384 : i32
+          %lgi = arith.addi %mgi, %c64 : i32
+          %lhi = arith.addi %mhi, %c64 : i32
+          %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %fin#1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
       }
       gpu.barrier
       // ---- the partition's partials: bf16(O / L), max (natural units), L.
@@ -2465,7 +2829,7 @@ module attributes {gpu.container_module} {
             %wi = arith.index_cast %w : index to i32
             %wo = arith.muli %wi, %c16 : i32
             %a0 = arith.addi %wo, %r : i32
-            %a = arith.addi %a0, %c16384 : i32
+            %a = arith.addi %a0, %mbase : i32
             %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %mx = arith.maximumf %mm, %mv : f32
@@ -2477,13 +2841,13 @@ module attributes {gpu.container_module} {
             %wi = arith.index_cast %w : index to i32
             %wo = arith.muli %wi, %c16 : i32
             %a0 = arith.addi %wo, %r : i32
-            %a = arith.addi %a0, %c16384 : i32
+            %a = arith.addi %a0, %mbase : i32
             %al = arith.addi %a, %c64 : i32
             %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %pl = llvm.getelementptr %smem[%al] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %lv = llvm.load %pl {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-            %wa = arith.muli %wi, %c4096 : i32
+            %wa = arith.muli %wi, %accw : i32
             %ra = arith.muli %r, %c256 : i32
             %oa0 = arith.addi %wa, %ra : i32
             %oa = arith.addi %oa0, %d : i32
@@ -2527,7 +2891,55 @@ module attributes {gpu.container_module} {
   // arguments and arithmetic as the gfx950 reduce: M = max(max_p m_p, sink),
   // w_p = e^(m_p - M) l_p over partitions with l_p > 0, the sink's
   // e^(sink - M) in the denominator only, 0 when the denominator is 0.
+  // Built for latency: the partitions' max and weights are computed by the
+  // CTA's threads in parallel (block reductions through shared memory), and
+  // each thread's sum over partitions keeps 8 loads in flight.
   gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] {
+    llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x i8>
+    // The block-wide max (%is_max) or sum of %v over the 256 threads.
+    func.func private @uq_sm90_block_reduce(%v: f32, %tid: i32, %is_max: i1) -> f32 {
+      %c5 = arith.constant 5 : i32
+      %c31 = arith.constant 31 : i32
+      %c32 = arith.constant 32 : i32
+      %c0 = arith.constant 0 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i5 = arith.constant 5 : index
+      %i8 = arith.constant 8 : index
+      %c1 = arith.constant 1 : i32
+      %base = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
+      %red = llvm.getelementptr %base[256] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+      %w = scf.for %s = %i0 to %i5 step %i1 iter_args(%x = %v) -> (f32) {
+        %si = arith.index_cast %s : index to i32
+        %off = arith.shli %c1, %si : i32
+        %o, %ok = gpu.shuffle xor %x, %off, %c32 : f32
+        %mx = arith.maximumf %x, %o : f32
+        %sm = arith.addf %x, %o : f32
+        %y = arith.select %is_max, %mx, %sm : f32
+        scf.yield %y : f32
+      }
+      %warp = arith.shrui %tid, %c5 : i32
+      %lane = arith.andi %tid, %c31 : i32
+      %first = arith.cmpi eq, %lane, %c0 : i32
+      scf.if %first {
+        %p = llvm.getelementptr %red[%warp] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        llvm.store %w, %p {alignment = 4 : i64} : f32, !llvm.ptr<3>
+      }
+      gpu.barrier
+      %p0 = llvm.getelementptr %red[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+      %r0 = llvm.load %p0 {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+      %r = scf.for %k = %i1 to %i8 step %i1 iter_args(%x = %r0) -> (f32) {
+        %ki = arith.index_cast %k : index to i32
+        %p = llvm.getelementptr %red[%ki] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %y = llvm.load %p {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+        %mx = arith.maximumf %x, %y : f32
+        %sm = arith.addf %x, %y : f32
+        %z = arith.select %is_max, %mx, %sm : f32
+        scf.yield %z : f32
+      }
+      gpu.barrier
+      return %r : f32
+    }
     gpu.func @uq_reduce(
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
@@ -2539,13 +2951,20 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c256 = arith.constant 256 : i32
       %c256_64 = arith.constant 256 : i64
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
+      %true = arith.constant true
+      %false = arith.constant false
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
+      %i8 = arith.constant 8 : index
+      %wbuf = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
       %d_ix = gpu.thread_id x
       %d = arith.index_cast %d_ix : index to i32
       %seq_ix = gpu.block_id x
@@ -2567,7 +2986,10 @@ module attributes {gpu.container_module} {
         scf.yield %ninf : f32
       }
       %np = arith.index_cast %num_partitions : i32 to index
-      %M0 = scf.for %p = %i0 to %np step %i1 iter_args(%m = %sink) -> (f32) {
+      %i256 = arith.constant 256 : index
+      %d_i = arith.index_cast %d : i32 to index
+      // M: each thread's partitions p = d, d + 256, ..., then the block max.
+      %mloc = scf.for %p = %d_i to %np step %i256 iter_args(%m = %ninf) -> (f32) {
         %pi = arith.index_cast %p : index to i32
         %ro = arith.addi %row0, %pi : i32
         %ri0 = arith.muli %ro, %qg : i32
@@ -2577,46 +2999,79 @@ module attributes {gpu.container_module} {
         %mx = arith.maximumf %m, %mv : f32
         scf.yield %mx : f32
       }
+      %mblk = func.call @uq_sm90_block_reduce(%mloc, %d, %true) : (f32, i32, i1) -> f32
+      %M0 = arith.maximumf %mblk, %sink : f32
       %empty = arith.cmpf oeq, %M0, %ninf : f32
       %M = arith.select %empty, %zero_f, %M0 : f32
-      %acc:2 = scf.for %p = %i0 to %np step %i1 iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
-        %pi = arith.index_cast %p : index to i32
-        %ro = arith.addi %row0, %pi : i32
+      %d64 = arith.extui %d : i32 to i64
+      // Chunks of 256 partitions: thread d computes w for partition c + d into
+      // shared memory, then every thread sums its head dim over the chunk.
+      %acc:2 = scf.for %c = %i0 to %np step %i256 iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
+        %ci = arith.index_cast %c : index to i32
+        %p = arith.addi %ci, %d : i32
+        %inr = arith.cmpi slt, %p, %num_partitions : i32
+        %ps = arith.select %inr, %p, %ci : i32
+        %ro = arith.addi %row0, %ps : i32
         %ri0 = arith.muli %ro, %qg : i32
         %ri = arith.addi %ri0, %r : i32
         %lp = llvm.getelementptr %segm_sum[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
         %lv = llvm.load %lp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        %live = arith.cmpf ogt, %lv, %zero_f : f32
-        %res:2 = scf.if %live -> (f32, f32) {
-          %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-          %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-          %ri64 = arith.extui %ri : i32 to i64
-          %oe0 = arith.muli %ri64, %c256_64 : i64
-          %d64 = arith.extui %d : i32 to i64
-          %oe = arith.addi %oe0, %d64 : i64
-          %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-          %ob = llvm.load %op {alignment = 2 : i64} : !llvm.ptr<1> -> i16
-          %ob32 = arith.extui %ob : i16 to i32
-          %c16 = arith.constant 16 : i32
-          %obs = arith.shli %ob32, %c16 : i32
-          %ov = arith.bitcast %obs : i32 to f32
-          %dm = arith.subf %mv, %M : f32
-          %dm2 = arith.mulf %dm, %log2e : f32
-          %e = math.exp2 %dm2 : f32
-          %w = arith.mulf %e, %lv : f32
-          %n1 = math.fma %w, %ov, %num : f32
-          %d1 = arith.addf %den, %w : f32
-          scf.yield %n1, %d1 : f32, f32
-        } else {
-          scf.yield %num, %den : f32, f32
+        %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        %live0 = arith.cmpf ogt, %lv, %zero_f : f32
+        %live = arith.andi %live0, %inr : i1
+        %dm = arith.subf %mv, %M : f32
+        %dm2 = arith.mulf %dm, %log2e : f32
+        %e = math.exp2 %dm2 : f32
+        %w0 = arith.mulf %e, %lv : f32
+        %w = arith.select %live, %w0, %zero_f : f32
+        %wp = llvm.getelementptr %wbuf[%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        llvm.store %w, %wp {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        %den1 = arith.addf %den, %w : f32
+        gpu.barrier
+        %rest = arith.subi %num_partitions, %ci : i32
+        %n = arith.minsi %rest, %c256 : i32
+        %nx = arith.index_cast %n : i32 to index
+        %num1 = scf.for %q = %i0 to %nx step %i8 iter_args(%nm = %num) -> (f32) {
+          %qi = arith.index_cast %q : index to i32
+          %nm8 = scf.for %u = %i0 to %i8 step %i1 iter_args(%a = %nm) -> (f32) {
+            %ui = arith.index_cast %u : index to i32
+            %k = arith.addi %qi, %ui : i32
+            %ink = arith.cmpi slt, %k, %n : i32
+            %ks = arith.select %ink, %k, %qi : i32
+            %wkp = llvm.getelementptr %wbuf[%ks] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %wk0 = llvm.load %wkp {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %wk = arith.select %ink, %wk0, %zero_f : f32
+            %pk = arith.addi %ci, %ks : i32
+            %rk = arith.addi %row0, %pk : i32
+            %rq0 = arith.muli %rk, %qg : i32
+            %rq = arith.addi %rq0, %r : i32
+            %rq64 = arith.extui %rq : i32 to i64
+            %oe0 = arith.muli %rq64, %c256_64 : i64
+            %oe = arith.addi %oe0, %d64 : i64
+            %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+            %ob = llvm.load %op {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+            %ob32 = arith.extui %ob : i16 to i32
+            %obs = arith.shli %ob32, %c16 : i32
+            %ov = arith.bitcast %obs : i32 to f32
+            // a partition with w = 0 adds nothing (and its bf16 is never NaN-poisoning)
+            %t = arith.mulf %wk, %ov : f32
+            %live_k = arith.cmpf one, %wk, %zero_f : f32
+            %tz = arith.select %live_k, %t, %zero_f : f32
+            %a1 = arith.addf %a, %tz : f32
+            scf.yield %a1 : f32
+          }
+          scf.yield %nm8 : f32
         }
-        scf.yield %res#0, %res#1 : f32, f32
+        gpu.barrier
+        scf.yield %num1, %den1 : f32, f32
       }
+      %dsum = func.call @uq_sm90_block_reduce(%acc#1, %d, %false) : (f32, i32, i1) -> f32
       %ds = arith.subf %sink, %M : f32
       %ds2 = arith.mulf %ds, %log2e : f32
       %es = math.exp2 %ds2 : f32
       %ws = arith.select %has_sink, %es, %zero_f : f32
-      %den = arith.addf %acc#1, %ws : f32
+      %den = arith.addf %dsum, %ws : f32
       %pos = arith.cmpf ogt, %den, %zero_f : f32
       %den1 = arith.select %pos, %den, %one_f : f32
       %q = arith.divf %acc#0, %den1 : f32
@@ -2630,7 +3085,6 @@ module attributes {gpu.container_module} {
       %a0 = arith.muli %seq64, %oss : i64
       %a1 = arith.muli %hq64, %osh : i64
       %a2 = arith.addi %a0, %a1 : i64
-      %d64 = arith.extui %d : i32 to i64
       %a3 = arith.addi %a2, %d64 : i64
       %outp = llvm.getelementptr %output[%a3] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
       llvm.store %obi, %outp {alignment = 2 : i64} : i16, !llvm.ptr<1>

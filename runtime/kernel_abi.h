@@ -47,12 +47,14 @@ typedef enum uq_reduce_arg_e {
 // NVIDIA sm_90a (the uq_decode_sm90 / uq_reduce_sm90 gpu.modules of
 // kernels.mlir; same argument order and meaning as above):
 // decode grid (B, Hk, P) of 128-thread CTAs (4 warps) with
-// UQ_SM90_DECODE_SHARED_BYTES of dynamic shared memory (the launcher raises
-// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it once per function);
-// reduce grid (B, Hq, 1) of 256 threads (thread = head dim), no shared
-// memory. Kernel names as for gfx950: "uq_decode_qg<QG>", "uq_reduce".
+// UQ_SM90_DECODE_SHARED_BYTES(QG) of dynamic shared memory (the launcher
+// raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it once per
+// function): 4 warps x stages (3 for QG <= 8, 4 for QG 16) x 16 slots x
+// 304 B, then Q as f16, 16 rows x 528 B; reduce grid (B, Hq, 1) of 256
+// threads (thread = head dim), 1056 B of static shared memory. Kernel
+// names as for gfx950: "uq_decode_qg<QG>", "uq_reduce".
 #define UQ_SM90_DECODE_THREADS 128
-#define UQ_SM90_DECODE_SHARED_BYTES 77824 // 4 warps x 4 stages x 16 x 304 B
+#define UQ_SM90_DECODE_SHARED_BYTES(qg) ((qg) <= 8 ? 66816 : 86272)
 #define UQ_SM90_REDUCE_THREADS 256
 
 #endif // UQ_RUNTIME_KERNEL_ABI_H_

@@ -26,7 +26,8 @@ typedef struct kernels_s {
   uq_cuda_t cuda;
   CUdevice device;
   int sm_count;
-  CUfunction decode[17]; // by QG; NULL where no variant was built
+  CUfunction decode[17];      // by QG; NULL where no variant was built
+  int decode_ctas_per_sm[17]; // resident CTAs per SM of each decode
   CUfunction reduce;
   CUstream stream;
 } kernels_t;
@@ -124,7 +125,10 @@ static void kernels_open(kernels_t *k, const char *dir) {
     CUfunction f = load_kernel(k, dir, variant, kernel, 1);
     CU(k,
        FuncSetAttribute(f, UQ_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        UQ_SM90_DECODE_SHARED_BYTES));
+                        UQ_SM90_DECODE_SHARED_BYTES(groups[i])));
+    CU(k, OccupancyMaxActiveBlocksPerMultiprocessor(
+              &k->decode_ctas_per_sm[groups[i]], f, UQ_SM90_DECODE_THREADS,
+              UQ_SM90_DECODE_SHARED_BYTES(groups[i])));
     k->decode[groups[i]] = f;
   }
   k->reduce = load_kernel(k, dir, "reduce_sm90", "uq_reduce", 1);
@@ -164,10 +168,10 @@ static void launch_step(kernels_t *k, step_t *s) {
       [UQ_DECODE_ARG_SOFTMAX_SCALE] = &s->softmax_scale,
       [UQ_DECODE_ARG_SLIDING_WINDOW] = &s->sliding_window,
   };
-  CU(k,
-     LaunchKernel(decode, (unsigned)s->batch, (unsigned)s->num_kv_heads,
-                  (unsigned)s->partitions, UQ_SM90_DECODE_THREADS, 1, 1,
-                  UQ_SM90_DECODE_SHARED_BYTES, k->stream, decode_args, NULL));
+  CU(k, LaunchKernel(decode, (unsigned)s->batch, (unsigned)s->num_kv_heads,
+                     (unsigned)s->partitions, UQ_SM90_DECODE_THREADS, 1, 1,
+                     UQ_SM90_DECODE_SHARED_BYTES(s->qg), k->stream, decode_args,
+                     NULL));
   void *reduce_args[UQ_REDUCE_ARG_COUNT] = {
       [UQ_REDUCE_ARG_OUTPUT] = &s->output,
       [UQ_REDUCE_ARG_SEGM_OUT] = &s->segm_out,
@@ -185,16 +189,19 @@ static void launch_step(kernels_t *k, step_t *s) {
             1, UQ_SM90_REDUCE_THREADS, 1, 1, 0, k->stream, reduce_args, NULL));
 }
 
-// The split-KV policy sized for the GPU: about four resident waves of CTAs
-// (two CTAs fit an SM) with whole tile-groups per partition, so a long
-// sequence gets few, long partitions (each warp streams many tiles) and a
-// short batch still fills every SM. P * TGPP * 256 covers the walked span.
+// The split-KV policy sized for the GPU: about four waves of the CTAs that
+// fit the SMs at once (2 per SM for QG 16, 3 for QG <= 8: registers and
+// shared memory) with whole tile-groups per partition, so a long sequence
+// gets few, long partitions (each warp streams many tiles) and a short batch
+// still fills every SM. P * TGPP * 256 covers the walked span.
 static void hopper_policy(const kernels_t *k, int32_t batch, int32_t hk,
-                          int64_t span, int32_t *out_p, int32_t *out_tgpp) {
+                          int32_t qg, int64_t span, int32_t *out_p,
+                          int32_t *out_tgpp) {
   int64_t required = (span + 255) / 256;
   if (required < 1)
     required = 1;
-  int64_t target = 4 * 2 * (int64_t)k->sm_count;
+  int ctas = k->decode_ctas_per_sm[qg] > 0 ? k->decode_ctas_per_sm[qg] : 1;
+  int64_t target = 4 * (int64_t)ctas * k->sm_count;
   int64_t p = (target + (int64_t)batch * hk - 1) / ((int64_t)batch * hk);
   if (p > required)
     p = required;
@@ -361,7 +368,8 @@ static int run_check_case(kernels_t *k, const check_case_t *c) {
   if (cfg->sliding_window && span > (int64_t)cfg->sliding_window + 15)
     span = (int64_t)cfg->sliding_window + 15;
   if (c->hopper_policy) {
-    hopper_policy(k, s.batch, s.num_kv_heads, span, &s.partitions, &s.tgpp);
+    hopper_policy(k, s.batch, s.num_kv_heads, s.qg, span, &s.partitions,
+                  &s.tgpp);
   } else {
     uq_launch_plan_t plan;
     status = uq_launch_policy_window(
@@ -643,12 +651,10 @@ static void run_bench(kernels_t *k, int replays, int which_policy, int only) {
                            k->decode[qg]));
     CU(k, FuncGetAttribute(&local, UQ_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
                            k->decode[qg]));
-    CU(k, OccupancyMaxActiveBlocksPerMultiprocessor(
-              &blocks, k->decode[qg], UQ_SM90_DECODE_THREADS,
-              UQ_SM90_DECODE_SHARED_BYTES));
+    blocks = k->decode_ctas_per_sm[qg];
     printf("decode qg%-2d: %d registers, %d B static + %d B dynamic shared, "
            "%d B local, %d CTAs (%d warps) per SM\n",
-           qg, regs, shared, UQ_SM90_DECODE_SHARED_BYTES, local, blocks,
+           qg, regs, shared, UQ_SM90_DECODE_SHARED_BYTES(qg), local, blocks,
            blocks * UQ_SM90_DECODE_THREADS / 32);
   }
   printf("%3s %7s %2s %2s %-6s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
@@ -702,7 +708,7 @@ static void run_bench(kernels_t *k, int replays, int which_policy, int only) {
       s.out_stride_head = 256;
       s.softmax_scale = 0.0625f;
       if (policy) {
-        hopper_policy(k, s.batch, s.num_kv_heads, (int64_t)mbps * bs,
+        hopper_policy(k, s.batch, s.num_kv_heads, s.qg, (int64_t)mbps * bs,
                       &s.partitions, &s.tgpp);
       } else {
         uq_launch_plan_t plan;
