@@ -1,11 +1,15 @@
-// UltraQuant decode (head dim 256, FP4 K/V with UE8M0 group scales) and the
-// partition reduce, for gfx950. See DESIGN.md "Kernel facts from the seeds".
+// UltraQuant decode (FP4 K/V with UE8M0 group scales) and the partition
+// reduce, for gfx950. See DESIGN.md "Kernel facts from the seeds".
 //
-// QG (query heads per KV head: 6, 8 or 16) is the only compile-time value: one
-// uq.param, specialized by uq-compile for each entry of uq.variants; everything
-// else is derived from it. Loops over register arrays are written out unrolled
-// here; the only loops left are the WHT's row passes (1, or 2 for QG 16), the
-// tile loop and the reduce's partition loops.
+// This file is the source: each algorithm step is one func.func helper inside
+// its gpu.module (inlined and erased by uq-inline), and every loop over
+// registers is an scf.for with constant bounds over vector values, unrolled
+// by uq-unroll-loops once uq-specialize has made the parameters constants.
+// The compile-time parameter is QG (query heads per KV head), a uq.param
+// specialized by uq-compile for each entry of uq.variants; the head dim is
+// 256 (D below; two K = 128 scaled-MFMA issues, 16 PV accumulators of 16
+// head dims). The runtime loops left are the tile loop and the reduce's
+// partition loops.
 //
 // Build: uq-compile kernels.mlir -o DIR (uq-compile --print-pipeline shows
 // the pass pipeline). The algorithm steps upstream has no op for are uq ops,
@@ -15,14 +19,11 @@
 // uq.buffer_rsrc (a buffer view with a 64-bit base offset). The gpu.modules
 // carry their targets, O = 3 included.
 //
-// Much of the rest is written out unrolled (per-register code); edit it as
-// text.
-//
 // Features past the seed: a sliding window (decode argument sliding_window:
 // the tile walk starts at the window's first tile, tokens before it are
-// masked like the tail; see "sliding window" below) and attention sinks
-// (reduce argument sinks: one f32 logit per query head joins the softmax
-// denominator; null = none). Argument order: runtime/kernel_abi.h.
+// masked like the tail; see @tile_walk) and attention sinks (reduce argument
+// sinks: one f32 logit per query head joins the softmax denominator; null =
+// none). Argument order: runtime/kernel_abi.h.
 //
 // Lane maps (64 lanes, l = lane, j = l >> 4):
 //   K loads     token l & 15, groups j and 4 + j (16 B each) = the scaled MFMA's
@@ -30,12 +31,573 @@
 //               scale word j & 1 (4 B); v_permlane16_swap hands each lane both words.
 //   V loads     token l >> 2, chunk c = l & 3 (groups 2c, 2c + 1), scale word c >> 1.
 //   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row).
+//   WHT         lane l owns query row l >> 3 (+ 8 per pass) and head dims (l & 7) * 32 .. + 31.
+//
+// Register arrays: K codes vector<2x4xi32> (issue h), V codes vector<2x4xi32>
+// (half h of the lane's chunk), the Q operand vector<2x8xi32> (issue h), the
+// PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
 module attributes {gpu.container_module} {
   gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 512 B: rows >= QG
-    // are written with duplicates / never read into the operand), then the V
-    // tile as bf16 rows of 528 B (16 x 528 = 8,448 B). K never goes to LDS.
+    // hold duplicates and are zeroed in the operand), then the V tile as bf16
+    // rows of 528 B (16 x 528 = 8,448 B). K never goes to LDS.
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
+
+    func.func private @lane() -> i32 {
+      %l = gpu.thread_id x
+      %r = arith.index_cast %l : index to i32
+      return %r : i32
+    }
+
+    func.func private @lds_at(%offset: i32) -> !llvm.ptr<3> {
+      %lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
+      %p = llvm.getelementptr %lds[%offset] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      return %p : !llvm.ptr<3>
+    }
+
+    // The two 32-lane halves' values for each lane, via v_permlane{16,32}_swap of
+    // two copies: (value of lane l with bit 4 (or 5) clear, value with it set).
+    func.func private @swap16(%x: i32) -> (i32, i32) {
+      %s = rocdl.permlane16.swap %x, %x, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+      %a = llvm.extractvalue %s[0] : !llvm.struct<(i32, i32)>
+      %b = llvm.extractvalue %s[1] : !llvm.struct<(i32, i32)>
+      return %a, %b : i32, i32
+    }
+    func.func private @swap32(%x: i32) -> (i32, i32) {
+      %s = rocdl.permlane32.swap %x, %x, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+      %a = llvm.extractvalue %s[0] : !llvm.struct<(i32, i32)>
+      %b = llvm.extractvalue %s[1] : !llvm.struct<(i32, i32)>
+      return %a, %b : i32, i32
+    }
+
+    // Reductions over the 16 tokens of a query row: the lane's four MFMA outputs,
+    // then lanes l, l ^ 16, l ^ 32, l ^ 48.
+    func.func private @row_max(%x: vector<4xf32>) -> f32 {
+      %r = vector.reduction <maxnumf>, %x fastmath<nnan> : vector<4xf32> into f32
+      %ri = arith.bitcast %r : f32 to i32
+      %a:2 = func.call @swap16(%ri) : (i32) -> (i32, i32)
+      %a0 = arith.bitcast %a#0 : i32 to f32
+      %a1 = arith.bitcast %a#1 : i32 to f32
+      %am = arith.maxnumf %a0, %a1 fastmath<nnan> : f32
+      %ami = arith.bitcast %am : f32 to i32
+      %b:2 = func.call @swap32(%ami) : (i32) -> (i32, i32)
+      %b0 = arith.bitcast %b#0 : i32 to f32
+      %b1 = arith.bitcast %b#1 : i32 to f32
+      %bm = arith.maxnumf %b0, %b1 fastmath<nnan> : f32
+      return %bm : f32
+    }
+    func.func private @row_sum(%x: vector<4xf32>) -> f32 {
+      %r = vector.reduction <add>, %x : vector<4xf32> into f32
+      %ri = arith.bitcast %r : f32 to i32
+      %a:2 = func.call @swap16(%ri) : (i32) -> (i32, i32)
+      %a0 = arith.bitcast %a#0 : i32 to f32
+      %a1 = arith.bitcast %a#1 : i32 to f32
+      %as = arith.addf %a0, %a1 : f32
+      %asi = arith.bitcast %as : f32 to i32
+      %b:2 = func.call @swap32(%asi) : (i32) -> (i32, i32)
+      %b0 = arith.bitcast %b#0 : i32 to f32
+      %b1 = arith.bitcast %b#1 : i32 to f32
+      %bs = arith.addf %b0, %b1 : f32
+      return %bs : f32
+    }
+
+    // ---- Q: rotate the group's query rows into LDS (bf16, E4M3 values, at the
+    // scaled MFMA's permuted K positions). Butterfly order (the host reference
+    // matches it): strides 1, 2, 4, 8, 16 in registers, then 32, 64, 128 across
+    // lanes (ds_swizzle xor 1, 2, 4); pair (a, b) -> (a + b, a - b).
+    func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32,
+                                    %seq: i32, %kvh: i32, %qg: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c7 = arith.constant 7 : index
+      %c8 = arith.constant 8 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c1_i64 = arith.constant 1 : i64
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c6_i32 = arith.constant 6 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %row_bytes = arith.constant 512 : i32
+      %max_records = arith.constant 2147483647 : i64
+      %lane = func.call @lane() : () -> i32
+      %qgi = arith.index_cast %qg : index to i32
+      %chunk = arith.andi %lane, %c7_i32 : i32
+      %row0 = arith.shrui %lane, %c3_i32 : i32
+      // this lane's first element at its permuted position:
+      // dest(d) = (d & 0x8F) | ((d >> 2) & 0x10) | ((d << 1) & 0x60), d = 32 * chunk
+      %p0 = arith.andi %chunk, %c2_i32 : i32
+      %p1 = arith.shli %p0, %c3_i32 : i32
+      %p2 = arith.andi %chunk, %c1_i32 : i32
+      %p3 = arith.shli %p2, %c6_i32 : i32
+      %p4 = arith.andi %chunk, %c4_i32 : i32
+      %p5 = arith.shli %p4, %c5_i32 : i32
+      %p6 = arith.ori %p1, %p3 : i32
+      %dest0 = arith.ori %p6, %p5 : i32
+      // the query rows of this (sequence, kv head): one descriptor, 32-bit lane offsets
+      %head0 = arith.muli %kvh, %qgi : i32
+      %s64 = arith.extui %seq : i32 to i64
+      %qss = arith.extui %q_stride_seq : i32 to i64
+      %o0 = arith.muli %s64, %qss : i64
+      %h64 = arith.extui %head0 : i32 to i64
+      %qsh = arith.extui %q_stride_head : i32 to i64
+      %o1 = arith.muli %h64, %qsh : i64
+      %o2 = arith.addi %o0, %o1 : i64
+      %base = arith.shli %o2, %c1_i64 : i64
+      %rsrc = "uq.buffer_rsrc"(%query, %base, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+      %last_row = arith.subi %qgi, %c1_i32 : i32
+      %qg7 = arith.addi %qg, %c7 : index
+      %npass = arith.divui %qg7, %c8 : index
+      %zero = arith.constant dense<0.0> : vector<4x8xf32>
+      scf.for %pass = %c0 to %npass step %c1 {
+        %pi = arith.index_cast %pass : index to i32
+        %pr = arith.muli %pi, %c8_i32 : i32
+        %row = arith.addi %row0, %pr : i32
+        // rows past QG re-read the last row (their LDS rows are never used)
+        %src_row = arith.minui %row, %last_row : i32
+        %e0 = arith.muli %src_row, %q_stride_head : i32
+        %e1 = arith.muli %chunk, %c32_i32 : i32
+        %e2 = arith.addi %e0, %e1 : i32
+        %src = arith.shli %e2, %c1_i32 : i32
+        %x2 = scf.for %c = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (vector<4x8xf32>) {
+          %ci = arith.index_cast %c : index to i32
+          %co = arith.muli %ci, %c16_i32 : i32
+          %off = arith.addi %src, %co : i32
+          %w = rocdl.raw.ptr.buffer.load %rsrc, %off, %c0_i32, %c0_i32 : vector<4xi32>
+          %b = vector.bitcast %w : vector<4xi32> to vector<8xbf16>
+          %f = arith.extf %b : vector<8xbf16> to vector<8xf32>
+          %n = vector.insert %f, %acc[%c] : vector<8xf32> into vector<4x8xf32>
+          scf.yield %n : vector<4x8xf32>
+        }
+        %x = vector.shape_cast %x2 : vector<4x8xf32> to vector<32xf32>
+        %r = "uq.wht256"(%x) : (vector<32xf32>) -> vector<32xf32>
+        // E4M3 round trip through v_cvt_pk_fp8_f32 (the code object's overflow rule), as bf16
+        %hc = "uq.e4m3_haircut"(%r) : (vector<32xf32>) -> vector<32xbf16>
+        %hc2 = vector.shape_cast %hc : vector<32xbf16> to vector<4x8xbf16>
+        %dst_row = arith.muli %row, %row_bytes : i32
+        // eight consecutive elements stay consecutive under dest(): chunk c of
+        // the lane's 32 goes to dest0 + (c & 1) * 8 + (c >> 1) * 32
+        scf.for %c = %c0 to %c4 step %c1 {
+          %ci = arith.index_cast %c : index to i32
+          %lo = arith.andi %ci, %c1_i32 : i32
+          %lo8 = arith.muli %lo, %c8_i32 : i32
+          %hi = arith.shrui %ci, %c1_i32 : i32
+          %hi32 = arith.muli %hi, %c32_i32 : i32
+          %d0 = arith.addi %dest0, %lo8 : i32
+          %d1 = arith.addi %d0, %hi32 : i32
+          %d2 = arith.shli %d1, %c1_i32 : i32
+          %off = arith.addi %dst_row, %d2 : i32
+          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+          %v = vector.extract %hc2[%c] : vector<8xbf16> from vector<4x8xbf16>
+          llvm.store %v, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+        }
+        // keep the passes apart once unrolled (QG 16): two interleaved passes spill
+        rocdl.sched.barrier 0
+      }
+      return
+    }
+
+    // ---- the QK B operand of issue h: lane l = query row l & 15, lane group
+    // j = l >> 4: the 32 permuted elements [128h + 32j, +32) of that row as E4M3
+    // bytes; rows >= QG hold no query and are zeroed.
+    func.func private @q_operand(%qg: i32, %h: index) -> vector<8xi32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c256_i32 = arith.constant 256 : i32
+      %row_bytes = arith.constant 512 : i32
+      %lane = func.call @lane() : () -> i32
+      %row = arith.andi %lane, %c15_i32 : i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %b0 = arith.muli %row, %row_bytes : i32
+      %b1 = arith.muli %j, %c64_i32 : i32
+      %hi = arith.index_cast %h : index to i32
+      %b2 = arith.muli %hi, %c256_i32 : i32
+      %b3 = arith.addi %b0, %b1 : i32
+      %base = arith.addi %b3, %b2 : i32
+      %zero = arith.constant dense<0> : vector<4x2xi32>
+      %w = scf.for %c = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (vector<4x2xi32>) {
+        %ci = arith.index_cast %c : index to i32
+        %co = arith.muli %ci, %c16_i32 : i32
+        %off = arith.addi %base, %co : i32
+        %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+        %b = llvm.load %ptr {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
+        %f = arith.extf %b : vector<8xbf16> to vector<8xf32>
+        %f0 = vector.extract %f[0] : f32 from vector<8xf32>
+        %f1 = vector.extract %f[1] : f32 from vector<8xf32>
+        %f2 = vector.extract %f[2] : f32 from vector<8xf32>
+        %f3 = vector.extract %f[3] : f32 from vector<8xf32>
+        %f4 = vector.extract %f[4] : f32 from vector<8xf32>
+        %f5 = vector.extract %f[5] : f32 from vector<8xf32>
+        %f6 = vector.extract %f[6] : f32 from vector<8xf32>
+        %f7 = vector.extract %f[7] : f32 from vector<8xf32>
+        %a0 = rocdl.cvt.pk.fp8.f32 %f0, %f1 -> %c0_i32[false] : i32
+        %a1 = rocdl.cvt.pk.fp8.f32 %f2, %f3 -> %a0[true] : i32
+        %a2 = rocdl.cvt.pk.fp8.f32 %f4, %f5 -> %c0_i32[false] : i32
+        %a3 = rocdl.cvt.pk.fp8.f32 %f6, %f7 -> %a2[true] : i32
+        %pair = vector.from_elements %a1, %a3 : vector<2xi32>
+        %n = vector.insert %pair, %acc[%c] : vector<2xi32> into vector<4x2xi32>
+        scf.yield %n : vector<4x2xi32>
+      }
+      %flat = vector.shape_cast %w : vector<4x2xi32> to vector<8xi32>
+      %valid = arith.cmpi ult, %row, %qg : i32
+      %zero8 = arith.constant dense<0> : vector<8xi32>
+      %r = arith.select %valid, %flat, %zero8 : vector<8xi32>
+      return %r : vector<8xi32>
+    }
+
+    // ---- per-lane byte offsets of the KV loads inside a token's slot row
+    // (add the token's row offset): K codes of issue h, V codes of half h, the
+    // K and V scale words.
+    func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i32)
+        -> (vector<2xi32>, vector<2xi32>, i32, i32) {
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %k_scales = arith.constant 128 : i32
+      %v_codes = arith.constant 136 : i32
+      %v_scales = arith.constant 264 : i32
+      %issue_bytes = arith.constant dense<[0, 64]> : vector<2xi32>
+      %half_bytes = arith.constant dense<[0, 16]> : vector<2xi32>
+      %lane = func.call @lane() : () -> i32
+      %head = arith.muli %kvh, %padded_slot : i32
+      // K: token l & 15, lane group j reads groups j (issue 0) and 4 + j (issue 1)
+      %ktok = arith.andi %lane, %c15_i32 : i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %k0 = arith.muli %ktok, %pos_stride : i32
+      %krow = arith.addi %k0, %head : i32
+      %k1 = arith.muli %j, %c16_i32 : i32
+      %k2 = arith.addi %krow, %k1 : i32
+      %k3 = vector.broadcast %k2 : i32 to vector<2xi32>
+      %k_offs = arith.addi %k3, %issue_bytes : vector<2xi32>
+      %k4 = arith.andi %j, %c1_i32 : i32
+      %k5 = arith.muli %k4, %c4_i32 : i32
+      %k6 = arith.addi %k_scales, %k5 : i32
+      %ks_off = arith.addi %krow, %k6 : i32
+      // V: token l >> 2, chunk c = l & 3 (groups 2c, 2c + 1)
+      %vtok = arith.shrui %lane, %c2_i32 : i32
+      %chunk = arith.andi %lane, %c3_i32 : i32
+      %v0 = arith.muli %vtok, %pos_stride : i32
+      %vrow = arith.addi %v0, %head : i32
+      %v1 = arith.muli %chunk, %c32_i32 : i32
+      %v2 = arith.addi %v_codes, %v1 : i32
+      %v3 = arith.addi %vrow, %v2 : i32
+      %v4 = vector.broadcast %v3 : i32 to vector<2xi32>
+      %v_offs = arith.addi %v4, %half_bytes : vector<2xi32>
+      %v5 = arith.shrui %chunk, %c1_i32 : i32
+      %v6 = arith.muli %v5, %c4_i32 : i32
+      %v7 = arith.addi %v_scales, %v6 : i32
+      %vs_off = arith.addi %vrow, %v7 : i32
+      return %k_offs, %v_offs, %ks_off, %vs_off : vector<2xi32>, vector<2xi32>, i32, i32
+    }
+
+    // ---- the first token of tile t: partition p walks the 256-token groups that
+    // start at win_base + (p + k*P) * 256; tile t is group t >> 4, tile t & 15.
+    func.func private @tile_first(%t: i32, %part: i32, %num_partitions: i32, %win_base: i32) -> i32 {
+      %c4_i32 = arith.constant 4 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %g = arith.shrui %t, %c4_i32 : i32
+      %i = arith.andi %t, %c15_i32 : i32
+      %g1 = arith.muli %g, %num_partitions : i32
+      %g2 = arith.addi %part, %g1 : i32
+      %g3 = arith.shli %g2, %c8_i32 : i32
+      %g4 = arith.addi %g3, %win_base : i32
+      %i1 = arith.shli %i, %c4_i32 : i32
+      %first = arith.addi %g4, %i1 : i32
+      return %first : i32
+    }
+
+    // ---- the KV loads of the tile starting at token `first`: the block's 64-bit
+    // byte offset goes into the descriptor base (caches over 4 GiB do not wrap),
+    // the token's row offset into soffset. `records` = 0 makes every load read
+    // zeros without touching memory (the prefetch past the last tile).
+    func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>, %first: i32,
+                                  %records: i64, %bs_shift: i32, %bs_mask: i32, %bt_row: i64,
+                                  %blk_bytes: i64, %pos_stride: i32, %k_offs: vector<2xi32>,
+                                  %v_offs: vector<2xi32>, %ks_off: i32, %vs_off: i32)
+        -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c0_i32 = arith.constant 0 : i32
+      %blk = arith.shrui %first, %bs_shift : i32
+      %in_blk = arith.andi %first, %bs_mask : i32
+      %blk64 = arith.extui %blk : i32 to i64
+      %entry = arith.addi %bt_row, %blk64 : i64
+      %bt = llvm.getelementptr %block_tables[%entry] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+      %phys = llvm.load %bt invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      %phys64 = arith.extui %phys : i32 to i64
+      %blk_off = arith.muli %phys64, %blk_bytes : i64
+      %rsrc = "uq.buffer_rsrc"(%kv_cache, %blk_off, %records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+      %row = arith.muli %in_blk, %pos_stride : i32
+      %zero = arith.constant dense<0> : vector<2x4xi32>
+      %kv:2 = scf.for %h = %c0 to %c2 step %c1 iter_args(%k = %zero, %v = %zero) -> (vector<2x4xi32>, vector<2x4xi32>) {
+        %ko = vector.extract %k_offs[%h] : i32 from vector<2xi32>
+        %kl = rocdl.raw.ptr.buffer.load %rsrc, %ko, %row, %c0_i32 : vector<4xi32>
+        %kn = vector.insert %kl, %k[%h] : vector<4xi32> into vector<2x4xi32>
+        %vo = vector.extract %v_offs[%h] : i32 from vector<2xi32>
+        %vl = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<4xi32>
+        %vn = vector.insert %vl, %v[%h] : vector<4xi32> into vector<2x4xi32>
+        scf.yield %kn, %vn : vector<2x4xi32>, vector<2x4xi32>
+      }
+      %ksw = rocdl.raw.ptr.buffer.load %rsrc, %ks_off, %row, %c0_i32 : i32
+      %vsw = rocdl.raw.ptr.buffer.load %rsrc, %vs_off, %row, %c0_i32 : i32
+      return %kv#0, %kv#1, %ksw, %vsw : vector<2x4xi32>, vector<2x4xi32>, i32, i32
+    }
+
+    // ---- one 16-token tile: scores, online softmax, V to LDS, PV. State: running
+    // row max m, running row sum l, the PV accumulators.
+    func.func private @tile_step(%m: f32, %l: f32, %acc: vector<16x4xf32>,
+                                 %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
+                                 %q: vector<2x8xi32>, %first: i32, %seq_len: i32,
+                                 %win_start: i32, %win_len: i32, %softmax_scale: f32)
+        -> (f32, f32, vector<16x4xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %c16 = arith.constant 16 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c0_i64 = arith.constant 0 : i64
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c23_i32 = arith.constant 23 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c127_i32 = arith.constant 127 : i32
+      %c128_i32 = arith.constant 128 : i32
+      %c255_i32 = arith.constant 255 : i32
+      %fp4 = arith.constant 4 : i32
+      %e4m3 = arith.constant 0 : i32
+      %v_row_bytes = arith.constant 528 : i32
+      %ninf = arith.constant 0xFF800000 : f32
+      %one_f = arith.constant 1.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %lane_tok_base = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+      %lane = func.call @lane() : () -> i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %vtok = arith.shrui %lane, %c2_i32 : i32
+      %chunk = arith.andi %lane, %c3_i32 : i32
+      // K scales: lane l needs the byte of (token l & 15, group 4h + j). Row j of
+      // 16 lanes loaded scale word j & 1; the swap gives every lane word 0 (from
+      // row j & ~1) and word 1 (row j | 1).
+      %ks:2 = func.call @swap16(%ksw) : (i32) -> (i32, i32)
+      %ksh = arith.shli %j, %c3_i32 : i32
+      %ks0 = arith.shrui %ks#0, %ksh : i32
+      %ks1 = arith.shrui %ks#1, %ksh : i32
+      %kscales = vector.from_elements %ks0, %ks1 : vector<2xi32>
+      // QK: C[token][query row] over the K = 128 issues; A = K FP4 with its UE8M0
+      // scale, B = Q E4M3 (scale 0x7F = 1)
+      %s0 = scf.for %h = %c0 to %c2 step %c1 iter_args(%c = %zero4) -> (vector<4xf32>) {
+        %a = vector.extract %k[%h] : vector<4xi32> from vector<2x4xi32>
+        %b = vector.extract %q[%h] : vector<8xi32> from vector<2x8xi32>
+        %sa = vector.extract %kscales[%h] : i32 from vector<2xi32>
+        %d = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+        scf.yield %d : vector<4xf32>
+      }
+      %scale4 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
+      %s1 = arith.mulf %s0, %scale4 : vector<4xf32>
+      // Only a tile that reaches past seq_len or starts before win_start needs
+      // masking (wave-uniform branch): its scores of tokens outside [win_start,
+      // seq_len) become -inf (select: garbage K never survives), and those
+      // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
+      // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
+      %end = arith.addi %first, %c16_i32 : i32
+      %past = arith.cmpi sgt, %end, %seq_len : i32
+      %before = arith.cmpi slt, %first, %win_start : i32
+      %partial = arith.ori %past, %before : i1
+      %mk:2 = scf.if %partial -> (vector<4xf32>, i32) {
+        %t0 = arith.shli %j, %c2_i32 : i32
+        %t1 = arith.addi %first, %t0 : i32
+        %t2 = vector.broadcast %t1 : i32 to vector<4xi32>
+        %tok = arith.addi %t2, %lane_tok_base : vector<4xi32>
+        %ws = vector.broadcast %win_start : i32 to vector<4xi32>
+        %rel = arith.subi %tok, %ws : vector<4xi32>
+        %wl = vector.broadcast %win_len : i32 to vector<4xi32>
+        %in = arith.cmpi ult, %rel, %wl : vector<4xi32>
+        %ninf4 = vector.broadcast %ninf : f32 to vector<4xf32>
+        %sm = arith.select %in, %s1, %ninf4 : vector<4xi1>, vector<4xf32>
+        %vt = arith.addi %first, %vtok : i32
+        %vrel = arith.subi %vt, %win_start : i32
+        %vin = arith.cmpi ult, %vrel, %win_len : i32
+        %vs = arith.select %vin, %vsw, %c0_i32 : i32
+        scf.yield %sm, %vs : vector<4xf32>, i32
+      } else {
+        scf.yield %s1, %vsw : vector<4xf32>, i32
+      }
+      // online softmax in base 2. Every processed tile holds an in-context token,
+      // so nm is finite; on the first tile m = -inf gives alpha = 0 on l = 0 and
+      // acc = 0 (same as 1).
+      %tmax = func.call @row_max(%mk#0) : (vector<4xf32>) -> f32
+      %nm = arith.maxnumf %m, %tmax fastmath<nnan> : f32
+      %da = arith.subf %m, %nm : f32
+      %dal = arith.mulf %da, %log2e : f32
+      %alpha = rocdl.exp2 %dal f32 -> f32
+      %nm4 = vector.broadcast %nm : f32 to vector<4xf32>
+      %ps = arith.subf %mk#0, %nm4 : vector<4xf32>
+      %p = scf.for %i = %c0 to %c4 step %c1 iter_args(%pv = %zero4) -> (vector<4xf32>) {
+        %x = vector.extract %ps[%i] : f32 from vector<4xf32>
+        %xl = arith.mulf %x, %log2e : f32
+        %e = rocdl.exp2 %xl f32 -> f32
+        %n = vector.insert %e, %pv[%i] : f32 into vector<4xf32>
+        scf.yield %n : vector<4xf32>
+      }
+      %psum = func.call @row_sum(%p) : (vector<4xf32>) -> f32
+      %ls = arith.mulf %l, %alpha : f32
+      %nl = arith.addf %ls, %psum : f32
+      // P is rounded to bf16 for the PV MFMA; the running sum keeps fp32
+      %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
+      %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
+      // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 528 B in LDS.
+      // Half h of chunk c is group 2c + h: byte (2c + h) & 3 of the scale word.
+      %vr0 = arith.muli %vtok, %v_row_bytes : i32
+      %vr1 = arith.muli %chunk, %c128_i32 : i32
+      %vrow = arith.addi %vr0, %vr1 : i32
+      %c2x = arith.shli %chunk, %c1_i32 : i32
+      scf.for %h = %c0 to %c2 step %c1 {
+        %hi = arith.index_cast %h : index to i32
+        %g = arith.addi %c2x, %hi : i32
+        %gb = arith.andi %g, %c3_i32 : i32
+        %sh = arith.shli %gb, %c3_i32 : i32
+        %sb = arith.shrui %mk#1, %sh : i32
+        %sbyte = arith.andi %sb, %c255_i32 : i32
+        %sbits = arith.shli %sbyte, %c23_i32 : i32
+        %scale = arith.bitcast %sbits : i32 to f32
+        %words = vector.extract %vc[%h] : vector<4xi32> from vector<2x4xi32>
+        %hb = arith.muli %hi, %c64_i32 : i32
+        %hrow = arith.addi %vrow, %hb : i32
+        scf.for %i = %c0 to %c4 step %c1 {
+          %ii = arith.index_cast %i : index to i32
+          %w = vector.extract %words[%i] : i32 from vector<4xi32>
+          %bf = "uq.fp4_to_bf16"(%w, %scale) : (i32, f32) -> vector<8xbf16>
+          %ib = arith.muli %ii, %c16_i32 : i32
+          %off = arith.addi %hrow, %ib : i32
+          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+          llvm.store %bf, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+        }
+      }
+      gpu.barrier
+      // PV: C[head dim][query] += V^T P, A read through the LDS transpose. The
+      // accumulators are rescaled only when some row's max moved (wave-uniform
+      // branch; skipping a multiply by exactly 1 changes nothing).
+      %moved = arith.cmpf une, %alpha, %one_f : f32
+      %ballot = rocdl.ballot %moved : i64
+      %any = arith.cmpi ne, %ballot, %c0_i64 : i64
+      %accr = scf.if %any -> (vector<16x4xf32>) {
+        %a16 = vector.broadcast %alpha : f32 to vector<16x4xf32>
+        %r = arith.mulf %acc, %a16 : vector<16x4xf32>
+        scf.yield %r : vector<16x4xf32>
+      } else {
+        scf.yield %acc : vector<16x4xf32>
+      }
+      %t0 = arith.muli %vtok, %v_row_bytes : i32
+      %t1 = arith.muli %chunk, %c8_i32 : i32
+      %tbase = arith.addi %t0, %t1 : i32
+      %accn = scf.for %i = %c0 to %c16 step %c1 iter_args(%a = %accr) -> (vector<16x4xf32>) {
+        %ii = arith.index_cast %i : index to i32
+        %io = arith.muli %ii, %c32_i32 : i32
+        %off = arith.addi %tbase, %io : i32
+        %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+        %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
+        %ai = vector.extract %a[%i] : vector<4xf32> from vector<16x4xf32>
+        %r = rocdl.mfma.f32.16x16x16bf16.1k %v, %pi, %ai, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+        %an = vector.insert %r, %a[%i] : vector<4xf32> into vector<16x4xf32>
+        scf.yield %an : vector<16x4xf32>
+      }
+      gpu.barrier
+      return %nm, %nl, %accn : f32, f32, vector<16x4xf32>
+    }
+
+    // ---- outputs of a partition: bf16 partial normalized by its own sum, fp32
+    // max and sum (an empty partition writes 0, -inf, 0).
+    func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
+                                     %segm_sum: !llvm.ptr<1>, %m: f32, %l: f32,
+                                     %acc: vector<16x4xf32>, %seq: i32, %kvh: i32, %part: i32,
+                                     %num_kv_heads: i32, %num_partitions: i32, %qg: i32) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %c4_i64 = arith.constant 4 : i64
+      %row_bytes = arith.constant 512 : i32
+      %row_bytes64 = arith.constant 512 : i64
+      %zero_f = arith.constant 0.0 : f32
+      %one_f = arith.constant 1.0 : f32
+      %max_records = arith.constant 2147483647 : i64
+      %lane = func.call @lane() : () -> i32
+      %row = arith.andi %lane, %c15_i32 : i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %pos = arith.cmpf ogt, %l, %zero_f : f32
+      %den = arith.select %pos, %l, %one_f : f32
+      %inv = arith.divf %one_f, %den : f32
+      %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
+      // workspace row (seq * Hk + kvh) * P + part, in i64 (64-bit addressing)
+      %s64 = arith.extui %seq : i32 to i64
+      %hk64 = arith.extui %num_kv_heads : i32 to i64
+      %kvh64 = arith.extui %kvh : i32 to i64
+      %np64 = arith.extui %num_partitions : i32 to i64
+      %part64 = arith.extui %part : i32 to i64
+      %i0 = arith.muli %s64, %hk64 : i64
+      %i1 = arith.addi %i0, %kvh64 : i64
+      %i2 = arith.muli %i1, %np64 : i64
+      %i4 = arith.addi %i2, %part64 : i64
+      %qg64 = arith.extui %qg : i32 to i64
+      %rows = arith.muli %i4, %qg64 : i64
+      %ob = arith.muli %rows, %row_bytes64 : i64
+      %out = "uq.buffer_rsrc"(%segm_out, %ob, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+      %sb = arith.muli %rows, %c4_i64 : i64
+      %maxr = "uq.buffer_rsrc"(%segm_max, %sb, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+      %sumr = "uq.buffer_rsrc"(%segm_sum, %sb, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+      %valid = arith.cmpi ult, %row, %qg : i32
+      scf.if %valid {
+        %b0 = arith.muli %row, %row_bytes : i32
+        %b1 = arith.muli %j, %c8_i32 : i32
+        %base = arith.addi %b0, %b1 : i32
+        scf.for %i = %c0 to %c16 step %c1 {
+          %ii = arith.index_cast %i : index to i32
+          %a = vector.extract %acc[%i] : vector<4xf32> from vector<16x4xf32>
+          %n = arith.mulf %a, %inv4 : vector<4xf32>
+          %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
+          %w = vector.bitcast %b : vector<4xbf16> to vector<2xi32>
+          %io = arith.muli %ii, %c32_i32 : i32
+          %off = arith.addi %base, %io : i32
+          rocdl.raw.ptr.buffer.store %w, %out, %off, %c0_i32, %c0_i32 : vector<2xi32>
+        }
+        %first = arith.cmpi eq, %j, %c0_i32 : i32
+        scf.if %first {
+          %o = arith.muli %row, %c4_i32 : i32
+          rocdl.raw.ptr.buffer.store %m, %maxr, %o, %c0_i32, %c0_i32 : f32
+          rocdl.raw.ptr.buffer.store %l, %sumr, %o, %c0_i32, %c0_i32 : f32
+        }
+      }
+      return
+    }
+
     // rocdl.waves_per_eu = 3: the register budget of 3 waves per SIMD (<= 168 VGPRs);
     // 4 waves (128) would spill.
     gpu.func @uq_decode(
@@ -52,80 +614,28 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 64, 1, 1>, rocdl.waves_per_eu = 3 : i32} {
       %qg = "uq.param"() {name = "qg"} : () -> index
       %qgi = arith.index_cast %qg : index to i32
-      %zero8i = arith.constant dense<0> : vector<8xi32>
-      %lane_tok_base = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c255_i32 = arith.constant 255 : i32
+      %c0_i64 = arith.constant 0 : i64
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
-      %one_f = arith.constant 1.0 : f32
-      %log2e = arith.constant 1.44269504088896340736 : f32
-      %c15_i32 = arith.constant 15 : i32
-      %c4_i32 = arith.constant 4 : i32
-      %c2_i32 = arith.constant 2 : i32
-      %c255_i32 = arith.constant 255 : i32
-      %c8_i32 = arith.constant 8 : i32
-      %c16_i32 = arith.constant 16 : i32
-      %c64_i32 = arith.constant 64 : i32
-      %c128_i32 = arith.constant 128 : i32
-      %c3_i32 = arith.constant 3 : i32
-      %c136_i32 = arith.constant 136 : i32
-      %c32_i32 = arith.constant 32 : i32
-      %c264_i32 = arith.constant 264 : i32
-      %c7_i32 = arith.constant 7 : i32
-      %c6_i32 = arith.constant 6 : i32
-      %c5_i32 = arith.constant 5 : i32
-      %c1_i64 = arith.constant 1 : i64
-      %c48_i32 = arith.constant 48 : i32
-      %m_one_f = arith.constant -1.0 : f32
-      %inv_sqrt_d = arith.constant 0.0625 : f32
-      %c512_i32 = arith.constant 512 : i32
-      %c40_i32 = arith.constant 40 : i32
-      %c256_i32 = arith.constant 256 : i32
-      %c127_i32 = arith.constant 127 : i32
-      %c528_i32 = arith.constant 528 : i32
-      %c23_i32 = arith.constant 23 : i32
-      %c80_i32 = arith.constant 80 : i32
-      %c96_i32 = arith.constant 96 : i32
-      %c112_i32 = arith.constant 112 : i32
-      %c0_i64 = arith.constant 0 : i64
-      %c160_i32 = arith.constant 160 : i32
-      %c192_i32 = arith.constant 192 : i32
-      %c224_i32 = arith.constant 224 : i32
-      %c288_i32 = arith.constant 288 : i32
-      %c320_i32 = arith.constant 320 : i32
-      %c352_i32 = arith.constant 352 : i32
-      %c384_i32 = arith.constant 384 : i32
-      %c416_i32 = arith.constant 416 : i32
-      %c448_i32 = arith.constant 448 : i32
-      %c480_i32 = arith.constant 480 : i32
-      %c512_i64 = arith.constant 512 : i64
-      %c4_i64 = arith.constant 4 : i64
-      %lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
-      %lane_ix = gpu.thread_id x
-      %lane = arith.index_cast %lane_ix : index to i32
+      %zero_acc = arith.constant dense<0.0> : vector<16x4xf32>
       %seq_ix = gpu.block_id x
       %seq = arith.index_cast %seq_ix : index to i32
       %kvh_ix = gpu.block_id y
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
       %part = arith.index_cast %part_ix : index to i32
-      %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %flags = arith.constant 159744 : i32  // 0x27000: raw buffer, 32-bit data format
-      %stride0 = arith.constant 0 : i16
-      %max_records = arith.constant 2147483647 : i64
-      // ---- QK B operand: lane l = query row l&15, lane group j = l>>4, issue h:
-      // the 32 permuted elements [128h + 32j, +32) of that row as E4M3 bytes.
-      %v1 = arith.andi %lane, %c15_i32 : i32
-      %v2 = arith.shrui %lane, %c4_i32 : i32
-      %v3 = arith.cmpi ult, %v1, %qgi : i32
-      %v4 = arith.shli %v2, %c2_i32 : i32
-      %v5 = vector.broadcast %v4 : i32 to vector<4xi32>
-      %lane_tok4 = arith.addi %v5, %lane_tok_base : vector<4xi32>
-      // ---- partition p walks tile-groups p, p+P, ... (at most TGPP); only tiles
-      // that hold an in-context token are processed (flattened tile loop).
-      %v6 = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-      %seq_len = llvm.load %v6 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      %slp = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %seq_len = llvm.load %slp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
       // ---- sliding window W (0: none): only tokens >= win_start = max(0, seq_len - W)
       // are attended. The walk is shifted to start at win_base, win_start rounded
       // down to a tile: partition p walks the 256-token groups that start at
@@ -134,1336 +644,109 @@ module attributes {gpu.container_module} {
       // win_start like the tail masks tokens >= seq_len. Coverage invariant (the
       // launch policy's): P * TGPP * 256 >= rel_len, rel_len <= min(seq_len, W + 15).
       // Without a window win_base = win_start = 0 (the unshifted walk).
-      %v6a = arith.subi %seq_len, %sliding_window : i32
-      %v6b = arith.maxsi %v6a, %c0_i32 : i32
-      %v6c = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
-      %win_start = arith.select %v6c, %v6b, %c0_i32 : i32
-      %v6d = arith.constant -16 : i32
-      %win_base = arith.andi %win_start, %v6d : i32
+      %w0 = arith.subi %seq_len, %sliding_window : i32
+      %w1 = arith.maxsi %w0, %c0_i32 : i32
+      %windowed = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
+      %win_start = arith.select %windowed, %w1, %c0_i32 : i32
+      %tile_mask = arith.constant -16 : i32
+      %win_base = arith.andi %win_start, %tile_mask : i32
       %win_len = arith.subi %seq_len, %win_start : i32
       %rel_len = arith.subi %seq_len, %win_base : i32
-      %v7 = arith.addi %rel_len, %c255_i32 : i32
-      %v8 = arith.shrui %v7, %c8_i32 : i32
-      %v9 = arith.subi %v8, %part : i32
-      %v10 = arith.cmpi sgt, %v9, %c0_i32 : i32
-      %v11 = arith.maxsi %v9, %c1_i32 : i32
-      %v12 = arith.subi %num_partitions, %c1_i32 : i32
-      %v13 = arith.addi %v11, %v12 : i32
-      %v14 = arith.divui %v13, %num_partitions : i32
-      %v15 = arith.minsi %v14, %tgpp : i32
-      %v16 = arith.select %v10, %v15, %c0_i32 : i32
-      %v17 = arith.subi %v16, %c1_i32 : i32
-      %v18 = arith.maxsi %v17, %c0_i32 : i32
-      %v19 = arith.muli %v18, %num_partitions : i32
-      %v20 = arith.addi %part, %v19 : i32
-      %v21 = arith.shli %v20, %c8_i32 : i32
-      %v22 = arith.subi %rel_len, %v21 : i32
-      %v23 = arith.addi %v22, %c15_i32 : i32
-      %v24 = arith.shrsi %v23, %c4_i32 : i32
-      %v25 = arith.minsi %v24, %c16_i32 : i32
-      %v26 = arith.shli %v18, %c4_i32 : i32
-      %v27 = arith.addi %v26, %v25 : i32
-      %ntiles = arith.select %v10, %v27, %c0_i32 : i32
+      // ---- partition p owns the groups p, p + P, ... (at most TGPP); it processes
+      // only tiles that hold an in-context token (a flattened tile loop)
+      %n0 = arith.addi %rel_len, %c255_i32 : i32
+      %groups = arith.shrui %n0, %c8_i32 : i32
+      %n1 = arith.subi %groups, %part : i32
+      %owns = arith.cmpi sgt, %n1, %c0_i32 : i32
+      %n2 = arith.maxsi %n1, %c1_i32 : i32
+      %n3 = arith.subi %num_partitions, %c1_i32 : i32
+      %n4 = arith.addi %n2, %n3 : i32
+      %n5 = arith.divui %n4, %num_partitions : i32
+      %n6 = arith.minsi %n5, %tgpp : i32
+      %my_groups = arith.select %owns, %n6, %c0_i32 : i32
+      %n7 = arith.subi %my_groups, %c1_i32 : i32
+      %full = arith.maxsi %n7, %c0_i32 : i32
+      %n8 = arith.muli %full, %num_partitions : i32
+      %n9 = arith.addi %part, %n8 : i32
+      %n10 = arith.shli %n9, %c8_i32 : i32
+      %n11 = arith.subi %rel_len, %n10 : i32
+      %n12 = arith.addi %n11, %c15_i32 : i32
+      %n13 = arith.shrsi %n12, %c4_i32 : i32
+      %last_tiles = arith.minsi %n13, %c16_i32 : i32
+      %n14 = arith.shli %full, %c4_i32 : i32
+      %n15 = arith.addi %n14, %last_tiles : i32
+      %ntiles = arith.select %owns, %n15, %c0_i32 : i32
+      // ---- cache geometry
       %bs_shift = math.cttz %block_size : i32
-      %v28 = arith.subi %block_size, %c1_i32 : i32
-      // 64-BIT ADDRESSING (issue 13; keep it when rewriting this file): a product
-      // of user sizes that can pass 2^31 is formed in i64. The block byte size
-      // is bounded by the plan (block_size * Hk * padded_slot <= 2^31 - 1: it is
-      // a buffer's 32-bit record count and every in-block offset is 32-bit), but
-      // block * blk_bytes reaches 2^31 * 2^31 and the block-table row offset
+      %bs_mask = arith.subi %block_size, %c1_i32 : i32
+      // 64-BIT ADDRESSING (issue 13; keep it): a product of user sizes that can
+      // pass 2^31 is formed in i64. The block byte size is bounded by the plan
+      // (block_size * Hk * padded_slot <= 2^31 - 1: it is a buffer's 32-bit
+      // record count and every in-block offset is 32-bit), but block *
+      // blk_bytes reaches 2^31 * 2^31 and the block-table row offset
       // seq * max_blocks_per_seq reaches 65535 * 2^24: both stay i64 up to the
-      // address. test/unit/runtime/large_address_test.c runs a >4 GiB cache and
-      // an 8 GiB block table.
+      // address (@tile_loads, @store_partial). test/unit/runtime/
+      // large_address_test.c runs a >4 GiB cache and an 8 GiB block table.
       %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
-      %v29a = arith.extui %block_size : i32 to i64
-      %v29b = arith.extui %pos_stride : i32 to i64
-      %blk_bytes = arith.muli %v29a, %v29b : i64
-      %v29c = arith.extui %seq : i32 to i64
-      %v29d = arith.extui %max_blocks_per_seq : i32 to i64
-      %bt_row = arith.muli %v29c, %v29d : i64
-      %v30 = arith.muli %kvh, %padded_slot : i32
-      %v31 = arith.muli %v1, %pos_stride : i32
-      %v32 = arith.addi %v31, %v30 : i32
-      %v33 = arith.muli %v2, %c16_i32 : i32
-      %k_off0 = arith.addi %v32, %v33 : i32
-      %k_off1 = arith.addi %k_off0, %c64_i32 : i32
-      %v34 = arith.andi %v2, %c1_i32 : i32
-      %v35 = arith.muli %v34, %c4_i32 : i32
-      %v36 = arith.addi %c128_i32, %v35 : i32
-      %ks_off = arith.addi %v32, %v36 : i32
-      %v_tok = arith.shrui %lane, %c2_i32 : i32
-      %v_chunk = arith.andi %lane, %c3_i32 : i32
-      %v37 = arith.muli %v_tok, %pos_stride : i32
-      %v38 = arith.addi %v37, %v30 : i32
-      %v39 = arith.muli %v_chunk, %c32_i32 : i32
-      %v40 = arith.addi %c136_i32, %v39 : i32
-      %v_off0 = arith.addi %v38, %v40 : i32
-      %v_off1 = arith.addi %v_off0, %c16_i32 : i32
-      %v41 = arith.shrui %v_chunk, %c1_i32 : i32
-      %v42 = arith.muli %v41, %c4_i32 : i32
-      %v43 = arith.addi %c264_i32, %v42 : i32
-      %vs_off = arith.addi %v38, %v43 : i32
-      %ntiles_ix = arith.index_cast %ntiles : i32 to index
+      %bs64 = arith.extui %block_size : i32 to i64
+      %ps64 = arith.extui %pos_stride : i32 to i64
+      %blk_bytes = arith.muli %bs64, %ps64 : i64
+      %seq64 = arith.extui %seq : i32 to i64
+      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %seq64, %mbps64 : i64
+      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride) : (i32, i32, i32) -> (vector<2xi32>, vector<2xi32>, i32, i32)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
-      %fin:18 = scf.if %has_tiles -> (f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-        // ---- everything below runs only for a partition that owns tiles
-        // ---- Q rotation: lane L owns row L>>3 (+8 per pass) and head dims (L&7)*32..+31.
-        // Butterfly order (host reference must match): strides 1,2,4,8,16 in registers,
-        // then 32,64,128 across lanes (ds_swizzle xor 1,2,4); pair (a,b) -> (a+b, a-b).
-        %v44 = arith.andi %lane, %c7_i32 : i32
-        %v45 = arith.shrui %lane, %c3_i32 : i32
-        %v46 = arith.andi %v44, %c2_i32 : i32
-        %v47 = arith.shli %v46, %c3_i32 : i32
-        %v48 = arith.andi %v44, %c1_i32 : i32
-        %v49 = arith.shli %v48, %c6_i32 : i32
-        %v50 = arith.andi %v44, %c4_i32 : i32
-        %v51 = arith.shli %v50, %c5_i32 : i32
-        %v52 = arith.ori %v47, %v49 : i32
-        %v53 = arith.ori %v52, %v51 : i32
-        %c0_ix = arith.constant 0 : index
-        %c1_ix = arith.constant 1 : index
-        %c8_ix = arith.constant 8 : index
-        %c7_ix = arith.constant 7 : index
-        %qg7 = arith.addi %qg, %c7_ix : index
-        %npass = arith.divui %qg7, %c8_ix : index
-        %v54 = arith.subi %qgi, %c1_i32 : i32
-        %v55 = arith.muli %kvh, %qgi : i32
-        // the query rows of this (sequence, kv head): one descriptor, 32-bit lane offsets
-        %v56 = arith.extui %seq : i32 to i64
-        %v57 = arith.extui %q_stride_seq : i32 to i64
-        %v58 = arith.muli %v56, %v57 : i64
-        %v59 = arith.extui %v55 : i32 to i64
-        %v60 = arith.extui %q_stride_head : i32 to i64
-        %v61 = arith.muli %v59, %v60 : i64
-        %v62 = arith.addi %v58, %v61 : i64
-        %v63 = arith.shli %v62, %c1_i64 : i64
-        %v65 = "uq.buffer_rsrc"(%query, %v63, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-        scf.for %pass = %c0_ix to %npass step %c1_ix {
-          %v66 = arith.index_cast %pass : index to i32
-          %v67 = arith.muli %v66, %c8_i32 : i32
-          %v68 = arith.addi %v45, %v67 : i32
-          %v69 = arith.minui %v68, %v54 : i32
-          %v70 = arith.muli %v69, %q_stride_head : i32
-          %v71 = arith.muli %v44, %c32_i32 : i32
-          %v72 = arith.addi %v70, %v71 : i32
-          %v73 = arith.shli %v72, %c1_i32 : i32
-          %v74 = arith.addi %v73, %c0_i32 : i32
-          %v75 = rocdl.raw.ptr.buffer.load %v65, %v74, %c0_i32, %c0_i32 : vector<4xi32>
-          %v76 = vector.bitcast %v75 : vector<4xi32> to vector<8xbf16>
-          %v77 = arith.extf %v76 : vector<8xbf16> to vector<8xf32>
-          %v78 = arith.addi %v73, %c16_i32 : i32
-          %v79 = rocdl.raw.ptr.buffer.load %v65, %v78, %c0_i32, %c0_i32 : vector<4xi32>
-          %v80 = vector.bitcast %v79 : vector<4xi32> to vector<8xbf16>
-          %v81 = arith.extf %v80 : vector<8xbf16> to vector<8xf32>
-          %v82 = arith.addi %v73, %c32_i32 : i32
-          %v83 = rocdl.raw.ptr.buffer.load %v65, %v82, %c0_i32, %c0_i32 : vector<4xi32>
-          %v84 = vector.bitcast %v83 : vector<4xi32> to vector<8xbf16>
-          %v85 = arith.extf %v84 : vector<8xbf16> to vector<8xf32>
-          %v86 = arith.addi %v73, %c48_i32 : i32
-          %v87 = rocdl.raw.ptr.buffer.load %v65, %v86, %c0_i32, %c0_i32 : vector<4xi32>
-          %v88 = vector.bitcast %v87 : vector<4xi32> to vector<8xbf16>
-          %v89 = arith.extf %v88 : vector<8xbf16> to vector<8xf32>
-          %v90 = vector.shuffle %v77, %v81 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xf32>, vector<8xf32>
-          %v91 = vector.shuffle %v85, %v89 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xf32>, vector<8xf32>
-          %v92 = vector.shuffle %v90, %v91 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xf32>, vector<16xf32>
-          // Walsh-Hadamard over the 8 lanes of a row, normalized (uq.wht256)
-          %v140 = "uq.wht256"(%v92) : (vector<32xf32>) -> vector<32xf32>
-          // E4M3 round trip through v_cvt_pk_fp8_f32 (the code object's overflow rule), as bf16
-          %v140_hc = "uq.e4m3_haircut"(%v140) : (vector<32xf32>) -> vector<32xbf16>
-          %v205 = arith.muli %v68, %c512_i32 : i32
-          %v209 = vector.extract_strided_slice %v140_hc {offsets = [0], sizes = [8], strides = [1]} : vector<32xbf16> to vector<8xbf16>
-          %v210 = arith.addi %v53, %c0_i32 : i32
-          %v211 = arith.shli %v210, %c1_i32 : i32
-          %v212 = arith.addi %v205, %v211 : i32
-          %v213 = llvm.getelementptr %lds[%v212] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v209, %v213 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v217 = vector.extract_strided_slice %v140_hc {offsets = [8], sizes = [8], strides = [1]} : vector<32xbf16> to vector<8xbf16>
-          %v218 = arith.addi %v53, %c8_i32 : i32
-          %v219 = arith.shli %v218, %c1_i32 : i32
-          %v220 = arith.addi %v205, %v219 : i32
-          %v221 = llvm.getelementptr %lds[%v220] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v217, %v221 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v225 = vector.extract_strided_slice %v140_hc {offsets = [16], sizes = [8], strides = [1]} : vector<32xbf16> to vector<8xbf16>
-          %v226 = arith.addi %v53, %c32_i32 : i32
-          %v227 = arith.shli %v226, %c1_i32 : i32
-          %v228 = arith.addi %v205, %v227 : i32
-          %v229 = llvm.getelementptr %lds[%v228] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v225, %v229 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v233 = vector.extract_strided_slice %v140_hc {offsets = [24], sizes = [8], strides = [1]} : vector<32xbf16> to vector<8xbf16>
-          %v234 = arith.addi %v53, %c40_i32 : i32
-          %v235 = arith.shli %v234, %c1_i32 : i32
-          %v236 = arith.addi %v205, %v235 : i32
-          %v237 = llvm.getelementptr %lds[%v236] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v233, %v237 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          // keep the passes apart once unrolled (QG 16): two interleaved passes spill
-          rocdl.sched.barrier 0
-        }
+      %fin:3 = scf.if %has_tiles -> (f32, f32, vector<16x4xf32>) {
+        func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %seq, %kvh, %qg) : (!llvm.ptr<1>, i32, i32, i32, i32, index) -> ()
         gpu.barrier
-        %v238 = arith.muli %v1, %c512_i32 : i32
-        %v239 = arith.muli %v2, %c64_i32 : i32
-        %v240 = arith.addi %v239, %c0_i32 : i32
-        %v241 = arith.addi %v238, %v240 : i32
-        %v242 = arith.addi %v241, %c0_i32 : i32
-        %v243 = llvm.getelementptr %lds[%v242] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v244 = llvm.load %v243 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v245 = arith.extf %v244 : vector<8xbf16> to vector<8xf32>
-        %v246 = vector.extract %v245[0] : f32 from vector<8xf32>
-        %v247 = vector.extract %v245[1] : f32 from vector<8xf32>
-        %v248 = vector.extract %v245[2] : f32 from vector<8xf32>
-        %v249 = vector.extract %v245[3] : f32 from vector<8xf32>
-        %v250 = rocdl.cvt.pk.fp8.f32 %v246, %v247 -> %c0_i32[false] : i32
-        %v251 = rocdl.cvt.pk.fp8.f32 %v248, %v249 -> %v250[true] : i32
-        %v252 = vector.extract %v245[4] : f32 from vector<8xf32>
-        %v253 = vector.extract %v245[5] : f32 from vector<8xf32>
-        %v254 = vector.extract %v245[6] : f32 from vector<8xf32>
-        %v255 = vector.extract %v245[7] : f32 from vector<8xf32>
-        %v256 = rocdl.cvt.pk.fp8.f32 %v252, %v253 -> %c0_i32[false] : i32
-        %v257 = rocdl.cvt.pk.fp8.f32 %v254, %v255 -> %v256[true] : i32
-        %v258 = arith.addi %v241, %c16_i32 : i32
-        %v259 = llvm.getelementptr %lds[%v258] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v260 = llvm.load %v259 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v261 = arith.extf %v260 : vector<8xbf16> to vector<8xf32>
-        %v262 = vector.extract %v261[0] : f32 from vector<8xf32>
-        %v263 = vector.extract %v261[1] : f32 from vector<8xf32>
-        %v264 = vector.extract %v261[2] : f32 from vector<8xf32>
-        %v265 = vector.extract %v261[3] : f32 from vector<8xf32>
-        %v266 = rocdl.cvt.pk.fp8.f32 %v262, %v263 -> %c0_i32[false] : i32
-        %v267 = rocdl.cvt.pk.fp8.f32 %v264, %v265 -> %v266[true] : i32
-        %v268 = vector.extract %v261[4] : f32 from vector<8xf32>
-        %v269 = vector.extract %v261[5] : f32 from vector<8xf32>
-        %v270 = vector.extract %v261[6] : f32 from vector<8xf32>
-        %v271 = vector.extract %v261[7] : f32 from vector<8xf32>
-        %v272 = rocdl.cvt.pk.fp8.f32 %v268, %v269 -> %c0_i32[false] : i32
-        %v273 = rocdl.cvt.pk.fp8.f32 %v270, %v271 -> %v272[true] : i32
-        %v274 = arith.addi %v241, %c32_i32 : i32
-        %v275 = llvm.getelementptr %lds[%v274] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v276 = llvm.load %v275 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v277 = arith.extf %v276 : vector<8xbf16> to vector<8xf32>
-        %v278 = vector.extract %v277[0] : f32 from vector<8xf32>
-        %v279 = vector.extract %v277[1] : f32 from vector<8xf32>
-        %v280 = vector.extract %v277[2] : f32 from vector<8xf32>
-        %v281 = vector.extract %v277[3] : f32 from vector<8xf32>
-        %v282 = rocdl.cvt.pk.fp8.f32 %v278, %v279 -> %c0_i32[false] : i32
-        %v283 = rocdl.cvt.pk.fp8.f32 %v280, %v281 -> %v282[true] : i32
-        %v284 = vector.extract %v277[4] : f32 from vector<8xf32>
-        %v285 = vector.extract %v277[5] : f32 from vector<8xf32>
-        %v286 = vector.extract %v277[6] : f32 from vector<8xf32>
-        %v287 = vector.extract %v277[7] : f32 from vector<8xf32>
-        %v288 = rocdl.cvt.pk.fp8.f32 %v284, %v285 -> %c0_i32[false] : i32
-        %v289 = rocdl.cvt.pk.fp8.f32 %v286, %v287 -> %v288[true] : i32
-        %v290 = arith.addi %v241, %c48_i32 : i32
-        %v291 = llvm.getelementptr %lds[%v290] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v292 = llvm.load %v291 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v293 = arith.extf %v292 : vector<8xbf16> to vector<8xf32>
-        %v294 = vector.extract %v293[0] : f32 from vector<8xf32>
-        %v295 = vector.extract %v293[1] : f32 from vector<8xf32>
-        %v296 = vector.extract %v293[2] : f32 from vector<8xf32>
-        %v297 = vector.extract %v293[3] : f32 from vector<8xf32>
-        %v298 = rocdl.cvt.pk.fp8.f32 %v294, %v295 -> %c0_i32[false] : i32
-        %v299 = rocdl.cvt.pk.fp8.f32 %v296, %v297 -> %v298[true] : i32
-        %v300 = vector.extract %v293[4] : f32 from vector<8xf32>
-        %v301 = vector.extract %v293[5] : f32 from vector<8xf32>
-        %v302 = vector.extract %v293[6] : f32 from vector<8xf32>
-        %v303 = vector.extract %v293[7] : f32 from vector<8xf32>
-        %v304 = rocdl.cvt.pk.fp8.f32 %v300, %v301 -> %c0_i32[false] : i32
-        %v305 = rocdl.cvt.pk.fp8.f32 %v302, %v303 -> %v304[true] : i32
-        %v306 = vector.from_elements %v251, %v257, %v267, %v273, %v283, %v289, %v299, %v305 : vector<8xi32>
-        // rows >= QG read rows that hold no query: zero them
-        %v307 = arith.select %v3, %v306, %zero8i : vector<8xi32>
-        %v308 = arith.muli %v1, %c512_i32 : i32
-        %v309 = arith.muli %v2, %c64_i32 : i32
-        %v310 = arith.addi %v309, %c256_i32 : i32
-        %v311 = arith.addi %v308, %v310 : i32
-        %v312 = arith.addi %v311, %c0_i32 : i32
-        %v313 = llvm.getelementptr %lds[%v312] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v314 = llvm.load %v313 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v315 = arith.extf %v314 : vector<8xbf16> to vector<8xf32>
-        %v316 = vector.extract %v315[0] : f32 from vector<8xf32>
-        %v317 = vector.extract %v315[1] : f32 from vector<8xf32>
-        %v318 = vector.extract %v315[2] : f32 from vector<8xf32>
-        %v319 = vector.extract %v315[3] : f32 from vector<8xf32>
-        %v320 = rocdl.cvt.pk.fp8.f32 %v316, %v317 -> %c0_i32[false] : i32
-        %v321 = rocdl.cvt.pk.fp8.f32 %v318, %v319 -> %v320[true] : i32
-        %v322 = vector.extract %v315[4] : f32 from vector<8xf32>
-        %v323 = vector.extract %v315[5] : f32 from vector<8xf32>
-        %v324 = vector.extract %v315[6] : f32 from vector<8xf32>
-        %v325 = vector.extract %v315[7] : f32 from vector<8xf32>
-        %v326 = rocdl.cvt.pk.fp8.f32 %v322, %v323 -> %c0_i32[false] : i32
-        %v327 = rocdl.cvt.pk.fp8.f32 %v324, %v325 -> %v326[true] : i32
-        %v328 = arith.addi %v311, %c16_i32 : i32
-        %v329 = llvm.getelementptr %lds[%v328] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v330 = llvm.load %v329 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v331 = arith.extf %v330 : vector<8xbf16> to vector<8xf32>
-        %v332 = vector.extract %v331[0] : f32 from vector<8xf32>
-        %v333 = vector.extract %v331[1] : f32 from vector<8xf32>
-        %v334 = vector.extract %v331[2] : f32 from vector<8xf32>
-        %v335 = vector.extract %v331[3] : f32 from vector<8xf32>
-        %v336 = rocdl.cvt.pk.fp8.f32 %v332, %v333 -> %c0_i32[false] : i32
-        %v337 = rocdl.cvt.pk.fp8.f32 %v334, %v335 -> %v336[true] : i32
-        %v338 = vector.extract %v331[4] : f32 from vector<8xf32>
-        %v339 = vector.extract %v331[5] : f32 from vector<8xf32>
-        %v340 = vector.extract %v331[6] : f32 from vector<8xf32>
-        %v341 = vector.extract %v331[7] : f32 from vector<8xf32>
-        %v342 = rocdl.cvt.pk.fp8.f32 %v338, %v339 -> %c0_i32[false] : i32
-        %v343 = rocdl.cvt.pk.fp8.f32 %v340, %v341 -> %v342[true] : i32
-        %v344 = arith.addi %v311, %c32_i32 : i32
-        %v345 = llvm.getelementptr %lds[%v344] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v346 = llvm.load %v345 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v347 = arith.extf %v346 : vector<8xbf16> to vector<8xf32>
-        %v348 = vector.extract %v347[0] : f32 from vector<8xf32>
-        %v349 = vector.extract %v347[1] : f32 from vector<8xf32>
-        %v350 = vector.extract %v347[2] : f32 from vector<8xf32>
-        %v351 = vector.extract %v347[3] : f32 from vector<8xf32>
-        %v352 = rocdl.cvt.pk.fp8.f32 %v348, %v349 -> %c0_i32[false] : i32
-        %v353 = rocdl.cvt.pk.fp8.f32 %v350, %v351 -> %v352[true] : i32
-        %v354 = vector.extract %v347[4] : f32 from vector<8xf32>
-        %v355 = vector.extract %v347[5] : f32 from vector<8xf32>
-        %v356 = vector.extract %v347[6] : f32 from vector<8xf32>
-        %v357 = vector.extract %v347[7] : f32 from vector<8xf32>
-        %v358 = rocdl.cvt.pk.fp8.f32 %v354, %v355 -> %c0_i32[false] : i32
-        %v359 = rocdl.cvt.pk.fp8.f32 %v356, %v357 -> %v358[true] : i32
-        %v360 = arith.addi %v311, %c48_i32 : i32
-        %v361 = llvm.getelementptr %lds[%v360] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v362 = llvm.load %v361 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %v363 = arith.extf %v362 : vector<8xbf16> to vector<8xf32>
-        %v364 = vector.extract %v363[0] : f32 from vector<8xf32>
-        %v365 = vector.extract %v363[1] : f32 from vector<8xf32>
-        %v366 = vector.extract %v363[2] : f32 from vector<8xf32>
-        %v367 = vector.extract %v363[3] : f32 from vector<8xf32>
-        %v368 = rocdl.cvt.pk.fp8.f32 %v364, %v365 -> %c0_i32[false] : i32
-        %v369 = rocdl.cvt.pk.fp8.f32 %v366, %v367 -> %v368[true] : i32
-        %v370 = vector.extract %v363[4] : f32 from vector<8xf32>
-        %v371 = vector.extract %v363[5] : f32 from vector<8xf32>
-        %v372 = vector.extract %v363[6] : f32 from vector<8xf32>
-        %v373 = vector.extract %v363[7] : f32 from vector<8xf32>
-        %v374 = rocdl.cvt.pk.fp8.f32 %v370, %v371 -> %c0_i32[false] : i32
-        %v375 = rocdl.cvt.pk.fp8.f32 %v372, %v373 -> %v374[true] : i32
-        %v376 = vector.from_elements %v321, %v327, %v337, %v343, %v353, %v359, %v369, %v375 : vector<8xi32>
-        // rows >= QG read rows that hold no query: zero them
-        %v377 = arith.select %v3, %v376, %zero8i : vector<8xi32>
+        %zq = arith.constant dense<0> : vector<2x8xi32>
+        %q = scf.for %h = %c0 to %c2 step %c1 iter_args(%acc = %zq) -> (vector<2x8xi32>) {
+          %qh = func.call @q_operand(%qgi, %h) : (i32, index) -> vector<8xi32>
+          %n = vector.insert %qh, %acc[%h] : vector<8xi32> into vector<2x8xi32>
+          scf.yield %n : vector<2x8xi32>
+        }
         gpu.barrier
         // software prefetch: tile 0 here; every tile issues the next tile's loads
         // before its own math. Two tiles per iteration so that the two load sets
         // alternate registers (no copies); an odd last tile runs after the loop.
-        %v378 = arith.shrui %c0_i32, %c4_i32 : i32
-        %v379 = arith.andi %c0_i32, %c15_i32 : i32
-        %v380 = arith.muli %v378, %num_partitions : i32
-        %v381 = arith.addi %part, %v380 : i32
-        %v382r = arith.shli %v381, %c8_i32 : i32
-        %v382 = arith.addi %v382r, %win_base : i32
-        %v383 = arith.shli %v379, %c4_i32 : i32
-        %v384 = arith.addi %v382, %v383 : i32
-        %v385 = arith.shrui %v384, %bs_shift : i32
-        %v386 = arith.andi %v384, %v28 : i32
-        %v387x = arith.extui %v385 : i32 to i64
-        %v387 = arith.addi %bt_row, %v387x : i64
-        %v388 = llvm.getelementptr %block_tables[%v387] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-        %v389 = llvm.load %v388 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %v390 = arith.extui %v389 : i32 to i64
-        %v391 = arith.muli %v390, %blk_bytes : i64
-        %v393 = "uq.buffer_rsrc"(%kv_cache, %v391, %blk_bytes) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-        %v394 = arith.muli %v386, %pos_stride : i32
-        %v395 = rocdl.raw.ptr.buffer.load %v393, %k_off0, %v394, %c0_i32 : vector<4xi32>
-        %v396 = rocdl.raw.ptr.buffer.load %v393, %k_off1, %v394, %c0_i32 : vector<4xi32>
-        %v397 = rocdl.raw.ptr.buffer.load %v393, %v_off0, %v394, %c0_i32 : vector<4xi32>
-        %v398 = rocdl.raw.ptr.buffer.load %v393, %v_off1, %v394, %c0_i32 : vector<4xi32>
-        %v399 = rocdl.raw.ptr.buffer.load %v393, %ks_off, %v394, %c0_i32 : i32
-        %v400 = rocdl.raw.ptr.buffer.load %v393, %vs_off, %v394, %c0_i32 : i32
+        %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
         %npairs = arith.shrui %ntiles, %c1_i32 : i32
         %npairs_ix = arith.index_cast %npairs : i32 to index
-        %loop:24 = scf.for %pi = %c0_ix to %npairs_ix step %c1_ix iter_args(%m = %ninf, %l = %zero_f, %acc0 = %zero4, %acc1 = %zero4, %acc2 = %zero4, %acc3 = %zero4, %acc4 = %zero4, %acc5 = %zero4, %acc6 = %zero4, %acc7 = %zero4, %acc8 = %zero4, %acc9 = %zero4, %acc10 = %zero4, %acc11 = %zero4, %acc12 = %zero4, %acc13 = %zero4, %acc14 = %zero4, %acc15 = %zero4, %k0 = %v395, %k1 = %v396, %vc0 = %v397, %vc1 = %v398, %ksw = %v399, %vsw = %v400) -> (f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, i32, i32) {
-          %v401 = arith.index_cast %pi : index to i32
-          %v402 = arith.shli %v401, %c1_i32 : i32
-          %v403 = arith.addi %v402, %c1_i32 : i32
-          %v404 = arith.shrui %v403, %c4_i32 : i32
-          %v405 = arith.andi %v403, %c15_i32 : i32
-          %v406 = arith.muli %v404, %num_partitions : i32
-          %v407 = arith.addi %part, %v406 : i32
-          %v408r = arith.shli %v407, %c8_i32 : i32
-          %v408 = arith.addi %v408r, %win_base : i32
-          %v409 = arith.shli %v405, %c4_i32 : i32
-          %v410 = arith.addi %v408, %v409 : i32
-          %v411 = arith.shrui %v410, %bs_shift : i32
-          %v412 = arith.andi %v410, %v28 : i32
-          %v413x = arith.extui %v411 : i32 to i64
-          %v413 = arith.addi %bt_row, %v413x : i64
-          %v414 = llvm.getelementptr %block_tables[%v413] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-          %v415 = llvm.load %v414 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-          %v416 = arith.extui %v415 : i32 to i64
-          %v417 = arith.muli %v416, %blk_bytes : i64
-          %v419 = "uq.buffer_rsrc"(%kv_cache, %v417, %blk_bytes) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-          %v420 = arith.muli %v412, %pos_stride : i32
-          %v421 = rocdl.raw.ptr.buffer.load %v419, %k_off0, %v420, %c0_i32 : vector<4xi32>
-          %v422 = rocdl.raw.ptr.buffer.load %v419, %k_off1, %v420, %c0_i32 : vector<4xi32>
-          %v423 = rocdl.raw.ptr.buffer.load %v419, %v_off0, %v420, %c0_i32 : vector<4xi32>
-          %v424 = rocdl.raw.ptr.buffer.load %v419, %v_off1, %v420, %c0_i32 : vector<4xi32>
-          %v425 = rocdl.raw.ptr.buffer.load %v419, %ks_off, %v420, %c0_i32 : i32
-          %v426 = rocdl.raw.ptr.buffer.load %v419, %vs_off, %v420, %c0_i32 : i32
-          %v427 = arith.shrui %v402, %c4_i32 : i32
-          %v428 = arith.andi %v402, %c15_i32 : i32
-          %v429 = arith.muli %v427, %num_partitions : i32
-          %v430 = arith.addi %part, %v429 : i32
-          %v431r = arith.shli %v430, %c8_i32 : i32
-          %v431 = arith.addi %v431r, %win_base : i32
-          %v432 = arith.shli %v428, %c4_i32 : i32
-          %v433 = arith.addi %v431, %v432 : i32
-          // K scales: lane l needs the byte of (token l&15, group 4h + j). Row j of 16
-          // lanes loaded scale word j&1; v_permlane16_swap of two copies gives every
-          // lane word 0 (from row j&~1) in the first result and word 1 (row j|1) in
-          // the second.
-          %v434 = rocdl.permlane16.swap %ksw, %ksw, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v435 = llvm.extractvalue %v434[0] : !llvm.struct<(i32, i32)>
-          %v436 = llvm.extractvalue %v434[1] : !llvm.struct<(i32, i32)>
-          %v437 = arith.shli %v2, %c3_i32 : i32
-          %v438 = arith.shrui %v435, %v437 : i32
-          %v439 = arith.shrui %v436, %v437 : i32
-          // QK: C[token][query row] over two K=128 issues; A = K FP4 with UE8M0 scale, B = Q E4M3 (scale 0x7F = 1)
-          %v440 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %k0, %v307, %zero4, %c4_i32, %c0_i32, %c0_i32, %v438, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-          %v441 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %k1, %v377, %v440, %c4_i32, %c0_i32, %c0_i32, %v439, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-          %v442 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
-          %v443 = arith.mulf %v441, %v442 : vector<4xf32>
-          // Only a tile that reaches past seq_len or starts before win_start needs
-          // masking (wave-uniform branch): its scores of tokens outside [win_start,
-          // seq_len) become -inf (select: garbage K never survives), and those
-          // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
-          // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
-          %v444 = arith.addi %v433, %c16_i32 : i32
-          %v445a = arith.cmpi sgt, %v444, %seq_len : i32
-          %v445b = arith.cmpi slt, %v433, %win_start : i32
-          %v445 = arith.ori %v445a, %v445b : i1
-          %mk446:2 = scf.if %v445 -> (vector<4xf32>, i32) {
-            %v447 = vector.broadcast %v433 : i32 to vector<4xi32>
-            %v448 = arith.addi %v447, %lane_tok4 : vector<4xi32>
-            %v449s = vector.broadcast %win_start : i32 to vector<4xi32>
-            %v449d = arith.subi %v448, %v449s : vector<4xi32>
-            %v449 = vector.broadcast %win_len : i32 to vector<4xi32>
-            %v450 = arith.cmpi ult, %v449d, %v449 : vector<4xi32>
-            %v451 = vector.broadcast %ninf : f32 to vector<4xf32>
-            %v452 = arith.select %v450, %v443, %v451 : vector<4xi1>, vector<4xf32>
-            %v453 = arith.addi %v433, %v_tok : i32
-            %v454d = arith.subi %v453, %win_start : i32
-            %v454 = arith.cmpi ult, %v454d, %win_len : i32
-            %v455 = arith.select %v454, %vsw, %c0_i32 : i32
-            scf.yield %v452, %v455 : vector<4xf32>, i32
-          } else {
-            scf.yield %v443, %vsw : vector<4xf32>, i32
-          }
-          %v456 = vector.extract %mk446#0[0] : f32 from vector<4xf32>
-          %v457 = vector.extract %mk446#0[1] : f32 from vector<4xf32>
-          %v458 = vector.extract %mk446#0[2] : f32 from vector<4xf32>
-          %v459 = vector.extract %mk446#0[3] : f32 from vector<4xf32>
-          // online softmax over the 16 tokens of each query row (lanes l, l^16, l^32, l^48)
-          %v460 = arith.maxnumf %v456, %v457 fastmath<nnan> : f32
-          %v461 = arith.maxnumf %v458, %v459 fastmath<nnan> : f32
-          %v462 = arith.maxnumf %v460, %v461 fastmath<nnan> : f32
-          %v463 = arith.bitcast %v462 : f32 to i32
-          %v464 = rocdl.permlane16.swap %v463, %v463, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v465 = llvm.extractvalue %v464[0] : !llvm.struct<(i32, i32)>
-          %v466 = arith.bitcast %v465 : i32 to f32
-          %v467 = llvm.extractvalue %v464[1] : !llvm.struct<(i32, i32)>
-          %v468 = arith.bitcast %v467 : i32 to f32
-          %v469 = arith.maxnumf %v466, %v468 fastmath<nnan> : f32
-          %v470 = arith.bitcast %v469 : f32 to i32
-          %v471 = rocdl.permlane32.swap %v470, %v470, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v472 = llvm.extractvalue %v471[0] : !llvm.struct<(i32, i32)>
-          %v473 = arith.bitcast %v472 : i32 to f32
-          %v474 = llvm.extractvalue %v471[1] : !llvm.struct<(i32, i32)>
-          %v475 = arith.bitcast %v474 : i32 to f32
-          %v476 = arith.maxnumf %v473, %v475 fastmath<nnan> : f32
-          %v477 = arith.maxnumf %m, %v476 fastmath<nnan> : f32
-          // Every processed tile holds an in-context token, so nm is finite; on the
-          // first tile m = -inf gives alpha = 0 on l = 0 and acc = 0 (same as 1).
-          %v478 = arith.subf %m, %v477 : f32
-          %v479 = arith.mulf %v478, %log2e : f32
-          %v480 = rocdl.exp2 %v479 f32 -> f32
-          %v481 = arith.subf %v456, %v477 : f32
-          %v482 = arith.mulf %v481, %log2e : f32
-          %v483 = rocdl.exp2 %v482 f32 -> f32
-          %v484 = arith.subf %v457, %v477 : f32
-          %v485 = arith.mulf %v484, %log2e : f32
-          %v486 = rocdl.exp2 %v485 f32 -> f32
-          %v487 = arith.subf %v458, %v477 : f32
-          %v488 = arith.mulf %v487, %log2e : f32
-          %v489 = rocdl.exp2 %v488 f32 -> f32
-          %v490 = arith.subf %v459, %v477 : f32
-          %v491 = arith.mulf %v490, %log2e : f32
-          %v492 = rocdl.exp2 %v491 f32 -> f32
-          %v493 = arith.addf %v483, %v486 : f32
-          %v494 = arith.addf %v493, %v489 : f32
-          %v495 = arith.addf %v494, %v492 : f32
-          %v496 = arith.bitcast %v495 : f32 to i32
-          %v497 = rocdl.permlane16.swap %v496, %v496, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v498 = llvm.extractvalue %v497[0] : !llvm.struct<(i32, i32)>
-          %v499 = arith.bitcast %v498 : i32 to f32
-          %v500 = llvm.extractvalue %v497[1] : !llvm.struct<(i32, i32)>
-          %v501 = arith.bitcast %v500 : i32 to f32
-          %v502 = arith.addf %v499, %v501 : f32
-          %v503 = arith.bitcast %v502 : f32 to i32
-          %v504 = rocdl.permlane32.swap %v503, %v503, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v505 = llvm.extractvalue %v504[0] : !llvm.struct<(i32, i32)>
-          %v506 = arith.bitcast %v505 : i32 to f32
-          %v507 = llvm.extractvalue %v504[1] : !llvm.struct<(i32, i32)>
-          %v508 = arith.bitcast %v507 : i32 to f32
-          %v509 = arith.addf %v506, %v508 : f32
-          %v510 = arith.mulf %l, %v480 : f32
-          %v511 = arith.addf %v510, %v509 : f32
-          %v512 = vector.from_elements %v483, %v486, %v489, %v492 : vector<4xf32>
-          %v513 = arith.truncf %v512 : vector<4xf32> to vector<4xbf16>
-          %v514 = vector.bitcast %v513 : vector<4xbf16> to vector<4xi16>
-          // V: FP4 -> bf16 with the UE8M0 scale fused; an out-of-context token gets scale
-          // byte 0 (2^-127 x a finite FP4 value: finite), so 0xFF garbage never meets p = 0.
-          %v515 = arith.muli %v_tok, %c528_i32 : i32
-          %v516 = arith.muli %v_chunk, %c128_i32 : i32
-          %v517 = arith.addi %v515, %v516 : i32
-          %v518 = arith.shli %v_chunk, %c1_i32 : i32
-          %v519 = arith.addi %v518, %c0_i32 : i32
-          %v520 = arith.andi %v519, %c3_i32 : i32
-          %v521 = arith.shli %v520, %c3_i32 : i32
-          %v522 = arith.shrui %mk446#1, %v521 : i32
-          %v523 = arith.andi %v522, %c255_i32 : i32
-          %v524 = arith.shli %v523, %c23_i32 : i32
-          %v525 = arith.bitcast %v524 : i32 to f32
-          %v526 = vector.extract %vc0[0] : i32 from vector<4xi32>
-          %v533 = "uq.fp4_to_bf16"(%v526, %v525) : (i32, f32) -> vector<8xbf16>
-          %v534 = arith.addi %v517, %c0_i32 : i32
-          %v535 = llvm.getelementptr %lds[%v534] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v533, %v535 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v536 = vector.extract %vc0[1] : i32 from vector<4xi32>
-          %v543 = "uq.fp4_to_bf16"(%v536, %v525) : (i32, f32) -> vector<8xbf16>
-          %v544 = arith.addi %v517, %c16_i32 : i32
-          %v545 = llvm.getelementptr %lds[%v544] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v543, %v545 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v546 = vector.extract %vc0[2] : i32 from vector<4xi32>
-          %v553 = "uq.fp4_to_bf16"(%v546, %v525) : (i32, f32) -> vector<8xbf16>
-          %v554 = arith.addi %v517, %c32_i32 : i32
-          %v555 = llvm.getelementptr %lds[%v554] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v553, %v555 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v556 = vector.extract %vc0[3] : i32 from vector<4xi32>
-          %v563 = "uq.fp4_to_bf16"(%v556, %v525) : (i32, f32) -> vector<8xbf16>
-          %v564 = arith.addi %v517, %c48_i32 : i32
-          %v565 = llvm.getelementptr %lds[%v564] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v563, %v565 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v566 = arith.shli %v_chunk, %c1_i32 : i32
-          %v567 = arith.addi %v566, %c1_i32 : i32
-          %v568 = arith.andi %v567, %c3_i32 : i32
-          %v569 = arith.shli %v568, %c3_i32 : i32
-          %v570 = arith.shrui %mk446#1, %v569 : i32
-          %v571 = arith.andi %v570, %c255_i32 : i32
-          %v572 = arith.shli %v571, %c23_i32 : i32
-          %v573 = arith.bitcast %v572 : i32 to f32
-          %v574 = vector.extract %vc1[0] : i32 from vector<4xi32>
-          %v581 = "uq.fp4_to_bf16"(%v574, %v573) : (i32, f32) -> vector<8xbf16>
-          %v582 = arith.addi %v517, %c64_i32 : i32
-          %v583 = llvm.getelementptr %lds[%v582] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v581, %v583 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v584 = vector.extract %vc1[1] : i32 from vector<4xi32>
-          %v591 = "uq.fp4_to_bf16"(%v584, %v573) : (i32, f32) -> vector<8xbf16>
-          %v592 = arith.addi %v517, %c80_i32 : i32
-          %v593 = llvm.getelementptr %lds[%v592] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v591, %v593 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v594 = vector.extract %vc1[2] : i32 from vector<4xi32>
-          %v601 = "uq.fp4_to_bf16"(%v594, %v573) : (i32, f32) -> vector<8xbf16>
-          %v602 = arith.addi %v517, %c96_i32 : i32
-          %v603 = llvm.getelementptr %lds[%v602] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v601, %v603 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v604 = vector.extract %vc1[3] : i32 from vector<4xi32>
-          %v611 = "uq.fp4_to_bf16"(%v604, %v573) : (i32, f32) -> vector<8xbf16>
-          %v612 = arith.addi %v517, %c112_i32 : i32
-          %v613 = llvm.getelementptr %lds[%v612] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v611, %v613 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          gpu.barrier
-          // PV: C[head dim][query] += V^T P; A read through the LDS transpose
-          // rescale the accumulators only when some row's max moved (wave-uniform branch;
-          // skipping a multiply by exactly 1 changes nothing)
-          %v614 = arith.cmpf une, %v480, %one_f : f32
-          %v615 = rocdl.ballot %v614 : i64
-          %v616 = arith.cmpi ne, %v615, %c0_i64 : i64
-          %rs617:16 = scf.if %v616 -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-            %v618 = vector.broadcast %v480 : f32 to vector<4xf32>
-            %v619 = arith.mulf %acc0, %v618 : vector<4xf32>
-            %v620 = arith.mulf %acc1, %v618 : vector<4xf32>
-            %v621 = arith.mulf %acc2, %v618 : vector<4xf32>
-            %v622 = arith.mulf %acc3, %v618 : vector<4xf32>
-            %v623 = arith.mulf %acc4, %v618 : vector<4xf32>
-            %v624 = arith.mulf %acc5, %v618 : vector<4xf32>
-            %v625 = arith.mulf %acc6, %v618 : vector<4xf32>
-            %v626 = arith.mulf %acc7, %v618 : vector<4xf32>
-            %v627 = arith.mulf %acc8, %v618 : vector<4xf32>
-            %v628 = arith.mulf %acc9, %v618 : vector<4xf32>
-            %v629 = arith.mulf %acc10, %v618 : vector<4xf32>
-            %v630 = arith.mulf %acc11, %v618 : vector<4xf32>
-            %v631 = arith.mulf %acc12, %v618 : vector<4xf32>
-            %v632 = arith.mulf %acc13, %v618 : vector<4xf32>
-            %v633 = arith.mulf %acc14, %v618 : vector<4xf32>
-            %v634 = arith.mulf %acc15, %v618 : vector<4xf32>
-            scf.yield %v619, %v620, %v621, %v622, %v623, %v624, %v625, %v626, %v627, %v628, %v629, %v630, %v631, %v632, %v633, %v634 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-          } else {
-            scf.yield %acc0, %acc1, %acc2, %acc3, %acc4, %acc5, %acc6, %acc7, %acc8, %acc9, %acc10, %acc11, %acc12, %acc13, %acc14, %acc15 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-          }
-          %v635 = arith.muli %v_tok, %c528_i32 : i32
-          %v636 = arith.muli %v_chunk, %c8_i32 : i32
-          %v637 = arith.addi %v635, %v636 : i32
-          %v638 = arith.addi %v637, %c0_i32 : i32
-          %v639 = llvm.getelementptr %lds[%v638] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v640 = rocdl.ds.read.tr16.b64 %v639 : !llvm.ptr<3> -> vector<4xi16>
-          %v641 = rocdl.mfma.f32.16x16x16bf16.1k %v640, %v514, %rs617#0, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v642 = arith.addi %v637, %c32_i32 : i32
-          %v643 = llvm.getelementptr %lds[%v642] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v644 = rocdl.ds.read.tr16.b64 %v643 : !llvm.ptr<3> -> vector<4xi16>
-          %v645 = rocdl.mfma.f32.16x16x16bf16.1k %v644, %v514, %rs617#1, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v646 = arith.addi %v637, %c64_i32 : i32
-          %v647 = llvm.getelementptr %lds[%v646] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v648 = rocdl.ds.read.tr16.b64 %v647 : !llvm.ptr<3> -> vector<4xi16>
-          %v649 = rocdl.mfma.f32.16x16x16bf16.1k %v648, %v514, %rs617#2, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v650 = arith.addi %v637, %c96_i32 : i32
-          %v651 = llvm.getelementptr %lds[%v650] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v652 = rocdl.ds.read.tr16.b64 %v651 : !llvm.ptr<3> -> vector<4xi16>
-          %v653 = rocdl.mfma.f32.16x16x16bf16.1k %v652, %v514, %rs617#3, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v654 = arith.addi %v637, %c128_i32 : i32
-          %v655 = llvm.getelementptr %lds[%v654] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v656 = rocdl.ds.read.tr16.b64 %v655 : !llvm.ptr<3> -> vector<4xi16>
-          %v657 = rocdl.mfma.f32.16x16x16bf16.1k %v656, %v514, %rs617#4, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v658 = arith.addi %v637, %c160_i32 : i32
-          %v659 = llvm.getelementptr %lds[%v658] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v660 = rocdl.ds.read.tr16.b64 %v659 : !llvm.ptr<3> -> vector<4xi16>
-          %v661 = rocdl.mfma.f32.16x16x16bf16.1k %v660, %v514, %rs617#5, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v662 = arith.addi %v637, %c192_i32 : i32
-          %v663 = llvm.getelementptr %lds[%v662] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v664 = rocdl.ds.read.tr16.b64 %v663 : !llvm.ptr<3> -> vector<4xi16>
-          %v665 = rocdl.mfma.f32.16x16x16bf16.1k %v664, %v514, %rs617#6, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v666 = arith.addi %v637, %c224_i32 : i32
-          %v667 = llvm.getelementptr %lds[%v666] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v668 = rocdl.ds.read.tr16.b64 %v667 : !llvm.ptr<3> -> vector<4xi16>
-          %v669 = rocdl.mfma.f32.16x16x16bf16.1k %v668, %v514, %rs617#7, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v670 = arith.addi %v637, %c256_i32 : i32
-          %v671 = llvm.getelementptr %lds[%v670] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v672 = rocdl.ds.read.tr16.b64 %v671 : !llvm.ptr<3> -> vector<4xi16>
-          %v673 = rocdl.mfma.f32.16x16x16bf16.1k %v672, %v514, %rs617#8, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v674 = arith.addi %v637, %c288_i32 : i32
-          %v675 = llvm.getelementptr %lds[%v674] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v676 = rocdl.ds.read.tr16.b64 %v675 : !llvm.ptr<3> -> vector<4xi16>
-          %v677 = rocdl.mfma.f32.16x16x16bf16.1k %v676, %v514, %rs617#9, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v678 = arith.addi %v637, %c320_i32 : i32
-          %v679 = llvm.getelementptr %lds[%v678] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v680 = rocdl.ds.read.tr16.b64 %v679 : !llvm.ptr<3> -> vector<4xi16>
-          %v681 = rocdl.mfma.f32.16x16x16bf16.1k %v680, %v514, %rs617#10, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v682 = arith.addi %v637, %c352_i32 : i32
-          %v683 = llvm.getelementptr %lds[%v682] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v684 = rocdl.ds.read.tr16.b64 %v683 : !llvm.ptr<3> -> vector<4xi16>
-          %v685 = rocdl.mfma.f32.16x16x16bf16.1k %v684, %v514, %rs617#11, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v686 = arith.addi %v637, %c384_i32 : i32
-          %v687 = llvm.getelementptr %lds[%v686] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v688 = rocdl.ds.read.tr16.b64 %v687 : !llvm.ptr<3> -> vector<4xi16>
-          %v689 = rocdl.mfma.f32.16x16x16bf16.1k %v688, %v514, %rs617#12, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v690 = arith.addi %v637, %c416_i32 : i32
-          %v691 = llvm.getelementptr %lds[%v690] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v692 = rocdl.ds.read.tr16.b64 %v691 : !llvm.ptr<3> -> vector<4xi16>
-          %v693 = rocdl.mfma.f32.16x16x16bf16.1k %v692, %v514, %rs617#13, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v694 = arith.addi %v637, %c448_i32 : i32
-          %v695 = llvm.getelementptr %lds[%v694] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v696 = rocdl.ds.read.tr16.b64 %v695 : !llvm.ptr<3> -> vector<4xi16>
-          %v697 = rocdl.mfma.f32.16x16x16bf16.1k %v696, %v514, %rs617#14, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v698 = arith.addi %v637, %c480_i32 : i32
-          %v699 = llvm.getelementptr %lds[%v698] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v700 = rocdl.ds.read.tr16.b64 %v699 : !llvm.ptr<3> -> vector<4xi16>
-          %v701 = rocdl.mfma.f32.16x16x16bf16.1k %v700, %v514, %rs617#15, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          gpu.barrier
-          // the last pair's prefetch targets no tile: its descriptor gets 0 records,
-          // so the loads return zeros without touching memory
-          %v702 = arith.addi %v403, %c1_i32 : i32
-          %v703 = arith.cmpi slt, %v702, %ntiles : i32
-          %v704 = arith.select %v703, %v702, %v403 : i32
-          %v705 = arith.select %v703, %blk_bytes, %c0_i64 : i64
-          %v706 = arith.shrui %v704, %c4_i32 : i32
-          %v707 = arith.andi %v704, %c15_i32 : i32
-          %v708 = arith.muli %v706, %num_partitions : i32
-          %v709 = arith.addi %part, %v708 : i32
-          %v710r = arith.shli %v709, %c8_i32 : i32
-          %v710 = arith.addi %v710r, %win_base : i32
-          %v711 = arith.shli %v707, %c4_i32 : i32
-          %v712 = arith.addi %v710, %v711 : i32
-          %v713 = arith.shrui %v712, %bs_shift : i32
-          %v714 = arith.andi %v712, %v28 : i32
-          %v715x = arith.extui %v713 : i32 to i64
-          %v715 = arith.addi %bt_row, %v715x : i64
-          %v716 = llvm.getelementptr %block_tables[%v715] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-          %v717 = llvm.load %v716 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-          %v718 = arith.extui %v717 : i32 to i64
-          %v719 = arith.muli %v718, %blk_bytes : i64
-          %v721 = "uq.buffer_rsrc"(%kv_cache, %v719, %v705) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-          %v722 = arith.muli %v714, %pos_stride : i32
-          %v723 = rocdl.raw.ptr.buffer.load %v721, %k_off0, %v722, %c0_i32 : vector<4xi32>
-          %v724 = rocdl.raw.ptr.buffer.load %v721, %k_off1, %v722, %c0_i32 : vector<4xi32>
-          %v725 = rocdl.raw.ptr.buffer.load %v721, %v_off0, %v722, %c0_i32 : vector<4xi32>
-          %v726 = rocdl.raw.ptr.buffer.load %v721, %v_off1, %v722, %c0_i32 : vector<4xi32>
-          %v727 = rocdl.raw.ptr.buffer.load %v721, %ks_off, %v722, %c0_i32 : i32
-          %v728 = rocdl.raw.ptr.buffer.load %v721, %vs_off, %v722, %c0_i32 : i32
-          %v729 = arith.shrui %v403, %c4_i32 : i32
-          %v730 = arith.andi %v403, %c15_i32 : i32
-          %v731 = arith.muli %v729, %num_partitions : i32
-          %v732 = arith.addi %part, %v731 : i32
-          %v733r = arith.shli %v732, %c8_i32 : i32
-          %v733 = arith.addi %v733r, %win_base : i32
-          %v734 = arith.shli %v730, %c4_i32 : i32
-          %v735 = arith.addi %v733, %v734 : i32
-          // K scales: lane l needs the byte of (token l&15, group 4h + j). Row j of 16
-          // lanes loaded scale word j&1; v_permlane16_swap of two copies gives every
-          // lane word 0 (from row j&~1) in the first result and word 1 (row j|1) in
-          // the second.
-          %v736 = rocdl.permlane16.swap %v425, %v425, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v737 = llvm.extractvalue %v736[0] : !llvm.struct<(i32, i32)>
-          %v738 = llvm.extractvalue %v736[1] : !llvm.struct<(i32, i32)>
-          %v739 = arith.shli %v2, %c3_i32 : i32
-          %v740 = arith.shrui %v737, %v739 : i32
-          %v741 = arith.shrui %v738, %v739 : i32
-          // QK: C[token][query row] over two K=128 issues; A = K FP4 with UE8M0 scale, B = Q E4M3 (scale 0x7F = 1)
-          %v742 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %v421, %v307, %zero4, %c4_i32, %c0_i32, %c0_i32, %v740, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-          %v743 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %v422, %v377, %v742, %c4_i32, %c0_i32, %c0_i32, %v741, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-          %v744 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
-          %v745 = arith.mulf %v743, %v744 : vector<4xf32>
-          // Only a tile that reaches past seq_len or starts before win_start needs
-          // masking (wave-uniform branch): its scores of tokens outside [win_start,
-          // seq_len) become -inf (select: garbage K never survives), and those
-          // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
-          // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
-          %v746 = arith.addi %v735, %c16_i32 : i32
-          %v747a = arith.cmpi sgt, %v746, %seq_len : i32
-          %v747b = arith.cmpi slt, %v735, %win_start : i32
-          %v747 = arith.ori %v747a, %v747b : i1
-          %mk748:2 = scf.if %v747 -> (vector<4xf32>, i32) {
-            %v749 = vector.broadcast %v735 : i32 to vector<4xi32>
-            %v750 = arith.addi %v749, %lane_tok4 : vector<4xi32>
-            %v751s = vector.broadcast %win_start : i32 to vector<4xi32>
-            %v751d = arith.subi %v750, %v751s : vector<4xi32>
-            %v751 = vector.broadcast %win_len : i32 to vector<4xi32>
-            %v752 = arith.cmpi ult, %v751d, %v751 : vector<4xi32>
-            %v753 = vector.broadcast %ninf : f32 to vector<4xf32>
-            %v754 = arith.select %v752, %v745, %v753 : vector<4xi1>, vector<4xf32>
-            %v755 = arith.addi %v735, %v_tok : i32
-            %v756d = arith.subi %v755, %win_start : i32
-            %v756 = arith.cmpi ult, %v756d, %win_len : i32
-            %v757 = arith.select %v756, %v426, %c0_i32 : i32
-            scf.yield %v754, %v757 : vector<4xf32>, i32
-          } else {
-            scf.yield %v745, %v426 : vector<4xf32>, i32
-          }
-          %v758 = vector.extract %mk748#0[0] : f32 from vector<4xf32>
-          %v759 = vector.extract %mk748#0[1] : f32 from vector<4xf32>
-          %v760 = vector.extract %mk748#0[2] : f32 from vector<4xf32>
-          %v761 = vector.extract %mk748#0[3] : f32 from vector<4xf32>
-          // online softmax over the 16 tokens of each query row (lanes l, l^16, l^32, l^48)
-          %v762 = arith.maxnumf %v758, %v759 fastmath<nnan> : f32
-          %v763 = arith.maxnumf %v760, %v761 fastmath<nnan> : f32
-          %v764 = arith.maxnumf %v762, %v763 fastmath<nnan> : f32
-          %v765 = arith.bitcast %v764 : f32 to i32
-          %v766 = rocdl.permlane16.swap %v765, %v765, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v767 = llvm.extractvalue %v766[0] : !llvm.struct<(i32, i32)>
-          %v768 = arith.bitcast %v767 : i32 to f32
-          %v769 = llvm.extractvalue %v766[1] : !llvm.struct<(i32, i32)>
-          %v770 = arith.bitcast %v769 : i32 to f32
-          %v771 = arith.maxnumf %v768, %v770 fastmath<nnan> : f32
-          %v772 = arith.bitcast %v771 : f32 to i32
-          %v773 = rocdl.permlane32.swap %v772, %v772, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v774 = llvm.extractvalue %v773[0] : !llvm.struct<(i32, i32)>
-          %v775 = arith.bitcast %v774 : i32 to f32
-          %v776 = llvm.extractvalue %v773[1] : !llvm.struct<(i32, i32)>
-          %v777 = arith.bitcast %v776 : i32 to f32
-          %v778 = arith.maxnumf %v775, %v777 fastmath<nnan> : f32
-          %v779 = arith.maxnumf %v477, %v778 fastmath<nnan> : f32
-          // Every processed tile holds an in-context token, so nm is finite; on the
-          // first tile m = -inf gives alpha = 0 on l = 0 and acc = 0 (same as 1).
-          %v780 = arith.subf %v477, %v779 : f32
-          %v781 = arith.mulf %v780, %log2e : f32
-          %v782 = rocdl.exp2 %v781 f32 -> f32
-          %v783 = arith.subf %v758, %v779 : f32
-          %v784 = arith.mulf %v783, %log2e : f32
-          %v785 = rocdl.exp2 %v784 f32 -> f32
-          %v786 = arith.subf %v759, %v779 : f32
-          %v787 = arith.mulf %v786, %log2e : f32
-          %v788 = rocdl.exp2 %v787 f32 -> f32
-          %v789 = arith.subf %v760, %v779 : f32
-          %v790 = arith.mulf %v789, %log2e : f32
-          %v791 = rocdl.exp2 %v790 f32 -> f32
-          %v792 = arith.subf %v761, %v779 : f32
-          %v793 = arith.mulf %v792, %log2e : f32
-          %v794 = rocdl.exp2 %v793 f32 -> f32
-          %v795 = arith.addf %v785, %v788 : f32
-          %v796 = arith.addf %v795, %v791 : f32
-          %v797 = arith.addf %v796, %v794 : f32
-          %v798 = arith.bitcast %v797 : f32 to i32
-          %v799 = rocdl.permlane16.swap %v798, %v798, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v800 = llvm.extractvalue %v799[0] : !llvm.struct<(i32, i32)>
-          %v801 = arith.bitcast %v800 : i32 to f32
-          %v802 = llvm.extractvalue %v799[1] : !llvm.struct<(i32, i32)>
-          %v803 = arith.bitcast %v802 : i32 to f32
-          %v804 = arith.addf %v801, %v803 : f32
-          %v805 = arith.bitcast %v804 : f32 to i32
-          %v806 = rocdl.permlane32.swap %v805, %v805, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v807 = llvm.extractvalue %v806[0] : !llvm.struct<(i32, i32)>
-          %v808 = arith.bitcast %v807 : i32 to f32
-          %v809 = llvm.extractvalue %v806[1] : !llvm.struct<(i32, i32)>
-          %v810 = arith.bitcast %v809 : i32 to f32
-          %v811 = arith.addf %v808, %v810 : f32
-          %v812 = arith.mulf %v511, %v782 : f32
-          %v813 = arith.addf %v812, %v811 : f32
-          %v814 = vector.from_elements %v785, %v788, %v791, %v794 : vector<4xf32>
-          %v815 = arith.truncf %v814 : vector<4xf32> to vector<4xbf16>
-          %v816 = vector.bitcast %v815 : vector<4xbf16> to vector<4xi16>
-          // V: FP4 -> bf16 with the UE8M0 scale fused; an out-of-context token gets scale
-          // byte 0 (2^-127 x a finite FP4 value: finite), so 0xFF garbage never meets p = 0.
-          %v817 = arith.muli %v_tok, %c528_i32 : i32
-          %v818 = arith.muli %v_chunk, %c128_i32 : i32
-          %v819 = arith.addi %v817, %v818 : i32
-          %v820 = arith.shli %v_chunk, %c1_i32 : i32
-          %v821 = arith.addi %v820, %c0_i32 : i32
-          %v822 = arith.andi %v821, %c3_i32 : i32
-          %v823 = arith.shli %v822, %c3_i32 : i32
-          %v824 = arith.shrui %mk748#1, %v823 : i32
-          %v825 = arith.andi %v824, %c255_i32 : i32
-          %v826 = arith.shli %v825, %c23_i32 : i32
-          %v827 = arith.bitcast %v826 : i32 to f32
-          %v828 = vector.extract %v423[0] : i32 from vector<4xi32>
-          %v835 = "uq.fp4_to_bf16"(%v828, %v827) : (i32, f32) -> vector<8xbf16>
-          %v836 = arith.addi %v819, %c0_i32 : i32
-          %v837 = llvm.getelementptr %lds[%v836] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v835, %v837 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v838 = vector.extract %v423[1] : i32 from vector<4xi32>
-          %v845 = "uq.fp4_to_bf16"(%v838, %v827) : (i32, f32) -> vector<8xbf16>
-          %v846 = arith.addi %v819, %c16_i32 : i32
-          %v847 = llvm.getelementptr %lds[%v846] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v845, %v847 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v848 = vector.extract %v423[2] : i32 from vector<4xi32>
-          %v855 = "uq.fp4_to_bf16"(%v848, %v827) : (i32, f32) -> vector<8xbf16>
-          %v856 = arith.addi %v819, %c32_i32 : i32
-          %v857 = llvm.getelementptr %lds[%v856] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v855, %v857 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v858 = vector.extract %v423[3] : i32 from vector<4xi32>
-          %v865 = "uq.fp4_to_bf16"(%v858, %v827) : (i32, f32) -> vector<8xbf16>
-          %v866 = arith.addi %v819, %c48_i32 : i32
-          %v867 = llvm.getelementptr %lds[%v866] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v865, %v867 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v868 = arith.shli %v_chunk, %c1_i32 : i32
-          %v869 = arith.addi %v868, %c1_i32 : i32
-          %v870 = arith.andi %v869, %c3_i32 : i32
-          %v871 = arith.shli %v870, %c3_i32 : i32
-          %v872 = arith.shrui %mk748#1, %v871 : i32
-          %v873 = arith.andi %v872, %c255_i32 : i32
-          %v874 = arith.shli %v873, %c23_i32 : i32
-          %v875 = arith.bitcast %v874 : i32 to f32
-          %v876 = vector.extract %v424[0] : i32 from vector<4xi32>
-          %v883 = "uq.fp4_to_bf16"(%v876, %v875) : (i32, f32) -> vector<8xbf16>
-          %v884 = arith.addi %v819, %c64_i32 : i32
-          %v885 = llvm.getelementptr %lds[%v884] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v883, %v885 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v886 = vector.extract %v424[1] : i32 from vector<4xi32>
-          %v893 = "uq.fp4_to_bf16"(%v886, %v875) : (i32, f32) -> vector<8xbf16>
-          %v894 = arith.addi %v819, %c80_i32 : i32
-          %v895 = llvm.getelementptr %lds[%v894] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v893, %v895 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v896 = vector.extract %v424[2] : i32 from vector<4xi32>
-          %v903 = "uq.fp4_to_bf16"(%v896, %v875) : (i32, f32) -> vector<8xbf16>
-          %v904 = arith.addi %v819, %c96_i32 : i32
-          %v905 = llvm.getelementptr %lds[%v904] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v903, %v905 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v906 = vector.extract %v424[3] : i32 from vector<4xi32>
-          %v913 = "uq.fp4_to_bf16"(%v906, %v875) : (i32, f32) -> vector<8xbf16>
-          %v914 = arith.addi %v819, %c112_i32 : i32
-          %v915 = llvm.getelementptr %lds[%v914] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v913, %v915 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          gpu.barrier
-          // PV: C[head dim][query] += V^T P; A read through the LDS transpose
-          // rescale the accumulators only when some row's max moved (wave-uniform branch;
-          // skipping a multiply by exactly 1 changes nothing)
-          %v916 = arith.cmpf une, %v782, %one_f : f32
-          %v917 = rocdl.ballot %v916 : i64
-          %v918 = arith.cmpi ne, %v917, %c0_i64 : i64
-          %rs919:16 = scf.if %v918 -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-            %v920 = vector.broadcast %v782 : f32 to vector<4xf32>
-            %v921 = arith.mulf %v641, %v920 : vector<4xf32>
-            %v922 = arith.mulf %v645, %v920 : vector<4xf32>
-            %v923 = arith.mulf %v649, %v920 : vector<4xf32>
-            %v924 = arith.mulf %v653, %v920 : vector<4xf32>
-            %v925 = arith.mulf %v657, %v920 : vector<4xf32>
-            %v926 = arith.mulf %v661, %v920 : vector<4xf32>
-            %v927 = arith.mulf %v665, %v920 : vector<4xf32>
-            %v928 = arith.mulf %v669, %v920 : vector<4xf32>
-            %v929 = arith.mulf %v673, %v920 : vector<4xf32>
-            %v930 = arith.mulf %v677, %v920 : vector<4xf32>
-            %v931 = arith.mulf %v681, %v920 : vector<4xf32>
-            %v932 = arith.mulf %v685, %v920 : vector<4xf32>
-            %v933 = arith.mulf %v689, %v920 : vector<4xf32>
-            %v934 = arith.mulf %v693, %v920 : vector<4xf32>
-            %v935 = arith.mulf %v697, %v920 : vector<4xf32>
-            %v936 = arith.mulf %v701, %v920 : vector<4xf32>
-            scf.yield %v921, %v922, %v923, %v924, %v925, %v926, %v927, %v928, %v929, %v930, %v931, %v932, %v933, %v934, %v935, %v936 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-          } else {
-            scf.yield %v641, %v645, %v649, %v653, %v657, %v661, %v665, %v669, %v673, %v677, %v681, %v685, %v689, %v693, %v697, %v701 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-          }
-          %v937 = arith.muli %v_tok, %c528_i32 : i32
-          %v938 = arith.muli %v_chunk, %c8_i32 : i32
-          %v939 = arith.addi %v937, %v938 : i32
-          %v940 = arith.addi %v939, %c0_i32 : i32
-          %v941 = llvm.getelementptr %lds[%v940] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v942 = rocdl.ds.read.tr16.b64 %v941 : !llvm.ptr<3> -> vector<4xi16>
-          %v943 = rocdl.mfma.f32.16x16x16bf16.1k %v942, %v816, %rs919#0, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v944 = arith.addi %v939, %c32_i32 : i32
-          %v945 = llvm.getelementptr %lds[%v944] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v946 = rocdl.ds.read.tr16.b64 %v945 : !llvm.ptr<3> -> vector<4xi16>
-          %v947 = rocdl.mfma.f32.16x16x16bf16.1k %v946, %v816, %rs919#1, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v948 = arith.addi %v939, %c64_i32 : i32
-          %v949 = llvm.getelementptr %lds[%v948] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v950 = rocdl.ds.read.tr16.b64 %v949 : !llvm.ptr<3> -> vector<4xi16>
-          %v951 = rocdl.mfma.f32.16x16x16bf16.1k %v950, %v816, %rs919#2, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v952 = arith.addi %v939, %c96_i32 : i32
-          %v953 = llvm.getelementptr %lds[%v952] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v954 = rocdl.ds.read.tr16.b64 %v953 : !llvm.ptr<3> -> vector<4xi16>
-          %v955 = rocdl.mfma.f32.16x16x16bf16.1k %v954, %v816, %rs919#3, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v956 = arith.addi %v939, %c128_i32 : i32
-          %v957 = llvm.getelementptr %lds[%v956] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v958 = rocdl.ds.read.tr16.b64 %v957 : !llvm.ptr<3> -> vector<4xi16>
-          %v959 = rocdl.mfma.f32.16x16x16bf16.1k %v958, %v816, %rs919#4, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v960 = arith.addi %v939, %c160_i32 : i32
-          %v961 = llvm.getelementptr %lds[%v960] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v962 = rocdl.ds.read.tr16.b64 %v961 : !llvm.ptr<3> -> vector<4xi16>
-          %v963 = rocdl.mfma.f32.16x16x16bf16.1k %v962, %v816, %rs919#5, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v964 = arith.addi %v939, %c192_i32 : i32
-          %v965 = llvm.getelementptr %lds[%v964] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v966 = rocdl.ds.read.tr16.b64 %v965 : !llvm.ptr<3> -> vector<4xi16>
-          %v967 = rocdl.mfma.f32.16x16x16bf16.1k %v966, %v816, %rs919#6, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v968 = arith.addi %v939, %c224_i32 : i32
-          %v969 = llvm.getelementptr %lds[%v968] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v970 = rocdl.ds.read.tr16.b64 %v969 : !llvm.ptr<3> -> vector<4xi16>
-          %v971 = rocdl.mfma.f32.16x16x16bf16.1k %v970, %v816, %rs919#7, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v972 = arith.addi %v939, %c256_i32 : i32
-          %v973 = llvm.getelementptr %lds[%v972] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v974 = rocdl.ds.read.tr16.b64 %v973 : !llvm.ptr<3> -> vector<4xi16>
-          %v975 = rocdl.mfma.f32.16x16x16bf16.1k %v974, %v816, %rs919#8, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v976 = arith.addi %v939, %c288_i32 : i32
-          %v977 = llvm.getelementptr %lds[%v976] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v978 = rocdl.ds.read.tr16.b64 %v977 : !llvm.ptr<3> -> vector<4xi16>
-          %v979 = rocdl.mfma.f32.16x16x16bf16.1k %v978, %v816, %rs919#9, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v980 = arith.addi %v939, %c320_i32 : i32
-          %v981 = llvm.getelementptr %lds[%v980] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v982 = rocdl.ds.read.tr16.b64 %v981 : !llvm.ptr<3> -> vector<4xi16>
-          %v983 = rocdl.mfma.f32.16x16x16bf16.1k %v982, %v816, %rs919#10, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v984 = arith.addi %v939, %c352_i32 : i32
-          %v985 = llvm.getelementptr %lds[%v984] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v986 = rocdl.ds.read.tr16.b64 %v985 : !llvm.ptr<3> -> vector<4xi16>
-          %v987 = rocdl.mfma.f32.16x16x16bf16.1k %v986, %v816, %rs919#11, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v988 = arith.addi %v939, %c384_i32 : i32
-          %v989 = llvm.getelementptr %lds[%v988] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v990 = rocdl.ds.read.tr16.b64 %v989 : !llvm.ptr<3> -> vector<4xi16>
-          %v991 = rocdl.mfma.f32.16x16x16bf16.1k %v990, %v816, %rs919#12, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v992 = arith.addi %v939, %c416_i32 : i32
-          %v993 = llvm.getelementptr %lds[%v992] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v994 = rocdl.ds.read.tr16.b64 %v993 : !llvm.ptr<3> -> vector<4xi16>
-          %v995 = rocdl.mfma.f32.16x16x16bf16.1k %v994, %v816, %rs919#13, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v996 = arith.addi %v939, %c448_i32 : i32
-          %v997 = llvm.getelementptr %lds[%v996] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v998 = rocdl.ds.read.tr16.b64 %v997 : !llvm.ptr<3> -> vector<4xi16>
-          %v999 = rocdl.mfma.f32.16x16x16bf16.1k %v998, %v816, %rs919#14, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1000 = arith.addi %v939, %c480_i32 : i32
-          %v1001 = llvm.getelementptr %lds[%v1000] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1002 = rocdl.ds.read.tr16.b64 %v1001 : !llvm.ptr<3> -> vector<4xi16>
-          %v1003 = rocdl.mfma.f32.16x16x16bf16.1k %v1002, %v816, %rs919#15, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          gpu.barrier
-          scf.yield %v779, %v813, %v943, %v947, %v951, %v955, %v959, %v963, %v967, %v971, %v975, %v979, %v983, %v987, %v991, %v995, %v999, %v1003, %v723, %v724, %v725, %v726, %v727, %v728 : f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>, i32, i32
+        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf, %l = %zero_f, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
+          %pii = arith.index_cast %pi : index to i32
+          %ta = arith.shli %pii, %c1_i32 : i32
+          %tb = arith.addi %ta, %c1_i32 : i32
+          %fb = func.call @tile_first(%tb, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %fa = func.call @tile_first(%ta, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %seq_len, %win_start, %win_len, %softmax_scale) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32) -> (f32, f32, vector<16x4xf32>)
+          // the last pair's prefetch targets no tile: it re-reads tile b's block-table
+          // entry and gets a descriptor of 0 records (loads return zeros)
+          %tc = arith.addi %tb, %c1_i32 : i32
+          %live = arith.cmpi slt, %tc, %ntiles : i32
+          %tn = arith.select %live, %tc, %tb : i32
+          %rec = arith.select %live, %blk_bytes, %c0_i64 : i64
+          %fc = func.call @tile_first(%tn, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %seq_len, %win_start, %win_len, %softmax_scale) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32) -> (f32, f32, vector<16x4xf32>)
+          scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
         }
-        %v1004 = arith.andi %ntiles, %c1_i32 : i32
-        %v1005 = arith.cmpi ne, %v1004, %c0_i32 : i32
-        %tail:18 = scf.if %v1005 -> (f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-          %v1006 = arith.subi %ntiles, %c1_i32 : i32
-          %v1007 = arith.shrui %v1006, %c4_i32 : i32
-          %v1008 = arith.andi %v1006, %c15_i32 : i32
-          %v1009 = arith.muli %v1007, %num_partitions : i32
-          %v1010 = arith.addi %part, %v1009 : i32
-          %v1011r = arith.shli %v1010, %c8_i32 : i32
-          %v1011 = arith.addi %v1011r, %win_base : i32
-          %v1012 = arith.shli %v1008, %c4_i32 : i32
-          %v1013 = arith.addi %v1011, %v1012 : i32
-          // K scales: lane l needs the byte of (token l&15, group 4h + j). Row j of 16
-          // lanes loaded scale word j&1; v_permlane16_swap of two copies gives every
-          // lane word 0 (from row j&~1) in the first result and word 1 (row j|1) in
-          // the second.
-          %v1014 = rocdl.permlane16.swap %loop#22, %loop#22, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v1015 = llvm.extractvalue %v1014[0] : !llvm.struct<(i32, i32)>
-          %v1016 = llvm.extractvalue %v1014[1] : !llvm.struct<(i32, i32)>
-          %v1017 = arith.shli %v2, %c3_i32 : i32
-          %v1018 = arith.shrui %v1015, %v1017 : i32
-          %v1019 = arith.shrui %v1016, %v1017 : i32
-          // QK: C[token][query row] over two K=128 issues; A = K FP4 with UE8M0 scale, B = Q E4M3 (scale 0x7F = 1)
-          %v1020 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %loop#18, %v307, %zero4, %c4_i32, %c0_i32, %c0_i32, %v1018, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-          %v1021 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %loop#19, %v377, %v1020, %c4_i32, %c0_i32, %c0_i32, %v1019, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-          %v1022 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
-          %v1023 = arith.mulf %v1021, %v1022 : vector<4xf32>
-          // Only a tile that reaches past seq_len or starts before win_start needs
-          // masking (wave-uniform branch): its scores of tokens outside [win_start,
-          // seq_len) become -inf (select: garbage K never survives), and those
-          // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
-          // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
-          %v1024 = arith.addi %v1013, %c16_i32 : i32
-          %v1025a = arith.cmpi sgt, %v1024, %seq_len : i32
-          %v1025b = arith.cmpi slt, %v1013, %win_start : i32
-          %v1025 = arith.ori %v1025a, %v1025b : i1
-          %mk1026:2 = scf.if %v1025 -> (vector<4xf32>, i32) {
-            %v1027 = vector.broadcast %v1013 : i32 to vector<4xi32>
-            %v1028 = arith.addi %v1027, %lane_tok4 : vector<4xi32>
-            %v1029s = vector.broadcast %win_start : i32 to vector<4xi32>
-            %v1029d = arith.subi %v1028, %v1029s : vector<4xi32>
-            %v1029 = vector.broadcast %win_len : i32 to vector<4xi32>
-            %v1030 = arith.cmpi ult, %v1029d, %v1029 : vector<4xi32>
-            %v1031 = vector.broadcast %ninf : f32 to vector<4xf32>
-            %v1032 = arith.select %v1030, %v1023, %v1031 : vector<4xi1>, vector<4xf32>
-            %v1033 = arith.addi %v1013, %v_tok : i32
-            %v1034d = arith.subi %v1033, %win_start : i32
-            %v1034 = arith.cmpi ult, %v1034d, %win_len : i32
-            %v1035 = arith.select %v1034, %loop#23, %c0_i32 : i32
-            scf.yield %v1032, %v1035 : vector<4xf32>, i32
-          } else {
-            scf.yield %v1023, %loop#23 : vector<4xf32>, i32
-          }
-          %v1036 = vector.extract %mk1026#0[0] : f32 from vector<4xf32>
-          %v1037 = vector.extract %mk1026#0[1] : f32 from vector<4xf32>
-          %v1038 = vector.extract %mk1026#0[2] : f32 from vector<4xf32>
-          %v1039 = vector.extract %mk1026#0[3] : f32 from vector<4xf32>
-          // online softmax over the 16 tokens of each query row (lanes l, l^16, l^32, l^48)
-          %v1040 = arith.maxnumf %v1036, %v1037 fastmath<nnan> : f32
-          %v1041 = arith.maxnumf %v1038, %v1039 fastmath<nnan> : f32
-          %v1042 = arith.maxnumf %v1040, %v1041 fastmath<nnan> : f32
-          %v1043 = arith.bitcast %v1042 : f32 to i32
-          %v1044 = rocdl.permlane16.swap %v1043, %v1043, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v1045 = llvm.extractvalue %v1044[0] : !llvm.struct<(i32, i32)>
-          %v1046 = arith.bitcast %v1045 : i32 to f32
-          %v1047 = llvm.extractvalue %v1044[1] : !llvm.struct<(i32, i32)>
-          %v1048 = arith.bitcast %v1047 : i32 to f32
-          %v1049 = arith.maxnumf %v1046, %v1048 fastmath<nnan> : f32
-          %v1050 = arith.bitcast %v1049 : f32 to i32
-          %v1051 = rocdl.permlane32.swap %v1050, %v1050, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v1052 = llvm.extractvalue %v1051[0] : !llvm.struct<(i32, i32)>
-          %v1053 = arith.bitcast %v1052 : i32 to f32
-          %v1054 = llvm.extractvalue %v1051[1] : !llvm.struct<(i32, i32)>
-          %v1055 = arith.bitcast %v1054 : i32 to f32
-          %v1056 = arith.maxnumf %v1053, %v1055 fastmath<nnan> : f32
-          %v1057 = arith.maxnumf %loop#0, %v1056 fastmath<nnan> : f32
-          // Every processed tile holds an in-context token, so nm is finite; on the
-          // first tile m = -inf gives alpha = 0 on l = 0 and acc = 0 (same as 1).
-          %v1058 = arith.subf %loop#0, %v1057 : f32
-          %v1059 = arith.mulf %v1058, %log2e : f32
-          %v1060 = rocdl.exp2 %v1059 f32 -> f32
-          %v1061 = arith.subf %v1036, %v1057 : f32
-          %v1062 = arith.mulf %v1061, %log2e : f32
-          %v1063 = rocdl.exp2 %v1062 f32 -> f32
-          %v1064 = arith.subf %v1037, %v1057 : f32
-          %v1065 = arith.mulf %v1064, %log2e : f32
-          %v1066 = rocdl.exp2 %v1065 f32 -> f32
-          %v1067 = arith.subf %v1038, %v1057 : f32
-          %v1068 = arith.mulf %v1067, %log2e : f32
-          %v1069 = rocdl.exp2 %v1068 f32 -> f32
-          %v1070 = arith.subf %v1039, %v1057 : f32
-          %v1071 = arith.mulf %v1070, %log2e : f32
-          %v1072 = rocdl.exp2 %v1071 f32 -> f32
-          %v1073 = arith.addf %v1063, %v1066 : f32
-          %v1074 = arith.addf %v1073, %v1069 : f32
-          %v1075 = arith.addf %v1074, %v1072 : f32
-          %v1076 = arith.bitcast %v1075 : f32 to i32
-          %v1077 = rocdl.permlane16.swap %v1076, %v1076, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v1078 = llvm.extractvalue %v1077[0] : !llvm.struct<(i32, i32)>
-          %v1079 = arith.bitcast %v1078 : i32 to f32
-          %v1080 = llvm.extractvalue %v1077[1] : !llvm.struct<(i32, i32)>
-          %v1081 = arith.bitcast %v1080 : i32 to f32
-          %v1082 = arith.addf %v1079, %v1081 : f32
-          %v1083 = arith.bitcast %v1082 : f32 to i32
-          %v1084 = rocdl.permlane32.swap %v1083, %v1083, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %v1085 = llvm.extractvalue %v1084[0] : !llvm.struct<(i32, i32)>
-          %v1086 = arith.bitcast %v1085 : i32 to f32
-          %v1087 = llvm.extractvalue %v1084[1] : !llvm.struct<(i32, i32)>
-          %v1088 = arith.bitcast %v1087 : i32 to f32
-          %v1089 = arith.addf %v1086, %v1088 : f32
-          %v1090 = arith.mulf %loop#1, %v1060 : f32
-          %v1091 = arith.addf %v1090, %v1089 : f32
-          %v1092 = vector.from_elements %v1063, %v1066, %v1069, %v1072 : vector<4xf32>
-          %v1093 = arith.truncf %v1092 : vector<4xf32> to vector<4xbf16>
-          %v1094 = vector.bitcast %v1093 : vector<4xbf16> to vector<4xi16>
-          // V: FP4 -> bf16 with the UE8M0 scale fused; an out-of-context token gets scale
-          // byte 0 (2^-127 x a finite FP4 value: finite), so 0xFF garbage never meets p = 0.
-          %v1095 = arith.muli %v_tok, %c528_i32 : i32
-          %v1096 = arith.muli %v_chunk, %c128_i32 : i32
-          %v1097 = arith.addi %v1095, %v1096 : i32
-          %v1098 = arith.shli %v_chunk, %c1_i32 : i32
-          %v1099 = arith.addi %v1098, %c0_i32 : i32
-          %v1100 = arith.andi %v1099, %c3_i32 : i32
-          %v1101 = arith.shli %v1100, %c3_i32 : i32
-          %v1102 = arith.shrui %mk1026#1, %v1101 : i32
-          %v1103 = arith.andi %v1102, %c255_i32 : i32
-          %v1104 = arith.shli %v1103, %c23_i32 : i32
-          %v1105 = arith.bitcast %v1104 : i32 to f32
-          %v1106 = vector.extract %loop#20[0] : i32 from vector<4xi32>
-          %v1113 = "uq.fp4_to_bf16"(%v1106, %v1105) : (i32, f32) -> vector<8xbf16>
-          %v1114 = arith.addi %v1097, %c0_i32 : i32
-          %v1115 = llvm.getelementptr %lds[%v1114] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1113, %v1115 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1116 = vector.extract %loop#20[1] : i32 from vector<4xi32>
-          %v1123 = "uq.fp4_to_bf16"(%v1116, %v1105) : (i32, f32) -> vector<8xbf16>
-          %v1124 = arith.addi %v1097, %c16_i32 : i32
-          %v1125 = llvm.getelementptr %lds[%v1124] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1123, %v1125 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1126 = vector.extract %loop#20[2] : i32 from vector<4xi32>
-          %v1133 = "uq.fp4_to_bf16"(%v1126, %v1105) : (i32, f32) -> vector<8xbf16>
-          %v1134 = arith.addi %v1097, %c32_i32 : i32
-          %v1135 = llvm.getelementptr %lds[%v1134] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1133, %v1135 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1136 = vector.extract %loop#20[3] : i32 from vector<4xi32>
-          %v1143 = "uq.fp4_to_bf16"(%v1136, %v1105) : (i32, f32) -> vector<8xbf16>
-          %v1144 = arith.addi %v1097, %c48_i32 : i32
-          %v1145 = llvm.getelementptr %lds[%v1144] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1143, %v1145 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1146 = arith.shli %v_chunk, %c1_i32 : i32
-          %v1147 = arith.addi %v1146, %c1_i32 : i32
-          %v1148 = arith.andi %v1147, %c3_i32 : i32
-          %v1149 = arith.shli %v1148, %c3_i32 : i32
-          %v1150 = arith.shrui %mk1026#1, %v1149 : i32
-          %v1151 = arith.andi %v1150, %c255_i32 : i32
-          %v1152 = arith.shli %v1151, %c23_i32 : i32
-          %v1153 = arith.bitcast %v1152 : i32 to f32
-          %v1154 = vector.extract %loop#21[0] : i32 from vector<4xi32>
-          %v1161 = "uq.fp4_to_bf16"(%v1154, %v1153) : (i32, f32) -> vector<8xbf16>
-          %v1162 = arith.addi %v1097, %c64_i32 : i32
-          %v1163 = llvm.getelementptr %lds[%v1162] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1161, %v1163 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1164 = vector.extract %loop#21[1] : i32 from vector<4xi32>
-          %v1171 = "uq.fp4_to_bf16"(%v1164, %v1153) : (i32, f32) -> vector<8xbf16>
-          %v1172 = arith.addi %v1097, %c80_i32 : i32
-          %v1173 = llvm.getelementptr %lds[%v1172] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1171, %v1173 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1174 = vector.extract %loop#21[2] : i32 from vector<4xi32>
-          %v1181 = "uq.fp4_to_bf16"(%v1174, %v1153) : (i32, f32) -> vector<8xbf16>
-          %v1182 = arith.addi %v1097, %c96_i32 : i32
-          %v1183 = llvm.getelementptr %lds[%v1182] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1181, %v1183 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          %v1184 = vector.extract %loop#21[3] : i32 from vector<4xi32>
-          %v1191 = "uq.fp4_to_bf16"(%v1184, %v1153) : (i32, f32) -> vector<8xbf16>
-          %v1192 = arith.addi %v1097, %c112_i32 : i32
-          %v1193 = llvm.getelementptr %lds[%v1192] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          llvm.store %v1191, %v1193 {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-          gpu.barrier
-          // PV: C[head dim][query] += V^T P; A read through the LDS transpose
-          // rescale the accumulators only when some row's max moved (wave-uniform branch;
-          // skipping a multiply by exactly 1 changes nothing)
-          %v1194 = arith.cmpf une, %v1060, %one_f : f32
-          %v1195 = rocdl.ballot %v1194 : i64
-          %v1196 = arith.cmpi ne, %v1195, %c0_i64 : i64
-          %rs1197:16 = scf.if %v1196 -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-            %v1198 = vector.broadcast %v1060 : f32 to vector<4xf32>
-            %v1199 = arith.mulf %loop#2, %v1198 : vector<4xf32>
-            %v1200 = arith.mulf %loop#3, %v1198 : vector<4xf32>
-            %v1201 = arith.mulf %loop#4, %v1198 : vector<4xf32>
-            %v1202 = arith.mulf %loop#5, %v1198 : vector<4xf32>
-            %v1203 = arith.mulf %loop#6, %v1198 : vector<4xf32>
-            %v1204 = arith.mulf %loop#7, %v1198 : vector<4xf32>
-            %v1205 = arith.mulf %loop#8, %v1198 : vector<4xf32>
-            %v1206 = arith.mulf %loop#9, %v1198 : vector<4xf32>
-            %v1207 = arith.mulf %loop#10, %v1198 : vector<4xf32>
-            %v1208 = arith.mulf %loop#11, %v1198 : vector<4xf32>
-            %v1209 = arith.mulf %loop#12, %v1198 : vector<4xf32>
-            %v1210 = arith.mulf %loop#13, %v1198 : vector<4xf32>
-            %v1211 = arith.mulf %loop#14, %v1198 : vector<4xf32>
-            %v1212 = arith.mulf %loop#15, %v1198 : vector<4xf32>
-            %v1213 = arith.mulf %loop#16, %v1198 : vector<4xf32>
-            %v1214 = arith.mulf %loop#17, %v1198 : vector<4xf32>
-            scf.yield %v1199, %v1200, %v1201, %v1202, %v1203, %v1204, %v1205, %v1206, %v1207, %v1208, %v1209, %v1210, %v1211, %v1212, %v1213, %v1214 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-          } else {
-            scf.yield %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %loop#7, %loop#8, %loop#9, %loop#10, %loop#11, %loop#12, %loop#13, %loop#14, %loop#15, %loop#16, %loop#17 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
-          }
-          %v1215 = arith.muli %v_tok, %c528_i32 : i32
-          %v1216 = arith.muli %v_chunk, %c8_i32 : i32
-          %v1217 = arith.addi %v1215, %v1216 : i32
-          %v1218 = arith.addi %v1217, %c0_i32 : i32
-          %v1219 = llvm.getelementptr %lds[%v1218] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1220 = rocdl.ds.read.tr16.b64 %v1219 : !llvm.ptr<3> -> vector<4xi16>
-          %v1221 = rocdl.mfma.f32.16x16x16bf16.1k %v1220, %v1094, %rs1197#0, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1222 = arith.addi %v1217, %c32_i32 : i32
-          %v1223 = llvm.getelementptr %lds[%v1222] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1224 = rocdl.ds.read.tr16.b64 %v1223 : !llvm.ptr<3> -> vector<4xi16>
-          %v1225 = rocdl.mfma.f32.16x16x16bf16.1k %v1224, %v1094, %rs1197#1, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1226 = arith.addi %v1217, %c64_i32 : i32
-          %v1227 = llvm.getelementptr %lds[%v1226] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1228 = rocdl.ds.read.tr16.b64 %v1227 : !llvm.ptr<3> -> vector<4xi16>
-          %v1229 = rocdl.mfma.f32.16x16x16bf16.1k %v1228, %v1094, %rs1197#2, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1230 = arith.addi %v1217, %c96_i32 : i32
-          %v1231 = llvm.getelementptr %lds[%v1230] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1232 = rocdl.ds.read.tr16.b64 %v1231 : !llvm.ptr<3> -> vector<4xi16>
-          %v1233 = rocdl.mfma.f32.16x16x16bf16.1k %v1232, %v1094, %rs1197#3, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1234 = arith.addi %v1217, %c128_i32 : i32
-          %v1235 = llvm.getelementptr %lds[%v1234] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1236 = rocdl.ds.read.tr16.b64 %v1235 : !llvm.ptr<3> -> vector<4xi16>
-          %v1237 = rocdl.mfma.f32.16x16x16bf16.1k %v1236, %v1094, %rs1197#4, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1238 = arith.addi %v1217, %c160_i32 : i32
-          %v1239 = llvm.getelementptr %lds[%v1238] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1240 = rocdl.ds.read.tr16.b64 %v1239 : !llvm.ptr<3> -> vector<4xi16>
-          %v1241 = rocdl.mfma.f32.16x16x16bf16.1k %v1240, %v1094, %rs1197#5, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1242 = arith.addi %v1217, %c192_i32 : i32
-          %v1243 = llvm.getelementptr %lds[%v1242] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1244 = rocdl.ds.read.tr16.b64 %v1243 : !llvm.ptr<3> -> vector<4xi16>
-          %v1245 = rocdl.mfma.f32.16x16x16bf16.1k %v1244, %v1094, %rs1197#6, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1246 = arith.addi %v1217, %c224_i32 : i32
-          %v1247 = llvm.getelementptr %lds[%v1246] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1248 = rocdl.ds.read.tr16.b64 %v1247 : !llvm.ptr<3> -> vector<4xi16>
-          %v1249 = rocdl.mfma.f32.16x16x16bf16.1k %v1248, %v1094, %rs1197#7, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1250 = arith.addi %v1217, %c256_i32 : i32
-          %v1251 = llvm.getelementptr %lds[%v1250] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1252 = rocdl.ds.read.tr16.b64 %v1251 : !llvm.ptr<3> -> vector<4xi16>
-          %v1253 = rocdl.mfma.f32.16x16x16bf16.1k %v1252, %v1094, %rs1197#8, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1254 = arith.addi %v1217, %c288_i32 : i32
-          %v1255 = llvm.getelementptr %lds[%v1254] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1256 = rocdl.ds.read.tr16.b64 %v1255 : !llvm.ptr<3> -> vector<4xi16>
-          %v1257 = rocdl.mfma.f32.16x16x16bf16.1k %v1256, %v1094, %rs1197#9, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1258 = arith.addi %v1217, %c320_i32 : i32
-          %v1259 = llvm.getelementptr %lds[%v1258] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1260 = rocdl.ds.read.tr16.b64 %v1259 : !llvm.ptr<3> -> vector<4xi16>
-          %v1261 = rocdl.mfma.f32.16x16x16bf16.1k %v1260, %v1094, %rs1197#10, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1262 = arith.addi %v1217, %c352_i32 : i32
-          %v1263 = llvm.getelementptr %lds[%v1262] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1264 = rocdl.ds.read.tr16.b64 %v1263 : !llvm.ptr<3> -> vector<4xi16>
-          %v1265 = rocdl.mfma.f32.16x16x16bf16.1k %v1264, %v1094, %rs1197#11, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1266 = arith.addi %v1217, %c384_i32 : i32
-          %v1267 = llvm.getelementptr %lds[%v1266] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1268 = rocdl.ds.read.tr16.b64 %v1267 : !llvm.ptr<3> -> vector<4xi16>
-          %v1269 = rocdl.mfma.f32.16x16x16bf16.1k %v1268, %v1094, %rs1197#12, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1270 = arith.addi %v1217, %c416_i32 : i32
-          %v1271 = llvm.getelementptr %lds[%v1270] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1272 = rocdl.ds.read.tr16.b64 %v1271 : !llvm.ptr<3> -> vector<4xi16>
-          %v1273 = rocdl.mfma.f32.16x16x16bf16.1k %v1272, %v1094, %rs1197#13, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1274 = arith.addi %v1217, %c448_i32 : i32
-          %v1275 = llvm.getelementptr %lds[%v1274] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1276 = rocdl.ds.read.tr16.b64 %v1275 : !llvm.ptr<3> -> vector<4xi16>
-          %v1277 = rocdl.mfma.f32.16x16x16bf16.1k %v1276, %v1094, %rs1197#14, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %v1278 = arith.addi %v1217, %c480_i32 : i32
-          %v1279 = llvm.getelementptr %lds[%v1278] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %v1280 = rocdl.ds.read.tr16.b64 %v1279 : !llvm.ptr<3> -> vector<4xi16>
-          %v1281 = rocdl.mfma.f32.16x16x16bf16.1k %v1280, %v1094, %rs1197#15, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          gpu.barrier
-          scf.yield %v1057, %v1091, %v1221, %v1225, %v1229, %v1233, %v1237, %v1241, %v1245, %v1249, %v1253, %v1257, %v1261, %v1265, %v1269, %v1273, %v1277, %v1281 : f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+        %odd = arith.andi %ntiles, %c1_i32 : i32
+        %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
+        %tail:3 = scf.if %has_odd -> (f32, f32, vector<16x4xf32>) {
+          %tl = arith.subi %ntiles, %c1_i32 : i32
+          %fl = func.call @tile_first(%tl, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %seq_len, %win_start, %win_len, %softmax_scale) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32) -> (f32, f32, vector<16x4xf32>)
+          scf.yield %st#0, %st#1, %st#2 : f32, f32, vector<16x4xf32>
         } else {
-          scf.yield %loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %loop#7, %loop#8, %loop#9, %loop#10, %loop#11, %loop#12, %loop#13, %loop#14, %loop#15, %loop#16, %loop#17 : f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+          scf.yield %loop#0, %loop#1, %loop#2 : f32, f32, vector<16x4xf32>
         }
-        scf.yield %tail#0, %tail#1, %tail#2, %tail#3, %tail#4, %tail#5, %tail#6, %tail#7, %tail#8, %tail#9, %tail#10, %tail#11, %tail#12, %tail#13, %tail#14, %tail#15, %tail#16, %tail#17 : f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+        scf.yield %tail#0, %tail#1, %tail#2 : f32, f32, vector<16x4xf32>
       } else {
-        scf.yield %ninf, %zero_f, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4, %zero4 : f32, f32, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+        scf.yield %ninf, %zero_f, %zero_acc : f32, f32, vector<16x4xf32>
       }
-      // ---- outputs: bf16 partial normalised by its own sum, fp32 max and sum
-      %v1282 = arith.cmpf ogt, %fin#1, %zero_f : f32
-      %v1283 = arith.select %v1282, %fin#1, %one_f : f32
-      %v1284 = arith.divf %one_f, %v1283 : f32
-      %v1285 = vector.broadcast %v1284 : f32 to vector<4xf32>
-      // workspace row (seq * Hk + kvh) * P + part, in i64 (64-bit addressing above)
-      %v1286a = arith.extui %seq : i32 to i64
-      %v1286b = arith.extui %num_kv_heads : i32 to i64
-      %v1286c = arith.extui %kvh : i32 to i64
-      %v1286d = arith.extui %num_partitions : i32 to i64
-      %v1286e = arith.extui %part : i32 to i64
-      %v1286 = arith.muli %v1286a, %v1286b : i64
-      %v1287 = arith.addi %v1286, %v1286c : i64
-      %v1288 = arith.muli %v1287, %v1286d : i64
-      %v1290 = arith.addi %v1288, %v1286e : i64
-      %v1291 = arith.extui %qgi : i32 to i64
-      %v1292 = arith.muli %v1290, %v1291 : i64
-      %v1293 = arith.muli %v1292, %c512_i64 : i64
-      %v1295 = "uq.buffer_rsrc"(%segm_out, %v1293, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %v1296 = arith.muli %v1292, %c4_i64 : i64
-      %v1298 = "uq.buffer_rsrc"(%segm_max, %v1296, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %v1299 = arith.muli %v1292, %c4_i64 : i64
-      %v1301 = "uq.buffer_rsrc"(%segm_sum, %v1299, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      scf.if %v3 {
-        %v1302 = arith.muli %v1, %c512_i32 : i32
-        %v1303 = arith.muli %v2, %c8_i32 : i32
-        %v1304 = arith.addi %v1302, %v1303 : i32
-        %v1305 = arith.mulf %fin#2, %v1285 : vector<4xf32>
-        %v1306 = arith.truncf %v1305 : vector<4xf32> to vector<4xbf16>
-        %v1307 = vector.bitcast %v1306 : vector<4xbf16> to vector<2xi32>
-        %v1308 = arith.addi %v1304, %c0_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1307, %v1295, %v1308, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1309 = arith.mulf %fin#3, %v1285 : vector<4xf32>
-        %v1310 = arith.truncf %v1309 : vector<4xf32> to vector<4xbf16>
-        %v1311 = vector.bitcast %v1310 : vector<4xbf16> to vector<2xi32>
-        %v1312 = arith.addi %v1304, %c32_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1311, %v1295, %v1312, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1313 = arith.mulf %fin#4, %v1285 : vector<4xf32>
-        %v1314 = arith.truncf %v1313 : vector<4xf32> to vector<4xbf16>
-        %v1315 = vector.bitcast %v1314 : vector<4xbf16> to vector<2xi32>
-        %v1316 = arith.addi %v1304, %c64_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1315, %v1295, %v1316, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1317 = arith.mulf %fin#5, %v1285 : vector<4xf32>
-        %v1318 = arith.truncf %v1317 : vector<4xf32> to vector<4xbf16>
-        %v1319 = vector.bitcast %v1318 : vector<4xbf16> to vector<2xi32>
-        %v1320 = arith.addi %v1304, %c96_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1319, %v1295, %v1320, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1321 = arith.mulf %fin#6, %v1285 : vector<4xf32>
-        %v1322 = arith.truncf %v1321 : vector<4xf32> to vector<4xbf16>
-        %v1323 = vector.bitcast %v1322 : vector<4xbf16> to vector<2xi32>
-        %v1324 = arith.addi %v1304, %c128_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1323, %v1295, %v1324, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1325 = arith.mulf %fin#7, %v1285 : vector<4xf32>
-        %v1326 = arith.truncf %v1325 : vector<4xf32> to vector<4xbf16>
-        %v1327 = vector.bitcast %v1326 : vector<4xbf16> to vector<2xi32>
-        %v1328 = arith.addi %v1304, %c160_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1327, %v1295, %v1328, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1329 = arith.mulf %fin#8, %v1285 : vector<4xf32>
-        %v1330 = arith.truncf %v1329 : vector<4xf32> to vector<4xbf16>
-        %v1331 = vector.bitcast %v1330 : vector<4xbf16> to vector<2xi32>
-        %v1332 = arith.addi %v1304, %c192_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1331, %v1295, %v1332, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1333 = arith.mulf %fin#9, %v1285 : vector<4xf32>
-        %v1334 = arith.truncf %v1333 : vector<4xf32> to vector<4xbf16>
-        %v1335 = vector.bitcast %v1334 : vector<4xbf16> to vector<2xi32>
-        %v1336 = arith.addi %v1304, %c224_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1335, %v1295, %v1336, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1337 = arith.mulf %fin#10, %v1285 : vector<4xf32>
-        %v1338 = arith.truncf %v1337 : vector<4xf32> to vector<4xbf16>
-        %v1339 = vector.bitcast %v1338 : vector<4xbf16> to vector<2xi32>
-        %v1340 = arith.addi %v1304, %c256_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1339, %v1295, %v1340, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1341 = arith.mulf %fin#11, %v1285 : vector<4xf32>
-        %v1342 = arith.truncf %v1341 : vector<4xf32> to vector<4xbf16>
-        %v1343 = vector.bitcast %v1342 : vector<4xbf16> to vector<2xi32>
-        %v1344 = arith.addi %v1304, %c288_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1343, %v1295, %v1344, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1345 = arith.mulf %fin#12, %v1285 : vector<4xf32>
-        %v1346 = arith.truncf %v1345 : vector<4xf32> to vector<4xbf16>
-        %v1347 = vector.bitcast %v1346 : vector<4xbf16> to vector<2xi32>
-        %v1348 = arith.addi %v1304, %c320_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1347, %v1295, %v1348, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1349 = arith.mulf %fin#13, %v1285 : vector<4xf32>
-        %v1350 = arith.truncf %v1349 : vector<4xf32> to vector<4xbf16>
-        %v1351 = vector.bitcast %v1350 : vector<4xbf16> to vector<2xi32>
-        %v1352 = arith.addi %v1304, %c352_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1351, %v1295, %v1352, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1353 = arith.mulf %fin#14, %v1285 : vector<4xf32>
-        %v1354 = arith.truncf %v1353 : vector<4xf32> to vector<4xbf16>
-        %v1355 = vector.bitcast %v1354 : vector<4xbf16> to vector<2xi32>
-        %v1356 = arith.addi %v1304, %c384_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1355, %v1295, %v1356, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1357 = arith.mulf %fin#15, %v1285 : vector<4xf32>
-        %v1358 = arith.truncf %v1357 : vector<4xf32> to vector<4xbf16>
-        %v1359 = vector.bitcast %v1358 : vector<4xbf16> to vector<2xi32>
-        %v1360 = arith.addi %v1304, %c416_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1359, %v1295, %v1360, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1361 = arith.mulf %fin#16, %v1285 : vector<4xf32>
-        %v1362 = arith.truncf %v1361 : vector<4xf32> to vector<4xbf16>
-        %v1363 = vector.bitcast %v1362 : vector<4xbf16> to vector<2xi32>
-        %v1364 = arith.addi %v1304, %c448_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1363, %v1295, %v1364, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1365 = arith.mulf %fin#17, %v1285 : vector<4xf32>
-        %v1366 = arith.truncf %v1365 : vector<4xf32> to vector<4xbf16>
-        %v1367 = vector.bitcast %v1366 : vector<4xbf16> to vector<2xi32>
-        %v1368 = arith.addi %v1304, %c480_i32 : i32
-        rocdl.raw.ptr.buffer.store %v1367, %v1295, %v1368, %c0_i32, %c0_i32 : vector<2xi32>
-        %v1369 = arith.cmpi eq, %v2, %c0_i32 : i32
-        scf.if %v1369 {
-          %v1370 = arith.muli %v1, %c4_i32 : i32
-          rocdl.raw.ptr.buffer.store %fin#0, %v1298, %v1370, %c0_i32, %c0_i32 : f32
-          rocdl.raw.ptr.buffer.store %fin#1, %v1301, %v1370, %c0_i32, %c0_i32 : f32
-        }
-      }
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %seq, %kvh, %part, %num_kv_heads, %num_partitions, %qgi) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, vector<16x4xf32>, i32, i32, i32, i32, i32, i32) -> ()
       gpu.return
     }
   }

@@ -4,12 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lowering/inline/inline.h"
 #include "lowering/specialize/specialize.h"
 #include "lowering/unroll/unroll.h"
 #include "lowering/uq_to_rocdl/uq_to_rocdl.h"
 
 const uq_pass_def_t *const uq_passes[] = {
     &uq_specialize_pass,
+    &uq_inline_pass,
     &uq_unroll_pass,
     &uq_to_rocdl_pass,
     NULL,

@@ -147,7 +147,7 @@ void uq_pipeline_text(const uq_variant_t *variant,
     // #nvvm.target carries chip, PTX version and O.
     snprintf(out, size,
              "builtin.module("
-             "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
+             "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
              "uq-unroll-loops,canonicalize,cse,"
              "lower-affine,convert-scf-to-cf,"
              "gpu.module(convert-vector-to-llvm),"
@@ -159,24 +159,25 @@ void uq_pipeline_text(const uq_variant_t *variant,
              options->cuda_dir ? options->cuda_dir : "");
     return;
   }
-  // Specialize, then fold the parameter through the IR so compile-time loop
-  // bounds become constants, unroll them (twice: an inner loop's bounds may
-  // depend on an outer induction variable), lower our ops, then the
-  // upstream gfx950 path. The gpu.modules carry their own
+  // Specialize, inline the helpers, then fold the parameter through the IR
+  // so compile-time loop bounds become constants, unroll them (twice: an inner
+  // loop's bounds may depend on an outer induction variable), lower our ops,
+  // then the upstream gfx950 path. The gpu.modules carry their own
   // #rocdl.target (chip and optimization level), so none is attached here.
-  snprintf(out, size,
-           "builtin.module("
-           "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
-           "uq-unroll-loops,canonicalize,cse,convert-uq-to-rocdl,"
-           "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"
-           "lower-affine,convert-scf-to-cf,"
-           "gpu.module(convert-vector-to-llvm),"
-           "gpu.module(convert-gpu-to-rocdl{chipset=%s "
-           "use-bare-ptr-memref-call-conv=true}),"
-           "reconcile-unrealized-casts,"
-           "gpu-module-to-binary{format=%s toolkit=%s})",
-           variant->bindings, options->chip, options->chip,
-           options->emit_isa ? "isa" : "bin", options->toolkit_dir);
+  snprintf(
+      out, size,
+      "builtin.module("
+      "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
+      "uq-unroll-loops,canonicalize,cse,convert-uq-to-rocdl,"
+      "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"
+      "lower-affine,convert-scf-to-cf,"
+      "gpu.module(convert-vector-to-llvm),"
+      "gpu.module(convert-gpu-to-rocdl{chipset=%s "
+      "use-bare-ptr-memref-call-conv=true}),"
+      "reconcile-unrealized-casts,"
+      "gpu-module-to-binary{format=%s toolkit=%s})",
+      variant->bindings, options->chip, options->chip,
+      options->emit_isa ? "isa" : "bin", options->toolkit_dir);
 }
 
 // Keeps only the variant's gpu.module in the clone and gives its kernels
