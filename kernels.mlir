@@ -5,10 +5,14 @@
 // its gpu.module (inlined and erased by uq-inline), and every loop over
 // registers is an scf.for with constant bounds over vector values, unrolled
 // by uq-unroll-loops once uq-specialize has made the parameters constants.
-// The compile-time parameter is QG (query heads per KV head), a uq.param
-// specialized by uq-compile for each entry of uq.variants; the head dim is
-// 256 (D below; two K = 128 scaled-MFMA issues, 16 PV accumulators of 16
-// head dims). The runtime loops left are the tile loop and the reduce's
+// The variant set is uq.variants on each gpu.module; its entries are the
+// uq.params uq-compile specializes, and the runtime picks a variant by them
+// (its typed record: d = head dim, qg_max = the largest query group served).
+// The query group QG itself is a kernel argument (1 .. qg_max): it only
+// masks rows, while qg_max sets how many 8-row WHT passes the code holds, so
+// QG 1..8 and 9..16 are two variants with the same registers. The head dim
+// is 256 (two K = 128 scaled-MFMA issues, 16 PV accumulators of 16 head
+// dims). The runtime loops left are the tile loop and the reduce's
 // partition loops.
 //
 // Build: uq-compile kernels.mlir -o DIR (uq-compile --print-pipeline shows
@@ -37,7 +41,7 @@
 // (half h of the lane's chunk), the Q operand vector<2x8xi32> (issue h), the
 // PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}]} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 256, qg_max = 8}, {d = 256, qg_max = 16}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 512 B: rows >= QG
     // hold duplicates and are zeroed in the operand), then the V tile as bf16
     // rows of 528 B (16 x 528 = 8,448 B). K never goes to LDS.
@@ -106,7 +110,7 @@ module attributes {gpu.container_module} {
     // matches it): strides 1, 2, 4, 8, 16 in registers, then 32, 64, 128 across
     // lanes (ds_swizzle xor 1, 2, 4); pair (a, b) -> (a + b, a - b).
     func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32,
-                                    %seq: i32, %kvh: i32, %qg: index) {
+                                    %seq: i32, %kvh: i32, %qgi: i32, %qg_max: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -127,7 +131,6 @@ module attributes {gpu.container_module} {
       %row_bytes = arith.constant 512 : i32
       %max_records = arith.constant 2147483647 : i64
       %lane = func.call @lane() : () -> i32
-      %qgi = arith.index_cast %qg : index to i32
       %chunk = arith.andi %lane, %c7_i32 : i32
       %row0 = arith.shrui %lane, %c3_i32 : i32
       // this lane's first element at its permuted position:
@@ -152,7 +155,7 @@ module attributes {gpu.container_module} {
       %base = arith.shli %o2, %c1_i64 : i64
       %rsrc = "uq.buffer_rsrc"(%query, %base, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %last_row = arith.subi %qgi, %c1_i32 : i32
-      %qg7 = arith.addi %qg, %c7 : index
+      %qg7 = arith.addi %qg_max, %c7 : index
       %npass = arith.divui %qg7, %c8 : index
       %zero = arith.constant dense<0.0> : vector<4x8xf32>
       scf.for %pass = %c0 to %npass step %c1 {
@@ -610,10 +613,10 @@ module attributes {gpu.container_module} {
         %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
-        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32) kernel
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
+        %query_group: i32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>, rocdl.waves_per_eu = 3 : i32} {
-      %qg = "uq.param"() {name = "qg"} : () -> index
-      %qgi = arith.index_cast %qg : index to i32
+      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -697,11 +700,11 @@ module attributes {gpu.container_module} {
       %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride) : (i32, i32, i32) -> (vector<2xi32>, vector<2xi32>, i32, i32)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
       %fin:3 = scf.if %has_tiles -> (f32, f32, vector<16x4xf32>) {
-        func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %seq, %kvh, %qg) : (!llvm.ptr<1>, i32, i32, i32, i32, index) -> ()
+        func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %seq, %kvh, %query_group, %qg_max) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, index) -> ()
         gpu.barrier
         %zq = arith.constant dense<0> : vector<2x8xi32>
         %q = scf.for %h = %c0 to %c2 step %c1 iter_args(%acc = %zq) -> (vector<2x8xi32>) {
-          %qh = func.call @q_operand(%qgi, %h) : (i32, index) -> vector<8xi32>
+          %qh = func.call @q_operand(%query_group, %h) : (i32, index) -> vector<8xi32>
           %n = vector.insert %qh, %acc[%h] : vector<8xi32> into vector<2x8xi32>
           scf.yield %n : vector<2x8xi32>
         }
@@ -746,11 +749,11 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %ninf, %zero_f, %zero_acc : f32, f32, vector<16x4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %seq, %kvh, %part, %num_kv_heads, %num_partitions, %qgi) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, vector<16x4xf32>, i32, i32, i32, i32, i32, i32) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %seq, %kvh, %part, %num_kv_heads, %num_partitions, %query_group) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, vector<16x4xf32>, i32, i32, i32, i32, i32, i32) -> ()
       gpu.return
     }
   }
-  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] {
+  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 256}]} {
     gpu.func @uq_reduce(
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
@@ -773,8 +776,11 @@ module attributes {gpu.container_module} {
       %zero_f = arith.constant 0.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
       %c6_i32 = arith.constant 6 : i32
-      %c512_i64 = arith.constant 512 : i64
-      %c512_i32 = arith.constant 512 : i32
+      %c2_row = arith.constant 2 : i32
+      // one partial row: D bf16 (grid z = D / 64 workgroups of 64 head dims)
+      %d = "uq.param"() {name = "d"} : () -> i32
+      %row_bytes = arith.muli %d, %c2_row : i32
+      %row_bytes64 = arith.extui %row_bytes : i32 to i64
       %c1_i32 = arith.constant 1 : i32
       %one_f = arith.constant 1.0 : f32
       %c1_i64 = arith.constant 1 : i64
@@ -802,9 +808,9 @@ module attributes {gpu.container_module} {
       %max_records = arith.constant 2147483647 : i64
       %v1383 = arith.muli %v1379, %v1380 : i64
       %v1384 = arith.addi %v1383, %v1381 : i64
-      %v1385 = arith.muli %v1384, %c512_i64 : i64
+      %v1385 = arith.muli %v1384, %row_bytes64 : i64
       %v1387 = "uq.buffer_rsrc"(%segm_out, %v1385, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %v1388 = arith.muli %qg, %c512_i32 : i32
+      %v1388 = arith.muli %qg, %row_bytes : i32
       %v1389 = arith.shli %v1372, %c1_i32 : i32
       // pass 1: global max over partitions (empty ones hold -inf)
       %gmax = scf.for %p = %c0_ix to %np_ix step %c1_ix iter_args(%mx = %ninf) -> (f32) {

@@ -81,8 +81,10 @@ bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
     snprintf(base.module, sizeof(base.module), "%.*s", (int)name.length,
              name.data);
     module_target(op, base.target, sizeof(base.target));
-    const char *stem =
-        strncmp(base.module, "uq_", 3) == 0 ? base.module + 3 : base.module;
+    snprintf(base.stem, sizeof(base.stem), "%.60s",
+             strncmp(base.module, "uq_", 3) == 0 ? base.module + 3
+                                                 : base.module);
+    const char *stem = base.stem;
     MlirAttribute variants = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("uq.variants"));
     if (mlirAttributeIsNull(variants)) {
@@ -111,6 +113,15 @@ bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
         }
         MlirStringRef key = mlirIdentifierStr(entry.name);
         int64_t value = mlirIntegerAttrGetValueInt(entry.attribute);
+        if (value < 0 || value > 4096) {
+          uq_emit_error(op, "uq.variants value %" PRId64 " is out of range",
+                        value);
+          goto fail;
+        }
+        if (key.length == 1 && key.data[0] == 'd')
+          v.head_dim = (uint32_t)value;
+        else if (key.length == 6 && strncmp(key.data, "qg_max", 6) == 0)
+          v.qg_max = (uint32_t)value;
         size_t used;
         used = strlen(v.key);
         snprintf(v.key + used, sizeof(v.key) - used, "_%.*s%" PRId64,
@@ -145,18 +156,19 @@ void uq_pipeline_text(const uq_variant_t *variant,
     // The same front half; then the upstream NVVM path, ptxas from the CUDA
     // toolkit for the cubin (format=isa gives the PTX). The module's
     // #nvvm.target carries chip, PTX version and O.
-    snprintf(out, size,
-             "builtin.module("
-             "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
-             "uq-unroll-loops,canonicalize,cse,"
-             "lower-affine,convert-scf-to-cf,"
-             "gpu.module(convert-vector-to-llvm),"
-             "gpu.module(convert-gpu-to-nvvm{"
-             "use-bare-ptr-memref-call-conv=true}),"
-             "reconcile-unrealized-casts,"
-             "gpu-module-to-binary{format=%s toolkit=%s})",
-             variant->bindings, options->emit_isa ? "isa" : "bin",
-             options->cuda_dir ? options->cuda_dir : "");
+    snprintf(
+        out, size,
+        "builtin.module("
+        "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
+        "uq-unroll-loops,canonicalize,cse,"
+        "lower-affine,convert-scf-to-cf,"
+        "gpu.module(convert-vector-to-llvm),"
+        "gpu.module(convert-gpu-to-nvvm{"
+        "use-bare-ptr-memref-call-conv=true}),"
+        "reconcile-unrealized-casts,"
+        "gpu-module-to-binary{format=%s toolkit=%s})",
+        variant->bindings, options->emit_isa ? "isa" : "bin",
+        options->cuda_dir ? options->cuda_dir : "");
     return;
   }
   // Specialize, inline the helpers, then fold the parameter through the IR

@@ -15,12 +15,18 @@ extern "C" {
 #endif
 
 // One kernel variant: a gpu.module and one of its `uq.variants` entries.
+// The entries' values are the uq.param bindings; two of them also describe
+// what the variant serves: `d` (head dim) and `qg_max` (query groups
+// 1..qg_max).
 typedef struct uq_variant_s {
   char module[64];   // gpu.module symbol, e.g. "uq_decode"
-  char key[96];      // "decode_qg8": module without "uq_" + "_<name><value>"
-  char bindings[96]; // uq-specialize options, e.g. "qg=8"
-  char suffix[64];   // appended to kernel names, e.g. "_qg8"
+  char stem[64];     // the module without "uq_": the kind, e.g. "decode"
+  char key[96];      // "decode_d256_qg_max8": stem + "_<name><value>"...
+  char bindings[96]; // uq-specialize options, e.g. "d=256,qg_max=8"
+  char suffix[64];   // appended to kernel names, e.g. "_d256_qg_max8"
   char target[16];   // the gpu.module's chip: "gfx950" or "sm_90a"
+  uint32_t head_dim; // the `d` entry, 0 when absent
+  uint32_t qg_max;   // the `qg_max` entry, 0 when absent
 } uq_variant_t;
 
 // True for a variant of an NVIDIA (#nvvm.target) gpu.module.

@@ -1,26 +1,20 @@
-// The code objects built into libuqrt. `uq-compile --embed-c=FILE` writes
-// the definitions of these two symbols; the runtime parses each blob with
-// the code-object reader at context creation (kernarg layouts, LDS, register
-// counts all come from the blob's own metadata).
+// The code objects built into libuqrt, one typed record each (uq/variant.h).
+// `uq-compile --embed-c=FILE` writes the definitions of these two symbols;
+// the runtime still parses each blob with the code-object reader at context
+// creation and checks the record against it.
 #ifndef UQ_RUNTIME_EMBEDDED_H_
 #define UQ_RUNTIME_EMBEDDED_H_
 
 #include <stddef.h>
-#include <stdint.h>
+
+#include "uq/variant.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct uq_embedded_code_object_s {
-  const char *variant; // "decode_qg8", "reduce", ...
-  const char *kernel;  // kernel name in the blob: "uq_decode_qg8", ...
-  const uint8_t *data; // the HSACO bytes
-  size_t size;
-} uq_embedded_code_object_t;
-
-extern const uq_embedded_code_object_t uq_embedded_code_objects[];
-extern const size_t uq_embedded_code_object_count;
+extern const uq_variant_record_t uq_embedded_variants[];
+extern const size_t uq_embedded_variant_count;
 
 #ifdef __cplusplus
 } // extern "C"

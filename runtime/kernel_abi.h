@@ -6,7 +6,7 @@
 #define UQ_RUNTIME_KERNEL_ABI_H_
 
 // Decode: grid (B, num_kv_heads, num_partitions), one 64-lane wave each.
-// Kernel names: "uq_decode_qg6", "uq_decode_qg8", "uq_decode_qg16".
+// Which kernel serves a shape is in its typed record (uq/variant.h).
 typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SEGM_OUT = 0,       // bf16* [B, Hk, P, QG, 256]
   UQ_DECODE_ARG_SEGM_MAX,           // f32*  [B, Hk, P, QG]
@@ -25,11 +25,12 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ, // i32 block-table row length
   UQ_DECODE_ARG_SOFTMAX_SCALE,      // f32
   UQ_DECODE_ARG_SLIDING_WINDOW,     // i32 W: only tokens >= seq_len - W; 0 none
+  UQ_DECODE_ARG_QUERY_GROUP,        // i32 QG, 1 .. the record's qg_max
   UQ_DECODE_ARG_COUNT,
 } uq_decode_arg_t;
 
 // Reduce: grid (B, Hq, 256 / 64), one 64-lane wave each; lane = head dim.
-// Kernel name: "uq_reduce".
+// One reduce kernel per head dim (its record's head_dim).
 typedef enum uq_reduce_arg_e {
   UQ_REDUCE_ARG_OUTPUT = 0,      // bf16* [B, Hq, 256] with the strides below
   UQ_REDUCE_ARG_SEGM_OUT,        // bf16* as written by decode

@@ -9,16 +9,14 @@ set(_uqrt_deps uq_base uq_codeobj uq_sim)
 # --- Embedded code objects -------------------------------------------------
 # One uq-compile run over kernels.mlir writes the code objects and their
 # manifests to BUILD/kernels (the kernel tests and benchmarks read them
-# there) and runtime/embedded.h's two symbols. A kernel that does not compile
-# fails the build: libuqrt never ships without its kernels.
+# there) and runtime/embedded.h's typed records. The variant set is declared
+# once, in kernels.mlir (uq.variants): the generated C file stands for every
+# code object the run writes. A kernel that does not compile fails the build:
+# libuqrt never ships without its kernels.
 set(UQ_KERNELS_DIR "${CMAKE_BINARY_DIR}/kernels" CACHE INTERNAL "")
-set(UQ_KERNEL_OBJECTS
-    "${UQ_KERNELS_DIR}/decode_qg6.hsaco" "${UQ_KERNELS_DIR}/decode_qg8.hsaco"
-    "${UQ_KERNELS_DIR}/decode_qg16.hsaco" "${UQ_KERNELS_DIR}/reduce.hsaco"
-    CACHE INTERNAL "")
 set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
 add_custom_command(
-  OUTPUT "${UQRT_EMBEDDED_C}" ${UQ_KERNEL_OBJECTS}
+  OUTPUT "${UQRT_EMBEDDED_C}"
   COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
   COMMAND uq-compile --quiet --target=gfx950
           "${PROJECT_SOURCE_DIR}/kernels.mlir"
@@ -26,7 +24,7 @@ add_custom_command(
   DEPENDS uq-compile "${PROJECT_SOURCE_DIR}/kernels.mlir"
   COMMENT "Compiling kernels.mlir and embedding its code objects in libuqrt"
   VERBATIM)
-add_custom_target(uq_kernel_objects DEPENDS ${UQ_KERNEL_OBJECTS})
+add_custom_target(uq_kernel_objects DEPENDS "${UQRT_EMBEDDED_C}")
 
 # The sm_90a cubins (not embedded yet: libuqrt has no CUDA backend), for
 # uq-bench-cuda and the CUDA tests; only with a CUDA toolkit.
@@ -104,6 +102,7 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/format.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/reference.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/policy.h
+  ${PROJECT_SOURCE_DIR}/runtime/include/uq/variant.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/uq COMPONENT uqrt)
 install(EXPORT uqrtTargets NAMESPACE uqrt:: COMPONENT uqrt
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/uqrt)

@@ -277,7 +277,12 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
   uint64_t kernarg_addr = 0, dispatch_addr = 0, queue_addr = 0;
   uq_sim_wave_t *waves = NULL;
   uint8_t *lds = NULL;
-  st = uq_sim_alloc(sim, L->kernarg_size ? L->kernarg_size : 4, &kernarg_addr);
+  // The kernarg block is rounded up to 16 bytes, as runtimes hand it out:
+  // LLVM merges the last scalar loads into one s_load_dwordx4 that may read
+  // up to 12 bytes past kernarg_segment_size (e.g. three dwords at 88..100).
+  // The kernel never uses what the padding holds.
+  uint64_t kernarg_block = ((uint64_t)L->kernarg_size + 15) & ~(uint64_t)15;
+  st = uq_sim_alloc(sim, kernarg_block ? kernarg_block : 16, &kernarg_addr);
   if (st)
     goto done;
   if (L->kernarg_size) {

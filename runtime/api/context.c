@@ -94,9 +94,57 @@ void uq_context_destroy(uq_context_t *context) {
   uq_rt_free(&allocator, context);
 }
 
-// Parses every code object of the table and checks the kernel arguments of
-// decode and reduce against kernel_abi.h, so a stale or foreign object fails
-// here with a clear message instead of faulting at the first launch.
+static const char *record_target(const uq_variant_record_t *record) {
+  return record->target ? record->target : "gfx950";
+}
+
+// A record's stated resources and argument layout must be the code object's
+// (0 / NULL: not stated).
+static uq_status_t check_record(const uq_variant_record_t *r,
+                                const uq_kernel_info_t *k) {
+  struct {
+    const char *what;
+    uint32_t stated, actual;
+  } facts[] = {
+      {"LDS bytes", r->lds_bytes, k->group_segment_fixed_size},
+      {"VGPRs", r->vgpr_count, k->vgpr_count},
+      {"AGPRs", r->agpr_count, k->agpr_count},
+      {"SGPRs", r->sgpr_count, k->sgpr_count},
+      {"scratch bytes", r->scratch_bytes, k->private_segment_fixed_size},
+  };
+  for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); ++i)
+    if (facts[i].stated && facts[i].stated != facts[i].actual)
+      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                            "record states %u %s, the code object %u",
+                            facts[i].stated, facts[i].what, facts[i].actual);
+  if (!r->args)
+    return UQ_OK;
+  uint32_t explicit_args = 0;
+  for (uint32_t a = 0; a < k->arg_count; ++a) {
+    if (k->args[a].kind == UQ_KERNARG_HIDDEN)
+      continue;
+    if (explicit_args < r->arg_count &&
+        (r->args[explicit_args].offset != k->args[a].offset ||
+         r->args[explicit_args].size != k->args[a].size))
+      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                            "record's argument %u (offset %u, size %u) is "
+                            "not the code object's (offset %u, size %u)",
+                            explicit_args, r->args[explicit_args].offset,
+                            r->args[explicit_args].size, k->args[a].offset,
+                            k->args[a].size);
+    ++explicit_args;
+  }
+  if (explicit_args != r->arg_count)
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "record states %u arguments, the code object has %u",
+                          r->arg_count, explicit_args);
+  return UQ_OK;
+}
+
+// Parses every code object of the table, checks its record against it and
+// the kernel arguments of decode and reduce against kernel_abi.h, so a stale
+// or foreign object fails here with a clear message instead of faulting at
+// the first launch.
 static uq_status_t parse_objects(uq_context_t *context,
                                  const uq_code_object_source_t *sources,
                                  size_t count) {
@@ -116,6 +164,19 @@ static uq_status_t parse_objects(uq_context_t *context,
     if (!source->variant || !source->kernel || !source->data)
       return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                             "code object %zu: NULL variant, kernel or data", i);
+    if (source->kind != UQ_VARIANT_KIND_DECODE &&
+        source->kind != UQ_VARIANT_KIND_REDUCE)
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "code object %zu (%s): kind %d is neither decode "
+                            "nor reduce",
+                            i, source->variant, (int)source->kind);
+    if (source->head_dim == 0 ||
+        (source->kind == UQ_VARIANT_KIND_DECODE && source->qg_max == 0))
+      return UQ_MAKE_STATUS(
+          UQ_STATUS_INVALID_ARGUMENT,
+          "code object %zu (%s): the record needs head_dim%s", i,
+          source->variant,
+          source->kind == UQ_VARIANT_KIND_DECODE ? " and qg_max" : "");
     object->source = *source;
     ++context->object_count;
     UQ_RETURN_IF_ERROR(
@@ -124,13 +185,15 @@ static uq_status_t parse_objects(uq_context_t *context,
     UQ_RETURN_IF_ERROR(uq_code_object_find_kernel(
                            object->parsed, source->kernel, &object->kernel),
                        "code object for variant %s", source->variant);
+    UQ_RETURN_IF_ERROR(check_record(source, object->kernel), "variant %s",
+                       source->variant);
     uq_rt_arg_layout_t layout;
-    if (strncmp(source->variant, "decode_", 7) == 0) {
+    if (source->kind == UQ_VARIANT_KIND_DECODE) {
       UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
                                                 uq_rt_decode_arg_specs,
                                                 UQ_DECODE_ARG_COUNT, &layout),
                          "variant %s", source->variant);
-    } else if (strcmp(source->variant, "reduce") == 0) {
+    } else {
       UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
                                                 uq_rt_reduce_arg_specs,
                                                 UQ_REDUCE_ARG_COUNT, &layout),
@@ -140,21 +203,64 @@ static uq_status_t parse_objects(uq_context_t *context,
   return UQ_OK;
 }
 
-uq_status_t uq_rt_context_find_object(uq_context_t *context,
-                                      const char *variant,
-                                      uq_rt_object_t **out_object) {
+// Appends "key (D d, QG 1-q)" for every record of `kind` to `out`.
+static void list_records(const uq_context_t *context, uq_variant_kind_t kind,
+                         char *out, size_t size) {
+  size_t used = strlen(out);
+  int listed = 0;
+  for (size_t i = 0; i < context->object_count && used + 1 < size; ++i) {
+    const uq_variant_record_t *r = &context->objects[i].source;
+    if (r->kind != kind)
+      continue;
+    if (kind == UQ_VARIANT_KIND_DECODE)
+      snprintf(out + used, size - used, "%s%s (%s, D %u, QG 1-%u)",
+               listed ? ", " : "", r->variant, record_target(r), r->head_dim,
+               r->qg_max);
+    else
+      snprintf(out + used, size - used, "%s%s (%s, D %u)", listed ? ", " : "",
+               r->variant, record_target(r), r->head_dim);
+    used = strlen(out);
+    ++listed;
+  }
+  if (!listed)
+    snprintf(out + used, size - used, "none");
+}
+
+uq_status_t uq_rt_context_find_variant(uq_context_t *context,
+                                       uq_variant_kind_t kind,
+                                       uint32_t head_dim, uint32_t query_group,
+                                       uq_rt_object_t **out_object) {
   *out_object = NULL;
   for (size_t i = 0; i < context->object_count; ++i) {
-    if (strcmp(context->objects[i].source.variant, variant) == 0) {
-      *out_object = &context->objects[i];
-      return UQ_OK;
-    }
+    const uq_variant_record_t *r = &context->objects[i].source;
+    if (r->kind != kind || r->head_dim != head_dim ||
+        strcmp(record_target(r), "gfx950") != 0)
+      continue;
+    if (kind == UQ_VARIANT_KIND_DECODE &&
+        (r->qg_max < query_group ||
+         (*out_object && (*out_object)->source.qg_max <= r->qg_max)))
+      continue;
+    *out_object = &context->objects[i];
+    if (kind != UQ_VARIANT_KIND_DECODE)
+      break;
   }
-  return UQ_MAKE_STATUS(
-      UQ_STATUS_NOT_FOUND, "no code object for variant %s (%zu embedded%s)",
-      variant, context->object_count,
-      context->object_count == 0 ? ": this libuqrt was built without kernels"
-                                 : "");
+  if (*out_object)
+    return UQ_OK;
+  char embedded[768] = "";
+  list_records(context, kind, embedded, sizeof(embedded));
+  // No kernel of this kind at all is a table without it (NOT_FOUND); a
+  // table that has some but none for this shape does not cover the shape.
+  uq_status_code_t code = strcmp(embedded, "none") == 0
+                              ? UQ_STATUS_NOT_FOUND
+                              : UQ_STATUS_UNIMPLEMENTED;
+  if (kind == UQ_VARIANT_KIND_DECODE)
+    return UQ_MAKE_STATUS(code,
+                          "no decode kernel for head_dim %u, query_group %u "
+                          "(the table has: %s)",
+                          head_dim, query_group, embedded);
+  return UQ_MAKE_STATUS(code,
+                        "no reduce kernel for head_dim %u (the table has: %s)",
+                        head_dim, embedded);
 }
 
 uq_status_t uq_rt_context_load_object(uq_context_t *context,
@@ -251,31 +357,14 @@ uq_status_t uq_context_create(const uq_context_options_t *options,
   }
   context->mutex_initialized = 1;
 
-  // The table: the caller's, or the one built into the library (the
-  // embedded struct has the same fields in the same order).
+  // The table: the caller's records, or the ones built into the library.
   uq_status_t status;
   if (options->code_objects) {
     status = parse_objects(context, options->code_objects,
                            options->code_object_count);
   } else {
-    size_t count = uq_embedded_code_object_count;
-    uq_code_object_source_t *sources = NULL;
-    status = UQ_OK;
-    if (count) {
-      sources = uq_rt_calloc(&allocator, count * sizeof(*sources));
-      if (!sources)
-        status = UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
-                                "out of memory for the code-object table");
-      for (size_t i = 0; sources && i < count; ++i) {
-        sources[i].variant = uq_embedded_code_objects[i].variant;
-        sources[i].kernel = uq_embedded_code_objects[i].kernel;
-        sources[i].data = uq_embedded_code_objects[i].data;
-        sources[i].size = uq_embedded_code_objects[i].size;
-      }
-    }
-    if (status == UQ_OK)
-      status = parse_objects(context, sources, count);
-    uq_rt_free(&allocator, sources);
+    status =
+        parse_objects(context, uq_embedded_variants, uq_embedded_variant_count);
   }
   if (status != UQ_OK) {
     uq_context_destroy(context);

@@ -38,11 +38,15 @@ struct uq_context_s {
   char description[512];
 };
 
-// Finds the code object of `variant`; NOT_FOUND ("no code object for
-// variant decode_qg8") otherwise. Borrowed.
-uq_status_t uq_rt_context_find_object(uq_context_t *context,
-                                      const char *variant,
-                                      uq_rt_object_t **out_object);
+// Finds the code object whose record serves a gfx950 kernel of `kind` for
+// `head_dim` (and, for decode, `query_group`: the smallest qg_max >= it);
+// otherwise UNIMPLEMENTED listing the table's records of that kind, or
+// NOT_FOUND when the table has none of that kind.
+// Borrowed.
+uq_status_t uq_rt_context_find_variant(uq_context_t *context,
+                                       uq_variant_kind_t kind,
+                                       uint32_t head_dim, uint32_t query_group,
+                                       uq_rt_object_t **out_object);
 // Loads `object` onto the device and looks up its kernel (once; later calls
 // return at once). Takes the context mutex.
 uq_status_t uq_rt_context_load_object(uq_context_t *context,

@@ -26,6 +26,7 @@ const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT] = {
     [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = {"max_blocks_per_seq", BV, 4},
     [UQ_DECODE_ARG_SOFTMAX_SCALE] = {"softmax_scale", BV, 4},
     [UQ_DECODE_ARG_SLIDING_WINDOW] = {"sliding_window", BV, 4},
+    [UQ_DECODE_ARG_QUERY_GROUP] = {"query_group", BV, 4},
 };
 
 const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {

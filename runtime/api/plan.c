@@ -70,8 +70,12 @@ static uq_status_t check_config(const uq_decode_config_t *in,
   if (in->head_dim != UQ_HEAD_DIM)
     return UNIMPLEMENTED("head_dim %u is not supported (only 256)",
                          in->head_dim);
-  if (in->query_group != 6 && in->query_group != 8 && in->query_group != 16)
-    return UNIMPLEMENTED("query_group %u is not supported (6, 8 or 16)",
+  // One 16-row MFMA tile holds the group; which groups have a kernel is the
+  // variant table's business (plan creation lists it when none matches).
+  if (in->query_group == 0)
+    return INVALID("query_group is 0");
+  if (in->query_group > 16)
+    return UNIMPLEMENTED("query_group %u is not supported (1 to 16)",
                          in->query_group);
   if (in->block_size == 0 || (in->block_size & (in->block_size - 1)))
     return INVALID("block_size %u is not a power of two", in->block_size);
@@ -171,16 +175,17 @@ void uq_plan_destroy(uq_plan_t *plan) {
 
 // Loads a kernel, checks its arguments and pre-packs the constant part of
 // its kernarg segment.
-static uq_status_t prepare_kernel(uq_plan_t *plan, const char *variant,
+static uq_status_t prepare_kernel(uq_plan_t *plan, uq_variant_kind_t kind,
                                   const uq_rt_arg_spec_t *specs, uint32_t count,
                                   uq_rt_object_t **out_object,
                                   uq_rt_arg_layout_t *out_layout,
                                   uint8_t **out_args) {
   uq_context_t *context = plan->context;
-  TRY(uq_rt_context_find_object(context, variant, out_object));
+  TRY(uq_rt_context_find_variant(context, kind, UQ_HEAD_DIM,
+                                 plan->config.query_group, out_object));
   UQ_RETURN_IF_ERROR(
       uq_rt_arg_layout_build((*out_object)->kernel, specs, count, out_layout),
-      "variant %s", variant);
+      "variant %s", (*out_object)->source.variant);
   // Both kernels run one 64-lane wave per workgroup.
   const uq_kernel_info_t *kernel = (*out_object)->kernel;
   const uint32_t *reqd = kernel->reqd_workgroup_size;
@@ -217,10 +222,10 @@ static uint32_t f32_bits(float value) {
 
 static uq_status_t prepare_kernels(uq_plan_t *plan) {
   const uq_decode_config_t *c = &plan->config;
-  TRY(prepare_kernel(plan, plan->variant, uq_rt_decode_arg_specs,
+  TRY(prepare_kernel(plan, UQ_VARIANT_KIND_DECODE, uq_rt_decode_arg_specs,
                      UQ_DECODE_ARG_COUNT, &plan->decode, &plan->decode_layout,
                      &plan->decode_args));
-  TRY(prepare_kernel(plan, "reduce", uq_rt_reduce_arg_specs,
+  TRY(prepare_kernel(plan, UQ_VARIANT_KIND_REDUCE, uq_rt_reduce_arg_specs,
                      UQ_REDUCE_ARG_COUNT, &plan->reduce, &plan->reduce_layout,
                      &plan->reduce_args));
   const uint32_t *d = plan->decode_layout.offset;
@@ -229,6 +234,7 @@ static uq_status_t prepare_kernels(uq_plan_t *plan) {
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_MAX], 8, plan->segm_max);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_SUM], 8, plan->segm_sum);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY_GROUP], 4, c->query_group);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_SIZE], 4, c->block_size);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_PADDED_SLOT], 4, c->padded_slot);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_SEQ], 4,
@@ -265,7 +271,6 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   UQ_RETURN_IF_ERROR(check_config(config, &plan->config), "decode config");
   const uq_decode_config_t *c = &plan->config;
   plan->num_query_heads = c->num_kv_heads * c->query_group;
-  snprintf(plan->variant, sizeof(plan->variant), "decode_qg%u", c->query_group);
 
   // The policy's cap depends on the batch (512 partitions up to 8
   // sequences, 256 above) and nothing else does, so a run computes P for its
@@ -308,9 +313,11 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   // object, LLVM's default (bit clear: NaN) is what a kernel would get.
   plan->q_overflow = UQ_FP8_OVERFLOW_NAN;
   uq_rt_object_t *decode = NULL;
-  uq_status_t found =
-      uq_rt_context_find_object(context, plan->variant, &decode);
+  uq_status_t found = uq_rt_context_find_variant(
+      context, UQ_VARIANT_KIND_DECODE, UQ_HEAD_DIM, c->query_group, &decode);
   if (found == UQ_OK) {
+    snprintf(plan->variant, sizeof(plan->variant), "%s",
+             decode->source.variant);
     if (uq_kd_fp16_overflow(&decode->kernel->descriptor))
       plan->q_overflow = UQ_FP8_OVERFLOW_SATURATE;
   }

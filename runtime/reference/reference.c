@@ -13,7 +13,7 @@
 // log2(e) as the kernel's fp32 constant.
 #define UQ_LOG2E_F 1.44269504088896340736f
 
-static bool supported_qg(int32_t qg) { return qg == 6 || qg == 8 || qg == 16; }
+static bool supported_qg(int32_t qg) { return qg >= 1 && qg <= 16; }
 
 static bool supported_block_size(int32_t bs) {
   return bs == 16 || bs == 32 || bs == 64 || bs == 128 || bs == 256;
@@ -64,7 +64,7 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
                           "num_seqs must be >= 1, got %d", (int)p->num_seqs);
   if (!supported_qg(p->query_group))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "query group size must be 6, 8 or 16, got %d",
+                          "query group size must be 1 to 16, got %d",
                           (int)p->query_group);
   UQ_RETURN_IF_ERROR(uq_cache_layout_validate(&p->cache), "decode problem");
   if (!supported_block_size(p->cache.block_size))

@@ -163,10 +163,15 @@ static int run_decode(const opts_t *o) {
     uq_sim_destroy(sim);
     return fail_status(st);
   }
-  char name[32];
-  snprintf(name, sizeof(name), "uq_decode_qg%u", o->qg);
-  const uq_kernel_info_t *k = NULL;
-  st = uq_code_object_find_kernel(uq_sim_program_code_object(prog), name, &k);
+  // The code object's (only) kernel: uq-compile writes one per variant.
+  const uq_code_object_t *co = uq_sim_program_code_object(prog);
+  const uq_kernel_info_t *k = uq_code_object_kernel_count(co) == 1
+                                  ? uq_code_object_kernel_at(co, 0)
+                                  : NULL;
+  if (!k)
+    st = UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                        "'%s' must hold exactly one kernel", o->decode);
+  const char *name = k ? k->name : "";
   const uint32_t B = o->batch, Hk = o->kv_heads, QG = o->qg, D = 256;
   const uint32_t bs = o->block_size, slot = 272;
   const uint32_t Hq = Hk * QG;
@@ -250,16 +255,20 @@ static int run_decode(const opts_t *o) {
     float scale = 1.0f / 16.0f;
     uint32_t scale_bits;
     memcpy(&scale_bits, &scale, 4);
-    // The 16 arguments of the first ABI, then the sliding window (0: none)
-    // when the kernel takes one.
-    uint64_t vals[17] = {a_out,  a_max, a_sum, a_q,        a_cache, a_bt,
+    // The arguments of runtime/kernel_abi.h: the 16 of the first ABI, the
+    // sliding window (0: none), the query group; an older kernel takes a
+    // prefix of them.
+    uint64_t vals[18] = {a_out,  a_max, a_sum, a_q,        a_cache, a_bt,
                          a_sl,   Hk,    P,     tgpp,       bs,      slot,
-                         Hq * D, D,     mbps,  scale_bits, 0};
-    uint32_t sizes[17] = {8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+                         Hq * D, D,     mbps,  scale_bits, 0,       QG};
+    uint32_t sizes[18] = {8, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
     uint32_t nargs = 0;
     for (uint32_t i = 0; i < k->arg_count; ++i)
       nargs += k->args[i].kind != UQ_KERNARG_HIDDEN;
-    nargs = nargs == 17 ? 17 : 16;
+    if (nargs < 16)
+      nargs = 16;
+    if (nargs > 18)
+      nargs = 18;
     uint8_t *ka = calloc(1, k->kernarg_segment_size + 8);
     st = ka ? pack_args(k, vals, sizes, nargs, ka)
             : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");

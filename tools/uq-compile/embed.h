@@ -1,5 +1,5 @@
-// Writes the C source that embeds compiled code objects into libuqrt (the
-// definitions declared by runtime/embedded.h).
+// Writes the C source that embeds compiled code objects into libuqrt: one
+// typed record per variant (the definitions declared by runtime/embedded.h).
 #ifndef UQ_TOOLS_UQ_COMPILE_EMBED_H_
 #define UQ_TOOLS_UQ_COMPILE_EMBED_H_
 
@@ -8,16 +8,12 @@
 
 #include "tools/common/file_util.h"
 #include "uq/status.h"
+#include "uq/variant.h"
 
-typedef struct uq_embed_entry_s {
-  const char *variant;
-  const char *kernel;
-  const uint8_t *data;
-  size_t size;
-} uq_embed_entry_t;
-
-// Stages the source for `path` in `batch`.
+// Stages the source for `path` in `batch`. Each record's `data`/`size` are
+// written as a byte array, its `args` as an array; every string must be a
+// plain identifier-like text (no quotes or backslashes).
 uq_status_t uq_embed_write_c(uq_file_batch_t *batch, const char *path,
-                             const uq_embed_entry_t *entries, size_t count);
+                             const uq_variant_record_t *records, size_t count);
 
 #endif // UQ_TOOLS_UQ_COMPILE_EMBED_H_

@@ -40,13 +40,14 @@ static void usage(FILE *out) {
           "                    or DIR/<variant>.cubin\n"
           "                    (at least one of -o and --embed-c)\n"
           "  --variant=KEY     only this variant (repeatable), e.g. "
-          "decode_qg8\n"
+          "decode_d256_qg_max8\n"
           "  --target=CHIP     only the variants for gfx950 or sm_90a "
           "(repeatable;\n"
           "                    default: every target; sm_90a needs a CUDA "
           "toolkit)\n"
           "  --embed-c=FILE    also write a C source embedding the gfx950 "
           "code objects\n"
+          "                    as typed records (uq/variant.h)\n"
           "  --emit=hsaco|isa  code objects (default) or assembly "
           "(DIR/<variant>.s, .ptx)\n"
           "  --toolkit=DIR     directory whose llvm/bin/ld.lld is lld-22\n"
@@ -104,7 +105,50 @@ typedef struct compiled_s {
   uint8_t *data;
   size_t size;
   char kernel[136];
+  uq_variant_record_t record; // strings and data point into this entry
+  uq_variant_arg_t args[32];
 } compiled_t;
+
+// The record kind of a gpu.module stem ("decode" for @uq_decode).
+static uq_variant_kind_t kind_of(const char *stem) {
+  if (strcmp(stem, "decode") == 0)
+    return UQ_VARIANT_KIND_DECODE;
+  if (strcmp(stem, "reduce") == 0)
+    return UQ_VARIANT_KIND_REDUCE;
+  return UQ_VARIANT_KIND_NONE;
+}
+
+// The typed record of a compiled variant, from the variant's declaration and
+// the code object's own metadata (read back, not taken from the IR).
+static bool fill_record(compiled_t *c, const uq_kernel_info_t *kernel) {
+  uq_variant_record_t *r = &c->record;
+  if (kernel->arg_count > sizeof(c->args) / sizeof(c->args[0]))
+    return false;
+  memset(r, 0, sizeof(*r));
+  r->variant = c->variant.key;
+  r->kernel = c->kernel;
+  r->data = c->data;
+  r->size = c->size;
+  r->kind = kind_of(c->variant.stem);
+  r->target = c->variant.target;
+  r->head_dim = c->variant.head_dim;
+  r->qg_max = c->variant.qg_max;
+  r->lds_bytes = kernel->group_segment_fixed_size;
+  r->vgpr_count = kernel->vgpr_count;
+  r->agpr_count = kernel->agpr_count;
+  r->sgpr_count = kernel->sgpr_count;
+  r->scratch_bytes = kernel->private_segment_fixed_size;
+  r->arg_count = 0;
+  for (uint32_t a = 0; a < kernel->arg_count; ++a) {
+    if (kernel->args[a].kind == UQ_KERNARG_HIDDEN)
+      continue;
+    c->args[r->arg_count].offset = kernel->args[a].offset;
+    c->args[r->arg_count].size = kernel->args[a].size;
+    ++r->arg_count;
+  }
+  r->args = c->args;
+  return true;
+}
 
 int main(int argc, char **argv) {
   const char *input = NULL, *out_dir = NULL, *embed_path = NULL;
@@ -235,8 +279,17 @@ int main(int argc, char **argv) {
     variant_count = kept;
   }
   if (list) {
-    for (size_t v = 0; v < variant_count; ++v)
-      printf("%s\n", variants[v].key);
+    // key, what it serves (head dim, query groups) and its parameters
+    for (size_t v = 0; v < variant_count; ++v) {
+      const uq_variant_t *x = &variants[v];
+      char serves[64] = "";
+      if (x->head_dim && x->qg_max)
+        snprintf(serves, sizeof(serves), "D %u, QG 1-%u", x->head_dim,
+                 x->qg_max);
+      else if (x->head_dim)
+        snprintf(serves, sizeof(serves), "D %u", x->head_dim);
+      printf("%-22s %-16s %s\n", x->key, serves, x->bindings);
+    }
     goto done;
   }
   // Every requested variant must exist before anything is compiled.
@@ -268,7 +321,7 @@ int main(int argc, char **argv) {
   }
   uq_compile_options_t options = {"gfx950", toolkit, emit_isa != 0, cuda_dir};
   if (!quiet)
-    printf("%-14s %-18s %8s %5s %5s %5s %7s %7s %6s %8s\n", "variant", "kernel",
+    printf("%-22s %-26s %8s %5s %5s %5s %7s %7s %6s %8s\n", "variant", "kernel",
            "bytes", "vgpr", "agpr", "sgpr", "lds", "scratch", "waves",
            "seconds");
   for (size_t v = 0; v < variant_count; ++v) {
@@ -307,7 +360,7 @@ int main(int argc, char **argv) {
         goto done;
       }
       if (!quiet)
-        printf("%-14s %-18s %8zu %5s %5s %5s %7s %7s %6s %8.3f\n",
+        printf("%-22s %-26s %8zu %5s %5s %5s %7s %7s %6s %8.3f\n",
                variants[v].key, "-", c->size, "-", "-", "-", "-", "-", "-",
                seconds);
       continue;
@@ -328,6 +381,11 @@ int main(int argc, char **argv) {
     }
     const uq_kernel_info_t *kernel = uq_code_object_kernel_at(code_object, 0);
     snprintf(c->kernel, sizeof(c->kernel), "%s", kernel->name);
+    if (!fill_record(c, kernel)) {
+      uq_code_object_destroy(code_object);
+      rc = fail("variant '%s' has too many kernel arguments", variants[v].key);
+      goto done;
+    }
     status = UQ_OK;
     if (out_dir) {
       snprintf(path, sizeof(path), "%s/%s.hsaco", out_dir, variants[v].key);
@@ -338,7 +396,7 @@ int main(int argc, char **argv) {
       status = write_manifest(batch, path, kernel, variants[v].key);
     }
     if (!quiet && status == UQ_OK)
-      printf("%-14s %-18s %8zu %5u %5u %5u %7u %7u %6u %8.3f\n",
+      printf("%-22s %-26s %8zu %5u %5u %5u %7u %7u %6u %8.3f\n",
              variants[v].key, kernel->name, c->size, kernel->vgpr_count,
              kernel->agpr_count, kernel->sgpr_count,
              kernel->group_segment_fixed_size,
@@ -351,8 +409,8 @@ int main(int argc, char **argv) {
     }
   }
   if (embed_path) {
-    uq_embed_entry_t *entries = calloc(compiled_count + 1, sizeof(*entries));
-    if (!entries) {
+    uq_variant_record_t *records = calloc(compiled_count + 1, sizeof(*records));
+    if (!records) {
       rc = fail("out of memory");
       goto done;
     }
@@ -360,14 +418,18 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < compiled_count; ++i) {
       if (uq_variant_is_nvidia(&compiled[i].variant))
         continue;
-      entries[embedded].variant = compiled[i].variant.key;
-      entries[embedded].kernel = compiled[i].kernel;
-      entries[embedded].data = compiled[i].data;
-      entries[embedded].size = compiled[i].size;
+      records[embedded] = compiled[i].record;
+      if (records[embedded].kind == UQ_VARIANT_KIND_NONE) {
+        free(records);
+        rc = fail("variant '%s': module @%s is no kernel kind the runtime "
+                  "knows (decode, reduce)",
+                  compiled[i].variant.key, compiled[i].variant.module);
+        goto done;
+      }
       ++embedded;
     }
-    status = uq_embed_write_c(batch, embed_path, entries, embedded);
-    free(entries);
+    status = uq_embed_write_c(batch, embed_path, records, embedded);
+    free(records);
     if (status) {
       rc = fail_status(status);
       goto done;

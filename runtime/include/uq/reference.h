@@ -31,7 +31,7 @@ extern "C" {
 // bf16. Strides are in elements; the head dim is contiguous.
 typedef struct uq_decode_problem_s {
   int32_t num_seqs;             // B >= 1
-  int32_t query_group;          // QG: 6, 8 or 16
+  int32_t query_group;          // QG: 1 to 16
   uq_cache_layout_t cache;      // num_blocks, block_size (16, 32, 64, 128 or
                                 // 256), num_kv_heads, padded_slot
   int32_t max_blocks_per_seq;   // block-table row length, >= 1

@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "uq/status.h"
+#include "uq/variant.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -71,14 +72,9 @@ UQ_API uq_status_t uq_backend_parse(const char *name, size_t length,
                                     uq_backend_t *out_backend);
 
 // A code object to use instead of the ones built into the library (tests,
-// custom variants). `variant` is "decode_qg6|8|16" or "reduce"; `kernel` the
-// kernel name inside the blob. The bytes must outlive the context.
-typedef struct uq_code_object_source_s {
-  const char *variant;
-  const char *kernel;
-  const void *data;
-  size_t size;
-} uq_code_object_source_t;
+// custom variants): its typed record (uq/variant.h). `kind`, `head_dim` and,
+// for decode, `qg_max` are required; the bytes must outlive the context.
+typedef uq_variant_record_t uq_code_object_source_t;
 
 enum {
   // sim only: kernel launches are skipped (everything else — validation,
@@ -159,7 +155,7 @@ typedef enum uq_dtype_e {
 // fields marked so. Strides are in elements.
 typedef struct uq_decode_config_s {
   uint32_t num_kv_heads;       // Hk >= 1
-  uint32_t query_group;        // QG = Hq / Hk: 6, 8 or 16
+  uint32_t query_group;        // QG = Hq / Hk: 1 to 16
   uint32_t head_dim;           // must be 256
   uint32_t block_size;         // tokens per cache block: 16..256, power of 2
   uint32_t padded_slot;        // bytes per (token, kv head): >= 272, % 4 == 0
@@ -184,7 +180,9 @@ typedef struct uq_decode_config_s {
 
 typedef struct uq_plan_s uq_plan_t;
 
-// Validates `config`, picks the variant ("decode_qg<QG>"), loads its code
+// Validates `config`, picks the decode record matching its head dim and
+// query group (the smallest qg_max >= QG) and the reduce record of its head
+// dim, loads their code
 // objects, checks their kernel arguments against the runtime's ABI, applies
 // the launch policy and allocates the workspace (segm_out/max/sum) for the
 // largest partition count any batch <= max_batch can get. Codes:
@@ -192,17 +190,18 @@ typedef struct uq_plan_s uq_plan_t;
 // OUT_OF_RANGE (a product of sizes past the kernel's 32-bit offsets: a cache
 // block of more than 2^31 - 1 bytes, or a kv head's query rows spanning
 // more; the message names the field), UNIMPLEMENTED (a valid shape the kernels
-// do not cover: head dim, QG, block size, dtype), NOT_FOUND ("no code object
-// for variant decode_qg8"), FAILED_PRECONDITION (a code object's arguments
-// disagree with the ABI), RESOURCE_EXHAUSTED. The caller destroys the plan
-// before the context.
+// do not cover: head dim, QG, block size, dtype; also a shape no record of
+// the table serves: the message lists the table), NOT_FOUND (the table holds
+// no decode or no reduce kernel at all), FAILED_PRECONDITION (a code
+// object's arguments disagree with the ABI), RESOURCE_EXHAUSTED. The caller
+// destroys the plan before the context.
 UQ_API uq_status_t uq_plan_create(uq_context_t *context,
                                   const uq_decode_config_t *config,
                                   uq_plan_t **out_plan);
 UQ_API void uq_plan_destroy(uq_plan_t *plan);
 
 typedef struct uq_plan_info_s {
-  char variant[32];          // "decode_qg8"
+  char variant[32];          // the decode record's key, "decode_d256_qg_max8"
   uint32_t max_partitions;   // largest P over every batch <= max_batch
   uint64_t workspace_bytes;  // device bytes the plan owns
   uint32_t e4m3_saturates;   // 1: |q| > 448 -> +-448 (FP16_OVFL); 0: NaN

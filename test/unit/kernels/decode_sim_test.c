@@ -1,8 +1,9 @@
 // The decode and reduce kernels of kernels.mlir, run on the gfx950 simulator
 // and compared with the host reference (runtime/include/uq/reference.h).
 //
-// Code objects come from $UQ_KERNEL_DIR (uq-compile -o DIR: decode_qg6.hsaco,
-// decode_qg8.hsaco, decode_qg16.hsaco, reduce.hsaco). Kernel arguments are
+// Code objects come from $UQ_KERNEL_DIR (uq-compile -o DIR:
+// decode_d256_qg_max8.hsaco for QG <= 8, decode_d256_qg_max16.hsaco,
+// reduce_d256.hsaco). Kernel arguments are
 // packed from each code object's metadata in kernel_abi.h order. Every cache
 // byte the sequences do not own (the tail of the last block, blocks the
 // tables do not name, slot padding) is 0xFF, which dequantizes to NaN/inf,
@@ -56,7 +57,7 @@ static float rng_gauss(void) {
 // ---- the simulator and the programs, loaded once ---------------------------
 
 static uq_sim_t *g_sim;
-static uq_sim_program_t *g_decode[3]; // QG 6, 8, 16
+static uq_sim_program_t *g_decode[2]; // QG <= 8, QG <= 16
 static uq_sim_program_t *g_reduce;
 static int g_setup_done, g_setup_ok;
 
@@ -95,10 +96,9 @@ static int setup(void) {
     return g_setup_ok;
   }
   UQ_EXPECT_OK(uq_sim_create(&g_sim));
-  UQ_EXPECT_OK(load_program(dir, "decode_qg6.hsaco", &g_decode[0]));
-  UQ_EXPECT_OK(load_program(dir, "decode_qg8.hsaco", &g_decode[1]));
-  UQ_EXPECT_OK(load_program(dir, "decode_qg16.hsaco", &g_decode[2]));
-  UQ_EXPECT_OK(load_program(dir, "reduce.hsaco", &g_reduce));
+  UQ_EXPECT_OK(load_program(dir, "decode_d256_qg_max8.hsaco", &g_decode[0]));
+  UQ_EXPECT_OK(load_program(dir, "decode_d256_qg_max16.hsaco", &g_decode[1]));
+  UQ_EXPECT_OK(load_program(dir, "reduce_d256.hsaco", &g_reduce));
   g_setup_ok = 0;
   return 0;
 }
@@ -335,8 +335,8 @@ static int run_case(const case_t *c, uint64_t seed) {
   uint8_t rsrc1_ovfl = 0; // read from the code object below
   const uq_kernel_info_t *dk = NULL;
   char dname[32];
-  snprintf(dname, sizeof(dname), "uq_decode_qg%d", QG);
-  uq_sim_program_t *dprog = g_decode[QG == 6 ? 0 : QG == 8 ? 1 : 2];
+  snprintf(dname, sizeof(dname), "uq_decode_d256_qg_max%d", QG <= 8 ? 8 : 16);
+  uq_sim_program_t *dprog = g_decode[QG <= 8 ? 0 : 1];
   UQ_EXPECT_OK(uq_code_object_find_kernel(uq_sim_program_code_object(dprog),
                                           dname, &dk));
   rsrc1_ovfl = (uint8_t)((dk->descriptor.compute_pgm_rsrc1 >> 26) & 1u);
@@ -402,6 +402,7 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = i32_arg(mbps),
       [UQ_DECODE_ARG_SOFTMAX_SCALE] = f32_arg(scale),
       [UQ_DECODE_ARG_SLIDING_WINDOW] = i32_arg(c->sliding_window),
+      [UQ_DECODE_ARG_QUERY_GROUP] = i32_arg(QG),
   };
   uint8_t kernargs[256];
   size_t kernarg_size = 0;
@@ -427,12 +428,13 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
       [UQ_REDUCE_ARG_SINKS] = ptr_arg(d_sinks),
   };
-  UQ_EXPECT_OK(pack_args(g_reduce, "uq_reduce", rargs, UQ_REDUCE_ARG_COUNT,
+  UQ_EXPECT_OK(pack_args(g_reduce, "uq_reduce_d256", rargs, UQ_REDUCE_ARG_COUNT,
                          kernargs, sizeof(kernargs), &kernarg_size));
   uq_sim_launch_t rlaunch = {
       {(uint32_t)B, (uint32_t)Hq, 4}, {64, 1, 1}, kernargs, kernarg_size, 0, 0};
   uq_sim_counters_t rcnt;
-  UQ_EXPECT_OK(uq_sim_launch(g_sim, g_reduce, "uq_reduce", &rlaunch, &rcnt));
+  UQ_EXPECT_OK(
+      uq_sim_launch(g_sim, g_reduce, "uq_reduce_d256", &rlaunch, &rcnt));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_out, k_out, rows * 256 * 2));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_max, k_max, rows * 4));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_sum, k_sum, rows * 4));
@@ -566,6 +568,37 @@ static int test_qg16_bs16_ragged(void) {
   case_t c = {16, 16, 272, 2, 1, 0, 0, 5, lens_ragged, 3, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
+// Query groups other than the seed's 6/8/16: QG is a kernel argument, so
+// these run the qg_max 8 / 16 code objects with fewer live rows (1 and 9 the
+// edges of each, 2, 4, 5, 7 the common model shapes).
+static int test_qg1_bs16_ragged(void) {
+  case_t c = {1, 16, 272, 3, 0, 0, 0, 5, lens_ragged, 1, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg2_bs64_fused(void) {
+  case_t c = {2, 64, 288, 2, 1, 0, 0, 4, lens_short, 0, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg4_bs32_p2_tgpp2(void) {
+  case_t c = {4, 32, 272, 2, 0, 2, 2, 1, lens_one, 1, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg5_bs128(void) {
+  case_t c = {5, 128, 276, 1, 1, 0, 0, 5, lens_ragged, 0, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg7_bs256(void) {
+  case_t c = {7, 256, 272, 2, 0, 0, 0, 4, lens_short, 2, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg9_bs16_fused(void) {
+  case_t c = {9, 16, 272, 1, 1, 0, 0, 5, lens_ragged, 0, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
+static int test_qg12_bs32_slot288(void) {
+  case_t c = {12, 32, 288, 2, 0, 0, 0, 4, lens_short, 1, 0, 0, 0, 0};
+  return run_case(&c, case_seed());
+}
 static int test_all_empty(void) {
   case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0, 0, 0, 0};
   return run_case(&c, case_seed());
@@ -649,6 +682,13 @@ static const uq_test_case_t tests[] = {
     {"qg8_bs128_p2_tgpp2", test_qg8_bs128_p2_tgpp2},
     {"qg6_bs256_many_empty_partitions", test_qg6_bs256_many_empty_partitions},
     {"qg16_bs16_ragged", test_qg16_bs16_ragged},
+    {"qg1_bs16_ragged", test_qg1_bs16_ragged},
+    {"qg2_bs64_fused", test_qg2_bs64_fused},
+    {"qg4_bs32_p2_tgpp2", test_qg4_bs32_p2_tgpp2},
+    {"qg5_bs128", test_qg5_bs128},
+    {"qg7_bs256", test_qg7_bs256},
+    {"qg9_bs16_fused", test_qg9_bs16_fused},
+    {"qg12_bs32_slot288", test_qg12_bs32_slot288},
     {"all_empty", test_all_empty},
     {"qg8_long_counters", test_qg8_long_counters},
     {0, 0},
@@ -675,7 +715,7 @@ int main(int argc, char **argv) {
       break;
   }
 #endif
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 2; ++i)
     uq_sim_program_destroy(g_decode[i]);
   uq_sim_program_destroy(g_reduce);
   uq_sim_destroy(g_sim);

@@ -650,9 +650,9 @@ static int test_validation(void) {
                          oor = UQ_STATUS_OUT_OF_RANGE;
   BAD(f.p.num_seqs = 0, inv);
   BAD(f.p.num_seqs = -2, inv);
-  BAD(f.p.query_group = 7, inv);
+  BAD(f.p.query_group = 17, inv);
   BAD(f.p.query_group = 0, inv);
-  BAD(f.p.query_group = 4, inv);
+  BAD(f.p.query_group = -3, inv);
   BAD(f.p.cache.num_kv_heads = 0, inv);
   BAD(f.p.cache.num_blocks = 0, inv);
   BAD(f.p.cache.num_blocks = -1, inv);

@@ -138,8 +138,13 @@ static int test_context_options(void) {
   UQ_EXPECT_CODE(uq_context_create(NULL, NULL), UQ_STATUS_INVALID_ARGUMENT);
   // A corrupt code object fails at context creation, not at a launch.
   static const unsigned char junk[64] = {0x7f, 'E', 'L', 'F'};
-  uq_code_object_source_t bad = {"decode_qg8", "uq_decode_qg8", junk,
-                                 sizeof(junk)};
+  uq_code_object_source_t bad = {.variant = "decode_d256_qg_max8",
+                                 .kernel = "uq_decode_d256_qg_max8",
+                                 .data = junk,
+                                 .size = sizeof(junk),
+                                 .kind = UQ_VARIANT_KIND_DECODE,
+                                 .head_dim = 256,
+                                 .qg_max = 8};
   uq_context_options_initialize(&options);
   options.backend = UQ_BACKEND_HOST;
   options.code_objects = &bad;
@@ -206,11 +211,83 @@ static int test_no_code_object(void) {
   uq_plan_t *plan = NULL;
   uq_status_t status = uq_plan_create(context, &config, &plan);
   int mentions = strstr(uq_status_message(status),
-                        "no code object for variant decode_qg8") != NULL;
+                        "no decode kernel for head_dim 256, query_group 8 "
+                        "(the table has: none)") != NULL;
   UQ_EXPECT_CODE(status, UQ_STATUS_NOT_FOUND);
   uq_context_destroy(context);
   UQ_EXPECT(mentions);
   UQ_EXPECT(plan == NULL);
+  return 0;
+}
+
+// Variants are picked by their typed records: the smallest qg_max that
+// serves the query group; a shape no record serves is UNIMPLEMENTED with the
+// table in the message; a record that misstates its code object or has no
+// kind is refused at context creation.
+static int create_with(uq_code_object_source_t *sources, size_t count,
+                       uq_context_t **out_context) {
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_SIM;
+  options.code_objects = sources;
+  options.code_object_count = count;
+  return uq_context_create(&options, out_context) == UQ_OK ? 0 : 1;
+}
+
+static int test_variant_records(void) {
+  uq_code_object_source_t sources[4];
+  size_t count = uq_stub_code_objects(NULL, sources);
+  uq_context_t *context = NULL;
+  UQ_EXPECT(create_with(sources, count, &context) == 0);
+  const uint32_t groups[] = {1, 8, 9, 16};
+  const char *const expect[] = {"decode_d256_qg_max8", "decode_d256_qg_max8",
+                                "decode_d256_qg_max16", "decode_d256_qg_max16"};
+  for (int i = 0; i < 4; ++i) {
+    uq_decode_config_t config = good_config();
+    config.query_group = groups[i];
+    uq_plan_t *plan = NULL;
+    UQ_EXPECT_OK(uq_plan_create(context, &config, &plan));
+    uq_plan_info_t info;
+    UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
+    UQ_EXPECT_STREQ(info.variant, expect[i]);
+    uq_plan_destroy(plan);
+  }
+  uq_context_destroy(context);
+
+  // Without the qg_max 16 record, QG 12 has no kernel: the message lists
+  // what the table holds.
+  sources[1] = sources[2];
+  UQ_EXPECT(create_with(sources, 2, &context) == 0);
+  uq_decode_config_t config = good_config();
+  config.query_group = 12;
+  uq_plan_t *plan = NULL;
+  uq_status_t status = uq_plan_create(context, &config, &plan);
+  printf("  %s\n", uq_status_message(status));
+  int lists = status && strstr(uq_status_message(status),
+                               "decode_d256_qg_max8 (gfx950, D 256, QG 1-8)");
+  UQ_EXPECT_CODE(status, UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT(lists);
+  UQ_EXPECT(plan == NULL);
+  uq_context_destroy(context);
+
+  // A record whose stated LDS is not the code object's (a stale table), and
+  // one without a kind.
+  count = uq_stub_code_objects(NULL, sources);
+  sources[0].lds_bytes = 8448;
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_SIM;
+  options.code_objects = sources;
+  options.code_object_count = count;
+  context = NULL;
+  UQ_EXPECT_CODE(uq_context_create(&options, &context),
+                 UQ_STATUS_FAILED_PRECONDITION);
+  UQ_EXPECT(context == NULL);
+  sources[0].lds_bytes = 0;
+  sources[0].kind = UQ_VARIANT_KIND_NONE;
+  UQ_EXPECT_CODE(uq_context_create(&options, &context),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT(context == NULL);
   return 0;
 }
 
@@ -223,8 +300,8 @@ typedef struct config_case_s {
 #define MUTATOR(name, body)                                                    \
   static void name(uq_decode_config_t *c) { body; }
 MUTATOR(head_dim_128, c->head_dim = 128)
-MUTATOR(qg_4, c->query_group = 4)
-MUTATOR(qg_12, c->query_group = 12)
+MUTATOR(qg_0, c->query_group = 0)
+MUTATOR(qg_17, c->query_group = 17)
 MUTATOR(block_8, c->block_size = 8)
 MUTATOR(block_512, c->block_size = 512)
 MUTATOR(block_24, c->block_size = 24)
@@ -250,8 +327,8 @@ MUTATOR(window_too_big, c->sliding_window = 0x80000000u)
 
 static const config_case_t config_cases[] = {
     {"head_dim 128", head_dim_128, UQ_STATUS_UNIMPLEMENTED},
-    {"query_group 4", qg_4, UQ_STATUS_UNIMPLEMENTED},
-    {"query_group 12", qg_12, UQ_STATUS_UNIMPLEMENTED},
+    {"query_group 0", qg_0, UQ_STATUS_INVALID_ARGUMENT},
+    {"query_group 17", qg_17, UQ_STATUS_UNIMPLEMENTED},
     {"block_size 8", block_8, UQ_STATUS_UNIMPLEMENTED},
     {"block_size 512", block_512, UQ_STATUS_UNIMPLEMENTED},
     {"block_size 24", block_24, UQ_STATUS_INVALID_ARGUMENT},
@@ -577,7 +654,7 @@ static int test_workspace_sizing(void) {
     uint64_t expect = rows * 2 * 8 * (256 * 2 + 4 + 4);
     UQ_EXPECT_EQ_INT(info.workspace_bytes, expect);
     UQ_EXPECT_EQ_INT(info.max_partitions, max_p);
-    UQ_EXPECT_STREQ(info.variant, "decode_qg8");
+    UQ_EXPECT_STREQ(info.variant, "decode_d256_qg_max8");
     uint32_t p, tgpp;
     UQ_EXPECT_CODE(uq_plan_launch_shape(plan, config.max_batch + 1, &p, &tgpp),
                    UQ_STATUS_INVALID_ARGUMENT);
@@ -681,7 +758,7 @@ static int test_kernarg_packing_on_sim(void) {
   uq_context_destroy(context);
   uq_problem_destroy(problem);
 
-  // Decode: 7 pointers, then 10 dwords; hidden from 96.
+  // Decode: 7 pointers, then 11 dwords; hidden from 104.
   uint64_t segm_out = load(dk, 0, 8), segm_max = load(dk, 8, 8);
   uint64_t segm_sum = load(dk, 16, 8);
   UQ_EXPECT(segm_out && segm_max && segm_sum);
@@ -700,15 +777,16 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(dk, 84, 4), c->max_blocks_per_seq);
   UQ_EXPECT_EQ_HEX(load(dk, 88, 4), scale_bits);
   UQ_EXPECT_EQ_INT(load(dk, 92, 4), 300); // sliding window
-  UQ_EXPECT_EQ_INT(load(dk, 96, 4), B);
-  UQ_EXPECT_EQ_INT(load(dk, 100, 4), Hk);
-  UQ_EXPECT_EQ_INT(load(dk, 104, 4), p);
-  UQ_EXPECT_EQ_INT(load(dk, 108, 2), 64);
-  UQ_EXPECT_EQ_INT(load(dk, 110, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 112, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 114, 6), 0);     // remainders
-  UQ_EXPECT_EQ_INT(load(dk, 136, 8), 0);     // global offset x
-  UQ_EXPECT_EQ_INT(load(dk, 96 + 64, 2), 3); // grid dims
+  UQ_EXPECT_EQ_INT(load(dk, 96, 4), c->query_group);
+  UQ_EXPECT_EQ_INT(load(dk, 104, 4), B);
+  UQ_EXPECT_EQ_INT(load(dk, 108, 4), Hk);
+  UQ_EXPECT_EQ_INT(load(dk, 112, 4), p);
+  UQ_EXPECT_EQ_INT(load(dk, 116, 2), 64);
+  UQ_EXPECT_EQ_INT(load(dk, 118, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 120, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 122, 6), 0);      // remainders
+  UQ_EXPECT_EQ_INT(load(dk, 144, 8), 0);      // global offset x
+  UQ_EXPECT_EQ_INT(load(dk, 104 + 64, 2), 3); // grid dims
   // Reduce: 4 pointers, 5 dwords, the sinks pointer at 56; hidden from 64.
   UQ_EXPECT_EQ_HEX(load(rk, 0, 8), given.output);
   UQ_EXPECT_EQ_HEX(load(rk, 8, 8), segm_out);
@@ -801,6 +879,7 @@ static const uq_test_case_t tests[] = {
     {"abi_mismatch", test_abi_mismatch},
     {"workgroup_mismatch", test_workgroup_mismatch},
     {"no_code_object", test_no_code_object},
+    {"variant_records", test_variant_records},
     {"config_validation", test_config_validation},
     {"run_validation_host", test_run_validation_host},
     {"run_validation_sim", test_run_validation_sim},

@@ -14,7 +14,8 @@ DECODE = [("gb", "segm_out"), ("gb", "segm_max"), ("gb", "segm_sum"),
               "num_kv_heads", "num_partitions", "tgpp", "block_size",
               "padded_slot", "q_stride_seq", "q_stride_head",
               "max_blocks_per_seq")] + [("f32", "softmax_scale"),
-                                        ("i32", "sliding_window")]
+                                        ("i32", "sliding_window"),
+                                        ("i32", "query_group")]
 REDUCE = [("gb", "output"), ("gb", "segm_out"), ("gb", "segm_max"),
           ("gb", "segm_sum")] + [("i32", n) for n in (
               "num_kv_heads", "query_group", "num_partitions",
@@ -79,10 +80,10 @@ def kernel(name, args, dest_offset, max_flat=64):
 
 
 def main():
-    kernels = [(f"uq_decode_qg{qg}", DECODE, 24) for qg in (6, 8, 16)]
-    kernels.append(("uq_reduce", REDUCE, 0))
+    kernels = [(f"uq_decode_d256_qg_max{qg}", DECODE, 24) for qg in (8, 16)]
+    kernels.append(("uq_reduce_d256", REDUCE, 0))
     # Metadata that disagrees with kernel_abi.h: query passed by value, and
-    # the last argument (sliding_window) missing.
+    # the last argument (query_group) missing.
     bad_kind = list(DECODE)
     bad_kind[3] = ("i32", "query")
     kernels.append(("uq_decode_bad_kind", bad_kind, 0))

@@ -1,0 +1,59 @@
+// The typed record of one kernel variant: what uq-compile embeds in libuqrt
+// for every code object it builds, and what a caller passes for a custom
+// code object. The runtime picks a kernel by matching a configuration
+// against these fields, never by building a name.
+//
+// One header for every target: a new kind of kernel or a new target (e.g.
+// NVIDIA sm_90a cubins) extends the enum and uses `target`; add fields at
+// the end.
+#ifndef UQ_RUNTIME_INCLUDE_UQ_VARIANT_H_
+#define UQ_RUNTIME_INCLUDE_UQ_VARIANT_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum uq_variant_kind_e {
+  UQ_VARIANT_KIND_NONE = 0,   // not set: the record is rejected
+  UQ_VARIANT_KIND_DECODE = 1, // decode attention, one partial per partition
+  UQ_VARIANT_KIND_REDUCE = 2, // the partition reduce
+} uq_variant_kind_t;
+
+// One explicit kernel argument as the code object lays it out.
+typedef struct uq_variant_arg_s {
+  uint32_t offset; // bytes into the kernarg segment
+  uint32_t size;   // bytes
+} uq_variant_arg_t;
+
+typedef struct uq_variant_record_s {
+  const char *variant; // key, e.g. "decode_d256_qg_max8" (messages, tools)
+  const char *kernel;  // the kernel's name in the code object
+  const void *data;    // the code object (HSACO); must outlive the context
+  size_t size;
+  uq_variant_kind_t kind;
+  const char *target; // "gfx950"; NULL is read as "gfx950"
+  uint32_t head_dim;  // the head dim D the kernel is built for
+  // decode: serves every query group 1 .. qg_max (QG is a kernel argument;
+  // the runtime takes the matching record with the smallest qg_max).
+  uint32_t qg_max;
+  // What the code object's own metadata says, repeated so a table can be
+  // read without parsing ELF. 0 (and args NULL) in a caller's record means
+  // "not stated"; a stated value that disagrees with the code object fails
+  // context creation (a stale table).
+  uint32_t lds_bytes;
+  uint32_t vgpr_count;
+  uint32_t agpr_count;
+  uint32_t sgpr_count;
+  uint32_t scratch_bytes;
+  uint32_t arg_count;
+  const uq_variant_arg_t *args; // arg_count entries, in argument order
+} uq_variant_record_t;
+
+#ifdef __cplusplus
+} // extern "C"
+#endif
+
+#endif // UQ_RUNTIME_INCLUDE_UQ_VARIANT_H_
