@@ -9,11 +9,15 @@
 // uq.params uq-compile specializes, and the runtime picks a variant by them
 // (its typed record: d = head dim, qg_max = the largest query group served).
 // The query group QG itself is a kernel argument (1 .. qg_max): it only
-// masks rows, while qg_max sets how many 8-row WHT passes the code holds, so
-// QG 1..8 and 9..16 are two variants with the same registers. The head dim
-// is 256 (two K = 128 scaled-MFMA issues, 16 PV accumulators of 16 head
-// dims). The runtime loops left are the tile loop and the reduce's
-// partition loops.
+// masks rows, while qg_max sets how many WHT passes the code holds (a pass
+// rotates 64 / (D / 32) rows), so for D = 256 QG 1..8 and 9..16 are two
+// variants with the same registers. The head dim D is a parameter: D / 128
+// K = 128 scaled-MFMA issues per tile (D = 64: one issue, zero-padded: the
+// 32x32x64 form would change the output lane map and the softmax reductions
+// and make the tile 32 tokens, for one MFMA per tile either way), D / 16 PV
+// accumulators of 16 head dims. Register arrays are declared for D = 256
+// and used up to D; what a smaller D leaves unused folds away. The runtime
+// loops left are the tile loop and the reduce's partition loops.
 //
 // Build: uq-compile kernels.mlir -o DIR (uq-compile --print-pipeline shows
 // the pass pipeline). The algorithm steps upstream has no op for are uq ops,
@@ -30,26 +34,55 @@
 // none). Argument order: runtime/kernel_abi.h.
 //
 // Lane maps (64 lanes, l = lane, j = l >> 4):
-//   K loads     token l & 15, groups j and 4 + j (16 B each) = the scaled MFMA's
-//               FP4 A operand for issues 0 and 1 directly (no LDS round trip);
-//               scale word j & 1 (4 B); v_permlane16_swap hands each lane both words.
-//   V loads     token l >> 2, chunk c = l & 3 (groups 2c, 2c + 1), scale word c >> 1.
+//   K loads     token l & 15, group 4h + j of issue h (16 B) = the scaled MFMA's
+//               FP4 A operand directly (no LDS round trip); D = 256: scale word
+//               j & 1, v_permlane16_swap hands each lane both words; D = 64:
+//               lane groups 2, 3 hold zeros (the padding).
+//   V loads     token l >> 2, chunk c = l & 3: head dims [c D/4, (c + 1) D/4),
+//               D / 32 words, and the scale word holding their groups.
 //   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row).
-//   WHT         lane l owns query row l >> 3 (+ 8 per pass) and head dims (l & 7) * 32 .. + 31.
+//   WHT         D / 32 lanes per query row, 32 head dims per lane.
 //
 // Register arrays: K codes vector<2x4xi32> (issue h), V codes vector<2x4xi32>
-// (half h of the lane's chunk), the Q operand vector<2x8xi32> (issue h), the
-// PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
+// (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
+// h), the PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 256, qg_max = 8}, {d = 256, qg_max = 16}]} {
-    // One LDS region, reused: first the rotated Q rows (16 x 512 B: rows >= QG
-    // hold duplicates and are zeroed in the operand), then the V tile as bf16
-    // rows of 528 B (16 x 528 = 8,448 B). K never goes to LDS.
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}]} {
+    // One LDS region, reused: first the rotated Q rows (16 x 2 max(D, 128) B:
+    // rows >= QG hold duplicates and are zeroed in the operand), then the V
+    // tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448 B). K never
+    // goes to LDS.
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
 
     func.func private @lane() -> i32 {
       %l = gpu.thread_id x
       %r = arith.index_cast %l : index to i32
+      return %r : i32
+    }
+
+    // Shape constants of head dim D (all fold once D is a constant): the
+    // K = 128 issues per tile, the bytes of a Q row in LDS, of a V row in LDS.
+    func.func private @issues(%d: index) -> index {
+      %c1 = arith.constant 1 : index
+      %c128 = arith.constant 128 : index
+      %n = arith.divui %d, %c128 : index
+      %r = arith.maxui %n, %c1 : index
+      return %r : index
+    }
+    func.func private @q_row_bytes(%d: index) -> i32 {
+      %c128 = arith.constant 128 : index
+      %c2 = arith.constant 2 : index
+      %w = arith.maxui %d, %c128 : index
+      %b = arith.muli %w, %c2 : index
+      %r = arith.index_cast %b : index to i32
+      return %r : i32
+    }
+    func.func private @v_row_bytes(%d: index) -> i32 {
+      %di = arith.index_cast %d : index to i32
+      %c1 = arith.constant 1 : i32
+      %c16 = arith.constant 16 : i32
+      %b = arith.shli %di, %c1 : i32
+      %r = arith.addi %b, %c16 : i32
       return %r : i32
     }
 
@@ -106,16 +139,18 @@ module attributes {gpu.container_module} {
     }
 
     // ---- Q: rotate the group's query rows into LDS (bf16, E4M3 values, at the
-    // scaled MFMA's permuted K positions). Butterfly order (the host reference
-    // matches it): strides 1, 2, 4, 8, 16 in registers, then 32, 64, 128 across
-    // lanes (ds_swizzle xor 1, 2, 4); pair (a, b) -> (a + b, a - b).
+    // scaled MFMA's permuted K positions). D / 32 lanes hold a row, 32 head dims
+    // each; a pass rotates 64 / (D / 32) rows. Butterfly order (the host
+    // reference matches it): strides 1, 2, 4, 8, 16 in registers, then 32, 64,
+    // 128 across lanes (ds_swizzle xor 1, 2, 4); pair (a, b) -> (a + b, a - b);
+    // then x 1/sqrt(D).
     func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32,
-                                    %seq: i32, %kvh: i32, %qgi: i32, %qg_max: index) {
+                                    %seq: i32, %kvh: i32, %qgi: i32, %qg_max: index, %d: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      %c7 = arith.constant 7 : index
-      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
       %c1_i64 = arith.constant 1 : i64
@@ -124,15 +159,20 @@ module attributes {gpu.container_module} {
       %c4_i32 = arith.constant 4 : i32
       %c5_i32 = arith.constant 5 : i32
       %c6_i32 = arith.constant 6 : i32
-      %c7_i32 = arith.constant 7 : i32
       %c8_i32 = arith.constant 8 : i32
       %c16_i32 = arith.constant 16 : i32
       %c32_i32 = arith.constant 32 : i32
-      %row_bytes = arith.constant 512 : i32
       %max_records = arith.constant 2147483647 : i64
       %lane = func.call @lane() : () -> i32
-      %chunk = arith.andi %lane, %c7_i32 : i32
-      %row0 = arith.shrui %lane, %c3_i32 : i32
+      %row_bytes = func.call @q_row_bytes(%d) : (index) -> i32
+      // lanes per row (a power of two) and rows per pass
+      %lpr_ix = arith.divui %d, %c32 : index
+      %rpp_ix = arith.divui %c64, %lpr_ix : index
+      %lpr = arith.index_cast %lpr_ix : index to i32
+      %rpp = arith.index_cast %rpp_ix : index to i32
+      %lpr_mask = arith.subi %lpr, %c1_i32 : i32
+      %chunk = arith.andi %lane, %lpr_mask : i32
+      %row0 = arith.divui %lane, %lpr : i32
       // this lane's first element at its permuted position:
       // dest(d) = (d & 0x8F) | ((d >> 2) & 0x10) | ((d << 1) & 0x60), d = 32 * chunk
       %p0 = arith.andi %chunk, %c2_i32 : i32
@@ -155,12 +195,13 @@ module attributes {gpu.container_module} {
       %base = arith.shli %o2, %c1_i64 : i64
       %rsrc = "uq.buffer_rsrc"(%query, %base, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %last_row = arith.subi %qgi, %c1_i32 : i32
-      %qg7 = arith.addi %qg_max, %c7 : index
-      %npass = arith.divui %qg7, %c8 : index
+      %qg_rows = arith.addi %qg_max, %rpp_ix : index
+      %qg_rows1 = arith.subi %qg_rows, %c1 : index
+      %npass = arith.divui %qg_rows1, %rpp_ix : index
       %zero = arith.constant dense<0.0> : vector<4x8xf32>
       scf.for %pass = %c0 to %npass step %c1 {
         %pi = arith.index_cast %pass : index to i32
-        %pr = arith.muli %pi, %c8_i32 : i32
+        %pr = arith.muli %pi, %rpp : i32
         %row = arith.addi %row0, %pr : i32
         // rows past QG re-read the last row (their LDS rows are never used)
         %src_row = arith.minui %row, %last_row : i32
@@ -179,26 +220,30 @@ module attributes {gpu.container_module} {
           scf.yield %n : vector<4x8xf32>
         }
         %x = vector.shape_cast %x2 : vector<4x8xf32> to vector<32xf32>
-        %r = "uq.wht256"(%x) : (vector<32xf32>) -> vector<32xf32>
+        %r = "uq.wht"(%x, %d) : (vector<32xf32>, index) -> vector<32xf32>
         // E4M3 round trip through v_cvt_pk_fp8_f32 (the code object's overflow rule), as bf16
         %hc = "uq.e4m3_haircut"(%r) : (vector<32xf32>) -> vector<32xbf16>
         %hc2 = vector.shape_cast %hc : vector<32xbf16> to vector<4x8xbf16>
-        %dst_row = arith.muli %row, %row_bytes : i32
-        // eight consecutive elements stay consecutive under dest(): chunk c of
-        // the lane's 32 goes to dest0 + (c & 1) * 8 + (c >> 1) * 32
-        scf.for %c = %c0 to %c4 step %c1 {
-          %ci = arith.index_cast %c : index to i32
-          %lo = arith.andi %ci, %c1_i32 : i32
-          %lo8 = arith.muli %lo, %c8_i32 : i32
-          %hi = arith.shrui %ci, %c1_i32 : i32
-          %hi32 = arith.muli %hi, %c32_i32 : i32
-          %d0 = arith.addi %dest0, %lo8 : i32
-          %d1 = arith.addi %d0, %hi32 : i32
-          %d2 = arith.shli %d1, %c1_i32 : i32
-          %off = arith.addi %dst_row, %d2 : i32
-          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-          %v = vector.extract %hc2[%c] : vector<8xbf16> from vector<4x8xbf16>
-          llvm.store %v, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+        // the MFMA tile has 16 rows (D = 64 rotates 32 rows a pass)
+        %in_tile = arith.cmpi ult, %row, %c16_i32 : i32
+        scf.if %in_tile {
+          %dst_row = arith.muli %row, %row_bytes : i32
+          // eight consecutive elements stay consecutive under dest(): chunk c of
+          // the lane's 32 goes to dest0 + (c & 1) * 8 + (c >> 1) * 32
+          scf.for %c = %c0 to %c4 step %c1 {
+            %ci = arith.index_cast %c : index to i32
+            %lo = arith.andi %ci, %c1_i32 : i32
+            %lo8 = arith.muli %lo, %c8_i32 : i32
+            %hi = arith.shrui %ci, %c1_i32 : i32
+            %hi32 = arith.muli %hi, %c32_i32 : i32
+            %d0 = arith.addi %dest0, %lo8 : i32
+            %d1 = arith.addi %d0, %hi32 : i32
+            %d2 = arith.shli %d1, %c1_i32 : i32
+            %off = arith.addi %dst_row, %d2 : i32
+            %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+            %v = vector.extract %hc2[%c] : vector<8xbf16> from vector<4x8xbf16>
+            llvm.store %v, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+          }
         }
         // keep the passes apart once unrolled (QG 16): two interleaved passes spill
         rocdl.sched.barrier 0
@@ -208,8 +253,9 @@ module attributes {gpu.container_module} {
 
     // ---- the QK B operand of issue h: lane l = query row l & 15, lane group
     // j = l >> 4: the 32 permuted elements [128h + 32j, +32) of that row as E4M3
-    // bytes; rows >= QG hold no query and are zeroed.
-    func.func private @q_operand(%qg: i32, %h: index) -> vector<8xi32> {
+    // bytes; rows >= QG hold no query and are zeroed, and so is K >= 64 when
+    // D = 64 (bytes 16..31: K in [64 + 16j, 80 + 16j), never written).
+    func.func private @q_operand(%qg: i32, %h: index, %d: index) -> vector<8xi32> {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -219,7 +265,7 @@ module attributes {gpu.container_module} {
       %c16_i32 = arith.constant 16 : i32
       %c64_i32 = arith.constant 64 : i32
       %c256_i32 = arith.constant 256 : i32
-      %row_bytes = arith.constant 512 : i32
+      %row_bytes = func.call @q_row_bytes(%d) : (index) -> i32
       %lane = func.call @lane() : () -> i32
       %row = arith.andi %lane, %c15_i32 : i32
       %j = arith.shrui %lane, %c4_i32 : i32
@@ -257,29 +303,42 @@ module attributes {gpu.container_module} {
       %valid = arith.cmpi ult, %row, %qg : i32
       %zero8 = arith.constant dense<0> : vector<8xi32>
       %r = arith.select %valid, %flat, %zero8 : vector<8xi32>
-      return %r : vector<8xi32>
+      %c64 = arith.constant 64 : index
+      %padded = arith.cmpi eq, %d, %c64 : index
+      %low_only = arith.constant dense<[-1, -1, -1, -1, 0, 0, 0, 0]> : vector<8xi32>
+      %ones = arith.constant dense<-1> : vector<8xi32>
+      %keep = arith.select %padded, %low_only, %ones : vector<8xi32>
+      %rk = arith.andi %r, %keep : vector<8xi32>
+      return %rk : vector<8xi32>
     }
 
     // ---- per-lane byte offsets of the KV loads inside a token's slot row
-    // (add the token's row offset): K codes of issue h, V codes of half h, the
-    // K and V scale words.
-    func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i32)
+    // (add the token's row offset): K codes of issue h, V codes of 16-byte load
+    // h, the K and V scale words. Slot: K codes [0, D/2), K scales
+    // [D/2, D/2 + D/32), V codes [.., D + D/32), V scales [.., D + D/16).
+    func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i32, %d: index)
         -> (vector<2xi32>, vector<2xi32>, i32, i32) {
       %c1_i32 = arith.constant 1 : i32
       %c2_i32 = arith.constant 2 : i32
       %c3_i32 = arith.constant 3 : i32
       %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c7_i32 = arith.constant 7 : i32
       %c15_i32 = arith.constant 15 : i32
       %c16_i32 = arith.constant 16 : i32
-      %c32_i32 = arith.constant 32 : i32
-      %k_scales = arith.constant 128 : i32
-      %v_codes = arith.constant 136 : i32
-      %v_scales = arith.constant 264 : i32
+      %not3 = arith.constant -4 : i32
       %issue_bytes = arith.constant dense<[0, 64]> : vector<2xi32>
-      %half_bytes = arith.constant dense<[0, 16]> : vector<2xi32>
+      %load_bytes = arith.constant dense<[0, 16]> : vector<2xi32>
+      %di = arith.index_cast %d : index to i32
+      %ni_ix = func.call @issues(%d) : (index) -> index
+      %ni = arith.index_cast %ni_ix : index to i32
+      %k_scales = arith.shrui %di, %c1_i32 : i32
+      %d32 = arith.shrui %di, %c5_i32 : i32
+      %v_codes = arith.addi %k_scales, %d32 : i32
+      %v_scales = arith.addi %di, %d32 : i32
       %lane = func.call @lane() : () -> i32
       %head = arith.muli %kvh, %padded_slot : i32
-      // K: token l & 15, lane group j reads groups j (issue 0) and 4 + j (issue 1)
+      // K: token l & 15, lane group j reads group 4h + j of issue h
       %ktok = arith.andi %lane, %c15_i32 : i32
       %j = arith.shrui %lane, %c4_i32 : i32
       %k0 = arith.muli %ktok, %pos_stride : i32
@@ -288,24 +347,30 @@ module attributes {gpu.container_module} {
       %k2 = arith.addi %krow, %k1 : i32
       %k3 = vector.broadcast %k2 : i32 to vector<2xi32>
       %k_offs = arith.addi %k3, %issue_bytes : vector<2xi32>
-      %k4 = arith.andi %j, %c1_i32 : i32
+      // scale word j & (issues - 1): D = 256 rows alternate words 0 and 1
+      %nim = arith.subi %ni, %c1_i32 : i32
+      %k4 = arith.andi %j, %nim : i32
       %k5 = arith.muli %k4, %c4_i32 : i32
       %k6 = arith.addi %k_scales, %k5 : i32
       %ks_off = arith.addi %krow, %k6 : i32
-      // V: token l >> 2, chunk c = l & 3 (groups 2c, 2c + 1)
+      // V: token l >> 2, chunk c = l & 3 = head dims [c D/4, (c + 1) D/4): D/8
+      // bytes (D = 64: a 16-byte load of which the first 8 are the chunk's)
       %vtok = arith.shrui %lane, %c2_i32 : i32
       %chunk = arith.andi %lane, %c3_i32 : i32
       %v0 = arith.muli %vtok, %pos_stride : i32
       %vrow = arith.addi %v0, %head : i32
-      %v1 = arith.muli %chunk, %c32_i32 : i32
+      %d8 = arith.shrui %di, %c3_i32 : i32
+      %v1 = arith.muli %chunk, %d8 : i32
       %v2 = arith.addi %v_codes, %v1 : i32
       %v3 = arith.addi %vrow, %v2 : i32
       %v4 = vector.broadcast %v3 : i32 to vector<2xi32>
-      %v_offs = arith.addi %v4, %half_bytes : vector<2xi32>
-      %v5 = arith.shrui %chunk, %c1_i32 : i32
-      %v6 = arith.muli %v5, %c4_i32 : i32
-      %v7 = arith.addi %v_scales, %v6 : i32
-      %vs_off = arith.addi %vrow, %v7 : i32
+      %v_offs = arith.addi %v4, %load_bytes : vector<2xi32>
+      // the 4-byte word holding the chunk's scale bytes (first group c D/128)
+      %d128 = arith.shrui %di, %c7_i32 : i32
+      %g0 = arith.muli %chunk, %d128 : i32
+      %v5 = arith.addi %v_scales, %g0 : i32
+      %v6 = arith.andi %v5, %not3 : i32
+      %vs_off = arith.addi %vrow, %v6 : i32
       return %k_offs, %v_offs, %ks_off, %vs_off : vector<2xi32>, vector<2xi32>, i32, i32
     }
 
@@ -333,7 +398,7 @@ module attributes {gpu.container_module} {
     func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>, %first: i32,
                                   %records: i64, %bs_shift: i32, %bs_mask: i32, %bt_row: i64,
                                   %blk_bytes: i64, %pos_stride: i32, %k_offs: vector<2xi32>,
-                                  %v_offs: vector<2xi32>, %ks_off: i32, %vs_off: i32)
+                                  %v_offs: vector<2xi32>, %ks_off: i32, %vs_off: i32, %d: index)
         -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -350,9 +415,20 @@ module attributes {gpu.container_module} {
       %rsrc = "uq.buffer_rsrc"(%kv_cache, %blk_off, %records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %row = arith.muli %in_blk, %pos_stride : i32
       %zero = arith.constant dense<0> : vector<2x4xi32>
-      %kv:2 = scf.for %h = %c0 to %c2 step %c1 iter_args(%k = %zero, %v = %zero) -> (vector<2x4xi32>, vector<2x4xi32>) {
+      %ni = func.call @issues(%d) : (index) -> index
+      // D = 64 fills half an issue: lane groups 2 and 3 (K 64..127) hold zeros
+      %lane = func.call @lane() : () -> i32
+      %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %di = arith.index_cast %d : index to i32
+      %groups = arith.shrui %di, %c5_i32 : i32
+      %k_live = arith.cmpi ult, %j, %groups : i32
+      %zero4 = arith.constant dense<0> : vector<4xi32>
+      %kv:2 = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero, %v = %zero) -> (vector<2x4xi32>, vector<2x4xi32>) {
         %ko = vector.extract %k_offs[%h] : i32 from vector<2xi32>
-        %kl = rocdl.raw.ptr.buffer.load %rsrc, %ko, %row, %c0_i32 : vector<4xi32>
+        %kr = rocdl.raw.ptr.buffer.load %rsrc, %ko, %row, %c0_i32 : vector<4xi32>
+        %kl = arith.select %k_live, %kr, %zero4 : vector<4xi32>
         %kn = vector.insert %kl, %k[%h] : vector<4xi32> into vector<2x4xi32>
         %vo = vector.extract %v_offs[%h] : i32 from vector<2xi32>
         %vl = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<4xi32>
@@ -369,7 +445,7 @@ module attributes {gpu.container_module} {
     func.func private @tile_step(%m: f32, %l: f32, %acc: vector<16x4xf32>,
                                  %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
                                  %q: vector<2x8xi32>, %first: i32, %seq_len: i32,
-                                 %win_start: i32, %win_len: i32, %softmax_scale: f32)
+                                 %win_start: i32, %win_len: i32, %softmax_scale: f32, %d: index)
         -> (f32, f32, vector<16x4xf32>) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -392,7 +468,9 @@ module attributes {gpu.container_module} {
       %c255_i32 = arith.constant 255 : i32
       %fp4 = arith.constant 4 : i32
       %e4m3 = arith.constant 0 : i32
-      %v_row_bytes = arith.constant 528 : i32
+      %v_row_bytes = func.call @v_row_bytes(%d) : (index) -> i32
+      %ni = func.call @issues(%d) : (index) -> index
+      %di = arith.index_cast %d : index to i32
       %ninf = arith.constant 0xFF800000 : f32
       %one_f = arith.constant 1.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
@@ -402,22 +480,28 @@ module attributes {gpu.container_module} {
       %j = arith.shrui %lane, %c4_i32 : i32
       %vtok = arith.shrui %lane, %c2_i32 : i32
       %chunk = arith.andi %lane, %c3_i32 : i32
-      // K scales: lane l needs the byte of (token l & 15, group 4h + j). Row j of
-      // 16 lanes loaded scale word j & 1; the swap gives every lane word 0 (from
-      // row j & ~1) and word 1 (row j | 1).
+      // K scales: lane l needs the byte of (token l & 15, group 4h + j). D = 256:
+      // row j of 16 lanes loaded scale word j & 1; the swap gives every lane
+      // word 0 (from row j & ~1) and word 1 (row j | 1). D <= 128: every row
+      // loaded word 0. D = 64: lane groups 2, 3 (zero codes, the padding) get
+      // scale 0x7F, not the V code bytes after the two scales.
       %ks:2 = func.call @swap16(%ksw) : (i32) -> (i32, i32)
       %ksh = arith.shli %j, %c3_i32 : i32
       %ks0 = arith.shrui %ks#0, %ksh : i32
       %ks1 = arith.shrui %ks#1, %ksh : i32
-      %kscales = vector.from_elements %ks0, %ks1 : vector<2xi32>
+      %c5_i32 = arith.constant 5 : i32
+      %groups = arith.shrui %di, %c5_i32 : i32
+      %k_live = arith.cmpi ult, %j, %groups : i32
+      %ks0l = arith.select %k_live, %ks0, %c127_i32 : i32
+      %kscales = vector.from_elements %ks0l, %ks1 : vector<2xi32>
       // QK: C[token][query row] over the K = 128 issues; A = K FP4 with its UE8M0
       // scale, B = Q E4M3 (scale 0x7F = 1)
-      %s0 = scf.for %h = %c0 to %c2 step %c1 iter_args(%c = %zero4) -> (vector<4xf32>) {
+      %s0 = scf.for %h = %c0 to %ni step %c1 iter_args(%c = %zero4) -> (vector<4xf32>) {
         %a = vector.extract %k[%h] : vector<4xi32> from vector<2x4xi32>
         %b = vector.extract %q[%h] : vector<8xi32> from vector<2x8xi32>
         %sa = vector.extract %kscales[%h] : i32 from vector<2xi32>
-        %d = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-        scf.yield %d : vector<4xf32>
+        %mf = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+        scf.yield %mf : vector<4xf32>
       }
       %scale4 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
       %s1 = arith.mulf %s0, %scale4 : vector<4xf32>
@@ -472,15 +556,25 @@ module attributes {gpu.container_module} {
       // P is rounded to bf16 for the PV MFMA; the running sum keeps fp32
       %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
       %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
-      // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 528 B in LDS.
-      // Half h of chunk c is group 2c + h: byte (2c + h) & 3 of the scale word.
+      // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 2D + 16 B in
+      // LDS. Load h of chunk c is group g = c D/128 + h (min(4, D/32) words of
+      // it): byte (D + D/32 + g) & 3 of the scale word.
       %vr0 = arith.muli %vtok, %v_row_bytes : i32
-      %vr1 = arith.muli %chunk, %c128_i32 : i32
+      %d2 = arith.shrui %di, %c1_i32 : i32
+      %vr1 = arith.muli %chunk, %d2 : i32
       %vrow = arith.addi %vr0, %vr1 : i32
-      %c2x = arith.shli %chunk, %c1_i32 : i32
-      scf.for %h = %c0 to %c2 step %c1 {
+      %c7_i32 = arith.constant 7 : i32
+      %d128 = arith.shrui %di, %c7_i32 : i32
+      %g0 = arith.muli %chunk, %d128 : i32
+      %dg = arith.shrui %di, %c5_i32 : i32
+      %v_scales = arith.addi %di, %dg : i32
+      %vsg = arith.addi %v_scales, %g0 : i32
+      %c32 = arith.constant 32 : index
+      %d32 = arith.divui %d, %c32 : index
+      %wpl = arith.minui %d32, %c4 : index
+      scf.for %h = %c0 to %ni step %c1 {
         %hi = arith.index_cast %h : index to i32
-        %g = arith.addi %c2x, %hi : i32
+        %g = arith.addi %vsg, %hi : i32
         %gb = arith.andi %g, %c3_i32 : i32
         %sh = arith.shli %gb, %c3_i32 : i32
         %sb = arith.shrui %mk#1, %sh : i32
@@ -490,7 +584,7 @@ module attributes {gpu.container_module} {
         %words = vector.extract %vc[%h] : vector<4xi32> from vector<2x4xi32>
         %hb = arith.muli %hi, %c64_i32 : i32
         %hrow = arith.addi %vrow, %hb : i32
-        scf.for %i = %c0 to %c4 step %c1 {
+        scf.for %i = %c0 to %wpl step %c1 {
           %ii = arith.index_cast %i : index to i32
           %w = vector.extract %words[%i] : i32 from vector<4xi32>
           %bf = "uq.fp4_to_bf16"(%w, %scale) : (i32, f32) -> vector<8xbf16>
@@ -507,9 +601,16 @@ module attributes {gpu.container_module} {
       %moved = arith.cmpf une, %alpha, %one_f : f32
       %ballot = rocdl.ballot %moved : i64
       %any = arith.cmpi ne, %ballot, %c0_i64 : i64
+      %c16i = arith.constant 16 : index
+      %na = arith.divui %d, %c16i : index
       %accr = scf.if %any -> (vector<16x4xf32>) {
-        %a16 = vector.broadcast %alpha : f32 to vector<16x4xf32>
-        %r = arith.mulf %acc, %a16 : vector<16x4xf32>
+        %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
+        %r = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<16x4xf32>) {
+          %ai = vector.extract %a[%i] : vector<4xf32> from vector<16x4xf32>
+          %m4 = arith.mulf %ai, %a4 : vector<4xf32>
+          %an = vector.insert %m4, %a[%i] : vector<4xf32> into vector<16x4xf32>
+          scf.yield %an : vector<16x4xf32>
+        }
         scf.yield %r : vector<16x4xf32>
       } else {
         scf.yield %acc : vector<16x4xf32>
@@ -517,7 +618,7 @@ module attributes {gpu.container_module} {
       %t0 = arith.muli %vtok, %v_row_bytes : i32
       %t1 = arith.muli %chunk, %c8_i32 : i32
       %tbase = arith.addi %t0, %t1 : i32
-      %accn = scf.for %i = %c0 to %c16 step %c1 iter_args(%a = %accr) -> (vector<16x4xf32>) {
+      %accn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %accr) -> (vector<16x4xf32>) {
         %ii = arith.index_cast %i : index to i32
         %io = arith.muli %ii, %c32_i32 : i32
         %off = arith.addi %tbase, %io : i32
@@ -537,18 +638,23 @@ module attributes {gpu.container_module} {
     func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
                                      %segm_sum: !llvm.ptr<1>, %m: f32, %l: f32,
                                      %acc: vector<16x4xf32>, %seq: i32, %kvh: i32, %part: i32,
-                                     %num_kv_heads: i32, %num_partitions: i32, %qg: i32) {
+                                     %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
+                                     %d: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c16 = arith.constant 16 : index
+      %na = arith.divui %d, %c16 : index
       %c0_i32 = arith.constant 0 : i32
       %c4_i32 = arith.constant 4 : i32
       %c8_i32 = arith.constant 8 : i32
       %c15_i32 = arith.constant 15 : i32
       %c32_i32 = arith.constant 32 : i32
       %c4_i64 = arith.constant 4 : i64
-      %row_bytes = arith.constant 512 : i32
-      %row_bytes64 = arith.constant 512 : i64
+      // a partial row: D bf16
+      %c1_i32 = arith.constant 1 : i32
+      %di = arith.index_cast %d : index to i32
+      %row_bytes = arith.shli %di, %c1_i32 : i32
+      %row_bytes64 = arith.extui %row_bytes : i32 to i64
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
       %max_records = arith.constant 2147483647 : i64
@@ -581,7 +687,7 @@ module attributes {gpu.container_module} {
         %b0 = arith.muli %row, %row_bytes : i32
         %b1 = arith.muli %j, %c8_i32 : i32
         %base = arith.addi %b0, %b1 : i32
-        scf.for %i = %c0 to %c16 step %c1 {
+        scf.for %i = %c0 to %na step %c1 {
           %ii = arith.index_cast %i : index to i32
           %a = vector.extract %acc[%i] : vector<4xf32> from vector<16x4xf32>
           %n = arith.mulf %a, %inv4 : vector<4xf32>
@@ -617,6 +723,7 @@ module attributes {gpu.container_module} {
         %query_group: i32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>, rocdl.waves_per_eu = 3 : i32} {
       %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %d = "uq.param"() {name = "d"} : () -> index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -697,14 +804,15 @@ module attributes {gpu.container_module} {
       %seq64 = arith.extui %seq : i32 to i64
       %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
       %bt_row = arith.muli %seq64, %mbps64 : i64
-      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride) : (i32, i32, i32) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
       %fin:3 = scf.if %has_tiles -> (f32, f32, vector<16x4xf32>) {
-        func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %seq, %kvh, %query_group, %qg_max) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, index) -> ()
+        func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %seq, %kvh, %query_group, %qg_max, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, index, index) -> ()
         gpu.barrier
         %zq = arith.constant dense<0> : vector<2x8xi32>
-        %q = scf.for %h = %c0 to %c2 step %c1 iter_args(%acc = %zq) -> (vector<2x8xi32>) {
-          %qh = func.call @q_operand(%query_group, %h) : (i32, index) -> vector<8xi32>
+        %ni = func.call @issues(%d) : (index) -> index
+        %q = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %zq) -> (vector<2x8xi32>) {
+          %qh = func.call @q_operand(%query_group, %h, %d) : (i32, index, index) -> vector<8xi32>
           %n = vector.insert %qh, %acc[%h] : vector<8xi32> into vector<2x8xi32>
           scf.yield %n : vector<2x8xi32>
         }
@@ -713,7 +821,7 @@ module attributes {gpu.container_module} {
         // before its own math. Two tiles per iteration so that the two load sets
         // alternate registers (no copies); an odd last tile runs after the loop.
         %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-        %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+        %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
         %npairs = arith.shrui %ntiles, %c1_i32 : i32
         %npairs_ix = arith.index_cast %npairs : i32 to index
         %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf, %l = %zero_f, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
@@ -721,9 +829,9 @@ module attributes {gpu.container_module} {
           %ta = arith.shli %pii, %c1_i32 : i32
           %tb = arith.addi %ta, %c1_i32 : i32
           %fb = func.call @tile_first(%tb, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
           %fa = func.call @tile_first(%ta, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %seq_len, %win_start, %win_len, %softmax_scale) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32) -> (f32, f32, vector<16x4xf32>)
+          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %seq_len, %win_start, %win_len, %softmax_scale, %d) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32, index) -> (f32, f32, vector<16x4xf32>)
           // the last pair's prefetch targets no tile: it re-reads tile b's block-table
           // entry and gets a descriptor of 0 records (loads return zeros)
           %tc = arith.addi %tb, %c1_i32 : i32
@@ -731,8 +839,8 @@ module attributes {gpu.container_module} {
           %tn = arith.select %live, %tc, %tb : i32
           %rec = arith.select %live, %blk_bytes, %c0_i64 : i64
           %fc = func.call @tile_first(%tn, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %seq_len, %win_start, %win_len, %softmax_scale) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32) -> (f32, f32, vector<16x4xf32>)
+          %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %seq_len, %win_start, %win_len, %softmax_scale, %d) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32, index) -> (f32, f32, vector<16x4xf32>)
           scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
         }
         %odd = arith.andi %ntiles, %c1_i32 : i32
@@ -740,7 +848,7 @@ module attributes {gpu.container_module} {
         %tail:3 = scf.if %has_odd -> (f32, f32, vector<16x4xf32>) {
           %tl = arith.subi %ntiles, %c1_i32 : i32
           %fl = func.call @tile_first(%tl, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %seq_len, %win_start, %win_len, %softmax_scale) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32) -> (f32, f32, vector<16x4xf32>)
+          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %seq_len, %win_start, %win_len, %softmax_scale, %d) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32, index) -> (f32, f32, vector<16x4xf32>)
           scf.yield %st#0, %st#1, %st#2 : f32, f32, vector<16x4xf32>
         } else {
           scf.yield %loop#0, %loop#1, %loop#2 : f32, f32, vector<16x4xf32>
@@ -749,11 +857,11 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %ninf, %zero_f, %zero_acc : f32, f32, vector<16x4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %seq, %kvh, %part, %num_kv_heads, %num_partitions, %query_group) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, vector<16x4xf32>, i32, i32, i32, i32, i32, i32) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %seq, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, vector<16x4xf32>, i32, i32, i32, i32, i32, i32, index) -> ()
       gpu.return
     }
   }
-  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 256}]} {
+  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
     gpu.func @uq_reduce(
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.readonly},

@@ -26,13 +26,16 @@ irdl.dialect @uq {
     irdl.results(values: %v8)
   }
 
-  // The per-lane part of the 256-point Walsh-Hadamard transform over eight
-  // lanes: each lane holds 32 consecutive elements (lane & 7 = which 32);
-  // five butterfly stages in registers, three across lanes (xor 1, 2, 4 via
-  // ds_swizzle), then the 1/16 normalization.
-  irdl.operation @wht256 {
+  // The per-lane part of the D-point Walsh-Hadamard transform over D / 32
+  // lanes (D = 64, 128 or 256: the second operand, a constant once the
+  // variant is specialized): each lane holds 32 consecutive elements (lane &
+  // (D/32 - 1) = which 32); five butterfly stages in registers, log2(D/32)
+  // across lanes (xor 1, 2, 4 via ds_swizzle), then the 1/sqrt(D)
+  // normalization rounded to f32.
+  irdl.operation @wht {
     %v = irdl.is vector<32xf32>
-    irdl.operands(input: %v)
+    %index = irdl.is index
+    irdl.operands(input: %v, head_dim: %index)
     irdl.results(output: %v)
   }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lowering/builder.h"
+#include "lowering/fp16_overflow/fp16_overflow.h"
 #include "lowering/pass.h"
 #include "lowering/passes.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -279,6 +280,22 @@ bool uq_compile_variant(MlirModule module, const uq_variant_t *variant,
     snprintf(error, error_size, "variant '%s' produced no code object",
              variant->key);
     ok = false;
+  }
+  // Every gfx950 kernel saturates E4M3 conversions (FP16_OVFL): no LLVM
+  // attribute sets the bit, so it is set on what LLVM emitted.
+  if (ok && !uq_variant_is_nvidia(variant)) {
+    int set = options->emit_isa
+                  ? uq_listing_set_fp16_overflow(*out_data, *out_size)
+                  : uq_code_object_set_fp16_overflow(*out_data, *out_size);
+    if (set <= 0) {
+      snprintf(error, error_size,
+               "variant '%s': no kernel descriptor to set FP16_OVFL in",
+               variant->key);
+      free(*out_data);
+      *out_data = NULL;
+      *out_size = 0;
+      ok = false;
+    }
   }
   mlirPassManagerDestroy(pm);
   mlirOperationDestroy(clone);

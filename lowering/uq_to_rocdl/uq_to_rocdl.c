@@ -58,7 +58,30 @@ static MlirValue splat_f32(uq_builder_t *b, MlirValue scalar) {
                         uq_type(b->context, "vector<32xf32>"), 0, NULL);
 }
 
-static void lower_wht256(MlirOperation op) {
+// The head dim of a uq.wht: its second operand, a constant once the
+// variant is specialized; 0 when it is not a supported constant.
+static int64_t wht_head_dim(MlirOperation op) {
+  MlirValue d = mlirOperationGetOperand(op, 1);
+  if (!mlirValueIsAOpResult(d))
+    return 0;
+  MlirOperation def = mlirOpResultGetOwner(d);
+  if (!uq_op_named(def, "arith.constant"))
+    return 0;
+  MlirAttribute value = mlirOperationGetAttributeByName(
+      def, mlirStringRefCreateFromCString("value"));
+  if (mlirAttributeIsNull(value) || !mlirAttributeIsAInteger(value))
+    return 0;
+  int64_t head_dim = mlirIntegerAttrGetValueInt(value);
+  return head_dim == 64 || head_dim == 128 || head_dim == 256 ? head_dim : 0;
+}
+
+static bool lower_wht(MlirOperation op) {
+  int64_t head_dim = wht_head_dim(op);
+  if (!head_dim) {
+    uq_emit_error(op, "uq.wht needs a constant head dim of 64, 128 or 256 "
+                      "(run uq-specialize and canonicalize first)");
+    return false;
+  }
   uq_builder_t b = uq_builder_before(op);
   MlirType v32 = uq_type(b.context, "vector<32xf32>");
   MlirType v16 = uq_type(b.context, "vector<16xf32>");
@@ -86,9 +109,9 @@ static void lower_wht256(MlirOperation op) {
     v = uq_build_shuffle(&b, sum, diff, merge, 32, v32);
   }
 
-  // Stages 5..7: strides 32, 64, 128 are lane-chunk xor 1, 2, 4 within the
-  // 8-lane group. The upper partner computes (partner - mine), the lower
-  // (mine + partner): one sign per lane, then v * sign + partner.
+  // Strides 32 .. D/2 are lane-chunk xor 1 .. D/64 within the row's D/32
+  // lanes. The upper partner computes (partner - mine), the lower (mine +
+  // partner): one sign per lane, then v * sign + partner.
   MlirType index_type = mlirIndexTypeGet(b.context);
   MlirValue lane_index =
       uq_build_value(&b, "gpu.lane_id", 0, NULL, index_type, 0, NULL);
@@ -98,7 +121,7 @@ static void lower_wht256(MlirOperation op) {
   MlirValue zero = uq_build_const_i32(&b, 0);
   MlirValue plus = uq_build_const_f32(&b, 1.0f);
   MlirValue minus = uq_build_const_f32(&b, -1.0f);
-  for (int xor_mask = 1; xor_mask <= 4; xor_mask <<= 1) {
+  for (int xor_mask = 1; xor_mask < head_dim / 32; xor_mask <<= 1) {
     MlirNamedAttribute masks[] = {
         i32_attr(b.context, "and_mask", 0x1F),
         i32_attr(b.context, "or_mask", 0),
@@ -123,9 +146,14 @@ static void lower_wht256(MlirOperation op) {
         uq_build_binary(&b, "arith.mulf", v, splat_f32(&b, sign));
     v = uq_build_binary(&b, "arith.addf", signed_v, partner);
   }
-  MlirValue scale = splat_f32(&b, uq_build_const_f32(&b, 1.0f / 16.0f));
+  // 1/sqrt(D) rounded to f32, as the host reference (uq_wht_scale) uses.
+  float norm = head_dim == 64    ? 0.125f
+               : head_dim == 128 ? 0x1.6a09e6p-4f
+                                 : 0.0625f;
+  MlirValue scale = splat_f32(&b, uq_build_const_f32(&b, norm));
   v = uq_build_binary(&b, "arith.mulf", v, scale);
   uq_replace_op(op, 1, &v);
+  return true;
 }
 
 static void lower_e4m3_haircut(MlirOperation op) {
@@ -191,8 +219,8 @@ static bool lower_op(MlirOperation op, void *user_data) {
   (void)user_data;
   if (uq_op_is(op, "fp4_to_bf16"))
     lower_fp4_to_bf16(op);
-  else if (uq_op_is(op, "wht256"))
-    lower_wht256(op);
+  else if (uq_op_is(op, "wht"))
+    return lower_wht(op);
   else if (uq_op_is(op, "e4m3_haircut"))
     lower_e4m3_haircut(op);
   else if (uq_op_is(op, "buffer_rsrc"))

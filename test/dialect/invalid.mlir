@@ -26,9 +26,9 @@ func.func @dequant_wrong_result(%w: i32, %s: f32) {
 
 // -----
 
-func.func @wht_wrong_width(%v: vector<16xf32>) {
+func.func @wht_wrong_width(%v: vector<16xf32>, %d: index) {
   // expected-error@+1 {{expected 'vector<32xf32>' but got 'vector<16xf32>'}}
-  %b = "uq.wht256"(%v) : (vector<16xf32>) -> vector<16xf32>
+  %b = "uq.wht"(%v, %d) : (vector<16xf32>, index) -> vector<16xf32>
   return
 }
 

@@ -4,7 +4,7 @@ format=isa, unescaped) against the decode kernel's must-haves, and prints
 its resources and per-tile instruction counts.
 
 usage: isa_check.py LISTING --kernel NAME [--max-regs N] [--max-lds N]
-                    [--require MNEMONIC ...] [--tile-loads]
+                    [--require MNEMONIC ...] [--tile-loads [--head-dim D]]
 Exit status 1 with one line per failed rule."""
 import argparse
 import re
@@ -54,6 +54,7 @@ def main():
     ap.add_argument("--max-lds", type=int)
     ap.add_argument("--require", nargs="*", default=[])
     ap.add_argument("--tile-loads", action="store_true")
+    ap.add_argument("--head-dim", type=int, default=256, choices=(64, 128, 256))
     a = ap.parse_args()
     text = open(a.listing).read()
     lines = text.splitlines()
@@ -98,9 +99,14 @@ def main():
                 if any(x.startswith("v_mfma_scale") for x in seg) and (loop is None or len(seg) > len(loop)):
                     loop = seg
         c = Counter(loop or [])
-        tiles = c["v_mfma_scale_f32_16x16x128_f8f6f4"] // 2
+        # per tile: max(1, D/128) K = 128 issues (D = 64 zero-pads one),
+        # D/16 PV MFMAs and transposed reads, D/32 FP4 words = D/8 pair
+        # conversions per lane
+        d = a.head_dim
+        issues = max(1, d // 128)
+        tiles = c["v_mfma_scale_f32_16x16x128_f8f6f4"] // issues
         if loop is None or tiles == 0:
-            fails.append("no tile loop with two scaled MFMAs per tile found")
+            fails.append("no tile loop with %d scaled MFMAs per tile found" % issues)
         else:
             cls = Counter()
             for m, n in c.items():
@@ -108,12 +114,19 @@ def main():
             loads = {m: n for m, n in c.items() if klass(m) == "VMEM" and "load" in m}
             print("tile loop: %d tiles per iteration; per tile: %s; VMEM loads %s"
                   % (tiles, ", ".join("%s %g" % (x, cls[x] / tiles) for x in sorted(cls)), loads))
-            want = {"buffer_load_dwordx4": 4 * tiles, "buffer_load_dword": 2 * tiles}
+            # V: D/8 bytes per lane (D = 64: 8 bytes of a 16-byte load,
+            # which LLVM may narrow to a dwordx2)
+            want = {"buffer_load_dwordx4": 2 * issues * tiles, "buffer_load_dword": 2 * tiles}
+            if d == 64 and "buffer_load_dwordx2" in loads:
+                loads = dict(loads)
+                loads["buffer_load_dwordx4"] = loads.get("buffer_load_dwordx4", 0) + \
+                    loads.pop("buffer_load_dwordx2")
             if loads != want:
-                fails.append("tile loop loads %s, want %s (two 16-byte K, two 16-byte V, "
-                             "one 4-byte K-scale and one 4-byte V-scale per lane per tile)" % (loads, want))
-            per_tile = {"v_mfma_f32_16x16x16_bf16": 16, "ds_read_b64_tr_b16": 16,
-                        "v_cvt_scalef32_pk_bf16_fp4": 32}
+                fails.append("tile loop loads %s, want %s (%d 16-byte K, %d bytes of V, "
+                             "one 4-byte K-scale and one 4-byte V-scale per lane per tile)"
+                             % (loads, want, issues, d // 8))
+            per_tile = {"v_mfma_f32_16x16x16_bf16": d // 16, "ds_read_b64_tr_b16": d // 16,
+                        "v_cvt_scalef32_pk_bf16_fp4": d // 8}
             for m, n in per_tile.items():
                 if c[m] != n * tiles:
                     fails.append("%s: %d per tile, want %d" % (m, c[m] / tiles, n))

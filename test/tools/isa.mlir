@@ -32,11 +32,12 @@ module attributes {gpu.container_module} {
       %qg = "uq.param"() {name = "qg"} : () -> index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %head_dim = arith.constant 256 : index
       %zero = arith.constant 0 : i32
       %nrec = arith.constant 4096 : i64
       // Compile-time loop over the QG rows: unrolled by uq-unroll-loops.
       %sum = scf.for %i = %c0 to %qg step %c1 iter_args(%acc = %q) -> vector<32xf32> {
-        %w = "uq.wht256"(%acc) : (vector<32xf32>) -> vector<32xf32>
+        %w = "uq.wht"(%acc, %head_dim) : (vector<32xf32>, index) -> vector<32xf32>
         scf.yield %w : vector<32xf32>
       }
       %hc = "uq.e4m3_haircut"(%sum) : (vector<32xf32>) -> vector<32xbf16>
