@@ -17,7 +17,7 @@ struct uq_plan_s {
   uq_fp8_overflow_t q_overflow;
   char variant[32];
   uint32_t max_partitions;
-  // Workspace: segm_out [rows, QG, 256] bf16, segm_max/sum [rows, QG] f32,
+  // Workspace: segm_out [rows, QG, D] bf16, segm_max/sum [rows, QG] f32,
   // rows = max over batch <= max_batch of batch * Hk * P(batch).
   uint64_t workspace_rows;
   uq_device_ptr_t segm_out, segm_max, segm_sum;
@@ -43,20 +43,20 @@ struct uq_plan_s {
   } while (0)
 #define UNIMPLEMENTED(...) UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED, __VA_ARGS__)
 
-// Two (sequence, head) rows of 256 elements never overlap under these
+// Two (sequence, head) rows of D elements never overlap under these
 // strides: heads at least a row apart, sequences past the last head.
 static uq_status_t check_strides(const char *what, int64_t stride_seq,
                                  int64_t stride_head, uint32_t heads,
-                                 uint32_t max_batch) {
+                                 uint32_t max_batch, uint32_t head_dim) {
   // The int32 range first: it also keeps the span below from overflowing.
   if (stride_seq < 0 || stride_seq > INT32_MAX || stride_head > INT32_MAX)
     return INVALID("%s strides (%lld, %lld) do not fit the kernel's int32 "
                    "arguments",
                    what, (long long)stride_seq, (long long)stride_head);
-  if (stride_head < UQ_HEAD_DIM)
-    return INVALID("%s_stride_head %lld overlaps rows of %d elements", what,
-                   (long long)stride_head, UQ_HEAD_DIM);
-  int64_t span = (int64_t)(heads - 1) * stride_head + UQ_HEAD_DIM;
+  if (stride_head < head_dim)
+    return INVALID("%s_stride_head %lld overlaps rows of %u elements", what,
+                   (long long)stride_head, head_dim);
+  int64_t span = (int64_t)(heads - 1) * stride_head + head_dim;
   if (max_batch > 1 && stride_seq < span)
     return INVALID("%s_stride_seq %lld overlaps the %u heads of the previous "
                    "sequence (needs >= %lld)",
@@ -67,24 +67,22 @@ static uq_status_t check_strides(const char *what, int64_t stride_seq,
 static uq_status_t check_config(const uq_decode_config_t *in,
                                 uq_decode_config_t *out) {
   *out = *in;
-  if (in->head_dim != UQ_HEAD_DIM)
-    return UNIMPLEMENTED("head_dim %u is not supported (only 256)",
-                         in->head_dim);
-  // One 16-row MFMA tile holds the group; which groups have a kernel is the
-  // variant table's business (plan creation lists it when none matches).
+  TRY(uq_head_dim_check(in->head_dim));
+  const uint32_t D = in->head_dim;
   if (in->query_group == 0)
-    return INVALID("query_group is 0");
-  if (in->query_group > 16)
-    return UNIMPLEMENTED("query_group %u is not supported (1 to 16)",
+    return INVALID("query_group must be >= 1");
+  if (in->query_group > 16) // one 16-row MFMA tile holds a kv head's rows
+    return UNIMPLEMENTED("query_group %u is not supported (1..16)",
                          in->query_group);
   if (in->block_size == 0 || (in->block_size & (in->block_size - 1)))
     return INVALID("block_size %u is not a power of two", in->block_size);
   if (in->block_size < 16 || in->block_size > 256)
     return UNIMPLEMENTED("block_size %u is not supported (16..256)",
                          in->block_size);
-  if (in->padded_slot < UQ_SLOT_CONTENT_BYTES || in->padded_slot % 4)
-    return INVALID("padded_slot %u must be >= 272 and a multiple of 4",
-                   in->padded_slot);
+  if (in->padded_slot < UQ_SLOT_CONTENT_BYTES(D) || in->padded_slot % 4)
+    return INVALID("padded_slot %u must be >= %u (head dim %u) and a "
+                   "multiple of 4",
+                   in->padded_slot, UQ_SLOT_CONTENT_BYTES(D), D);
   if (in->num_kv_heads == 0 || in->num_kv_heads > 4096)
     return INVALID("num_kv_heads %u must be in 1..4096", in->num_kv_heads);
   if (in->max_blocks_per_seq == 0 || in->max_blocks_per_seq > (1u << 24))
@@ -119,26 +117,25 @@ static uq_status_t check_config(const uq_decode_config_t *in,
                           in->padded_slot, (unsigned long long)block_bytes);
   uint32_t hq = in->num_kv_heads * in->query_group;
   if (out->softmax_scale == 0.0f)
-    out->softmax_scale = 1.0f / 16.0f;
+    out->softmax_scale = (float)(1.0 / sqrt((double)D));
   if (out->max_kv_splits == 0)
     out->max_kv_splits = UQ_DEFAULT_MAX_KV_SPLITS;
   if (out->query_stride_head == 0)
-    out->query_stride_head = UQ_HEAD_DIM;
+    out->query_stride_head = D;
   if (out->query_stride_seq == 0)
     out->query_stride_seq = (int64_t)hq * out->query_stride_head;
   if (out->output_stride_head == 0)
-    out->output_stride_head = UQ_HEAD_DIM;
+    out->output_stride_head = D;
   if (out->output_stride_seq == 0)
     out->output_stride_seq = (int64_t)hq * out->output_stride_head;
   TRY(check_strides("query", out->query_stride_seq, out->query_stride_head, hq,
-                    in->max_batch));
+                    in->max_batch, D));
   TRY(check_strides("output", out->output_stride_seq, out->output_stride_head,
-                    hq, in->max_batch));
+                    hq, in->max_batch, D));
   // The kernel reads a kv head's QG query rows at 32-bit byte offsets from
   // the group's first row (the group's base itself is 64-bit).
   uint64_t group_bytes =
-      ((uint64_t)(in->query_group - 1) * (uint64_t)out->query_stride_head +
-       UQ_HEAD_DIM) *
+      ((uint64_t)(in->query_group - 1) * (uint64_t)out->query_stride_head + D) *
       2;
   if (group_bytes > INT32_MAX)
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
@@ -153,9 +150,10 @@ static uq_status_t check_config(const uq_decode_config_t *in,
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               uq_launch_plan_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
-  return uq_launch_policy_window(
-      (int32_t)batch, (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
-      (int32_t)c->max_kv_splits, (int32_t)c->sliding_window, out_policy);
+  return uq_launch_policy_window((int32_t)batch, (int32_t)c->max_blocks_per_seq,
+                                 (int32_t)c->block_size, (int32_t)c->head_dim,
+                                 (int32_t)c->max_kv_splits,
+                                 (int32_t)c->sliding_window, out_policy);
 }
 
 void uq_plan_destroy(uq_plan_t *plan) {
@@ -181,7 +179,7 @@ static uq_status_t prepare_kernel(uq_plan_t *plan, uq_variant_kind_t kind,
                                   uq_rt_arg_layout_t *out_layout,
                                   uint8_t **out_args) {
   uq_context_t *context = plan->context;
-  TRY(uq_rt_context_find_variant(context, kind, UQ_HEAD_DIM,
+  TRY(uq_rt_context_find_variant(context, kind, plan->config.head_dim,
                                  plan->config.query_group, out_object));
   UQ_RETURN_IF_ERROR(
       uq_rt_arg_layout_build((*out_object)->kernel, specs, count, out_layout),
@@ -261,7 +259,7 @@ static uq_status_t prepare_kernels(uq_plan_t *plan) {
                 (uint64_t)c->output_stride_head);
   uq_rt_arg_put(a, plan->reduce_layout.block_count[1], 4,
                 plan->num_query_heads);
-  uq_rt_arg_put(a, plan->reduce_layout.block_count[2], 4, UQ_HEAD_DIM / 64);
+  uq_rt_arg_put(a, plan->reduce_layout.block_count[2], 4, c->head_dim / 64);
   return UQ_OK;
 }
 
@@ -292,7 +290,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   }
   plan->workspace_rows = rows * c->num_kv_heads;
   uint64_t entries = plan->workspace_rows * c->query_group;
-  uint64_t out_bytes = entries * UQ_HEAD_DIM * 2, stat_bytes = entries * 4;
+  uint64_t out_bytes = entries * c->head_dim * 2, stat_bytes = entries * 4;
   plan->workspace_bytes = out_bytes + 2 * stat_bytes;
   if (plan->workspace_bytes > ((uint64_t)1 << 40))
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
@@ -309,17 +307,21 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
       "workspace segm_sum");
 
   // The kernel's E4M3 overflow rule (FP16_OVFL, COMPUTE_PGM_RSRC1 bit 26)
-  // decides what the host reference does with |q_rot| > 448. Without a code
-  // object, LLVM's default (bit clear: NaN) is what a kernel would get.
-  plan->q_overflow = UQ_FP8_OVERFLOW_NAN;
+  // decides what the host reference does with |q_rot| > 464, so the host
+  // backend matches the code object the other backends would run. Without
+  // one (host backend only) the project's rule applies: saturate.
+  plan->q_overflow = UQ_FP8_OVERFLOW_SATURATE;
   uq_rt_object_t *decode = NULL;
   uq_status_t found = uq_rt_context_find_variant(
-      context, UQ_VARIANT_KIND_DECODE, UQ_HEAD_DIM, c->query_group, &decode);
+      context, UQ_VARIANT_KIND_DECODE, c->head_dim, c->query_group, &decode);
   if (found == UQ_OK) {
     snprintf(plan->variant, sizeof(plan->variant), "%s",
              decode->source.variant);
-    if (uq_kd_fp16_overflow(&decode->kernel->descriptor))
-      plan->q_overflow = UQ_FP8_OVERFLOW_SATURATE;
+    if (!uq_kd_fp16_overflow(&decode->kernel->descriptor))
+      plan->q_overflow = UQ_FP8_OVERFLOW_NAN;
+  } else {
+    // Host backend only (the others fail below): no kernel runs.
+    snprintf(plan->variant, sizeof(plan->variant), "host");
   }
 
   if (context->backend == UQ_BACKEND_HOST) {
@@ -509,7 +511,7 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, batch);
   uq_rt_launch_t reduce = {
       .function = plan->reduce->function,
-      .grid = {batch, plan->num_query_heads, UQ_HEAD_DIM / 64},
+      .grid = {batch, plan->num_query_heads, plan->config.head_dim / 64},
       .workgroup = {64, 1, 1},
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
@@ -570,6 +572,7 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
     uq_host_decode_args_t args = {
         .num_seqs = (int32_t)batch,
         .query_group = (int32_t)c->query_group,
+        .head_dim = (int32_t)c->head_dim,
         .num_blocks = c->num_blocks,
         .block_size = (int32_t)c->block_size,
         .num_kv_heads = (int32_t)c->num_kv_heads,

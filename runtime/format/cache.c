@@ -56,12 +56,14 @@ uq_status_t uq_cache_layout_validate(const uq_cache_layout_t *layout) {
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "num_kv_heads must be positive, got %d",
                           (int)layout->num_kv_heads);
-  if (layout->padded_slot < UQ_SLOT_CONTENT_BYTES ||
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(layout->head_dim), "cache layout");
+  if (layout->padded_slot < UQ_SLOT_CONTENT_BYTES(layout->head_dim) ||
       layout->padded_slot % 4 != 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "padded_slot must be >= %d and a multiple of 4, "
-                          "got %d",
-                          UQ_SLOT_CONTENT_BYTES, (int)layout->padded_slot);
+                          "padded_slot must be >= %d (head dim %d) and a "
+                          "multiple of 4, got %d",
+                          UQ_SLOT_CONTENT_BYTES(layout->head_dim),
+                          (int)layout->head_dim, (int)layout->padded_slot);
   int64_t bytes;
   if (__builtin_mul_overflow(layout->num_blocks, (int64_t)layout->block_size,
                              &bytes) ||
@@ -103,7 +105,8 @@ static uq_status_t check_cache(const uq_cache_layout_t *layout,
 
 static uq_status_t check_tensor(const char *name, const uint16_t *data,
                                 int64_t num_tokens, int64_t stride_token,
-                                int64_t num_heads, int64_t stride_head) {
+                                int64_t num_heads, int64_t stride_head,
+                                int32_t head_dim) {
   if (!data)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "%s is NULL", name);
   if (stride_token < 0 || stride_head < 0)
@@ -111,17 +114,17 @@ static uq_status_t check_tensor(const char *name, const uint16_t *data,
                           "%s strides must be non-negative, got %lld, %lld",
                           name, (long long)stride_token,
                           (long long)stride_head);
-  if (!uq_span_fits_(num_tokens, stride_token, num_heads, stride_head,
-                     UQ_HEAD_DIM, 2))
+  if (!uq_span_fits_(num_tokens, stride_token, num_heads, stride_head, head_dim,
+                     2))
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "%s strides span more than memory can hold", name);
   if (!uq_rows_disjoint_(num_tokens, stride_token, num_heads, stride_head,
-                         UQ_HEAD_DIM))
+                         head_dim))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "%s strides (token %lld, head %lld) make rows of %d "
                           "elements overlap",
                           name, (long long)stride_token, (long long)stride_head,
-                          UQ_HEAD_DIM);
+                          (int)head_dim);
   return UQ_OK;
 }
 
@@ -141,11 +144,11 @@ uq_status_t uq_cache_write(const uq_cache_layout_t *layout, uint8_t *cache,
   int64_t heads = layout->num_kv_heads;
   UQ_RETURN_IF_ERROR(check_tensor("key", tokens->key, tokens->num_tokens,
                                   tokens->key_stride_token, heads,
-                                  tokens->key_stride_head),
+                                  tokens->key_stride_head, layout->head_dim),
                      "uq_cache_write");
   UQ_RETURN_IF_ERROR(check_tensor("value", tokens->value, tokens->num_tokens,
                                   tokens->value_stride_token, heads,
-                                  tokens->value_stride_head),
+                                  tokens->value_stride_head, layout->head_dim),
                      "uq_cache_write");
   int64_t num_slots = layout->num_blocks * layout->block_size;
   for (int64_t t = 0; t < tokens->num_tokens; ++t) {
@@ -168,7 +171,7 @@ uq_status_t uq_cache_write(const uq_cache_layout_t *layout, uint8_t *cache,
                           h * tokens->key_stride_head;
       const uint16_t *v = tokens->value + t * tokens->value_stride_token +
                           h * tokens->value_stride_head;
-      uq_slot_encode(k, v, dst);
+      uq_format_slot_encode_(layout->head_dim, k, v, dst);
     }
   }
   return UQ_OK;
@@ -177,8 +180,7 @@ uq_status_t uq_cache_write(const uq_cache_layout_t *layout, uint8_t *cache,
 uq_status_t uq_cache_read_slot(const uq_cache_layout_t *layout,
                                const uint8_t *cache, size_t cache_size,
                                int64_t block, int32_t offset, int32_t kv_head,
-                               float out_k_rot[UQ_HEAD_DIM],
-                               float out_v[UQ_HEAD_DIM]) {
+                               float *out_k_rot, float *out_v) {
   UQ_RETURN_IF_ERROR(check_cache(layout, cache, cache_size),
                      "uq_cache_read_slot");
   if (!out_k_rot || !out_v)
@@ -196,6 +198,8 @@ uq_status_t uq_cache_read_slot(const uq_cache_layout_t *layout,
   size_t index = ((size_t)block * (size_t)layout->block_size + (size_t)offset) *
                      (size_t)layout->num_kv_heads +
                  (size_t)kv_head;
-  uq_slot_decode(cache + index * (size_t)layout->padded_slot, out_k_rot, out_v);
+  uq_format_slot_decode_(layout->head_dim,
+                         cache + index * (size_t)layout->padded_slot, out_k_rot,
+                         out_v);
   return UQ_OK;
 }

@@ -131,11 +131,38 @@ float uq_e8m0_to_float(uint8_t byte) {
   return ldexpf(1.0f, (int)byte - 127);
 }
 
+// ---- Head dims ------------------------------------------------------------
+
+uq_status_t uq_head_dim_check(int64_t head_dim) {
+  if (head_dim == 64 || head_dim == 128 || head_dim == 256)
+    return UQ_OK;
+  if (head_dim <= 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "head_dim must be set (64, 128 or 256), got %lld",
+                          (long long)head_dim);
+  return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                        "head_dim %lld is not supported (64, 128 or 256)",
+                        (long long)head_dim);
+}
+
 // ---- Rotation --------------------------------------------------------------
 
-void uq_wht256(float x[UQ_HEAD_DIM]) {
-  for (int stride = 1; stride < UQ_HEAD_DIM; stride <<= 1) {
-    for (int base = 0; base < UQ_HEAD_DIM; base += 2 * stride) {
+float uq_wht_scale(int64_t head_dim) {
+  switch (head_dim) {
+  case 64:
+    return 0.125f;
+  case 128:
+    return 0x1.6a09e6p-4f; // 1/sqrt(128) correctly rounded (0x3DB504F3)
+  case 256:
+    return 0.0625f;
+  default:
+    return 0.0f;
+  }
+}
+
+void uq_format_wht_(int32_t head_dim, float *x) {
+  for (int stride = 1; stride < head_dim; stride <<= 1) {
+    for (int base = 0; base < head_dim; base += 2 * stride) {
       for (int i = base; i < base + stride; ++i) {
         float a = x[i], b = x[i + stride];
         x[i] = a + b;
@@ -143,8 +170,17 @@ void uq_wht256(float x[UQ_HEAD_DIM]) {
       }
     }
   }
-  for (int i = 0; i < UQ_HEAD_DIM; ++i)
-    x[i] *= 0.0625f;
+  const float scale = uq_wht_scale(head_dim);
+  for (int i = 0; i < head_dim; ++i)
+    x[i] *= scale;
+}
+
+uq_status_t uq_wht(int32_t head_dim, float *x) {
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "uq_wht");
+  if (!x)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "uq_wht: x is NULL");
+  uq_format_wht_(head_dim, x);
+  return UQ_OK;
 }
 
 unsigned uq_qperm_dest(unsigned d) {
@@ -158,14 +194,24 @@ unsigned uq_qperm_src(unsigned position) {
   return (p & 0x8F) | ((p << 2) & 0x40) | ((p >> 1) & 0x30);
 }
 
-void uq_query_rotate(const uint16_t q_bf16[UQ_HEAD_DIM], uq_fp8_overflow_t rule,
-                     float out_q_rot[UQ_HEAD_DIM]) {
-  float x[UQ_HEAD_DIM];
-  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
+                             uq_fp8_overflow_t rule, float *out_q_rot) {
+  float x[UQ_MAX_HEAD_DIM];
+  for (int d = 0; d < head_dim; ++d)
     x[d] = uq_bf16_to_float(q_bf16[d]);
-  uq_wht256(x);
-  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+  uq_format_wht_(head_dim, x);
+  for (int d = 0; d < head_dim; ++d)
     out_q_rot[d] = uq_e4m3_to_float(uq_float_to_e4m3(x[d], rule));
+}
+
+uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
+                            uq_fp8_overflow_t rule, float *out_q_rot) {
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "uq_query_rotate");
+  if (!q_bf16 || !out_q_rot)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "uq_query_rotate: NULL pointer");
+  uq_format_query_rotate_(head_dim, q_bf16, rule, out_q_rot);
+  return UQ_OK;
 }
 
 // ---- Groups and slots ------------------------------------------------------
@@ -212,36 +258,56 @@ void uq_group_decode(const uint8_t codes[UQ_GROUP_CODE_BYTES], uint8_t scale,
   }
 }
 
-static void encode_vector(const float x[UQ_HEAD_DIM], uint8_t *codes,
+static void encode_vector(int32_t head_dim, const float *x, uint8_t *codes,
                           uint8_t *scales) {
-  for (int g = 0; g < UQ_NUM_GROUPS; ++g)
+  for (int g = 0; g < UQ_SLOT_NUM_GROUPS(head_dim); ++g)
     uq_group_encode(x + g * UQ_GROUP_SIZE, codes + g * UQ_GROUP_CODE_BYTES,
                     scales + g);
 }
 
-void uq_slot_encode(const uint16_t k_bf16[UQ_HEAD_DIM],
-                    const uint16_t v_bf16[UQ_HEAD_DIM],
-                    uint8_t out_slot[UQ_SLOT_CONTENT_BYTES]) {
-  float k[UQ_HEAD_DIM], v[UQ_HEAD_DIM];
-  for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+void uq_format_slot_encode_(int32_t head_dim, const uint16_t *k_bf16,
+                            const uint16_t *v_bf16, uint8_t *out_slot) {
+  float k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM];
+  for (int d = 0; d < head_dim; ++d) {
     k[d] = uq_bf16_to_float(k_bf16[d]);
     v[d] = uq_bf16_to_float(v_bf16[d]);
   }
-  uq_wht256(k);
-  encode_vector(k, out_slot + UQ_SLOT_K_CODES_OFFSET,
-                out_slot + UQ_SLOT_K_SCALES_OFFSET);
-  encode_vector(v, out_slot + UQ_SLOT_V_CODES_OFFSET,
-                out_slot + UQ_SLOT_V_SCALES_OFFSET);
+  uq_format_wht_(head_dim, k);
+  encode_vector(head_dim, k, out_slot + UQ_SLOT_K_CODES_OFFSET(head_dim),
+                out_slot + UQ_SLOT_K_SCALES_OFFSET(head_dim));
+  encode_vector(head_dim, v, out_slot + UQ_SLOT_V_CODES_OFFSET(head_dim),
+                out_slot + UQ_SLOT_V_SCALES_OFFSET(head_dim));
 }
 
-void uq_slot_decode(const uint8_t slot[UQ_SLOT_CONTENT_BYTES],
-                    float out_k_rot[UQ_HEAD_DIM], float out_v[UQ_HEAD_DIM]) {
-  for (int g = 0; g < UQ_NUM_GROUPS; ++g) {
-    uq_group_decode(slot + UQ_SLOT_K_CODES_OFFSET + g * UQ_GROUP_CODE_BYTES,
-                    slot[UQ_SLOT_K_SCALES_OFFSET + g],
+uq_status_t uq_slot_encode(int32_t head_dim, const uint16_t *k_bf16,
+                           const uint16_t *v_bf16, uint8_t *out_slot) {
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "uq_slot_encode");
+  if (!k_bf16 || !v_bf16 || !out_slot)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "uq_slot_encode: NULL pointer");
+  uq_format_slot_encode_(head_dim, k_bf16, v_bf16, out_slot);
+  return UQ_OK;
+}
+
+void uq_format_slot_decode_(int32_t head_dim, const uint8_t *slot,
+                            float *out_k_rot, float *out_v) {
+  for (int g = 0; g < UQ_SLOT_NUM_GROUPS(head_dim); ++g) {
+    uq_group_decode(slot + UQ_SLOT_K_CODES_OFFSET(head_dim) +
+                        g * UQ_GROUP_CODE_BYTES,
+                    slot[UQ_SLOT_K_SCALES_OFFSET(head_dim) + g],
                     out_k_rot + g * UQ_GROUP_SIZE);
-    uq_group_decode(slot + UQ_SLOT_V_CODES_OFFSET + g * UQ_GROUP_CODE_BYTES,
-                    slot[UQ_SLOT_V_SCALES_OFFSET + g],
-                    out_v + g * UQ_GROUP_SIZE);
+    uq_group_decode(
+        slot + UQ_SLOT_V_CODES_OFFSET(head_dim) + g * UQ_GROUP_CODE_BYTES,
+        slot[UQ_SLOT_V_SCALES_OFFSET(head_dim) + g], out_v + g * UQ_GROUP_SIZE);
   }
+}
+
+uq_status_t uq_slot_decode(int32_t head_dim, const uint8_t *slot,
+                           float *out_k_rot, float *out_v) {
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "uq_slot_decode");
+  if (!slot || !out_k_rot || !out_v)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "uq_slot_decode: NULL pointer");
+  uq_format_slot_decode_(head_dim, slot, out_k_rot, out_v);
+  return UQ_OK;
 }

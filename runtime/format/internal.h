@@ -5,10 +5,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "uq/format.h"
+
 // Rounds a double to bf16 with one rounding (round-to-nearest-even): first to
 // float with round-to-odd, which keeps enough information for the second
 // rounding to be correct, then to bf16.
 uint16_t uq_double_to_bf16_(double x);
+
+// The unchecked forms of uq_wht, uq_query_rotate, uq_slot_encode and
+// uq_slot_decode, for callers that checked the head dim (64, 128 or 256)
+// and the pointers once for many calls.
+void uq_format_wht_(int32_t head_dim, float *x);
+void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
+                             uq_fp8_overflow_t rule, float *out_q_rot);
+void uq_format_slot_encode_(int32_t head_dim, const uint16_t *k_bf16,
+                            const uint16_t *v_bf16, uint8_t *out_slot);
+void uq_format_slot_decode_(int32_t head_dim, const uint8_t *slot,
+                            float *out_k_rot, float *out_v);
 
 // True when `n_a` rows at stride `s_a` and `n_b` rows at stride `s_b` (all
 // strides >= 0, counts >= 1) of `len` contiguous elements each can be shown

@@ -14,7 +14,7 @@ extern "C" {
 
 // Device addresses here are host pointers (the host backend's memory).
 typedef struct uq_host_decode_args_s {
-  int32_t num_seqs, query_group;
+  int32_t num_seqs, query_group, head_dim;
   int64_t num_blocks;
   int32_t block_size, num_kv_heads, padded_slot, max_blocks_per_seq;
   float softmax_scale;

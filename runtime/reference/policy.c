@@ -1,6 +1,8 @@
 // The decode kernel's launch policy (P and TGPP), as the seed launcher has it.
 #include "uq/policy.h"
 
+#include "uq/format.h"
+
 static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 static int64_t next_pow2(int64_t x) {
@@ -11,15 +13,17 @@ static int64_t next_pow2(int64_t x) {
 }
 
 uq_status_t uq_launch_policy(int32_t num_seqs, int32_t max_blocks_per_seq,
-                             int32_t block_size, int32_t max_kv_splits,
+                             int32_t block_size, int32_t head_dim,
+                             int32_t max_kv_splits,
                              uq_launch_plan_t *out_plan) {
   return uq_launch_policy_window(num_seqs, max_blocks_per_seq, block_size,
-                                 max_kv_splits, 0, out_plan);
+                                 head_dim, max_kv_splits, 0, out_plan);
 }
 
 uq_status_t uq_launch_policy_window(int32_t num_seqs,
                                     int32_t max_blocks_per_seq,
-                                    int32_t block_size, int32_t max_kv_splits,
+                                    int32_t block_size, int32_t head_dim,
+                                    int32_t max_kv_splits,
                                     int32_t sliding_window,
                                     uq_launch_plan_t *out_plan) {
   if (!out_plan)
@@ -36,6 +40,7 @@ uq_status_t uq_launch_policy_window(int32_t num_seqs,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "block_size must be 16, 32, 64, 128 or 256, got %d",
                           (int)block_size);
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "launch policy");
   if (max_kv_splits < 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "max_kv_splits must be >= 0, got %d",

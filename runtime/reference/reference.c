@@ -13,6 +13,7 @@
 // log2(e) as the kernel's fp32 constant.
 #define UQ_LOG2E_F 1.44269504088896340736f
 
+// One 16-row MFMA tile holds the query rows of a kv head.
 static bool supported_qg(int32_t qg) { return qg >= 1 && qg <= 16; }
 
 static bool supported_block_size(int32_t bs) {
@@ -38,21 +39,21 @@ static int64_t window_start(int64_t len, int32_t window) {
 
 static uq_status_t check_rows(const char *name, int64_t n_seq,
                               int64_t stride_seq, int64_t n_head,
-                              int64_t stride_head) {
+                              int64_t stride_head, int32_t head_dim) {
   if (stride_seq < 0 || stride_head < 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "%s strides must be non-negative, got seq %lld, "
                           "head %lld",
                           name, (long long)stride_seq, (long long)stride_head);
-  if (!uq_span_fits_(n_seq, stride_seq, n_head, stride_head, UQ_HEAD_DIM, 2))
+  if (!uq_span_fits_(n_seq, stride_seq, n_head, stride_head, head_dim, 2))
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "%s strides span more than memory can hold", name);
-  if (!uq_rows_disjoint_(n_seq, stride_seq, n_head, stride_head, UQ_HEAD_DIM))
+  if (!uq_rows_disjoint_(n_seq, stride_seq, n_head, stride_head, head_dim))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "%s strides (seq %lld, head %lld) make rows of %d "
                           "elements overlap",
                           name, (long long)stride_seq, (long long)stride_head,
-                          UQ_HEAD_DIM);
+                          (int)head_dim);
   return UQ_OK;
 }
 
@@ -64,7 +65,7 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
                           "num_seqs must be >= 1, got %d", (int)p->num_seqs);
   if (!supported_qg(p->query_group))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "query group size must be 1 to 16, got %d",
+                          "query group size must be in 1..16, got %d",
                           (int)p->query_group);
   UQ_RETURN_IF_ERROR(uq_cache_layout_validate(&p->cache), "decode problem");
   if (!supported_block_size(p->cache.block_size))
@@ -98,10 +99,12 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
   int64_t num_q_heads = (int64_t)p->cache.num_kv_heads * p->query_group;
   UQ_RETURN_IF_ERROR(check_sinks(p->sinks, num_q_heads), "decode problem");
   UQ_RETURN_IF_ERROR(check_rows("query", p->num_seqs, p->query_stride_seq,
-                                num_q_heads, p->query_stride_head),
+                                num_q_heads, p->query_stride_head,
+                                p->cache.head_dim),
                      "decode problem");
   UQ_RETURN_IF_ERROR(check_rows("output", p->num_seqs, p->output_stride_seq,
-                                num_q_heads, p->output_stride_head),
+                                num_q_heads, p->output_stride_head,
+                                p->cache.head_dim),
                      "decode problem");
   int64_t max_len = (int64_t)p->max_blocks_per_seq * p->cache.block_size;
   for (int32_t b = 0; b < p->num_seqs; ++b) {
@@ -166,11 +169,12 @@ static int32_t longest_seq(const uq_decode_problem_t *p) {
 uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
   UQ_RETURN_IF_ERROR(uq_decode_problem_validate(p), "exact reference");
   const int32_t qg = p->query_group;
+  const int32_t D = p->cache.head_dim;
   const int32_t longest = longest_seq(p);
   double *scores =
       malloc(sizeof(double) * (size_t)qg * (size_t)(longest > 0 ? longest : 1));
-  double *acc = malloc(sizeof(double) * (size_t)qg * UQ_HEAD_DIM);
-  float *q_rot = malloc(sizeof(float) * (size_t)qg * UQ_HEAD_DIM);
+  double *acc = malloc(sizeof(double) * (size_t)qg * (size_t)D);
+  float *q_rot = malloc(sizeof(float) * (size_t)qg * (size_t)D);
   if (!scores || !acc || !q_rot) {
     free(scores), free(acc), free(q_rot);
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
@@ -178,21 +182,21 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
                           (int)longest);
   }
   const double scale = (double)p->softmax_scale;
-  float k[UQ_HEAD_DIM], v[UQ_HEAD_DIM];
+  float k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM];
   for (int32_t b = 0; b < p->num_seqs; ++b) {
     // Scores are kept for the window's tokens only: t0 .. len - 1.
     const int64_t t0 = window_start(p->seq_lens[b], p->sliding_window);
     const int64_t len = p->seq_lens[b] - t0;
     for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
       for (int32_t r = 0; r < qg; ++r)
-        uq_query_rotate(query_row(p, b, (int64_t)h * qg + r), p->q_overflow,
-                        q_rot + (size_t)r * UQ_HEAD_DIM);
+        uq_format_query_rotate_(D, query_row(p, b, (int64_t)h * qg + r),
+                                p->q_overflow, q_rot + (size_t)r * D);
       for (int64_t t = 0; t < len; ++t) {
-        uq_slot_decode(slot_of(p, b, h, t0 + t), k, v);
+        uq_format_slot_decode_(D, slot_of(p, b, h, t0 + t), k, v);
         for (int32_t r = 0; r < qg; ++r) {
-          const float *q = q_rot + (size_t)r * UQ_HEAD_DIM;
+          const float *q = q_rot + (size_t)r * D;
           double dot = 0.0;
-          for (int d = 0; d < UQ_HEAD_DIM; ++d)
+          for (int d = 0; d < D; ++d)
             dot += (double)q[d] * (double)k[d];
           scores[(size_t)r * (size_t)len + (size_t)t] = dot * scale;
         }
@@ -207,23 +211,23 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
           m = s[t] > m ? s[t] : m;
         row_max[r] = m;
         row_sum[r] = sink > -INFINITY ? exp(sink - m) : 0.0;
-        memset(acc + (size_t)r * UQ_HEAD_DIM, 0, sizeof(double) * UQ_HEAD_DIM);
+        memset(acc + (size_t)r * D, 0, sizeof(double) * (size_t)D);
       }
       for (int64_t t = 0; t < len; ++t) {
-        uq_slot_decode(slot_of(p, b, h, t0 + t), k, v);
+        uq_format_slot_decode_(D, slot_of(p, b, h, t0 + t), k, v);
         for (int32_t r = 0; r < qg; ++r) {
           double w =
               exp(scores[(size_t)r * (size_t)len + (size_t)t] - row_max[r]);
           row_sum[r] += w;
-          double *a = acc + (size_t)r * UQ_HEAD_DIM;
-          for (int d = 0; d < UQ_HEAD_DIM; ++d)
+          double *a = acc + (size_t)r * D;
+          for (int d = 0; d < D; ++d)
             a[d] += w * (double)v[d];
         }
       }
       for (int32_t r = 0; r < qg; ++r) {
         uint16_t *out = output_row(p, b, (int64_t)h * qg + r);
-        const double *a = acc + (size_t)r * UQ_HEAD_DIM;
-        for (int d = 0; d < UQ_HEAD_DIM; ++d)
+        const double *a = acc + (size_t)r * D;
+        for (int d = 0; d < D; ++d)
           out[d] = len > 0 ? uq_double_to_bf16_(a[d] / row_sum[r]) : 0;
       }
     }
@@ -235,12 +239,13 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
 // ---- The partition reduce
 // ------------------------------------------------------
 
-// Reduces the P partials of one (sequence, kv head): o [P][QG][256] bf16,
+// Reduces the P partials of one (sequence, kv head): o [P][QG][D] bf16,
 // m and l [P][QG]; row r goes to out_base + r * out_stride_head.
 // `sinks` (NULL: none) holds the QG sinks of this kv head's query heads.
-static void reduce_one(int32_t num_parts, int32_t qg, const uint16_t *o,
-                       const float *m, const float *l, const float *sinks,
-                       uint16_t *out_base, int64_t out_stride_head) {
+static void reduce_one(int32_t num_parts, int32_t qg, int32_t D,
+                       const uint16_t *o, const float *m, const float *l,
+                       const float *sinks, uint16_t *out_base,
+                       int64_t out_stride_head) {
   for (int32_t r = 0; r < qg; ++r) {
     float sink = sinks ? sinks[r] : -INFINITY;
     float global_max = sink;
@@ -249,7 +254,7 @@ static void reduce_one(int32_t num_parts, int32_t qg, const uint16_t *o,
     // The sink's weight starts the denominator (the kernel's order).
     float sink_w = sink > -INFINITY ? expf(sink - global_max) : 0.0f;
     uint16_t *out = out_base + r * out_stride_head;
-    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+    for (int d = 0; d < D; ++d) {
       float num = 0.0f, den = sink_w;
       for (int32_t part = 0; part < num_parts; ++part) {
         size_t i = (size_t)part * qg + r;
@@ -258,7 +263,7 @@ static void reduce_one(int32_t num_parts, int32_t qg, const uint16_t *o,
         if (l[i] == 0.0f)
           continue;
         float w = expf(m[i] - global_max) * l[i];
-        num += w * uq_bf16_to_float(o[i * UQ_HEAD_DIM + d]);
+        num += w * uq_bf16_to_float(o[i * (size_t)D + d]);
         den += w;
       }
       out[d] = den != 0.0f ? uq_float_to_bf16(num / den) : 0;
@@ -279,18 +284,20 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
   if (!r->segm_out || !r->segm_max || !r->segm_sum || !r->output)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "reduce: NULL buffer pointer");
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(r->head_dim), "reduce");
+  const int32_t D = r->head_dim;
   int64_t entries;
   if (__builtin_mul_overflow((int64_t)r->num_seqs, (int64_t)r->num_kv_heads,
                              &entries) ||
       __builtin_mul_overflow(entries, (int64_t)r->num_partitions, &entries) ||
       __builtin_mul_overflow(entries, (int64_t)r->query_group, &entries) ||
-      __builtin_mul_overflow(entries, (int64_t)UQ_HEAD_DIM * 2, &entries) ||
+      __builtin_mul_overflow(entries, (int64_t)D * 2, &entries) ||
       (uint64_t)entries > (uint64_t)SIZE_MAX)
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "reduce: partials too large for memory sizes");
   int64_t num_q_heads = (int64_t)r->num_kv_heads * r->query_group;
   UQ_RETURN_IF_ERROR(check_rows("output", r->num_seqs, r->output_stride_seq,
-                                num_q_heads, r->output_stride_head),
+                                num_q_heads, r->output_stride_head, D),
                      "reduce");
   UQ_RETURN_IF_ERROR(check_sinks(r->sinks, num_q_heads), "reduce");
   const size_t per_head = (size_t)r->num_partitions * (size_t)r->query_group;
@@ -298,8 +305,8 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
     for (int32_t h = 0; h < r->num_kv_heads; ++h) {
       size_t base =
           ((size_t)b * (size_t)r->num_kv_heads + (size_t)h) * per_head;
-      reduce_one(r->num_partitions, r->query_group,
-                 r->segm_out + base * UQ_HEAD_DIM, r->segm_max + base,
+      reduce_one(r->num_partitions, r->query_group, D,
+                 r->segm_out + base * (size_t)D, r->segm_max + base,
                  r->segm_sum + base,
                  r->sinks ? r->sinks + (int64_t)h * r->query_group : NULL,
                  r->output + (int64_t)b * r->output_stride_seq +
@@ -315,11 +322,12 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
 
 // One 16-token tile's inputs, decoded once and shared by the QG rows.
 typedef struct tile_s {
-  int first;                            // tokens before it precede the window
-  int valid;                            // tokens of the tile below seq_len
-  float k[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // FP4 values, unscaled
-  double k_scale[UQ_TILE_TOKENS][UQ_NUM_GROUPS]; // E8M0 group scales
-  float v[UQ_TILE_TOKENS][UQ_HEAD_DIM]; // bf16 values, as the V convert
+  int head_dim; // D
+  int first;    // tokens before it: before the window
+  int valid;    // tokens of the tile below seq_len
+  float k[UQ_TILE_TOKENS][UQ_MAX_HEAD_DIM];          // FP4 values, unscaled
+  double k_scale[UQ_TILE_TOKENS][UQ_MAX_NUM_GROUPS]; // E8M0 group scales
+  float v[UQ_TILE_TOKENS][UQ_MAX_HEAD_DIM]; // bf16 values, as the V convert
 } tile_t;
 
 // Loads the tile's tokens in [win_start, len) (tile positions first ..
@@ -327,24 +335,26 @@ typedef struct tile_s {
 static void load_tile(const uq_decode_problem_t *p, int32_t b, int32_t h,
                       int64_t start, int64_t win_start, int64_t len,
                       tile_t *tile) {
+  const int D = p->cache.head_dim;
+  tile->head_dim = D;
   tile->valid =
       (int)(len - start < UQ_TILE_TOKENS ? len - start : UQ_TILE_TOKENS);
   tile->first = win_start > start ? (int)(win_start - start) : 0;
   for (int t = tile->first; t < tile->valid; ++t) {
     const uint8_t *slot = slot_of(p, b, h, start + t);
-    for (int e = 0; e < UQ_HEAD_DIM; ++e) {
-      uint8_t byte = slot[UQ_SLOT_K_CODES_OFFSET + e / 2];
+    for (int e = 0; e < D; ++e) {
+      uint8_t byte = slot[UQ_SLOT_K_CODES_OFFSET(D) + e / 2];
       tile->k[t][e] = uq_fp4_to_float((e & 1) ? byte >> 4 : byte & 15);
     }
-    for (int g = 0; g < UQ_NUM_GROUPS; ++g)
+    for (int g = 0; g < UQ_SLOT_NUM_GROUPS(D); ++g)
       tile->k_scale[t][g] =
-          (double)uq_e8m0_to_float(slot[UQ_SLOT_K_SCALES_OFFSET + g]);
-    for (int g = 0; g < UQ_NUM_GROUPS; ++g) {
+          (double)uq_e8m0_to_float(slot[UQ_SLOT_K_SCALES_OFFSET(D) + g]);
+    for (int g = 0; g < UQ_SLOT_NUM_GROUPS(D); ++g) {
       // v_cvt_scalef32_pk_bf16_fp4: FP4 value times the E8M0 scale, RNE
       // to bf16 (exact unless it overflows).
-      float s = uq_e8m0_to_float(slot[UQ_SLOT_V_SCALES_OFFSET + g]);
+      float s = uq_e8m0_to_float(slot[UQ_SLOT_V_SCALES_OFFSET(D) + g]);
       for (int e = 0; e < UQ_GROUP_SIZE; ++e) {
-        uint8_t byte = slot[UQ_SLOT_V_CODES_OFFSET + g * 16 + e / 2];
+        uint8_t byte = slot[UQ_SLOT_V_CODES_OFFSET(D) + g * 16 + e / 2];
         uint8_t code = (e & 1) ? byte >> 4 : byte & 15;
         tile->v[t][g * UQ_GROUP_SIZE + e] =
             uq_bf16_to_float(uq_float_to_bf16(uq_fp4_to_float(code) * s));
@@ -353,15 +363,17 @@ static void load_tile(const uq_decode_problem_t *p, int32_t b, int32_t h,
   }
 }
 
-// The QK score of one token for one query row, as the two chained scaled
-// MFMAs compute it (E8M0 K scales, identity Q scale), times softmax scale.
+// The QK score of one token for one query row, as the chained scaled MFMAs
+// compute it (E8M0 K scales, identity Q scale), times softmax scale: one
+// issue per 128 elements (4 groups), D = 64 one issue of 2 groups.
 static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
+  const int groups = UQ_SLOT_NUM_GROUPS(tile->head_dim);
   float c = 0.0f;
-  for (int issue = 0; issue < 2; ++issue) {
+  for (int first = 0; first < groups; first += 4) {
     // Each 32-element block's dot product of FP4 x E4M3 values is exact in
     // float64; the MFMA adds the scaled blocks to C with one rounding.
     double sum = (double)c;
-    for (int g = 4 * issue; g < 4 * issue + 4; ++g) {
+    for (int g = first; g < first + 4 && g < groups; ++g) {
       const float *k = tile->k[t] + g * UQ_GROUP_SIZE;
       const float *qg = q + g * UQ_GROUP_SIZE;
       double dot = 0.0;
@@ -376,7 +388,7 @@ static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
 
 typedef struct row_state_s {
   float m, l;
-  float acc[UQ_HEAD_DIM];
+  float acc[UQ_MAX_HEAD_DIM];
 } row_state_t;
 
 static void tile_step(const tile_t *tile, const float *q, float scale,
@@ -394,7 +406,7 @@ static void tile_step(const tile_t *tile, const float *q, float scale,
   // query), and then -inf - -inf makes the row NaN, as it must.
   float c = exp2f((st->m - new_max) * UQ_LOG2E_F);
   st->l *= c;
-  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+  for (int d = 0; d < tile->head_dim; ++d)
     st->acc[d] *= c;
   st->m = new_max;
   float prob[UQ_TILE_TOKENS];
@@ -417,7 +429,7 @@ static void tile_step(const tile_t *tile, const float *q, float scale,
   float pb[UQ_TILE_TOKENS];
   for (int t = tile->first; t < tile->valid; ++t)
     pb[t] = uq_bf16_to_float(uq_float_to_bf16(prob[t]));
-  for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+  for (int d = 0; d < tile->head_dim; ++d) {
     double sum = (double)st->acc[d];
     for (int t = tile->first; t < tile->valid; ++t)
       sum += (double)pb[t] * (double)tile->v[t][d];
@@ -458,11 +470,12 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
                             (long long)coverage);
   }
   const int32_t qg = p->query_group;
+  const int32_t D = p->cache.head_dim;
   const size_t rows = (size_t)num_partitions * (size_t)qg;
-  uint16_t *o = malloc(sizeof(uint16_t) * rows * UQ_HEAD_DIM);
+  uint16_t *o = malloc(sizeof(uint16_t) * rows * (size_t)D);
   float *m = malloc(sizeof(float) * rows);
   float *l = malloc(sizeof(float) * rows);
-  float *q_rot = malloc(sizeof(float) * (size_t)qg * UQ_HEAD_DIM);
+  float *q_rot = malloc(sizeof(float) * (size_t)qg * (size_t)D);
   row_state_t *state = malloc(sizeof(row_state_t) * (size_t)qg);
   tile_t *tile = malloc(sizeof(tile_t));
   if (!o || !m || !l || !q_rot || !state || !tile) {
@@ -480,8 +493,8 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
         (len - win_base + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
     for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
       for (int32_t r = 0; r < qg; ++r)
-        uq_query_rotate(query_row(p, b, (int64_t)h * qg + r), p->q_overflow,
-                        q_rot + (size_t)r * UQ_HEAD_DIM);
+        uq_format_query_rotate_(D, query_row(p, b, (int64_t)h * qg + r),
+                                p->q_overflow, q_rot + (size_t)r * D);
       for (int32_t part = 0; part < num_partitions; ++part) {
         for (int32_t r = 0; r < qg; ++r) {
           state[r].m = -INFINITY;
@@ -504,15 +517,14 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
               break;
             load_tile(p, b, h, tile_start, win_start, len, tile);
             for (int32_t r = 0; r < qg; ++r)
-              tile_step(tile, q_rot + (size_t)r * UQ_HEAD_DIM, scale,
-                        &state[r]);
+              tile_step(tile, q_rot + (size_t)r * D, scale, &state[r]);
           }
         }
         for (int32_t r = 0; r < qg; ++r) {
           size_t i = (size_t)part * qg + (size_t)r;
           float rcp = 1.0f / (state[r].l > 0.0f ? state[r].l : 1.0f);
-          for (int d = 0; d < UQ_HEAD_DIM; ++d)
-            o[i * UQ_HEAD_DIM + d] = uq_float_to_bf16(state[r].acc[d] * rcp);
+          for (int d = 0; d < D; ++d)
+            o[i * (size_t)D + d] = uq_float_to_bf16(state[r].acc[d] * rcp);
           m[i] = state[r].m;
           l[i] = state[r].l;
         }
@@ -520,12 +532,12 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
       if (out_partials) {
         size_t base =
             ((size_t)b * (size_t)p->cache.num_kv_heads + (size_t)h) * rows;
-        memcpy(out_partials->segm_out + base * UQ_HEAD_DIM, o,
-               sizeof(uint16_t) * rows * UQ_HEAD_DIM);
+        memcpy(out_partials->segm_out + base * (size_t)D, o,
+               sizeof(uint16_t) * rows * (size_t)D);
         memcpy(out_partials->segm_max + base, m, sizeof(float) * rows);
         memcpy(out_partials->segm_sum + base, l, sizeof(float) * rows);
       }
-      reduce_one(num_partitions, qg, o, m, l,
+      reduce_one(num_partitions, qg, D, o, m, l,
                  p->sinks ? p->sinks + (int64_t)h * qg : NULL,
                  output_row(p, b, (int64_t)h * qg), p->output_stride_head);
     }
@@ -537,21 +549,25 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
 // ---- Unquantized attention
 // ---------------------------------------------------
 
-uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
+uq_status_t uq_reference_attention_f64(int32_t head_dim, const float *q,
                                        const float *k, const float *v,
                                        int64_t num_tokens, double scale,
-                                       double out[UQ_HEAD_DIM]) {
-  return uq_reference_attention_window_sink_f64(q, k, v, num_tokens, scale, 0,
-                                                -INFINITY, out);
+                                       double *out) {
+  return uq_reference_attention_window_sink_f64(head_dim, q, k, v, num_tokens,
+                                                scale, 0, -INFINITY, out);
 }
 
 uq_status_t uq_reference_attention_window_sink_f64(
-    const float q[UQ_HEAD_DIM], const float *k, const float *v,
+    int32_t head_dim, const float *q, const float *k, const float *v,
     int64_t num_tokens, double scale, int64_t sliding_window, double sink,
-    double out[UQ_HEAD_DIM]) {
+    double *out) {
   if (!q || !out || (num_tokens > 0 && (!k || !v)))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "attention: NULL pointer");
+  if (head_dim < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "attention: head_dim must be >= 1, got %d",
+                          (int)head_dim);
   if (num_tokens < 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "attention: num_tokens must be >= 0, got %lld",
@@ -567,7 +583,8 @@ uq_status_t uq_reference_attention_window_sink_f64(
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "attention: sink must be finite or -inf, got %g",
                           sink);
-  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+  const int64_t D = head_dim;
+  for (int64_t d = 0; d < D; ++d)
     out[d] = 0.0;
   if (num_tokens == 0)
     return UQ_OK;
@@ -577,22 +594,22 @@ uq_status_t uq_reference_attention_window_sink_f64(
   double m = sink;
   for (int64_t t = t0; t < num_tokens; ++t) {
     double dot = 0.0;
-    for (int d = 0; d < UQ_HEAD_DIM; ++d)
-      dot += (double)q[d] * (double)k[t * UQ_HEAD_DIM + d];
+    for (int64_t d = 0; d < D; ++d)
+      dot += (double)q[d] * (double)k[t * D + d];
     dot *= scale;
     m = dot > m ? dot : m;
   }
   double sum = sink > -INFINITY ? exp(sink - m) : 0.0;
   for (int64_t t = t0; t < num_tokens; ++t) {
     double dot = 0.0;
-    for (int d = 0; d < UQ_HEAD_DIM; ++d)
-      dot += (double)q[d] * (double)k[t * UQ_HEAD_DIM + d];
+    for (int64_t d = 0; d < D; ++d)
+      dot += (double)q[d] * (double)k[t * D + d];
     double w = exp(dot * scale - m);
     sum += w;
-    for (int d = 0; d < UQ_HEAD_DIM; ++d)
-      out[d] += w * (double)v[t * UQ_HEAD_DIM + d];
+    for (int64_t d = 0; d < D; ++d)
+      out[d] += w * (double)v[t * D + d];
   }
-  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+  for (int64_t d = 0; d < D; ++d)
     out[d] /= sum;
   return UQ_OK;
 }

@@ -373,7 +373,7 @@ static int run_check_case(kernels_t *k, const check_case_t *c) {
   } else {
     uq_launch_plan_t plan;
     status = uq_launch_policy_window(
-        s.batch, s.max_blocks_per_seq, s.block_size,
+        s.batch, s.max_blocks_per_seq, s.block_size, (int32_t)cfg->head_dim,
         (int32_t)(cfg->max_kv_splits ? cfg->max_kv_splits
                                      : UQ_DEFAULT_MAX_KV_SPLITS),
         s.sliding_window, &plan);
@@ -712,7 +712,7 @@ static void run_bench(kernels_t *k, int replays, int which_policy, int only) {
                       &s.partitions, &s.tgpp);
       } else {
         uq_launch_plan_t plan;
-        uq_status_t status = uq_launch_policy(s.batch, mbps, bs, 0, &plan);
+        uq_status_t status = uq_launch_policy(s.batch, mbps, bs, 256, 0, &plan);
         if (status)
           die("%s", uq_status_message(status));
         s.partitions = plan.num_partitions;

@@ -48,6 +48,11 @@ static uq_status_t build(uq_problem_t *p) {
   uint32_t Hq = Hk * QG, bs = s->block_size;
   if (!B || !Hk || !QG || !bs || !s->max_seq)
     return INVALID("batch, kv heads, qg, block size and max seq must be > 0");
+  // The shape keeps what was asked; the defaults resolve here.
+  const uint32_t D = s->head_dim ? s->head_dim : 256;
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(D), "problem shape");
+  const uint32_t padded_slot =
+      s->padded_slot ? s->padded_slot : UQ_SLOT_CONTENT_BYTES(D);
   if (B > 4096 || Hk > 64 || s->max_seq > (1u << 20))
     return INVALID("problem too large for a host run (batch <= 4096, kv "
                    "heads <= 64, max seq <= 2^20)");
@@ -82,27 +87,26 @@ static uq_status_t build(uq_problem_t *p) {
   p->config = (uq_decode_config_t){
       .num_kv_heads = Hk,
       .query_group = QG,
-      .head_dim = UQ_HEAD_DIM,
+      .head_dim = D,
       .block_size = bs,
-      .padded_slot = s->padded_slot,
+      .padded_slot = padded_slot,
       .max_blocks_per_seq = mbps,
       .num_blocks = (uint32_t)num_blocks,
       .max_batch = B,
       .max_kv_splits = s->max_kv_splits,
       .softmax_scale = s->softmax_scale,
       .sliding_window = s->sliding_window,
-      .query_stride_head = UQ_HEAD_DIM,
-      .query_stride_seq =
-          (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * UQ_HEAD_DIM,
-      .output_stride_head = UQ_HEAD_DIM + (s->padded_output ? 64 : 0),
-      .output_stride_seq =
-          (int64_t)Hq * (UQ_HEAD_DIM + (s->padded_output ? 64 : 0)) +
-          (s->padded_output ? 128 : 0),
+      .query_stride_head = D,
+      .query_stride_seq = (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * D,
+      .output_stride_head = D + (s->padded_output ? 64 : 0),
+      .output_stride_seq = (int64_t)Hq * (D + (s->padded_output ? 64 : 0)) +
+                           (s->padded_output ? 128 : 0),
   };
   p->layout = (uq_cache_layout_t){.num_blocks = (int64_t)num_blocks,
                                   .block_size = (int32_t)bs,
                                   .num_kv_heads = (int32_t)Hk,
-                                  .padded_slot = (int32_t)s->padded_slot};
+                                  .padded_slot = (int32_t)padded_slot,
+                                  .head_dim = (int32_t)D};
   uq_status_t status = uq_cache_layout_size(&p->layout, &p->cache_bytes);
   if (status)
     return status;
@@ -113,8 +117,7 @@ static uq_status_t build(uq_problem_t *p) {
   p->query_elems = (size_t)B * (size_t)p->config.query_stride_seq;
   p->query = malloc(p->query_elems * sizeof(uint16_t));
   p->output_elems = (size_t)B * (size_t)p->config.output_stride_seq;
-  size_t kv_elems =
-      (size_t)(total_tokens ? total_tokens : 1) * Hk * UQ_HEAD_DIM;
+  size_t kv_elems = (size_t)(total_tokens ? total_tokens : 1) * Hk * D;
   p->k = malloc(kv_elems * sizeof(uint16_t));
   p->v = malloc(kv_elems * sizeof(uint16_t));
   p->cache = malloc(p->cache_bytes);
@@ -165,11 +168,11 @@ static uq_status_t build(uq_problem_t *p) {
   free(order);
   uq_kv_tokens_t tokens = {
       .key = p->k,
-      .key_stride_token = (int64_t)Hk * UQ_HEAD_DIM,
-      .key_stride_head = UQ_HEAD_DIM,
+      .key_stride_token = (int64_t)Hk * D,
+      .key_stride_head = D,
       .value = p->v,
-      .value_stride_token = (int64_t)Hk * UQ_HEAD_DIM,
-      .value_stride_head = UQ_HEAD_DIM,
+      .value_stride_token = (int64_t)Hk * D,
+      .value_stride_head = D,
       .slot_mapping = slots,
       .num_tokens = total_tokens,
   };
@@ -183,9 +186,9 @@ static uq_status_t build(uq_problem_t *p) {
     int64_t start = p->seq_lens[b] - (int64_t)s->sliding_window;
     for (int64_t t = 0; t < start; ++t)
       for (uint32_t h = 0; h < Hk; ++h)
-        memset(p->cache + ((size_t)slots[p->token_base[b] + t] * Hk + h) *
-                              s->padded_slot,
-               0xFF, UQ_SLOT_CONTENT_BYTES);
+        memset(p->cache +
+                   ((size_t)slots[p->token_base[b] + t] * Hk + h) * padded_slot,
+               0xFF, UQ_SLOT_CONTENT_BYTES(D));
   }
   free(slots);
   if (s->sinks) {
@@ -218,6 +221,12 @@ uq_status_t uq_problem_create(const uq_problem_shape_t *shape,
   return UQ_OK;
 }
 
+float uq_problem_softmax_scale(const uq_problem_t *p) {
+  const uq_decode_config_t *c = &p->config;
+  return c->softmax_scale != 0 ? c->softmax_scale
+                               : (float)(1.0 / sqrt((double)c->head_dim));
+}
+
 static uq_decode_problem_t reference_problem(const uq_problem_t *p,
                                              uq_fp8_overflow_t rule,
                                              uint16_t *out) {
@@ -227,7 +236,7 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
       .query_group = (int32_t)c->query_group,
       .cache = p->layout,
       .max_blocks_per_seq = (int32_t)c->max_blocks_per_seq,
-      .softmax_scale = c->softmax_scale != 0 ? c->softmax_scale : 1.0f / 16,
+      .softmax_scale = uq_problem_softmax_scale(p),
       .q_overflow = rule,
       .query = p->query,
       .query_stride_seq = c->query_stride_seq,
@@ -237,8 +246,8 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
       .seq_lens = p->seq_lens,
       .output = out, // contiguous, whatever the run's output strides
       .output_stride_seq =
-          (int64_t)c->num_kv_heads * c->query_group * UQ_HEAD_DIM,
-      .output_stride_head = UQ_HEAD_DIM,
+          (int64_t)c->num_kv_heads * c->query_group * c->head_dim,
+      .output_stride_head = c->head_dim,
       .sliding_window = (int32_t)c->sliding_window,
       .sinks = p->sinks,
   };
@@ -260,12 +269,13 @@ uq_status_t uq_problem_exact(const uq_problem_t *p, uq_fp8_overflow_t rule,
 uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
   const uq_decode_config_t *c = &p->config;
   uint32_t Hk = c->num_kv_heads, QG = c->query_group;
-  double scale = c->softmax_scale != 0 ? c->softmax_scale : 1.0 / 16;
+  const int32_t D = (int32_t)c->head_dim;
+  double scale = uq_problem_softmax_scale(p);
   int32_t longest = 0;
   for (uint32_t b = 0; b < p->shape.batch; ++b)
     if (p->seq_lens[b] > longest)
       longest = p->seq_lens[b];
-  size_t n = (size_t)(longest ? longest : 1) * UQ_HEAD_DIM;
+  size_t n = (size_t)(longest ? longest : 1) * (size_t)D;
   float *k = malloc(n * sizeof(float)), *v = malloc(n * sizeof(float));
   if (!k || !v) {
     free(k);
@@ -277,23 +287,23 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
     for (uint32_t h = 0; h < Hk && !status; ++h) {
       int32_t len = p->seq_lens[b];
       for (int32_t t = 0; t < len; ++t) {
-        size_t src = ((size_t)(p->token_base[b] + t) * Hk + h) * UQ_HEAD_DIM;
-        for (int d = 0; d < UQ_HEAD_DIM; ++d) {
-          k[(size_t)t * UQ_HEAD_DIM + d] = uq_bf16_to_float(p->k[src + d]);
-          v[(size_t)t * UQ_HEAD_DIM + d] = uq_bf16_to_float(p->v[src + d]);
+        size_t src = ((size_t)(p->token_base[b] + t) * Hk + h) * (size_t)D;
+        for (int d = 0; d < D; ++d) {
+          k[(size_t)t * D + d] = uq_bf16_to_float(p->k[src + d]);
+          v[(size_t)t * D + d] = uq_bf16_to_float(p->v[src + d]);
         }
       }
       for (uint32_t r = 0; r < QG && !status; ++r) {
         uint32_t hq = h * QG + r;
-        float q[UQ_HEAD_DIM];
+        float q[UQ_MAX_HEAD_DIM];
         const uint16_t *qrow =
             p->query + b * c->query_stride_seq + hq * c->query_stride_head;
-        for (int d = 0; d < UQ_HEAD_DIM; ++d)
+        for (int d = 0; d < D; ++d)
           q[d] = uq_bf16_to_float(qrow[d]);
         status = uq_reference_attention_window_sink_f64(
-            q, k, v, len, scale, c->sliding_window,
+            D, q, k, v, len, scale, c->sliding_window,
             p->sinks ? p->sinks[hq] : -INFINITY,
-            out + ((size_t)b * Hk * QG + hq) * UQ_HEAD_DIM);
+            out + ((size_t)b * Hk * QG + hq) * (size_t)D);
       }
     }
   }
@@ -308,19 +318,20 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
   memset(out, 0, sizeof(*out));
   const uq_decode_config_t *c = &p->config;
   uint32_t Hq = c->num_kv_heads * c->query_group;
+  const int D = (int)c->head_dim;
   double err2 = 0, ref2 = 0;
   for (uint32_t b = 0; b < p->shape.batch; ++b) {
     for (uint32_t h = 0; h < Hq; ++h) {
-      size_t row = ((size_t)b * Hq + h) * UQ_HEAD_DIM;
+      size_t row = ((size_t)b * Hq + h) * (size_t)D;
       const uint16_t *g =
           got + b * c->output_stride_seq + h * c->output_stride_head;
       double row_max = 0;
-      for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+      for (int d = 0; d < D; ++d) {
         double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
         if (fabs(r) > row_max)
           row_max = fabs(r);
       }
-      for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+      for (int d = 0; d < D; ++d) {
         double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
         double x = uq_bf16_to_float(g[d]);
         if (!isfinite(x) || !isfinite(r)) {

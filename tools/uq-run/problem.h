@@ -19,8 +19,9 @@ typedef struct uq_problem_shape_s {
   uint32_t batch;         // B
   uint32_t num_kv_heads;  // Hk
   uint32_t query_group;   // QG
+  uint32_t head_dim;      // D: 64, 128 or 256 (0: 256)
   uint32_t block_size;    // tokens per block
-  uint32_t padded_slot;   // bytes per slot
+  uint32_t padded_slot;   // bytes per slot (0: D + D/16)
   uint32_t max_seq;       // longest sequence; sets max_blocks_per_seq
   uint32_t extra_blocks;  // block-table columns beyond max_seq's need
   uint32_t spare_blocks;  // cache blocks no sequence uses (garbage-filled)
@@ -28,7 +29,7 @@ typedef struct uq_problem_shape_s {
   int fused_qkv;          // query strides of a fused QKV tensor
   int padded_output;      // output strides with gaps between heads/seqs
   int shuffle;            // random block order (else sequential)
-  float softmax_scale;    // 0: 1/16
+  float softmax_scale;    // 0: 1/sqrt(D)
   float query_scale;      // stddev of the random query (0: 1)
   uint64_t seed;
   // Explicit seq lens (batch entries) or NULL: random in 1..max_seq with
@@ -48,7 +49,7 @@ typedef struct uq_problem_s {
   uq_cache_layout_t layout;
   uint16_t *query; // bf16, query_elems with the config's strides
   size_t query_elems;
-  uint16_t *k, *v;     // bf16 [total_tokens, Hk, 256] (K unrotated)
+  uint16_t *k, *v;     // bf16 [total_tokens, Hk, D] (K unrotated)
   int64_t *token_base; // [B] first token of each sequence in k/v
   uint8_t *cache;
   size_t cache_bytes;
@@ -57,7 +58,7 @@ typedef struct uq_problem_s {
   float *sinks;          // [Hq] or NULL (shape.sinks == 0)
   size_t output_elems;   // bf16 elements of an output buffer (with the
                          // config's output strides; references written
-                         // here are contiguous [B, Hq, 256])
+                         // here are contiguous [B, Hq, D])
 } uq_problem_t;
 
 // Builds a problem (host memory). INVALID_ARGUMENT for a bad shape.
@@ -76,15 +77,21 @@ uq_status_t uq_problem_upload(const uq_problem_t *problem,
                               uq_problem_device_t *out_device);
 void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *device);
 
+// The softmax scale a run uses: the config's, or the default 1/sqrt(D).
+float uq_problem_softmax_scale(const uq_problem_t *problem);
+
 // The kernel-faithful reference with P/TGPP, into `out` (output_elems).
+// `rule` is the E4M3 rule of the query: SATURATE is the oracle's (the
+// project's rule); a code object's own rule (uq_plan_info_t) shows what
+// that code object computes.
 uq_status_t uq_problem_faithful(const uq_problem_t *problem,
                                 uq_fp8_overflow_t rule, int32_t partitions,
                                 int32_t tgpp, uint16_t *out);
-// The exact (float64) reference with the E4M3 rule, into `out` (contiguous
-// [B, Hq, 256] bf16).
+// The exact (float64 on the dequantized cache) reference, into `out`
+// (contiguous [B, Hq, D] bf16).
 uq_status_t uq_problem_exact(const uq_problem_t *problem,
                              uq_fp8_overflow_t rule, uint16_t *out);
-// Unquantized float64 attention, [B, Hq, 256] contiguous doubles.
+// Unquantized float64 attention, [B, Hq, D] contiguous doubles.
 uq_status_t uq_problem_unquantized(const uq_problem_t *problem, double *out);
 
 // Error statistics of `got` (bf16, output strides) against a reference.

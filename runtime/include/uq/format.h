@@ -1,11 +1,13 @@
 // The UltraQuant cache format on the host: number conversions, the rotation,
 // the group encoder/decoder and the paged-cache writer, byte-compatible with
-// vLLM's `ultraquant` KV cache (D = 256, FP4 E2M1 codes, UE8M0 group scales).
+// vLLM's `ultraquant` KV cache (head dims 64, 128 and 256, FP4 E2M1 codes,
+// UE8M0 group scales).
 //
 // Every function here is pure or writes only through its arguments: no global
 // state, safe to call from any number of threads on disjoint outputs. The
-// pure conversions cannot fail; functions taking user buffers and sizes
-// return a uq_status_t (UQ_OK = NULL) and write nothing when they fail.
+// pure conversions cannot fail; functions taking a head dim, user buffers or
+// sizes return a uq_status_t (UQ_OK = NULL) and write nothing when they fail
+// (a head dim outside 64, 128, 256 fails as uq_head_dim_check says).
 #ifndef UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_
 #define UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_
 
@@ -20,18 +22,33 @@ extern "C" {
 
 // ---- Geometry of one slot (one token, one kv head) -------------------------
 
-#define UQ_HEAD_DIM 256
+// The head dims D the format, the host reference and the public API take:
+// 64, 128 and 256 (vLLM defines the cache for any multiple of 32 whose
+// Hadamard exists; these are the ones deployed models use). Groups of 32
+// elements share one scale byte, so a slot holds D/32 groups per tensor.
+#define UQ_MAX_HEAD_DIM 256
 #define UQ_GROUP_SIZE 32
-#define UQ_NUM_GROUPS 8 // UQ_HEAD_DIM / UQ_GROUP_SIZE
 #define UQ_GROUP_CODE_BYTES 16
-// Byte offsets inside a slot: K codes, K scales, V codes, V scales.
-#define UQ_SLOT_K_CODES_OFFSET 0
-#define UQ_SLOT_K_SCALES_OFFSET 128
-#define UQ_SLOT_V_CODES_OFFSET 136
-#define UQ_SLOT_V_SCALES_OFFSET 264
-// Bytes of content per slot; the slot stride (padded_slot) is at least this
-// and a multiple of 4. Bytes [272, padded_slot) are never read or written.
-#define UQ_SLOT_CONTENT_BYTES 272
+#define UQ_MAX_NUM_GROUPS 8 // UQ_MAX_HEAD_DIM / UQ_GROUP_SIZE
+// Byte offsets inside a slot of head dim D, as vLLM lays it out: K codes
+// (D/2 bytes), K scales (D/32), V codes (D/2), V scales (D/32). D = 256:
+// 0, 128, 136, 264; D = 128: 0, 64, 68, 132; D = 64: 0, 32, 34, 66.
+#define UQ_SLOT_NUM_GROUPS(D) ((D) / 32)
+#define UQ_SLOT_K_CODES_OFFSET(D) 0
+#define UQ_SLOT_K_SCALES_OFFSET(D) ((D) / 2)
+#define UQ_SLOT_V_CODES_OFFSET(D) ((D) / 2 + (D) / 32)
+#define UQ_SLOT_V_SCALES_OFFSET(D) ((D) + (D) / 32)
+// Bytes of content per slot, D + D/16: 68, 136, 272. The slot stride
+// (padded_slot) is at least this and a multiple of 4; bytes past the content
+// are never read or written.
+#define UQ_SLOT_CONTENT_BYTES(D) ((D) + (D) / 16)
+#define UQ_MAX_SLOT_CONTENT_BYTES 272
+
+// OK for a supported head dim (64, 128, 256); INVALID_ARGUMENT for zero or a
+// negative value (a field left unset); UNIMPLEMENTED for any other value,
+// with a message naming the supported ones.
+UQ_API uq_status_t uq_head_dim_check(int64_t head_dim);
+
 // The encoder's scale constant, an fp32 constant as in vLLM's reference.
 #define UQ_ENCODE_SCALE_C 0.156f
 // Largest finite E4M3 (OCP e4m3fn) magnitude.
@@ -60,6 +77,10 @@ UQ_API uint8_t uq_fp4_snap(float x);
 // MODE.FP16_OVFL bit is set and produces NaN when it is clear; the initial
 // bit comes from COMPUTE_PGM_RSRC1 bit 26 of the code object, so the host
 // reference takes the rule as a parameter. PyTorch's cast behaves as NAN.
+// SATURATE is the project's rule (the zero value, so a zero-initialized
+// problem gets it): a query element past +-464 after the rotation counts as
+// +-448 instead of turning its head's output into NaN. NAN models a code
+// object that leaves FP16_OVFL clear (and vLLM's PyTorch reference).
 typedef enum uq_fp8_overflow_e {
   UQ_FP8_OVERFLOW_SATURATE = 0, // +-448 (0x7E / 0xFE), also for +-inf
   UQ_FP8_OVERFLOW_NAN = 1,      // NaN (0x7F / 0xFF, sign kept), also for +-inf
@@ -96,28 +117,38 @@ UQ_API float uq_e8m0_to_float(uint8_t byte);
 // ---- Rotation
 // ----------------------------------------------------------------
 
-// In place: x <- H x with H the normalized 256x256 Sylvester Hadamard
-// (H[i][j] = (-1)^popcount(i & j) / 16; H = H^T, H H = I), computed as an fp32
-// butterfly in the decode kernel's order, so that results match it bit for
-// bit: stages with strides 1, 2, 4, ..., 128 in that order (stages 0..4 are
-// in-register in the kernel, 5..7 cross-lane); at each stage, for every pair
-// (i, i + stride) with bit `stride` of i clear, (a, b) <- (a + b, a - b) in
-// fp32; then every element is multiplied by 1/16 (exact unless it
-// underflows).
-UQ_API void uq_wht256(float x[UQ_HEAD_DIM]);
+// The fp32 normalization factor of the rotation of size D: 1/sqrt(D)
+// rounded to fp32 (correctly rounded): 0.125 (D = 64), 0x1.6a09e6p-4 =
+// 0.0883883461 (bits 0x3DB504F3, D = 128), 0.0625 (D = 256). 0 for an
+// unsupported head dim.
+UQ_API float uq_wht_scale(int64_t head_dim);
 
-// The scaled MFMA's K-order permutation of the query's head dim: element d of
-// the rotated query is stored at position uq_qperm_dest(d) (d in 0..255;
-// higher bits ignored). dest(d) = (d & 0x8F) | ((d >> 2) & 0x10) |
+// In place: x[0..D) <- H x with H the normalized DxD Sylvester Hadamard
+// (H[i][j] = (-1)^popcount(i & j) / sqrt(D); H = H^T, H H = I), computed as
+// an fp32 butterfly in the decode kernel's order, so that results match it
+// bit for bit: log2(D) stages with strides 1, 2, 4, ..., D/2 in that order
+// (for D = 256 stages 0..4 are in-register in the kernel, 5..7 cross-lane;
+// a smaller D keeps the ascending order and drops the last stages); at each
+// stage, for every pair (i, i + stride) with bit `stride` of i clear,
+// (a, b) <- (a + b, a - b) in fp32; then every element is multiplied by
+// uq_wht_scale(D) once, in fp32 (exact for D = 64 and 256 unless it
+// underflows; one rounding for D = 128). Fails (x untouched) for an
+// unsupported D.
+UQ_API uq_status_t uq_wht(int32_t head_dim, float *x);
+
+// The 16x16x128 scaled MFMA's K-order permutation within each 128-wide slice
+// of the query's head dim: element d of the rotated query is stored at
+// position uq_qperm_dest(d) (d in 0..255; bit 7, the slice, passes through;
+// higher bits ignored; D = 128 uses the first slice). dest(d) = (d & 0x8F) |
+// ((d >> 2) & 0x10) |
 // ((d << 1) & 0x60). uq_qperm_src is its inverse: uq_qperm_src(dest(d)) == d.
 UQ_API unsigned uq_qperm_dest(unsigned d);
 UQ_API unsigned uq_qperm_src(unsigned position);
 
 // The query as the kernel's QK operand sees it, in the rotated (unpermuted)
-// basis: q (bf16) -> float -> uq_wht256 -> E4M3 under `rule` -> float.
-UQ_API void uq_query_rotate(const uint16_t q_bf16[UQ_HEAD_DIM],
-                            uq_fp8_overflow_t rule,
-                            float out_q_rot[UQ_HEAD_DIM]);
+// basis: q (D bf16) -> float -> uq_wht -> E4M3 under `rule` -> float.
+UQ_API uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
+                                   uq_fp8_overflow_t rule, float *out_q_rot);
 
 // ---- Groups and slots
 // ---------------------------------------------------------
@@ -141,16 +172,16 @@ UQ_API void uq_group_encode(const float x[UQ_GROUP_SIZE],
 UQ_API void uq_group_decode(const uint8_t codes[UQ_GROUP_CODE_BYTES],
                             uint8_t scale, float out_x[UQ_GROUP_SIZE]);
 
-// Encodes one token's K and V for one kv head into the first 272 bytes of
-// `out_slot`: K is rotated (bf16 -> float -> uq_wht256) before encoding, V is
-// not. Bytes past 272 are not touched.
-UQ_API void uq_slot_encode(const uint16_t k_bf16[UQ_HEAD_DIM],
-                           const uint16_t v_bf16[UQ_HEAD_DIM],
-                           uint8_t out_slot[UQ_SLOT_CONTENT_BYTES]);
-// Decodes a slot with the host UE8M0 rule: K in the rotated basis, V as is.
-UQ_API void uq_slot_decode(const uint8_t slot[UQ_SLOT_CONTENT_BYTES],
-                           float out_k_rot[UQ_HEAD_DIM],
-                           float out_v[UQ_HEAD_DIM]);
+// Encodes one token's K and V (D bf16 each) for one kv head into the first
+// UQ_SLOT_CONTENT_BYTES(D) bytes of `out_slot`: K is rotated (bf16 -> float
+// -> uq_wht) before encoding, V is not. Bytes past the content are not
+// touched.
+UQ_API uq_status_t uq_slot_encode(int32_t head_dim, const uint16_t *k_bf16,
+                                  const uint16_t *v_bf16, uint8_t *out_slot);
+// Decodes a slot of head dim D with the host UE8M0 rule into D floats each:
+// K in the rotated basis, V as is.
+UQ_API uq_status_t uq_slot_decode(int32_t head_dim, const uint8_t *slot,
+                                  float *out_k_rot, float *out_v);
 
 // ---- The paged cache
 // ------------------------------------------------------------
@@ -162,11 +193,13 @@ typedef struct uq_cache_layout_s {
   int64_t num_blocks;   // > 0
   int32_t block_size;   // > 0 tokens per block (the kernel needs 16..256)
   int32_t num_kv_heads; // > 0
-  int32_t padded_slot;  // bytes per slot, >= 272 and a multiple of 4
+  int32_t padded_slot;  // bytes per slot, >= D + D/16 and a multiple of 4
+  int32_t head_dim;     // D: 64, 128 or 256 (required; 0 is an error)
 } uq_cache_layout_t;
 
 // Checks a layout. INVALID_ARGUMENT for a NULL layout, a non-positive field,
-// or a bad padded_slot; OUT_OF_RANGE when the total size does not fit in
+// or a bad padded_slot; UNIMPLEMENTED for a head dim other than 64, 128,
+// 256; OUT_OF_RANGE when the total size does not fit in
 // size_t or int64_t.
 UQ_API uq_status_t uq_cache_layout_validate(const uq_cache_layout_t *layout);
 // The cache size in bytes, after uq_cache_layout_validate's checks.
@@ -174,9 +207,10 @@ UQ_API uq_status_t uq_cache_layout_size(const uq_cache_layout_t *layout,
                                         size_t *out_bytes);
 
 // New tokens to store, as a server writes them: key and value are bf16
-// [num_tokens, num_kv_heads, 256] with the given strides in elements (the
-// head dim is contiguous); slot_mapping[t] = block * block_size + offset, or
-// negative to skip the token (vLLM's padding convention).
+// [num_tokens, num_kv_heads, D] (D = the layout's head_dim) with the given
+// strides in elements (the head dim is contiguous); slot_mapping[t] = block *
+// block_size + offset, or negative to skip the token (vLLM's padding
+// convention).
 typedef struct uq_kv_tokens_s {
   const uint16_t *key;
   int64_t key_stride_token; // elements between tokens
@@ -192,7 +226,7 @@ typedef struct uq_kv_tokens_s {
 // All inputs are checked before any byte is written, so on failure the cache
 // is unchanged. Codes: INVALID_ARGUMENT (NULL pointers where num_tokens > 0,
 // bad layout, cache_size smaller than the layout, negative num_tokens,
-// negative strides or strides under which rows of 256 elements overlap);
+// negative strides or strides under which rows of D elements overlap);
 // OUT_OF_RANGE (a slot at or past num_blocks * block_size, a layout too
 // large for size_t, or key/value strides whose span overflows).
 // Two tokens mapped to the same slot: the later one wins (as on a GPU store
@@ -201,15 +235,15 @@ UQ_API uq_status_t uq_cache_write(const uq_cache_layout_t *layout,
                                   uint8_t *cache, size_t cache_size,
                                   const uq_kv_tokens_t *tokens);
 
-// Decodes the slot of (block, offset, kv head) with the host UE8M0 rule.
-// INVALID_ARGUMENT for NULL pointers, a bad layout or a short cache;
-// OUT_OF_RANGE for an index outside the layout.
+// Decodes the slot of (block, offset, kv head) with the host UE8M0 rule into
+// D floats each (D = the layout's head_dim). INVALID_ARGUMENT for NULL
+// pointers, a bad layout or a short cache; OUT_OF_RANGE for an index outside
+// the layout.
 UQ_API uq_status_t uq_cache_read_slot(const uq_cache_layout_t *layout,
                                       const uint8_t *cache, size_t cache_size,
                                       int64_t block, int32_t offset,
-                                      int32_t kv_head,
-                                      float out_k_rot[UQ_HEAD_DIM],
-                                      float out_v[UQ_HEAD_DIM]);
+                                      int32_t kv_head, float *out_k_rot,
+                                      float *out_v);
 
 #ifdef __cplusplus
 } // extern "C"

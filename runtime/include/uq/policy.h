@@ -13,6 +13,14 @@
 //
 // P * TGPP * 256 >= max_seq always holds, so every token is covered.
 //
+// The head dim D (64, 128 or 256) is an input so that a measured per-D rule
+// can land without an API change; today the rules above hold for every D:
+// a tile is 16 tokens and a tile-group 256 for every D, and both the
+// per-token work (loads, MFMAs) and a partition's fixed work (the query
+// rotation, the partial store, the reduce) scale with D, so the tokens a
+// partition needs to pay for itself (~192, measured by the seed at D = 256)
+// do not move with D to first order.
+//
 // With a sliding window W > 0 the decode kernel walks only the tokens from
 // win_base = (max(0, seq_len - W) rounded down to 16) to seq_len: at most
 // W + 15 of them. uq_launch_policy_window applies the same rules to the
@@ -39,22 +47,28 @@ typedef struct uq_launch_plan_s {
 } uq_launch_plan_t;
 
 // Computes the plan for a batch of `num_seqs` sequences whose block tables
-// have `max_blocks_per_seq` entries of `block_size` tokens. The plan depends
+// have `max_blocks_per_seq` entries of `block_size` tokens, head dim
+// `head_dim`. The plan depends
 // on the block-table width, not on the actual seq lens (as in the seed, so a
 // captured graph stays valid). `*out_plan` is written only on success.
 // INVALID_ARGUMENT: NULL out_plan, num_seqs or max_blocks_per_seq < 1,
 // block_size not in {16, 32, 64, 128, 256}, max_kv_splits < 0 (0 acts as 1,
-// as in the seed).
+// as in the seed), head_dim 0; UNIMPLEMENTED: head_dim other than 64, 128,
+// 256.
 UQ_API uq_status_t uq_launch_policy(int32_t num_seqs,
                                     int32_t max_blocks_per_seq,
-                                    int32_t block_size, int32_t max_kv_splits,
+                                    int32_t block_size, int32_t head_dim,
+                                    int32_t max_kv_splits,
                                     uq_launch_plan_t *out_plan);
 
 // The policy for a sliding window W (0: none, the same as uq_launch_policy).
 // Also INVALID_ARGUMENT for a negative W.
-UQ_API uq_status_t uq_launch_policy_window(
-    int32_t num_seqs, int32_t max_blocks_per_seq, int32_t block_size,
-    int32_t max_kv_splits, int32_t sliding_window, uq_launch_plan_t *out_plan);
+UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
+                                           int32_t max_blocks_per_seq,
+                                           int32_t block_size, int32_t head_dim,
+                                           int32_t max_kv_splits,
+                                           int32_t sliding_window,
+                                           uq_launch_plan_t *out_plan);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -2,7 +2,7 @@
 // kernel is judged against. Two modes over the same problem description:
 //
 // - exact: float64 attention on the dequantized cache (K in the rotated
-//   basis) with the query rotated by uq_wht256 and rounded to E4M3;
+//   basis) with the query rotated by uq_wht and rounded to E4M3;
 // - faithful: the decode kernel's own order and roundings (partitions,
 //   16-token tiles, base-2 online softmax in fp32, bf16 P for the PV
 //   product, bf16 partials with fp32 max and sum, the partition reduce).
@@ -26,17 +26,21 @@ extern "C" {
 #define UQ_TILE_TOKENS 16
 #define UQ_TILE_GROUP_TOKENS 256
 
-// One decode step for a batch: query [B, Hq, 256] bf16 (Hq = Hk * QG; query
-// head hq = kv_head * QG + r) against the paged cache, output [B, Hq, 256]
-// bf16. Strides are in elements; the head dim is contiguous.
+// One decode step for a batch: query [B, Hq, D] bf16 (Hq = Hk * QG; query
+// head hq = kv_head * QG + r; D = cache.head_dim: 64, 128 or 256) against
+// the paged cache, output [B, Hq, D] bf16. Strides are in elements; the head
+// dim is contiguous.
 typedef struct uq_decode_problem_s {
-  int32_t num_seqs;             // B >= 1
-  int32_t query_group;          // QG: 1 to 16
-  uq_cache_layout_t cache;      // num_blocks, block_size (16, 32, 64, 128 or
-                                // 256), num_kv_heads, padded_slot
-  int32_t max_blocks_per_seq;   // block-table row length, >= 1
-  float softmax_scale;          // finite; 1/16 when the model sets none
-  uq_fp8_overflow_t q_overflow; // the E4M3 rule of the kernel's code object
+  int32_t num_seqs;           // B >= 1
+  int32_t query_group;        // QG: 1..16 (one 16-row MFMA tile)
+  uq_cache_layout_t cache;    // num_blocks, block_size (16, 32, 64, 128 or
+                              // 256), num_kv_heads, padded_slot, head_dim
+  int32_t max_blocks_per_seq; // block-table row length, >= 1
+  float softmax_scale;        // finite; 1/sqrt(D) when the model sets none
+  // The E4M3 rule for the rotated query: SATURATE (0) is the project's rule
+  // and what the oracle uses; the faithful mode takes the rule of the
+  // kernel's code object (uq_plan_info_t.e4m3_saturates).
+  uq_fp8_overflow_t q_overflow;
 
   const uint16_t *query;       // bf16
   int64_t query_stride_seq;    // elements between sequences, >= 0
@@ -59,12 +63,14 @@ typedef struct uq_decode_problem_s {
 
 // Checks every input of a problem; returns the first problem found.
 // INVALID_ARGUMENT: NULL problem or pointer; B, Hk, num_blocks,
-//   max_blocks_per_seq not positive; padded_slot < 272 or not a multiple of
-//   4; QG not in {6, 8, 16}; block_size not in {16, 32, 64, 128, 256};
+//   max_blocks_per_seq not positive; head_dim 0; padded_slot < D + D/16 or
+//   not a multiple of 4; QG not in 1..16; block_size not in {16, 32, 64,
+//   128, 256};
 //   softmax_scale not finite; q_overflow not a known rule; a negative
 //   stride, or query/output strides under which two (sequence, head) rows of
-//   256 elements overlap; a negative sliding_window; a sink that is NaN or
+//   D elements overlap; a negative sliding_window; a sink that is NaN or
 //   +inf.
+// UNIMPLEMENTED: a head dim other than 64, 128, 256.
 // OUT_OF_RANGE: a negative seq_len or one past max_blocks_per_seq *
 //   block_size; a block id in the used part of a block-table row (entries
 //   first .. ceil(seq_len / block_size) - 1, first = 0 or, with a window,
@@ -72,7 +78,7 @@ typedef struct uq_decode_problem_s {
 //   byte counts overflow.
 UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 
-// Exact mode. For each query head: q_rot = uq_query_rotate(q); scores
+// Exact mode. For each query head: q_rot = uq_query_rotate(D, q, rule); scores
 // s_t = scale * sum_d q_rot[d] * k_rot_t[d] in float64 over the tokens
 // t < seq_len (K and V dequantized with the host UE8M0 rule), only
 // t >= seq_len - W with a sliding window W; softmax (with the head's sink in
@@ -84,7 +90,7 @@ UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 UQ_API uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p);
 
 // Partition partials as the decode kernel writes them (kernel_abi.h):
-// segm_out [B, Hk, P, QG, 256] bf16, segm_max and segm_sum [B, Hk, P, QG]
+// segm_out [B, Hk, P, QG, D] bf16, segm_max and segm_sum [B, Hk, P, QG]
 // fp32, contiguous. Every entry is written, including empty partitions
 // (out 0, max -inf, sum 0).
 typedef struct uq_decode_partials_s {
@@ -100,9 +106,13 @@ typedef struct uq_decode_partials_s {
 // tile-group g covers tokens [win_base + 256 g, +256) (no window: base 0);
 // tokens before win_start are masked like tokens >= seq_len. Per 16-token
 // tile, in fp32:
-//   qk[t] = scale * sum over the 2 MFMA issues of sum over their 4 groups g
+//   qk[t] = scale * sum over the MFMA issues of sum over their groups g
 //           of 2^(kbyte_g-127) * sum_{32 elements} fp4 * e4m3(q_rot)
-//           (E8M0 scale rule; each MFMA's sum rounded once to fp32);
+//           (E8M0 scale rule; each issue's sum rounded once to fp32). An
+//           issue contracts 128 elements (4 groups): D = 256 is two issues
+//           chained through C, D = 128 one; D = 64 one issue of its 2
+//           groups (a 32x32x64 scaled MFMA, or a 16x16x128 one whose other
+//           half is zero, round the same: the zero half adds exact zeros);
 //   tokens t >= seq_len or t < win_start -> -inf;
 //   m' = max(m, max_t qk) (fmaxf: NaN scores leave m' at -inf);
 //   c = exp2f((m - m') * log2e); p_t = exp2f((qk_t - m') * log2e), both
@@ -118,7 +128,7 @@ typedef struct uq_decode_partials_s {
 // stands in for the kernel's fast exp2, so the kernel is not bit-exact
 // against this oracle (a few bf16 ulps).
 // `out_partials` may be NULL; when given, all three arrays must be non-NULL
-// and hold B*Hk*P*QG(*256) entries.
+// and hold B*Hk*P*QG(*D) entries.
 // Extra codes: INVALID_ARGUMENT for num_partitions or tgpp < 1 or a partials
 // struct with a NULL member; OUT_OF_RANGE when some seq_len exceeds the
 // coverage num_partitions * tgpp * 256 (the kernel would drop tokens); with
@@ -134,36 +144,38 @@ UQ_API uq_status_t uq_reference_decode_faithful(
 // propagates); w_s = expf(sink - M) (0 without a sink: NULL or -inf);
 // out = bf16(sum_p w_p * o_p / (w_s + sum_p w_p)), or 0 when the denominator
 // is exactly 0 (and when every partition is empty: w_s alone gives 0 / w_s).
-// Output strides in elements (rows of 256 must not overlap).
+// Output strides in elements (rows of D must not overlap).
 typedef struct uq_reduce_problem_s {
   int32_t num_seqs;       // B >= 1
   int32_t num_kv_heads;   // Hk >= 1
   int32_t query_group;    // QG >= 1 (any; the kernel set is checked elsewhere)
+  int32_t head_dim;       // D: 64, 128 or 256
   int32_t num_partitions; // P >= 1
-  const uint16_t *segm_out; // [B, Hk, P, QG, 256] bf16
+  const uint16_t *segm_out; // [B, Hk, P, QG, D] bf16
   const float *segm_max;    // [B, Hk, P, QG]
   const float *segm_sum;    // [B, Hk, P, QG]
-  uint16_t *output;         // [B, Hk*QG, 256] bf16 with the strides below
+  uint16_t *output;         // [B, Hk*QG, D] bf16 with the strides below
   int64_t output_stride_seq;
   int64_t output_stride_head;
   const float *sinks; // NULL or [Hk*QG] f32, query head hq = kv_head*QG + r
 } uq_reduce_problem_t;
 
 // INVALID_ARGUMENT for NULL pointers, non-positive sizes, negative or
-// overlapping output strides, a NaN or +inf sink; OUT_OF_RANGE when sizes
-// overflow.
+// overlapping output strides, a NaN or +inf sink; UNIMPLEMENTED for a head
+// dim other than 64, 128, 256; OUT_OF_RANGE when sizes overflow.
 UQ_API uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r);
 
-// Unquantized attention for accuracy measurements: one query row q [256]
-// against K and V [num_tokens, 256] (floats, row-major, no rotation, no
+// Unquantized attention for accuracy measurements: one query row q [D]
+// against K and V [num_tokens, D] (floats, row-major, no rotation, no
 // quantization), all arithmetic in float64: out = softmax(scale * K q)^T V.
-// num_tokens 0 gives zeros. INVALID_ARGUMENT for NULL pointers (k and v may
-// be NULL when num_tokens is 0), a negative num_tokens or a non-finite
+// Any head_dim >= 1 (nothing here depends on the format). num_tokens 0 gives
+// zeros. INVALID_ARGUMENT for NULL pointers (k and v may be NULL when
+// num_tokens is 0), head_dim < 1, a negative num_tokens or a non-finite
 // scale.
-UQ_API uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
+UQ_API uq_status_t uq_reference_attention_f64(int32_t head_dim, const float *q,
                                               const float *k, const float *v,
                                               int64_t num_tokens, double scale,
-                                              double out[UQ_HEAD_DIM]);
+                                              double *out);
 
 // The same with a sliding window and a sink: only tokens t >= num_tokens -
 // sliding_window take part (sliding_window 0: all), and the sink (-inf:
@@ -171,9 +183,9 @@ UQ_API uq_status_t uq_reference_attention_f64(const float q[UQ_HEAD_DIM],
 // score, sink). No tokens gives zeros. INVALID_ARGUMENT as above, and for a
 // negative sliding_window or a NaN / +inf sink.
 UQ_API uq_status_t uq_reference_attention_window_sink_f64(
-    const float q[UQ_HEAD_DIM], const float *k, const float *v,
+    int32_t head_dim, const float *q, const float *k, const float *v,
     int64_t num_tokens, double scale, int64_t sliding_window, double sink,
-    double out[UQ_HEAD_DIM]);
+    double *out);
 
 #ifdef __cplusplus
 } // extern "C"

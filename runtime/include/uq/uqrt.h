@@ -1,6 +1,6 @@
 // libuqrt: the public C API a server links to run UltraQuant 4-bit KV-cache
-// decode attention (head dim 256) on a gfx950 GPU through HIP, on the gfx950
-// simulator, or on the host reference.
+// decode attention (head dims 64, 128, 256) on a gfx950 GPU through HIP, on the
+// gfx950 simulator, or on the host reference.
 //
 // Usage:
 //   uq_context_t *ctx; uq_context_create(NULL, &ctx);          // auto backend
@@ -32,10 +32,18 @@ extern "C" {
 #endif
 
 // The API version this header describes. A minor bump adds; a major bump
-// breaks source or binary compatibility.
+// breaks source or binary compatibility (before 1.0 a minor bump may break
+// the host-side helpers of uq/format.h, uq/reference.h and uq/policy.h, and
+// says so here).
 //   0.2: uq_decode_config_t.sliding_window, uq_plan_run_with_sinks.
+//   0.3: head dims 64 and 128 and query groups 1..16 (uq_decode_config_t);
+//        the host helpers take the head dim (uq_cache_layout_t.head_dim,
+//        uq_reduce_problem_t.head_dim, a head_dim parameter of uq_wht,
+//        uq_query_rotate, uq_slot_encode/decode, uq_launch_policy*,
+//        uq_reference_attention*_f64); UQ_HEAD_DIM and the fixed slot
+//        offsets became per-D macros (UQ_SLOT_*(D), UQ_MAX_HEAD_DIM).
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 2
+#define UQRT_VERSION_MINOR 3
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -155,19 +163,20 @@ typedef enum uq_dtype_e {
 // fields marked so. Strides are in elements.
 typedef struct uq_decode_config_s {
   uint32_t num_kv_heads;       // Hk >= 1
-  uint32_t query_group;        // QG = Hq / Hk: 1 to 16
-  uint32_t head_dim;           // must be 256
+  uint32_t query_group;        // QG = Hq / Hk: 1..16
+  uint32_t head_dim;           // D: 64, 128 or 256
   uint32_t block_size;         // tokens per cache block: 16..256, power of 2
-  uint32_t padded_slot;        // bytes per (token, kv head): >= 272, % 4 == 0
+  uint32_t padded_slot;        // bytes per (token, kv head): >= D + D/16
+                               // (68, 136, 272), % 4 == 0
   uint32_t max_blocks_per_seq; // block-table row length
   uint32_t num_blocks;         // blocks in the cache (bounds checks)
   uint32_t max_batch;          // largest batch any run may pass
   uint32_t max_kv_splits;      // parallelism floor of the policy; 0: 32
-  float softmax_scale;         // 0: 1/sqrt(256) = 1/16
-  int64_t query_stride_seq;    // 0: Hq * 256 (fused QKV: (Hq + 2 Hk) * 256)
-  int64_t query_stride_head;   // 0: 256
-  int64_t output_stride_seq;   // 0: Hq * 256
-  int64_t output_stride_head;  // 0: 256
+  float softmax_scale;         // 0: 1/sqrt(D) (1/16 for D = 256)
+  int64_t query_stride_seq;    // 0: Hq * D (fused QKV: (Hq + 2 Hk) * D)
+  int64_t query_stride_head;   // 0: D
+  int64_t output_stride_seq;   // 0: Hq * D
+  int64_t output_stride_head;  // 0: D
   uq_dtype_t query_dtype;      // must be BF16
   uq_dtype_t output_dtype;     // must be BF16
   // Since 0.2. A query attends only to the last W tokens of its sequence
@@ -182,29 +191,36 @@ typedef struct uq_plan_s uq_plan_t;
 
 // Validates `config`, picks the decode record matching its head dim and
 // query group (the smallest qg_max >= QG) and the reduce record of its head
-// dim, loads their code
-// objects, checks their kernel arguments against the runtime's ABI, applies
-// the launch policy and allocates the workspace (segm_out/max/sum) for the
-// largest partition count any batch <= max_batch can get. Codes:
-// INVALID_ARGUMENT (bad config; the message names the field),
+// dim, loads their code objects, checks their kernel arguments against the
+// runtime's ABI, applies the launch policy and allocates the workspace
+// (segm_out/max/sum) for the largest partition count any batch <= max_batch
+// can get. The host backend needs no record: it decodes every supported D
+// and QG. Codes: INVALID_ARGUMENT (bad config; the message names the field),
 // OUT_OF_RANGE (a product of sizes past the kernel's 32-bit offsets: a cache
 // block of more than 2^31 - 1 bytes, or a kv head's query rows spanning
-// more; the message names the field), UNIMPLEMENTED (a valid shape the kernels
-// do not cover: head dim, QG, block size, dtype; also a shape no record of
-// the table serves: the message lists the table), NOT_FOUND (the table holds
-// no decode or no reduce kernel at all), FAILED_PRECONDITION (a code
-// object's arguments disagree with the ABI), RESOURCE_EXHAUSTED. The caller
-// destroys the plan before the context.
+// more; the message names the field), UNIMPLEMENTED (a shape the API does
+// not cover: head dim other than 64, 128, 256 (the message names them), QG
+// over 16, block size, dtype; also, on hip and sim, a shape no record of the
+// table serves: the message lists the table), NOT_FOUND (the table holds no
+// decode or no reduce kernel at all), FAILED_PRECONDITION (a code object's
+// arguments disagree with the ABI), RESOURCE_EXHAUSTED. The caller destroys
+// the plan before the context.
 UQ_API uq_status_t uq_plan_create(uq_context_t *context,
                                   const uq_decode_config_t *config,
                                   uq_plan_t **out_plan);
 UQ_API void uq_plan_destroy(uq_plan_t *plan);
 
 typedef struct uq_plan_info_s {
-  char variant[32];          // the decode record's key, "decode_d256_qg_max8"
-  uint32_t max_partitions;   // largest P over every batch <= max_batch
-  uint64_t workspace_bytes;  // device bytes the plan owns
-  uint32_t e4m3_saturates;   // 1: |q| > 448 -> +-448 (FP16_OVFL); 0: NaN
+  // The decode record's key, "decode_d256_qg_max8"; "host" on the host
+  // backend when no record serves the shape.
+  char variant[32];
+  uint32_t max_partitions;  // largest P over every batch <= max_batch
+  uint64_t workspace_bytes; // device bytes the plan owns
+  // The decode code object's E4M3 rule for the rotated query: 1: |q| past
+  // 464 -> +-448 (FP16_OVFL set; the project's rule); 0: NaN (that head's
+  // output turns NaN). On the host backend: the rule of the record that
+  // serves the shape if there is one, else 1.
+  uint32_t e4m3_saturates;
   uint32_t decode_lds_bytes; // static LDS of the decode kernel (0 on host)
 } uq_plan_info_t;
 
@@ -221,11 +237,11 @@ UQ_API uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
 
 // Runs decode then the partition reduce for `batch` (1..max_batch)
 // sequences:
-//   query        bf16, [batch, Hq, 256] with the plan's query strides
+//   query        bf16, [batch, Hq, D] with the plan's query strides
 //   kv_cache     u8 [num_blocks, block_size, Hk, padded_slot]
 //   block_tables i32 [batch, max_blocks_per_seq]
 //   seq_lens     i32 [batch]
-//   output       bf16, [batch, Hq, 256] with the plan's output strides
+//   output       bf16, [batch, Hq, D] with the plan's output strides
 // Never allocates device memory or calls the context's allocator: safe
 // inside a HIP graph capture (HIP copies the kernel arguments at launch).
 // (The host backend's reference uses libc scratch memory of its own.) On the

@@ -412,81 +412,163 @@ static int test_ue8m0_e8m0_all_bytes(void) {
 
 // ---- Rotation -------------------------------------------------------------
 
+static const int32_t kHeadDims[3] = {64, 128, 256};
+
+static int log2_int(int n) { return __builtin_ctz((unsigned)n); }
+
+static int test_head_dim_check(void) {
+  for (int i = 0; i < 3; ++i)
+    UQ_EXPECT_OK(uq_head_dim_check(kHeadDims[i]));
+  UQ_EXPECT_CODE(uq_head_dim_check(0), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_head_dim_check(-64), UQ_STATUS_INVALID_ARGUMENT);
+  // Multiples of 32 vLLM allows but the library does not take.
+  UQ_EXPECT_CODE(uq_head_dim_check(32), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_head_dim_check(96), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_head_dim_check(512), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_head_dim_check(255), UQ_STATUS_UNIMPLEMENTED);
+  // The scale is 1/sqrt(D) correctly rounded to fp32: compare with the
+  // neighbours in float64.
+  for (int i = 0; i < 3; ++i) {
+    double want = 1.0 / sqrt((double)kHeadDims[i]);
+    float c = uq_wht_scale(kHeadDims[i]);
+    UQ_EXPECT(fabs(c - want) <= fabs(nextafterf(c, 1.0f) - want));
+    UQ_EXPECT(fabs(c - want) <= fabs(nextafterf(c, 0.0f) - want));
+  }
+  UQ_EXPECT_EQ_HEX(f2u(uq_wht_scale(128)), 0x3DB504F3u);
+  UQ_EXPECT_EQ_HEX(f2u(uq_wht_scale(96)), 0u);
+  float x[256] = {1.0f};
+  UQ_EXPECT_CODE(uq_wht(96, x), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_EQ_HEX(f2u(x[0]), f2u(1.0f)); // untouched on failure
+  UQ_EXPECT_CODE(uq_wht(64, NULL), UQ_STATUS_INVALID_ARGUMENT);
+  return 0;
+}
+
 static int test_wht_matches_matrix(void) {
   uq_rng_t rng = uq_rng_for(3);
-  for (int trial = 0; trial < 20; ++trial) {
-    float x[256], y[256];
-    double sum_abs = 0;
-    for (int i = 0; i < 256; ++i) {
-      x[i] = (float)(uq_rng_gauss(&rng) * (trial % 2 ? 1e3 : 1.0));
-      sum_abs += fabs(x[i]);
-      y[i] = x[i];
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di], L = log2_int(D);
+    const double c = 1.0 / sqrt((double)D);
+    for (int trial = 0; trial < 20; ++trial) {
+      float x[256], y[256];
+      double sum_abs = 0;
+      for (int i = 0; i < D; ++i) {
+        x[i] = (float)(uq_rng_gauss(&rng) * (trial % 2 ? 1e3 : 1.0));
+        sum_abs += fabs(x[i]);
+        y[i] = x[i];
+      }
+      UQ_EXPECT_OK(uq_wht(D, y));
+      // Each of the L fp32 butterfly stages adds at most one rounding of
+      // relative size 2^-24 to partial sums bounded by sum |x|; the final
+      // scale adds one more rounding plus the fp32 constant's own error
+      // (both exact for D = 64, 256). Hence |y - Hx| <= (L + 2) * 2^-24 *
+      // sum|x| / sqrt(D) (x1.01).
+      double tol = 1.01 * (L + 2) * 0x1p-24 * sum_abs * c;
+      for (int i = 0; i < D; ++i) {
+        double want = 0;
+        for (int j = 0; j < D; ++j)
+          want += (__builtin_popcount(i & j) & 1 ? -1.0 : 1.0) * x[j];
+        UQ_EXPECT_NEAR(y[i], want * c, tol);
+      }
+      // H H = I: applying it twice gives x back. The first pass's error e
+      // (|e_i| <= tol) reaches each element as (H e)_i, at most
+      // sqrt(D) * tol; the second pass adds its own (L + 2) * 2^-24 *
+      // sum|y| / sqrt(D) with sum|y| <= sqrt(D) ||y||_2 <= sqrt(D) sum|x|.
+      UQ_EXPECT_OK(uq_wht(D, y));
+      for (int i = 0; i < D; ++i)
+        UQ_EXPECT_NEAR(y[i], x[i],
+                       sqrt((double)D) * tol +
+                           1.01 * (L + 2) * 0x1p-24 * sum_abs);
     }
-    uq_wht256(y);
-    // Each of the 8 fp32 butterfly stages adds at most one rounding of
-    // relative size 2^-24 to partial sums bounded by sum |x|; the final
-    // 1/16 is exact. Hence |y - Hx| <= 8 * 2^-24 * sum|x| / 16 (x1.01).
-    double tol = 1.01 * 8 * 0x1p-24 * sum_abs / 16;
-    for (int i = 0; i < 256; ++i) {
-      double want = 0;
-      for (int j = 0; j < 256; ++j)
-        want += (__builtin_popcount(i & j) & 1 ? -1.0 : 1.0) * x[j];
-      want /= 16.0;
-      UQ_EXPECT_NEAR(y[i], want, tol);
+    // Unit vectors give a column of H exactly (+-scale): the butterfly
+    // sums are +-1 exactly.
+    const float scale = uq_wht_scale(D);
+    for (int j = 0; j < D; j += 37) {
+      float e[256] = {0};
+      e[j] = 1.0f;
+      UQ_EXPECT_OK(uq_wht(D, e));
+      for (int i = 0; i < D; ++i)
+        UQ_EXPECT_EQ_HEX(f2u(e[i]),
+                         f2u(__builtin_popcount(i & j) & 1 ? -scale : scale));
     }
-    // H H = I: applying it twice gives x back. The first pass's error e
-    // (|e_i| <= tol) reaches each element as (H e)_i, at most 256 * tol / 16;
-    // the second pass adds its own 8 * 2^-24 * sum|y| / 16 with
-    // sum|y| <= 16 ||y||_2 = 16 ||x||_2 <= 16 sum|x|.
-    uq_wht256(y);
-    for (int i = 0; i < 256; ++i)
-      UQ_EXPECT_NEAR(y[i], x[i], 16 * tol + 1.01 * 8 * 0x1p-24 * sum_abs);
-  }
-  // Unit vectors give a column of H exactly (+-1/16).
-  for (int j = 0; j < 256; j += 37) {
-    float e[256] = {0};
-    e[j] = 1.0f;
-    uq_wht256(e);
-    for (int i = 0; i < 256; ++i)
-      UQ_EXPECT_EQ_HEX(f2u(e[i]),
-                       f2u(__builtin_popcount(i & j) & 1 ? -0.0625f : 0.0625f));
   }
   return 0;
 }
 
-// The decode kernel's WHT restated from the seed's lane map: 8 lanes each
-// own 32 consecutive dims; stages 0..4 in-register, then stages 5..7 as a
-// partner exchange where the lane with the stride bit set computes
-// mine * -1 + partner. uq_wht256 must match it bit for bit.
+// The rotation is orthonormal for every D: the columns of the explicit
+// Sylvester matrix scaled by 1/sqrt(D) have unit norm and are pairwise
+// orthogonal (float64, exact for these sizes), and the library's rotation
+// keeps the L2 norm of random vectors within its rounding.
+static int test_wht_orthonormal(void) {
+  uq_rng_t rng = uq_rng_for(9);
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di];
+    for (int i = 0; i < D; i += 7) {
+      for (int j = 0; j < D; j += 5) {
+        double dot = 0;
+        for (int k = 0; k < D; ++k)
+          dot += (__builtin_popcount(i & k) & 1 ? -1.0 : 1.0) *
+                 (__builtin_popcount(j & k) & 1 ? -1.0 : 1.0) / D;
+        UQ_EXPECT_NEAR(dot, i == j ? 1.0 : 0.0, 1e-12);
+      }
+    }
+    for (int trial = 0; trial < 50; ++trial) {
+      float x[256];
+      double before = 0, after = 0;
+      for (int i = 0; i < D; ++i) {
+        x[i] = (float)uq_rng_gauss(&rng);
+        before += (double)x[i] * x[i];
+      }
+      UQ_EXPECT_OK(uq_wht(D, x));
+      for (int i = 0; i < D; ++i)
+        after += (double)x[i] * x[i];
+      // Relative error per element <= (L + 2) 2^-24 (see above), so the
+      // norm moves by no more than that relative amount (x2 squared).
+      UQ_EXPECT_NEAR(sqrt(after), sqrt(before),
+                     1.01 * (log2_int(D) + 2) * 0x1p-24 * sqrt((double)D) *
+                         sqrt(before));
+    }
+  }
+  return 0;
+}
+
+// The decode kernel's WHT restated from the seed's lane map: D/32 lanes each
+// own 32 consecutive dims; stages 0..4 in-register, then log2(D/32) stages
+// as a partner exchange where the lane with the stride bit set computes
+// mine * -1 + partner; then the fp32 scale. uq_wht must match it bit for bit
+// for every D (the smaller D drop the last cross-lane stages).
 static int test_wht_kernel_lane_order(void) {
   uq_rng_t rng = uq_rng_for(8);
-  for (int trial = 0; trial < 200; ++trial) {
-    float lanes[8][32], x[256];
-    for (int i = 0; i < 256; ++i) {
-      x[i] = (float)(uq_rng_gauss(&rng) * ldexp(1.0, (int)(i % 13) - 6));
-      lanes[i / 32][i % 32] = x[i];
-    }
-    for (int c = 0; c < 8; ++c) {
-      for (int st = 1; st < 32; st <<= 1) {
-        float next[32];
-        for (int t = 0; t < 32; ++t)
-          next[t] = (t & st) ? lanes[c][t - st] - lanes[c][t]
-                             : lanes[c][t] + lanes[c][t + st];
-        memcpy(lanes[c], next, sizeof next);
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di], lanes_used = D / 32;
+    const float scale = uq_wht_scale(D);
+    for (int trial = 0; trial < 200; ++trial) {
+      float lanes[8][32], x[256];
+      for (int i = 0; i < D; ++i) {
+        x[i] = (float)(uq_rng_gauss(&rng) * ldexp(1.0, (int)(i % 13) - 6));
+        lanes[i / 32][i % 32] = x[i];
       }
-    }
-    for (int k = 1; k < 8; k <<= 1) {
-      float next[8][32];
-      for (int c = 0; c < 8; ++c) {
-        float sign = (c & k) ? -1.0f : 1.0f;
-        for (int t = 0; t < 32; ++t)
-          next[c][t] = lanes[c][t] * sign + lanes[c ^ k][t];
+      for (int c = 0; c < lanes_used; ++c) {
+        for (int st = 1; st < 32; st <<= 1) {
+          float next[32];
+          for (int t = 0; t < 32; ++t)
+            next[t] = (t & st) ? lanes[c][t - st] - lanes[c][t]
+                               : lanes[c][t] + lanes[c][t + st];
+          memcpy(lanes[c], next, sizeof next);
+        }
       }
-      memcpy(lanes, next, sizeof next);
+      for (int k = 1; k < lanes_used; k <<= 1) {
+        float next[8][32];
+        for (int c = 0; c < lanes_used; ++c) {
+          float sign = (c & k) ? -1.0f : 1.0f;
+          for (int t = 0; t < 32; ++t)
+            next[c][t] = lanes[c][t] * sign + lanes[c ^ k][t];
+        }
+        memcpy(lanes, next, sizeof(float) * 32 * (size_t)lanes_used);
+      }
+      UQ_EXPECT_OK(uq_wht(D, x));
+      for (int i = 0; i < D; ++i)
+        UQ_EXPECT_EQ_HEX(f2u(x[i]), f2u(lanes[i / 32][i % 32] * scale));
     }
-    uq_wht256(x);
-    for (int i = 0; i < 256; ++i)
-      UQ_EXPECT_EQ_HEX(f2u(x[i]), f2u(lanes[i / 32][i % 32] * (1.0f / 16)));
   }
   return 0;
 }
@@ -513,30 +595,45 @@ static int test_qperm(void) {
 
 static int test_query_rotate(void) {
   uq_rng_t rng = uq_rng_for(4);
-  uint16_t q[256];
-  float x[256], got[256];
-  for (int i = 0; i < 256; ++i) {
-    q[i] = uq_float_to_bf16((float)(uq_rng_gauss(&rng) * 200.0));
-    x[i] = uq_bf16_to_float(q[i]);
-  }
-  uq_query_rotate(q, UQ_FP8_OVERFLOW_NAN, got);
-  uq_wht256(x);
-  int saw_nan = 0;
-  for (int i = 0; i < 256; ++i) {
-    float want = fabsf(x[i]) > 464.0f
-                     ? NAN
-                     : (float)e4m3_oracle(e4m3_encode_oracle(x[i], 1));
-    if (isnan(want)) {
-      UQ_EXPECT(isnan(got[i]));
-      saw_nan = 1;
-    } else {
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di];
+    uint16_t q[256];
+    float x[256], got[256];
+    for (int i = 0; i < D; ++i) {
+      q[i] = uq_float_to_bf16((float)(uq_rng_gauss(&rng) * 1000.0));
+      x[i] = uq_bf16_to_float(q[i]);
+    }
+    UQ_EXPECT_OK(uq_query_rotate(D, q, UQ_FP8_OVERFLOW_NAN, got));
+    UQ_EXPECT_OK(uq_wht(D, x));
+    int saw_nan = 0;
+    for (int i = 0; i < D; ++i) {
+      float want = fabsf(x[i]) > 464.0f
+                       ? NAN
+                       : (float)e4m3_oracle(e4m3_encode_oracle(x[i], 1));
+      if (isnan(want)) {
+        UQ_EXPECT(isnan(got[i]));
+        saw_nan = 1;
+      } else {
+        UQ_EXPECT_EQ_HEX(f2u(got[i]), f2u(want));
+      }
+    }
+    // The rotation is orthonormal: q_rot has sigma 1000 too, and 64% of its
+    // elements pass 464 (P(|z| > 0.464)); none at all is out of reach.
+    UQ_EXPECT(saw_nan);
+    UQ_EXPECT_OK(uq_query_rotate(D, q, UQ_FP8_OVERFLOW_SATURATE, got));
+    for (int i = 0; i < D; ++i) {
+      float want = fabsf(x[i]) > 464.0f
+                       ? copysignf(448.0f, x[i])
+                       : (float)e4m3_oracle(e4m3_encode_oracle(x[i], 1));
       UQ_EXPECT_EQ_HEX(f2u(got[i]), f2u(want));
     }
   }
-  UQ_EXPECT(saw_nan); // sigma 200 * 16 = 3200 >> 464: overflow exercised
-  uq_query_rotate(q, UQ_FP8_OVERFLOW_SATURATE, got);
-  for (int i = 0; i < 256; ++i)
-    UQ_EXPECT(!isnan(got[i]) && fabsf(got[i]) <= 448.0f);
+  float out[256];
+  uint16_t q[256] = {0};
+  UQ_EXPECT_CODE(uq_query_rotate(100, q, UQ_FP8_OVERFLOW_SATURATE, out),
+                 UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_query_rotate(64, NULL, UQ_FP8_OVERFLOW_SATURATE, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
   return 0;
 }
 
@@ -694,103 +791,185 @@ static int test_group_decode_zero_byte(void) {
 // ---- Slots and the cache
 // -----------------------------------------------------
 
+// vLLM's slot for head dim D: K codes [0, D/2), K scales [D/2, D/2 + D/32),
+// V codes next (D/2 bytes), V scales last (D/32 bytes): D + D/16 bytes.
+static int test_slot_geometry(void) {
+  static const int want[3][5] = {
+      // D, K scales, V codes, V scales, content
+      {64, 32, 34, 66, 68},
+      {128, 64, 68, 132, 136},
+      {256, 128, 136, 264, 272},
+  };
+  for (int i = 0; i < 3; ++i) {
+    const int D = want[i][0];
+    UQ_EXPECT_EQ_INT(UQ_SLOT_K_CODES_OFFSET(D), 0);
+    UQ_EXPECT_EQ_INT(UQ_SLOT_K_SCALES_OFFSET(D), want[i][1]);
+    UQ_EXPECT_EQ_INT(UQ_SLOT_V_CODES_OFFSET(D), want[i][2]);
+    UQ_EXPECT_EQ_INT(UQ_SLOT_V_SCALES_OFFSET(D), want[i][3]);
+    UQ_EXPECT_EQ_INT(UQ_SLOT_CONTENT_BYTES(D), want[i][4]);
+    UQ_EXPECT_EQ_INT(UQ_SLOT_NUM_GROUPS(D), D / 32);
+  }
+  UQ_EXPECT_EQ_INT(UQ_MAX_SLOT_CONTENT_BYTES, UQ_SLOT_CONTENT_BYTES(256));
+  UQ_EXPECT_EQ_INT(UQ_MAX_NUM_GROUPS, UQ_SLOT_NUM_GROUPS(UQ_MAX_HEAD_DIM));
+  return 0;
+}
+
+// Hand-computed slots: K = V = the unit spike e_0 (bf16 1.0). The rotated K
+// is c = 1/sqrt(D) in every element; s = 0.156 c, exp = floor(log2 s + .5):
+// D = 64: c = .125, log2(.0195) = -5.68 -> -6 (byte 121), c * 2^6 = 8 -> 6;
+// D = 128: c = .0884, log2(.01379) = -6.18 -> -6 (121), c * 2^6 = 5.66 -> 6;
+// D = 256: c = .0625, log2(.00975) = -6.68 -> -7 (120), c * 2^7 = 8 -> 6.
+// So every K code is 7 (bytes 0x77). V group 0: absmax 1, log2(.156) =
+// -2.68 -> -3 (byte 124), 1 * 8 -> 6: code 7 in the low nibble of byte 0;
+// the other V groups are zero groups (byte 0, codes 0).
+static int test_slot_encode_hand_case(void) {
+  static const uint8_t k_byte[3] = {121, 121, 120};
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di];
+    uint16_t k[256] = {0}, v[256] = {0};
+    k[0] = v[0] = uq_float_to_bf16(1.0f);
+    uint8_t slot[UQ_MAX_SLOT_CONTENT_BYTES + 4];
+    memset(slot, 0xA5, sizeof slot);
+    UQ_EXPECT_OK(uq_slot_encode(D, k, v, slot));
+    uint8_t want[UQ_MAX_SLOT_CONTENT_BYTES + 4];
+    memset(want, 0xA5, sizeof want);
+    memset(want, 0x77, (size_t)D / 2);
+    memset(want + D / 2, k_byte[di], (size_t)D / 32);
+    memset(want + D / 2 + D / 32, 0, (size_t)D / 2 + D / 32);
+    want[D / 2 + D / 32] = 0x07;
+    want[D + D / 32] = 124;
+    UQ_EXPECT(memcmp(slot, want, sizeof slot) == 0);
+  }
+  return 0;
+}
+
 static int test_slot_layout(void) {
   uq_rng_t rng = uq_rng_for(6);
-  uint16_t k[256], v[256];
-  float kf[256], vf[256];
-  for (int i = 0; i < 256; ++i) {
-    k[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
-    v[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
-    kf[i] = uq_bf16_to_float(k[i]);
-    vf[i] = uq_bf16_to_float(v[i]);
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di], G = D / 32;
+    const int ks = UQ_SLOT_K_SCALES_OFFSET(D), vc = UQ_SLOT_V_CODES_OFFSET(D),
+              vs = UQ_SLOT_V_SCALES_OFFSET(D),
+              content = UQ_SLOT_CONTENT_BYTES(D);
+    uint16_t k[256], v[256];
+    float kf[256], vf[256];
+    for (int i = 0; i < D; ++i) {
+      k[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
+      v[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
+      kf[i] = uq_bf16_to_float(k[i]);
+      vf[i] = uq_bf16_to_float(v[i]);
+    }
+    uint8_t slot[288];
+    memset(slot, 0xA5, sizeof slot);
+    UQ_EXPECT_OK(uq_slot_encode(D, k, v, slot));
+    for (int i = content; i < 288; ++i)
+      UQ_EXPECT_EQ_HEX(slot[i], 0xA5);
+    UQ_EXPECT_OK(uq_wht(D, kf));
+    for (int g = 0; g < G; ++g) {
+      uint8_t codes[16], scale;
+      uq_group_encode(kf + 32 * g, codes, &scale);
+      UQ_EXPECT(memcmp(codes, slot + 16 * g, 16) == 0);
+      UQ_EXPECT_EQ_HEX(slot[ks + g], scale);
+      uq_group_encode(vf + 32 * g, codes, &scale);
+      UQ_EXPECT(memcmp(codes, slot + vc + 16 * g, 16) == 0);
+      UQ_EXPECT_EQ_HEX(slot[vs + g], scale);
+    }
+    // Decoding gives K in the rotated basis. Per element, |x - q(x)| is at
+    // most half the largest level gap (1 * 2^e) or, past the top level, the
+    // clipping: 2^e >= s / sqrt(2) with s = 0.156 absmax, so
+    // |x| / 2^e <= sqrt(2) / 0.156 = 9.07 and the error <= 3.07 * 2^e.
+    float kr[256], vd[256];
+    UQ_EXPECT_OK(uq_slot_decode(D, slot, kr, vd));
+    double err_rot = 0;
+    for (int i = 0; i < D; ++i) {
+      double bound = 3.07 * ldexp(1.0, slot[ks + i / 32] - 127);
+      UQ_EXPECT(fabs((double)kr[i] - kf[i]) <= bound);
+      err_rot += ((double)kr[i] - kf[i]) * ((double)kr[i] - kf[i]);
+      double vbound = 3.07 * ldexp(1.0, slot[vs + i / 32] - 127);
+      UQ_EXPECT(fabs((double)vd[i] - vf[i]) <= vbound);
+    }
+    // Rotating back is orthonormal: the error's L2 norm carries over (up to
+    // the fp32 rounding of the butterflies).
+    UQ_EXPECT_OK(uq_wht(D, kr));
+    double err = 0, norm = 0;
+    for (int i = 0; i < D; ++i) {
+      double ki = uq_bf16_to_float(k[i]);
+      err += (kr[i] - ki) * (kr[i] - ki);
+      norm += ki * ki;
+    }
+    UQ_EXPECT(sqrt(err) <= sqrt(err_rot) * 1.0001 + 1e-5 * sqrt(norm));
   }
+  uint16_t k[256] = {0};
   uint8_t slot[288];
-  memset(slot, 0xA5, sizeof slot);
-  uq_slot_encode(k, v, slot);
-  for (int i = 272; i < 288; ++i)
-    UQ_EXPECT_EQ_HEX(slot[i], 0xA5);
-  uq_wht256(kf);
-  for (int g = 0; g < 8; ++g) {
-    uint8_t codes[16], scale;
-    uq_group_encode(kf + 32 * g, codes, &scale);
-    UQ_EXPECT(memcmp(codes, slot + 16 * g, 16) == 0);
-    UQ_EXPECT_EQ_HEX(slot[128 + g], scale);
-    uq_group_encode(vf + 32 * g, codes, &scale);
-    UQ_EXPECT(memcmp(codes, slot + 136 + 16 * g, 16) == 0);
-    UQ_EXPECT_EQ_HEX(slot[264 + g], scale);
-  }
-  // Decoding gives K in the rotated basis. Per element, |x - q(x)| is at
-  // most half the largest level gap (1 * 2^e) or, past the top level, the
-  // clipping: 2^e >= s / sqrt(2) with s = 0.156 absmax, so
-  // |x| / 2^e <= sqrt(2) / 0.156 = 9.07 and the error <= 3.07 * 2^e.
-  float kr[256], vd[256];
-  uq_slot_decode(slot, kr, vd);
-  double err_rot = 0;
-  for (int i = 0; i < 256; ++i) {
-    double bound = 3.07 * ldexp(1.0, slot[128 + i / 32] - 127);
-    UQ_EXPECT(fabs((double)kr[i] - kf[i]) <= bound);
-    err_rot += ((double)kr[i] - kf[i]) * ((double)kr[i] - kf[i]);
-    double vbound = 3.07 * ldexp(1.0, slot[264 + i / 32] - 127);
-    UQ_EXPECT(fabs((double)vd[i] - vf[i]) <= vbound);
-  }
-  // Rotating back is orthonormal: the error's L2 norm carries over (up to
-  // the fp32 rounding of the butterflies).
-  uq_wht256(kr);
-  double err = 0, norm = 0;
-  for (int i = 0; i < 256; ++i) {
-    double ki = uq_bf16_to_float(k[i]);
-    err += (kr[i] - ki) * (kr[i] - ki);
-    norm += ki * ki;
-  }
-  UQ_EXPECT(sqrt(err) <= sqrt(err_rot) * 1.0001 + 1e-5 * sqrt(norm));
+  float out[256];
+  UQ_EXPECT_CODE(uq_slot_encode(192, k, k, slot), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_slot_encode(64, k, NULL, slot), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_slot_decode(0, slot, out, out), UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_slot_decode(128, slot, NULL, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
   return 0;
 }
 
 static int test_layout_validation(void) {
-  uq_cache_layout_t ok = {4, 16, 2, 272};
-  size_t bytes = 0;
-  UQ_EXPECT_OK(uq_cache_layout_validate(&ok));
-  UQ_EXPECT_OK(uq_cache_layout_size(&ok, &bytes));
-  UQ_EXPECT_EQ_INT(bytes, 4 * 16 * 2 * 272);
-  UQ_EXPECT_CODE(uq_cache_layout_validate(NULL), UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_cache_layout_size(&ok, NULL), UQ_STATUS_INVALID_ARGUMENT);
-  uq_cache_layout_t bad;
-  bad = ok, bad.num_blocks = 0;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
-  bad = ok, bad.num_blocks = -3;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
-  bad = ok, bad.block_size = 0;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
-  bad = ok, bad.num_kv_heads = -1;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
-  bad = ok, bad.padded_slot = 268;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
-  bad = ok, bad.padded_slot = 274;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
-  bad = ok, bad.num_blocks = INT64_MAX / 2;
-  UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_OUT_OF_RANGE);
-  bad = ok, bad.padded_slot = 288;
-  UQ_EXPECT_OK(uq_cache_layout_validate(&bad));
+  for (int di = 0; di < 3; ++di) {
+    const int D = kHeadDims[di], content = D + D / 16;
+    uq_cache_layout_t ok = {.num_blocks = 4,
+                            .block_size = 16,
+                            .num_kv_heads = 2,
+                            .padded_slot = content,
+                            .head_dim = D};
+    size_t bytes = 0;
+    UQ_EXPECT_OK(uq_cache_layout_validate(&ok));
+    UQ_EXPECT_OK(uq_cache_layout_size(&ok, &bytes));
+    UQ_EXPECT_EQ_INT(bytes, 4 * 16 * 2 * content);
+    UQ_EXPECT_CODE(uq_cache_layout_validate(NULL), UQ_STATUS_INVALID_ARGUMENT);
+    UQ_EXPECT_CODE(uq_cache_layout_size(&ok, NULL), UQ_STATUS_INVALID_ARGUMENT);
+    uq_cache_layout_t bad;
+    bad = ok, bad.num_blocks = 0;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.num_blocks = -3;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.block_size = 0;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.num_kv_heads = -1;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.padded_slot = content - 4;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.padded_slot = content + 2;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.num_blocks = INT64_MAX / 2;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_OUT_OF_RANGE);
+    bad = ok, bad.padded_slot = content + 16;
+    UQ_EXPECT_OK(uq_cache_layout_validate(&bad));
+    bad = ok, bad.head_dim = 0; // left unset
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_INVALID_ARGUMENT);
+    bad = ok, bad.head_dim = 96, bad.padded_slot = 288;
+    UQ_EXPECT_CODE(uq_cache_layout_validate(&bad), UQ_STATUS_UNIMPLEMENTED);
+  }
   return 0;
 }
 
-static int test_cache_write_and_read(void) {
-  uq_rng_t rng = uq_rng_for(7);
-  const uq_cache_layout_t layout = {5, 16, 3, 288};
+static int cache_write_and_read(int D) {
+  uq_rng_t rng = uq_rng_for(7 + (uint64_t)D);
+  const int32_t P = UQ_SLOT_CONTENT_BYTES(D) + 16; // padded slot
+  const uq_cache_layout_t layout = {.num_blocks = 5,
+                                    .block_size = 16,
+                                    .num_kv_heads = 3,
+                                    .padded_slot = P,
+                                    .head_dim = D};
   size_t size = 0;
   UQ_EXPECT_OK(uq_cache_layout_size(&layout, &size));
   uint8_t *cache = malloc(size), *before = malloc(size);
-  // Key and value as slices of a fused [T, 2 * Hk + 1, 256] tensor.
+  // Key and value as slices of a fused [T, 2 * Hk + 1, D] tensor.
   enum { T = 7, H = 3, W = 2 * H + 1 };
-  uint16_t *fused = malloc(sizeof(uint16_t) * T * W * 256);
+  uint16_t *fused = malloc(sizeof(uint16_t) * T * W * (size_t)D);
   if (!cache || !before || !fused)
     UQ_TEST_FAIL_("out of memory");
   memset(cache, 0xA5, size);
-  for (int i = 0; i < T * W * 256; ++i)
+  for (int i = 0; i < T * W * D; ++i)
     fused[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
   int64_t slots[T] = {0, 17, -1, 79, 40, 33, 5};
-  uq_kv_tokens_t tokens = {fused + 256, W * 256, 256,   fused + 4 * 256,
-                           W * 256,     256,     slots, T};
+  uq_kv_tokens_t tokens = {fused + D, W * D, D,     fused + 4 * D,
+                           W * D,     D,     slots, T};
   UQ_EXPECT_OK(uq_cache_write(&layout, cache, size, &tokens));
   // Every written slot holds uq_slot_encode of its token; every other byte
   // (skipped token, untouched slots, padding) is still 0xA5.
@@ -802,16 +981,17 @@ static int test_cache_write_and_read(void) {
     if (slots[t] < 0)
       continue;
     for (int h = 0; h < H; ++h)
-      uq_slot_encode(fused + (t * W + 1 + h) * 256,
-                     fused + (t * W + 1 + H + h) * 256,
-                     expect + ((size_t)slots[t] * H + h) * 288);
+      UQ_EXPECT_OK(uq_slot_encode(D, fused + (t * W + 1 + h) * D,
+                                  fused + (t * W + 1 + H + h) * D,
+                                  expect + ((size_t)slots[t] * H + h) * P));
   }
   UQ_EXPECT(memcmp(cache, expect, size) == 0);
   // The reader decodes the same slot.
   float k[256], v[256], kw[256], vw[256];
   UQ_EXPECT_OK(uq_cache_read_slot(&layout, cache, size, 4, 15, 2, k, v));
-  uq_slot_decode(expect + ((size_t)79 * H + 2) * 288, kw, vw);
-  UQ_EXPECT(memcmp(k, kw, sizeof k) == 0 && memcmp(v, vw, sizeof v) == 0);
+  UQ_EXPECT_OK(uq_slot_decode(D, expect + ((size_t)79 * H + 2) * P, kw, vw));
+  UQ_EXPECT(memcmp(k, kw, sizeof(float) * (size_t)D) == 0 &&
+            memcmp(v, vw, sizeof(float) * (size_t)D) == 0);
 
   // Errors leave the cache unchanged.
   memcpy(before, cache, size);
@@ -840,22 +1020,25 @@ static int test_cache_write_and_read(void) {
   bad = tokens, bad.num_tokens = -1;
   UQ_EXPECT_CODE(uq_cache_write(&layout, cache, size, &bad),
                  UQ_STATUS_INVALID_ARGUMENT);
-  bad = tokens, bad.key_stride_head = 128; // heads overlap
+  bad = tokens, bad.key_stride_head = D / 2; // heads overlap
   UQ_EXPECT_CODE(uq_cache_write(&layout, cache, size, &bad),
                  UQ_STATUS_INVALID_ARGUMENT);
-  bad = tokens, bad.value_stride_token = 256; // tokens overlap heads
+  bad = tokens, bad.value_stride_token = D; // tokens overlap heads
   UQ_EXPECT_CODE(uq_cache_write(&layout, cache, size, &bad),
                  UQ_STATUS_INVALID_ARGUMENT);
-  bad = tokens, bad.key_stride_token = -256;
+  bad = tokens, bad.key_stride_token = -D;
   UQ_EXPECT_CODE(uq_cache_write(&layout, cache, size, &bad),
                  UQ_STATUS_INVALID_ARGUMENT);
   bad = tokens, bad.key_stride_token = INT64_MAX / 4;
   UQ_EXPECT_CODE(uq_cache_write(&layout, cache, size, &bad),
                  UQ_STATUS_OUT_OF_RANGE);
   uq_cache_layout_t bad_layout = layout;
-  bad_layout.padded_slot = 270;
+  bad_layout.padded_slot = P - 18; // below the content
   UQ_EXPECT_CODE(uq_cache_write(&bad_layout, cache, size, &tokens),
                  UQ_STATUS_INVALID_ARGUMENT);
+  bad_layout = layout, bad_layout.head_dim = 80;
+  UQ_EXPECT_CODE(uq_cache_write(&bad_layout, cache, size, &tokens),
+                 UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT(memcmp(cache, before, size) == 0);
   // Zero tokens: nothing to do, NULL arrays allowed.
   uq_kv_tokens_t none = {0};
@@ -878,6 +1061,13 @@ static int test_cache_write_and_read(void) {
   return 0;
 }
 
+static int test_cache_write_and_read(void) {
+  for (int di = 0; di < 3; ++di)
+    if (cache_write_and_read(kHeadDims[di]))
+      return 1;
+  return 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"fp4_all_codes", test_fp4_all_codes},
     {"fp4_snap_hand_cases", test_fp4_snap_hand_cases},
@@ -891,13 +1081,17 @@ static const uq_test_case_t tests[] = {
     {"bf16_rounding_random", test_bf16_rounding_random},
     {"double_to_bf16", test_double_to_bf16},
     {"ue8m0_e8m0_all_bytes", test_ue8m0_e8m0_all_bytes},
+    {"head_dim_check", test_head_dim_check},
     {"wht_matches_matrix", test_wht_matches_matrix},
+    {"wht_orthonormal", test_wht_orthonormal},
     {"wht_kernel_lane_order", test_wht_kernel_lane_order},
     {"qperm", test_qperm},
     {"query_rotate", test_query_rotate},
     {"group_encode_hand_cases", test_group_encode_hand_cases},
     {"group_encode_random", test_group_encode_random},
     {"group_decode_zero_byte", test_group_decode_zero_byte},
+    {"slot_geometry", test_slot_geometry},
+    {"slot_encode_hand_case", test_slot_encode_hand_case},
     {"slot_layout", test_slot_layout},
     {"layout_validation", test_layout_validation},
     {"cache_write_and_read", test_cache_write_and_read},

@@ -186,9 +186,9 @@ static int check_row(int kind, const char *what, int b, int h,
                      const uint16_t *got, const uint16_t *want,
                      double rel_tol) {
   double mx = 0;
-  for (int d = 0; d < UQ_HEAD_DIM; ++d)
+  for (int d = 0; d < 256; ++d)
     mx = fmax(mx, fabs(uq_bf16_to_float(want[d])));
-  for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+  for (int d = 0; d < 256; ++d) {
     double g = uq_bf16_to_float(got[d]), w = uq_bf16_to_float(want[d]);
     if (mx > 0 && fabs(g - w) / mx > g_worst[kind])
       g_worst[kind] = fabs(g - w) / mx;
@@ -222,8 +222,8 @@ static int run_case(const case_t *c, uint64_t seed) {
   int P = c->num_partitions, tgpp = c->tgpp;
   if (P == 0) {
     uq_launch_plan_t plan;
-    UQ_EXPECT_OK(uq_launch_policy_window(B, mbps, bs, UQ_DEFAULT_MAX_KV_SPLITS,
-                                         c->sliding_window, &plan));
+    UQ_EXPECT_OK(uq_launch_policy_window(
+        B, mbps, bs, 256, UQ_DEFAULT_MAX_KV_SPLITS, c->sliding_window, &plan));
     P = plan.num_partitions;
     tgpp = plan.tgpp;
   }
@@ -249,7 +249,7 @@ static int run_case(const case_t *c, uint64_t seed) {
       tables[b * mbps + i] = i < (c->seq_lens[b] + bs - 1) / bs
                                  ? pool[next++]
                                  : 0x3fffffff; // must never be read
-  uq_cache_layout_t layout = {num_blocks, bs, Hk, c->padded_slot};
+  uq_cache_layout_t layout = {num_blocks, bs, Hk, c->padded_slot, 256};
   size_t cache_size = 0;
   UQ_EXPECT_OK(uq_cache_layout_size(&layout, &cache_size));
   uint8_t *cache = malloc(cache_size);

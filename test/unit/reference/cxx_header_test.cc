@@ -19,7 +19,7 @@ int main() {
   }
   uq_launch_plan_t plan = {0, 0};
   uq_status_t status =
-      uq_launch_policy(1, 1, 16, UQ_DEFAULT_MAX_KV_SPLITS, &plan);
+      uq_launch_policy(1, 1, 16, 128, UQ_DEFAULT_MAX_KV_SPLITS, &plan);
   if (status != UQ_OK || plan.num_partitions != 2 || plan.tgpp != 1) {
     std::printf("FAIL uq_launch_policy from C++\n");
     failed = 1;

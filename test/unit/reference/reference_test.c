@@ -41,14 +41,18 @@ static int test_policy_table(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     uq_launch_plan_t plan = {0, 0};
-    UQ_EXPECT_OK(uq_launch_policy(cases[i].b, cases[i].mbps, cases[i].bs,
-                                  cases[i].splits, &plan));
-    if (plan.num_partitions != cases[i].parts || plan.tgpp != cases[i].tgpp)
-      UQ_TEST_FAIL_("case %zu (B %d, mbps %d, bs %d, splits %d): P %d TGPP "
-                    "%d, want %d %d",
-                    i, cases[i].b, cases[i].mbps, cases[i].bs, cases[i].splits,
-                    plan.num_partitions, plan.tgpp, cases[i].parts,
-                    cases[i].tgpp);
+    // The rules do not depend on the head dim (policy.h): every D gives the
+    // same plan.
+    for (int32_t d = 64; d <= 256; d *= 2) {
+      UQ_EXPECT_OK(uq_launch_policy(cases[i].b, cases[i].mbps, cases[i].bs, d,
+                                    cases[i].splits, &plan));
+      if (plan.num_partitions != cases[i].parts || plan.tgpp != cases[i].tgpp)
+        UQ_TEST_FAIL_("case %zu (B %d, mbps %d, bs %d, splits %d): P %d TGPP "
+                      "%d, want %d %d",
+                      i, cases[i].b, cases[i].mbps, cases[i].bs,
+                      cases[i].splits, plan.num_partitions, plan.tgpp,
+                      cases[i].parts, cases[i].tgpp);
+    }
   }
   return 0;
 }
@@ -62,7 +66,7 @@ static int test_policy_properties(void) {
     int32_t bs = sizes[uq_rng_next(&rng) % 5];
     int32_t splits = (int32_t)(uq_rng_next(&rng) % 600);
     uq_launch_plan_t plan;
-    UQ_EXPECT_OK(uq_launch_policy(b, mbps, bs, splits, &plan));
+    UQ_EXPECT_OK(uq_launch_policy(b, mbps, bs, 64 << (i % 3), splits, &plan));
     int64_t p = plan.num_partitions, t = plan.tgpp;
     UQ_EXPECT(p >= 2 && p <= (b <= 8 ? 512 : 256) && (p & (p - 1)) == 0);
     UQ_EXPECT(t >= 1 && (t & (t - 1)) == 0);
@@ -73,22 +77,28 @@ static int test_policy_properties(void) {
 
 static int test_policy_errors(void) {
   uq_launch_plan_t plan = {-5, -5};
-  UQ_EXPECT_CODE(uq_launch_policy(1, 1, 16, 32, NULL),
+  UQ_EXPECT_CODE(uq_launch_policy(1, 1, 16, 256, 32, NULL),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(0, 1, 16, 32, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(0, 1, 16, 256, 32, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(-1, 1, 16, 32, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(-1, 1, 16, 256, 32, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(1, 0, 16, 32, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(1, 0, 16, 256, 32, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 48, 32, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 48, 256, 32, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 0, 32, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 0, 256, 32, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 512, 32, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 512, 256, 32, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 16, -1, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 16, 256, -1, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 16, 0, 32, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy(1, 4, 16, 96, 32, &plan),
+                 UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_launch_policy_window(1, 4, 16, 512, 32, 0, &plan),
+                 UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT(plan.num_partitions == -5 && plan.tgpp == -5); // untouched
   return 0;
 }
@@ -112,10 +122,11 @@ static void fixture_free(fixture_t *f) {
 
 // B sequences with the given lengths; blocks handed out in a shuffled order;
 // unused block-table entries hold garbage (they must never be read). The
-// query is a slice of a fused QKV tensor (sequence stride (Hq + 2 Hk) * 256);
-// the output has a padded sequence stride.
-static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t b, int32_t hk,
-                        int32_t qg, int32_t bs, int32_t padded,
+// query is a slice of a fused QKV tensor (sequence stride (Hq + 2 Hk) * D);
+// the output has a padded sequence stride. Head dim d, softmax scale
+// 1/sqrt(d); padded 0 is the content size d + d/16.
+static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t d, int32_t b,
+                        int32_t hk, int32_t qg, int32_t bs, int32_t padded,
                         const int32_t *lens, double q_sigma) {
   memset(f, 0, sizeof *f);
   int32_t mbps = 1;
@@ -129,14 +140,18 @@ static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t b, int32_t hk,
   int32_t hq = hk * qg;
   f->p.num_seqs = b;
   f->p.query_group = qg;
-  f->p.cache = (uq_cache_layout_t){blocks, bs, hk, padded};
+  f->p.cache = (uq_cache_layout_t){.num_blocks = blocks,
+                                   .block_size = bs,
+                                   .num_kv_heads = hk,
+                                   .padded_slot = padded ? padded : d + d / 16,
+                                   .head_dim = d};
   f->p.max_blocks_per_seq = mbps;
-  f->p.softmax_scale = 1.0f / 16;
+  f->p.softmax_scale = (float)(1.0 / sqrt((double)d));
   f->p.q_overflow = UQ_FP8_OVERFLOW_SATURATE;
-  f->p.query_stride_seq = (int64_t)(hq + 2 * hk) * 256;
-  f->p.query_stride_head = 256;
-  f->p.output_stride_seq = (int64_t)hq * 256 + 64;
-  f->p.output_stride_head = 256;
+  f->p.query_stride_seq = (int64_t)(hq + 2 * hk) * d;
+  f->p.query_stride_head = d;
+  f->p.output_stride_seq = (int64_t)hq * d + 64;
+  f->p.output_stride_head = d;
   size_t cache_size = 0;
   if (uq_status_consume_code(uq_cache_layout_size(&f->p.cache, &cache_size)))
     return 1;
@@ -176,22 +191,22 @@ static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t b, int32_t hk,
     int32_t n = lens[i];
     if (n == 0)
       continue;
-    uint16_t *k = malloc(sizeof(uint16_t) * (size_t)n * hk * 256);
-    uint16_t *v = malloc(sizeof(uint16_t) * (size_t)n * hk * 256);
+    uint16_t *k = malloc(sizeof(uint16_t) * (size_t)n * hk * d);
+    uint16_t *v = malloc(sizeof(uint16_t) * (size_t)n * hk * d);
     int64_t *slots = malloc(sizeof(int64_t) * (size_t)n);
     if (!k || !v || !slots)
       return 1;
-    for (size_t e = 0; e < (size_t)n * hk * 256; ++e) {
+    for (size_t e = 0; e < (size_t)n * hk * d; ++e) {
       k[e] = uq_float_to_bf16((float)uq_rng_gauss(rng));
       v[e] = uq_float_to_bf16((float)uq_rng_gauss(rng));
     }
     for (int32_t t = 0; t < n; ++t)
       slots[t] = (int64_t)f->tables[i * mbps + t / bs] * bs + t % bs;
-    uq_kv_tokens_t tokens = {
-        k, (int64_t)hk * 256, 256, v, (int64_t)hk * 256, 256, slots, n};
+    uq_kv_tokens_t tokens = {k, (int64_t)hk * d, d, v, (int64_t)hk * d,
+                             d, slots,           n};
     uq_status_code_t code = uq_status_consume_code(
         uq_cache_write(&f->p.cache, f->cache, cache_size, &tokens));
-    for (size_t e = 0; e < (size_t)n * hk * 256; ++e) {
+    for (size_t e = 0; e < (size_t)n * hk * d; ++e) {
       // Dequantized |v| <= |v| + 3.07 * 2^e <= about 2 |v|max; track the
       // actual bf16 input max as a scale for tolerances.
       float a = fabsf(uq_bf16_to_float(v[e]));
@@ -214,11 +229,13 @@ static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t b, int32_t hk,
 static int naive_head(const fixture_t *f, int32_t b, int32_t q_head,
                       double out[256]) {
   const uq_decode_problem_t *p = &f->p;
+  const int D = p->cache.head_dim;
   int32_t kv_head = q_head / p->query_group;
   float q[256], k[256], v[256];
-  uq_query_rotate(p->query + b * p->query_stride_seq +
-                      q_head * p->query_stride_head,
-                  p->q_overflow, q);
+  if (uq_status_consume_code(uq_query_rotate(
+          D, p->query + b * p->query_stride_seq + q_head * p->query_stride_head,
+          p->q_overflow, q)))
+    return 1;
   int32_t n = p->seq_lens[b];
   double *scores = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
   if (!scores)
@@ -234,13 +251,13 @@ static int naive_head(const fixture_t *f, int32_t b, int32_t q_head,
                                t % p->cache.block_size, kv_head, k, v)))
       return free(scores), 1;
     double s = 0;
-    for (int d = 0; d < 256; ++d)
+    for (int d = 0; d < D; ++d)
       s += (double)q[d] * k[d];
     scores[t] = s * p->softmax_scale;
     top = fmax(top, scores[t]);
   }
   double denom = 0;
-  for (int d = 0; d < 256; ++d)
+  for (int d = 0; d < D; ++d)
     out[d] = 0;
   for (int32_t t = 0; t < n; ++t) {
     int32_t block =
@@ -249,10 +266,10 @@ static int naive_head(const fixture_t *f, int32_t b, int32_t q_head,
                                       t % p->cache.block_size, kv_head, k, v));
     double w = exp(scores[t] - top);
     denom += w;
-    for (int d = 0; d < 256; ++d)
+    for (int d = 0; d < D; ++d)
       out[d] += w * v[d];
   }
-  for (int d = 0; d < 256 && n > 0; ++d)
+  for (int d = 0; d < D && n > 0; ++d)
     out[d] /= denom;
   free(scores);
   return 0;
@@ -263,23 +280,38 @@ static const uint16_t *out_row(const fixture_t *f, int32_t b, int32_t h) {
 }
 
 typedef struct shape_s {
-  int32_t b, hk, qg, bs, padded;
+  int32_t d, b, hk, qg, bs, padded; // padded 0: d + d/16
   int32_t lens[4];
 } shape_t;
 
+// Every head dim, query groups 1..16 (the models' 1, 2, 4, 5, 7, 8 and the
+// seed's 6, 16), padded and tight slots.
 static const shape_t kShapes[] = {
-    {3, 2, 8, 16, 272, {1, 257, 600}}, {2, 1, 6, 64, 288, {0, 300}},
-    {2, 1, 16, 256, 272, {256, 15}},   {4, 2, 6, 32, 276, {16, 17, 255, 513}},
-    {1, 3, 8, 128, 288, {700}},
+    {256, 3, 2, 8, 16, 272, {1, 257, 600}},
+    {256, 2, 1, 6, 64, 288, {0, 300}},
+    {256, 2, 1, 16, 256, 272, {256, 15}},
+    {256, 4, 2, 6, 32, 276, {16, 17, 255, 513}},
+    {256, 1, 3, 8, 128, 288, {700}},
+    {256, 2, 2, 2, 16, 0, {33, 290}},
+    {128, 3, 2, 4, 16, 0, {1, 257, 600}},
+    {128, 2, 1, 7, 64, 144, {0, 300}},
+    {128, 2, 2, 8, 32, 140, {513, 16}},
+    {128, 1, 1, 16, 256, 0, {700}},
+    {64, 3, 2, 8, 16, 0, {1, 257, 600}},
+    {64, 2, 3, 1, 32, 72, {300, 17}},
+    {64, 2, 1, 5, 128, 0, {0, 511}},
+    {64, 1, 2, 16, 16, 80, {700}},
 };
+#define SHAPE_FIXTURE(f, rng, sh, q_sigma)                                     \
+  fixture_make((f), (rng), (sh)->d, (sh)->b, (sh)->hk, (sh)->qg, (sh)->bs,     \
+               (sh)->padded, (sh)->lens, (q_sigma))
 
 static int test_exact_vs_naive(void) {
   uq_rng_t rng = uq_rng_for(12);
   for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
     const shape_t *sh = &kShapes[s];
     fixture_t f;
-    if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
-                     sh->lens, 1.0))
+    if (SHAPE_FIXTURE(&f, &rng, sh, 1.0))
       UQ_TEST_FAIL_("fixture");
     UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
     for (int32_t b = 0; b < sh->b; ++b) {
@@ -288,7 +320,7 @@ static int test_exact_vs_naive(void) {
         if (naive_head(&f, b, h, want))
           UQ_TEST_FAIL_("naive");
         const uint16_t *got = out_row(&f, b, h);
-        for (int d = 0; d < 256; ++d) {
+        for (int d = 0; d < sh->d; ++d) {
           // One bf16 rounding (unit roundoff 2^-8 relative) of a float64
           // value whose own summation-order error is ~1e-15.
           double tol = ldexp(fabs(want[d]), -8) * 1.001 + 1e-12;
@@ -322,7 +354,7 @@ static int compare_faithful(const fixture_t *f, const uint16_t *exact,
       const uint16_t *got = out_row(f, b, h);
       const uint16_t *want =
           exact + b * f->p.output_stride_seq + h * f->p.output_stride_head;
-      for (int d = 0; d < 256; ++d) {
+      for (int d = 0; d < f->p.cache.head_dim; ++d) {
         double diff =
             fabs(uq_bf16_to_float(got[d]) - uq_bf16_to_float(want[d]));
         worst = diff > worst ? diff : worst;
@@ -342,8 +374,7 @@ static int test_faithful_vs_exact(void) {
   for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
     const shape_t *sh = &kShapes[s];
     fixture_t f;
-    if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
-                     sh->lens, 1.0))
+    if (SHAPE_FIXTURE(&f, &rng, sh, 1.0))
       UQ_TEST_FAIL_("fixture");
     size_t out_elems = (size_t)sh->b * (size_t)f.p.output_stride_seq;
     uint16_t *exact = malloc(sizeof(uint16_t) * out_elems);
@@ -354,8 +385,8 @@ static int test_faithful_vs_exact(void) {
     // The policy's plan, then extremes: one partition walking everything,
     // many partitions of one tile-group, and a middle ground.
     uq_launch_plan_t plan;
-    UQ_EXPECT_OK(
-        uq_launch_policy(sh->b, f.p.max_blocks_per_seq, sh->bs, 32, &plan));
+    UQ_EXPECT_OK(uq_launch_policy(sh->b, f.p.max_blocks_per_seq, sh->bs, sh->d,
+                                  32, &plan));
     int32_t plans[4][2] = {
         {plan.num_partitions, plan.tgpp}, {1, 8}, {4, 1}, {3, 2}};
     for (int i = 0; i < 4; ++i) {
@@ -373,15 +404,14 @@ static int test_faithful_vs_exact(void) {
 
 // The partials of each partition against float64 attention over exactly the
 // tokens that partition owns (tile-groups p, p+P, ..., at most TGPP).
-static int test_faithful_partials(void) {
-  uq_rng_t rng = uq_rng_for(14);
+static int faithful_partials(uq_rng_t *rng, int32_t D) {
   const int32_t lens[3] = {1100, 0, 300};
   fixture_t f;
-  if (fixture_make(&f, &rng, 3, 2, 6, 32, 272, lens, 1.0))
+  if (fixture_make(&f, rng, D, 3, 2, 6, 32, 0, lens, 1.0))
     UQ_TEST_FAIL_("fixture");
   const int32_t parts = 4, tgpp = 2, qg = 6, hk = 2;
   size_t rows = (size_t)3 * hk * parts * qg;
-  uq_decode_partials_t partials = {malloc(sizeof(uint16_t) * rows * 256),
+  uq_decode_partials_t partials = {malloc(sizeof(uint16_t) * rows * D),
                                    malloc(sizeof(float) * rows),
                                    malloc(sizeof(float) * rows)};
   if (!partials.segm_out || !partials.segm_max || !partials.segm_sum)
@@ -395,9 +425,10 @@ static int test_faithful_partials(void) {
     for (int32_t kvh = 0; kvh < hk; ++kvh) {
       for (int32_t r = 0; r < qg; ++r) {
         float q[256], k[256], v[256];
-        uq_query_rotate(f.query + b * f.p.query_stride_seq +
-                            (kvh * qg + r) * f.p.query_stride_head,
-                        f.p.q_overflow, q);
+        UQ_EXPECT_OK(uq_query_rotate(D,
+                                     f.query + b * f.p.query_stride_seq +
+                                         (kvh * qg + r) * f.p.query_stride_head,
+                                     f.p.q_overflow, q));
         for (int32_t part = 0; part < parts; ++part) {
           size_t i = (((size_t)b * hk + kvh) * parts + part) * qg + r;
           double m = -INFINITY, l = 0, o[256] = {0};
@@ -409,15 +440,15 @@ static int test_faithful_partials(void) {
                 UQ_EXPECT_OK(uq_cache_read_slot(&f.p.cache, f.cache, size,
                                                 block, t % 32, kvh, k, v));
                 double s = 0;
-                for (int d = 0; d < 256; ++d)
+                for (int d = 0; d < D; ++d)
                   s += (double)q[d] * k[d];
-                s *= 1.0 / 16;
+                s *= f.p.softmax_scale;
                 if (pass == 0) {
                   m = fmax(m, s);
                 } else {
                   double w = exp(s - m);
                   l += w;
-                  for (int d = 0; d < 256; ++d)
+                  for (int d = 0; d < D; ++d)
                     o[d] += w * v[d];
                 }
               }
@@ -426,16 +457,16 @@ static int test_faithful_partials(void) {
           if (l == 0) { // empty partition
             UQ_EXPECT(isinf(partials.segm_max[i]) && partials.segm_max[i] < 0);
             UQ_EXPECT_EQ_HEX(partials.segm_sum[i], 0);
-            for (int d = 0; d < 256; ++d)
-              UQ_EXPECT_EQ_HEX(partials.segm_out[i * 256 + d], 0);
+            for (int d = 0; d < D; ++d)
+              UQ_EXPECT_EQ_HEX(partials.segm_out[i * D + d], 0);
             continue;
           }
           // fp32 scores: relative 2^-23 of |m| (plus tiny); the sum of
           // exps in fp32 with libm exp2f: relative 1e-4 is ample.
           UQ_EXPECT_NEAR(partials.segm_max[i], m, 1e-5 * (1 + fabs(m)));
           UQ_EXPECT_NEAR(partials.segm_sum[i], l, 1e-4 * l);
-          for (int d = 0; d < 256; ++d)
-            UQ_EXPECT_NEAR(uq_bf16_to_float(partials.segm_out[i * 256 + d]),
+          for (int d = 0; d < D; ++d)
+            UQ_EXPECT_NEAR(uq_bf16_to_float(partials.segm_out[i * D + d]),
                            o[d] / l, tol_o);
         }
       }
@@ -448,25 +479,34 @@ static int test_faithful_partials(void) {
     UQ_TEST_FAIL_("out of memory");
   memcpy(direct, f.output, sizeof(uint16_t) * out_elems);
   memset(f.output, 0xEE, sizeof(uint16_t) * out_elems);
-  uq_reduce_problem_t red = {3,
-                             hk,
-                             qg,
-                             parts,
-                             partials.segm_out,
-                             partials.segm_max,
-                             partials.segm_sum,
-                             f.output,
-                             f.p.output_stride_seq,
-                             f.p.output_stride_head,
-                             NULL};
+  uq_reduce_problem_t red = {.num_seqs = 3,
+                             .num_kv_heads = hk,
+                             .query_group = qg,
+                             .head_dim = D,
+                             .num_partitions = parts,
+                             .segm_out = partials.segm_out,
+                             .segm_max = partials.segm_max,
+                             .segm_sum = partials.segm_sum,
+                             .output = f.output,
+                             .output_stride_seq = f.p.output_stride_seq,
+                             .output_stride_head = f.p.output_stride_head};
   UQ_EXPECT_OK(uq_reference_reduce(&red));
   for (int32_t b = 0; b < 3; ++b)
     for (int32_t h = 0; h < hk * qg; ++h)
       UQ_EXPECT(memcmp(out_row(&f, b, h),
-                       direct + b * f.p.output_stride_seq + h * 256, 512) == 0);
+                       direct + b * f.p.output_stride_seq + h * D,
+                       2 * (size_t)D) == 0);
   free(direct);
   free(partials.segm_out), free(partials.segm_max), free(partials.segm_sum);
   fixture_free(&f);
+  return 0;
+}
+
+static int test_faithful_partials(void) {
+  uq_rng_t rng = uq_rng_for(14);
+  for (int32_t d = 64; d <= 256; d *= 2)
+    if (faithful_partials(&rng, d))
+      UQ_TEST_FAIL_("head dim %d", d);
   return 0;
 }
 
@@ -474,29 +514,31 @@ static int test_faithful_partials(void) {
 // the dequantized V of that token bit for bit (V values are bf16-exact).
 static int test_single_token(void) {
   uq_rng_t rng = uq_rng_for(18);
-  const int32_t lens[2] = {1, 1};
-  fixture_t f;
-  if (fixture_make(&f, &rng, 2, 2, 16, 32, 272, lens, 1.0))
-    UQ_TEST_FAIL_("fixture");
-  size_t size = 0;
-  UQ_EXPECT_OK(uq_cache_layout_size(&f.p.cache, &size));
-  for (int mode = 0; mode < 2; ++mode) {
-    if (mode == 0)
-      UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
-    else
-      UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
-    for (int32_t b = 0; b < 2; ++b) {
-      for (int32_t h = 0; h < 32; ++h) {
-        float k[256], v[256];
-        UQ_EXPECT_OK(uq_cache_read_slot(&f.p.cache, f.cache, size,
-                                        f.tables[b * f.p.max_blocks_per_seq], 0,
-                                        h / 16, k, v));
-        for (int d = 0; d < 256; ++d)
-          UQ_EXPECT_EQ_HEX(out_row(&f, b, h)[d], uq_float_to_bf16(v[d]));
+  for (int32_t D = 64; D <= 256; D *= 2) {
+    const int32_t lens[2] = {1, 1};
+    fixture_t f;
+    if (fixture_make(&f, &rng, D, 2, 2, 16, 32, 0, lens, 1.0))
+      UQ_TEST_FAIL_("fixture");
+    size_t size = 0;
+    UQ_EXPECT_OK(uq_cache_layout_size(&f.p.cache, &size));
+    for (int mode = 0; mode < 2; ++mode) {
+      if (mode == 0)
+        UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+      else
+        UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
+      for (int32_t b = 0; b < 2; ++b) {
+        for (int32_t h = 0; h < 32; ++h) {
+          float k[256], v[256];
+          UQ_EXPECT_OK(uq_cache_read_slot(&f.p.cache, f.cache, size,
+                                          f.tables[b * f.p.max_blocks_per_seq],
+                                          0, h / 16, k, v));
+          for (int d = 0; d < D; ++d)
+            UQ_EXPECT_EQ_HEX(out_row(&f, b, h)[d], uq_float_to_bf16(v[d]));
+        }
       }
     }
+    fixture_free(&f);
   }
-  fixture_free(&f);
   return 0;
 }
 
@@ -511,7 +553,17 @@ static int test_reduce_hand(void) {
   for (int d = 0; d < 256; ++d)
     o[256 + d] = 0; // the empty partition's zeros
   uint16_t out[256];
-  uq_reduce_problem_t r = {1, 1, QG, P, o, m, l, out, 256, 256, NULL};
+  uq_reduce_problem_t r = {.num_seqs = 1,
+                           .num_kv_heads = 1,
+                           .query_group = QG,
+                           .head_dim = 256,
+                           .num_partitions = P,
+                           .segm_out = o,
+                           .segm_max = m,
+                           .segm_sum = l,
+                           .output = out,
+                           .output_stride_seq = 256,
+                           .output_stride_head = 256};
   UQ_EXPECT_OK(uq_reference_reduce(&r));
   double w0 = exp(1.5 - 1.5) * 3.0, w2 = exp(-0.25 - 1.5) * 7.0;
   for (int d = 0; d < 256; ++d) {
@@ -583,32 +635,68 @@ static int test_reduce_hand(void) {
   UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
   bad = r, bad.num_seqs = 2147483647, bad.num_kv_heads = 2147483647;
   UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_OUT_OF_RANGE);
+  bad = r, bad.head_dim = 0;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_INVALID_ARGUMENT);
+  bad = r, bad.head_dim = 192;
+  UQ_EXPECT_CODE(uq_reference_reduce(&bad), UQ_STATUS_UNIMPLEMENTED);
+  // Head dim 64 reads rows of 64: the same partials as [P][64] give the
+  // first 64 columns of [P][64]-strided rows (o viewed with row length 64).
+  uint16_t out64[64];
+  r.head_dim = 64, r.output = out64, r.output_stride_seq = 64,
+  r.output_stride_head = 64;
+  UQ_EXPECT_OK(uq_reference_reduce(&r));
+  for (int d = 0; d < 64; ++d) {
+    double want =
+        (w0 * uq_bf16_to_float(o[d]) + w2 * uq_bf16_to_float(o[128 + d])) /
+        (w0 + w2);
+    UQ_EXPECT_NEAR(uq_bf16_to_float(out64[d]), want,
+                   ldexp(fabs(want), -8) + 1e-6);
+  }
   return 0;
 }
 
-// The kernel's E4M3 rule matters once |q_rot| > 464: NaN under NAN, a
-// finite (saturated) output under SATURATE.
+// The E4M3 rule matters once |q_rot| > 464: NaN under NAN, a finite
+// (saturated) output under SATURATE, the oracle's rule. Under SATURATE the
+// faithful mode stays within faithful_vs_exact's tolerance of the exact
+// one, and the exact one equals the naive oracle with q_rot clamped to
+// +-448 -- so a kernel that saturates is judged against finite outputs.
 static int test_overflow_rule(void) {
   uq_rng_t rng = uq_rng_for(16);
-  const int32_t lens[1] = {40};
-  fixture_t f;
-  // sigma 1000 -> q_rot elements with sigma 1000 (the WHT is orthonormal):
-  // most exceed 464.
-  if (fixture_make(&f, &rng, 1, 1, 8, 16, 272, lens, 1000.0))
-    UQ_TEST_FAIL_("fixture");
-  f.p.q_overflow = UQ_FP8_OVERFLOW_SATURATE;
-  UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
-  for (int h = 0; h < 8; ++h)
-    for (int d = 0; d < 256; ++d)
-      UQ_EXPECT(!isnan(uq_bf16_to_float(out_row(&f, 0, h)[d])));
-  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
-  for (int h = 0; h < 8; ++h)
-    for (int d = 0; d < 256; ++d)
-      UQ_EXPECT(!isnan(uq_bf16_to_float(out_row(&f, 0, h)[d])));
-  f.p.q_overflow = UQ_FP8_OVERFLOW_NAN;
-  UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
-  UQ_EXPECT(isnan(uq_bf16_to_float(out_row(&f, 0, 0)[0])));
-  fixture_free(&f);
+  const int32_t lens[2] = {40, 300};
+  for (int32_t D = 64; D <= 256; D *= 2) {
+    fixture_t f;
+    // sigma 1000 -> q_rot elements with sigma 1000 (the WHT is
+    // orthonormal): most exceed 464.
+    if (fixture_make(&f, &rng, D, 2, 1, 8, 16, 0, lens, 1000.0))
+      UQ_TEST_FAIL_("fixture");
+    size_t out_elems = (size_t)2 * (size_t)f.p.output_stride_seq;
+    uint16_t *exact = malloc(sizeof(uint16_t) * out_elems);
+    if (!exact)
+      UQ_TEST_FAIL_("out of memory");
+    f.p.q_overflow = UQ_FP8_OVERFLOW_SATURATE;
+    UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+    for (int32_t b = 0; b < 2; ++b) {
+      for (int h = 0; h < 8; ++h) {
+        double want[256];
+        if (naive_head(&f, b, h, want))
+          UQ_TEST_FAIL_("naive");
+        for (int d = 0; d < D; ++d) {
+          float g = uq_bf16_to_float(out_row(&f, b, h)[d]);
+          UQ_EXPECT(isfinite(g));
+          UQ_EXPECT_NEAR(g, want[d], ldexp(fabs(want[d]), -8) * 1.001 + 1e-12);
+        }
+      }
+    }
+    memcpy(exact, f.output, sizeof(uint16_t) * out_elems);
+    UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
+    if (compare_faithful(&f, exact, "saturated query"))
+      UQ_TEST_FAIL_("head dim %d", D);
+    f.p.q_overflow = UQ_FP8_OVERFLOW_NAN;
+    UQ_EXPECT_OK(uq_reference_decode_exact(&f.p));
+    UQ_EXPECT(isnan(uq_bf16_to_float(out_row(&f, 0, 0)[0])));
+    free(exact);
+    fixture_free(&f);
+  }
   return 0;
 }
 
@@ -630,7 +718,7 @@ static int test_validation(void) {
   uq_rng_t rng = uq_rng_for(17);
   const int32_t lens[2] = {20, 33};
   fixture_t f;
-  if (fixture_make(&f, &rng, 2, 2, 8, 16, 272, lens, 1.0))
+  if (fixture_make(&f, &rng, 256, 2, 2, 8, 16, 272, lens, 1.0))
     UQ_TEST_FAIL_("fixture");
   const uq_decode_problem_t good = f.p;
   const size_t out_elems = (size_t)2 * (size_t)good.output_stride_seq;
@@ -647,12 +735,20 @@ static int test_validation(void) {
       UQ_TEST_FAIL_("rule: %s", #field_change);                                \
   } while (0)
   const uq_status_code_t inv = UQ_STATUS_INVALID_ARGUMENT,
-                         oor = UQ_STATUS_OUT_OF_RANGE;
+                         oor = UQ_STATUS_OUT_OF_RANGE,
+                         unimpl = UQ_STATUS_UNIMPLEMENTED;
   BAD(f.p.num_seqs = 0, inv);
   BAD(f.p.num_seqs = -2, inv);
-  BAD(f.p.query_group = 17, inv);
+  BAD(f.p.query_group = 17, inv); // one 16-row tile
   BAD(f.p.query_group = 0, inv);
-  BAD(f.p.query_group = -3, inv);
+  BAD(f.p.query_group = -4, inv);
+  BAD(f.p.cache.head_dim = 0, inv);
+  BAD(f.p.cache.head_dim = 96, unimpl);
+  BAD(f.p.cache.head_dim = 512, unimpl);
+  // A smaller head dim fits the same slot: valid (the cache is then read as
+  // D = 128 slots); padded_slot must hold D + D/16.
+  f.p = good, f.p.cache.head_dim = 128;
+  UQ_EXPECT_OK(uq_decode_problem_validate(&f.p));
   BAD(f.p.cache.num_kv_heads = 0, inv);
   BAD(f.p.cache.num_blocks = 0, inv);
   BAD(f.p.cache.num_blocks = -1, inv);
@@ -717,7 +813,7 @@ static int test_validation(void) {
   fixture_free(&f);
   // Coverage: 300 tokens need P * TGPP * 256 >= 300.
   const int32_t long_len[1] = {300};
-  if (fixture_make(&f, &rng, 1, 1, 16, 16, 272, long_len, 1.0))
+  if (fixture_make(&f, &rng, 256, 1, 1, 16, 16, 272, long_len, 1.0))
     UQ_TEST_FAIL_("fixture");
   UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 1, 1, NULL), oor);
   UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
@@ -749,11 +845,13 @@ static int naive_head_window_sink(const fixture_t *f, int32_t b, int32_t q_head,
                                   int32_t window, double sink,
                                   double out[256]) {
   const uq_decode_problem_t *p = &f->p;
+  const int D = p->cache.head_dim;
   int32_t kv_head = q_head / p->query_group;
   float q[256], k[256], v[256];
-  uq_query_rotate(p->query + b * p->query_stride_seq +
-                      q_head * p->query_stride_head,
-                  p->q_overflow, q);
+  if (uq_status_consume_code(uq_query_rotate(
+          D, p->query + b * p->query_stride_seq + q_head * p->query_stride_head,
+          p->q_overflow, q)))
+    return 1;
   int32_t n = p->seq_lens[b];
   size_t size = 0;
   uq_status_free(uq_cache_layout_size(&p->cache, &size));
@@ -773,10 +871,10 @@ static int naive_head_window_sink(const fixture_t *f, int32_t b, int32_t q_head,
                                t % p->cache.block_size, kv_head, k, v)))
       return free(scores), free(values), 1;
     double s = 0;
-    for (int d = 0; d < 256; ++d)
+    for (int d = 0; d < D; ++d)
       s += (double)q[d] * k[d];
     scores[terms] = s * p->softmax_scale;
-    for (int d = 0; d < 256; ++d)
+    for (int d = 0; d < D; ++d)
       values[(size_t)terms * 256 + d] = v[d];
     ++terms;
   }
@@ -790,18 +888,18 @@ static int naive_head_window_sink(const fixture_t *f, int32_t b, int32_t q_head,
   double top = -INFINITY, denom = 0;
   for (int32_t i = 0; i < terms; ++i)
     top = fmax(top, scores[i]);
-  for (int d = 0; d < 256; ++d)
+  for (int d = 0; d < D; ++d)
     out[d] = 0;
   for (int32_t i = 0; i < terms; ++i) {
     double w = exp(scores[i] - top);
     denom += w;
-    for (int d = 0; d < 256; ++d)
+    for (int d = 0; d < D; ++d)
       out[d] += w * values[(size_t)i * 256 + d];
   }
-  for (int d = 0; d < 256 && tokens > 0; ++d)
+  for (int d = 0; d < D && tokens > 0; ++d)
     out[d] /= denom;
   if (tokens == 0)
-    for (int d = 0; d < 256; ++d)
+    for (int d = 0; d < D; ++d)
       out[d] = 0;
   free(scores), free(values);
   return 0;
@@ -821,7 +919,8 @@ static void poison_before_window(fixture_t *f, int32_t window) {
                  (size_t)p->cache.num_kv_heads +
              (size_t)h) *
             (size_t)p->cache.padded_slot;
-        memset(f->cache + slot, 0xFF, UQ_SLOT_CONTENT_BYTES);
+        memset(f->cache + slot, 0xFF,
+               (size_t)UQ_SLOT_CONTENT_BYTES(p->cache.head_dim));
       }
 }
 
@@ -844,8 +943,7 @@ static int test_exact_window_sinks_vs_naive(void) {
       int32_t window = kWindows[(wi + s) % 7];
       int with_sinks = (int)(wi % 3); // 0: none, 1: sinks, 2: sinks (window)
       fixture_t f;
-      if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
-                       sh->lens, 1.0))
+      if (SHAPE_FIXTURE(&f, &rng, sh, 1.0))
         UQ_TEST_FAIL_("fixture");
       float sinks[48];
       make_sinks(&rng, sh->hk * sh->qg, sinks);
@@ -861,7 +959,7 @@ static int test_exact_window_sinks_vs_naive(void) {
                                      f.p.sinks ? sinks[h] : -INFINITY, want))
             UQ_TEST_FAIL_("naive");
           const uint16_t *got = out_row(&f, b, h);
-          for (int d = 0; d < 256; ++d) {
+          for (int d = 0; d < sh->d; ++d) {
             // One bf16 rounding of a float64 value (as exact_vs_naive).
             double tol = ldexp(fabs(want[d]), -8) * 1.001 + 1e-12;
             float g = uq_bf16_to_float(got[d]);
@@ -888,8 +986,7 @@ static int test_faithful_window_sinks_vs_exact(void) {
     const shape_t *sh = &kShapes[s];
     for (size_t wi = 0; wi < sizeof kWindows / sizeof kWindows[0]; ++wi) {
       fixture_t f;
-      if (fixture_make(&f, &rng, sh->b, sh->hk, sh->qg, sh->bs, sh->padded,
-                       sh->lens, 1.0))
+      if (SHAPE_FIXTURE(&f, &rng, sh, 1.0))
         UQ_TEST_FAIL_("fixture");
       float sinks[48];
       make_sinks(&rng, sh->hk * sh->qg, sinks);
@@ -904,7 +1001,8 @@ static int test_faithful_window_sinks_vs_exact(void) {
       memcpy(exact, f.output, sizeof(uint16_t) * out_elems);
       uq_launch_plan_t plan;
       UQ_EXPECT_OK(uq_launch_policy_window(sh->b, f.p.max_blocks_per_seq,
-                                           sh->bs, 32, kWindows[wi], &plan));
+                                           sh->bs, sh->d, 32, kWindows[wi],
+                                           &plan));
       char what[96];
       snprintf(what, sizeof what, "shape %zu window %d sinks %d P %d TGPP %d",
                s, kWindows[wi], (int)(wi % 2), plan.num_partitions, plan.tgpp);
@@ -938,8 +1036,8 @@ static int test_policy_window(void) {
     int32_t bs = sizes[uq_rng_next(&rng) % 5];
     int32_t w = i % 5 == 0 ? 0 : (int32_t)(uq_rng_next(&rng) % 200000);
     uq_launch_plan_t plain, windowed;
-    UQ_EXPECT_OK(uq_launch_policy(b, mbps, bs, 32, &plain));
-    UQ_EXPECT_OK(uq_launch_policy_window(b, mbps, bs, 32, w, &windowed));
+    UQ_EXPECT_OK(uq_launch_policy(b, mbps, bs, 256, 32, &plain));
+    UQ_EXPECT_OK(uq_launch_policy_window(b, mbps, bs, 128, 32, w, &windowed));
     int64_t max_seq = (int64_t)mbps * bs;
     int64_t walked = w > 0 && (int64_t)w + 15 < max_seq ? w + 15 : max_seq;
     UQ_EXPECT((int64_t)windowed.num_partitions * windowed.tgpp * 256 >= walked);
@@ -949,10 +1047,10 @@ static int test_policy_window(void) {
   }
   // A 300-token window on a 98,304-token table: 2 partitions, not 512.
   uq_launch_plan_t plan;
-  UQ_EXPECT_OK(uq_launch_policy_window(1, 6144, 16, 32, 300, &plan));
+  UQ_EXPECT_OK(uq_launch_policy_window(1, 6144, 16, 64, 32, 300, &plan));
   UQ_EXPECT_EQ_INT(plan.num_partitions, 2);
   UQ_EXPECT_EQ_INT(plan.tgpp, 1);
-  UQ_EXPECT_CODE(uq_launch_policy_window(1, 4, 16, 32, -1, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy_window(1, 4, 16, 256, 32, -1, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
   return 0;
 }
@@ -968,34 +1066,34 @@ static int test_attention_window_sink_f64(void) {
   }
   double out[256];
   // Window 1: only the last token.
-  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 1,
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(256, q, k, v, 3, 1.0, 1,
                                                       -INFINITY, out));
   UQ_EXPECT_NEAR(out[7], 3.0, 1e-12);
   // Window 2 and a sink of 2: terms e^1 (v 2), e^2 (v 3), e^2 (sink).
-  UQ_EXPECT_OK(
-      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 2, 2.0, out));
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(256, q, k, v, 3, 1.0, 2,
+                                                      2.0, out));
   double e1 = exp(1.0), e2 = exp(2.0);
   UQ_EXPECT_NEAR(out[0], (2 * e1 + 3 * e2) / (e1 + 2 * e2), 1e-12);
   // A window past the length is no window; a -inf sink is no sink.
   double plain[256];
-  UQ_EXPECT_OK(uq_reference_attention_f64(q, k, v, 3, 1.0, plain));
-  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 9,
+  UQ_EXPECT_OK(uq_reference_attention_f64(256, q, k, v, 3, 1.0, plain));
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(256, q, k, v, 3, 1.0, 9,
                                                       -INFINITY, out));
   UQ_EXPECT(memcmp(out, plain, sizeof out) == 0);
   // No tokens but a sink: zeros.
-  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(q, NULL, NULL, 0, 1.0, 0,
-                                                      5.0, out));
+  UQ_EXPECT_OK(uq_reference_attention_window_sink_f64(256, q, NULL, NULL, 0,
+                                                      1.0, 0, 5.0, out));
   for (int d = 0; d < 256; ++d)
     UQ_EXPECT(out[d] == 0.0);
+  UQ_EXPECT_CODE(uq_reference_attention_window_sink_f64(256, q, k, v, 3, 1.0,
+                                                        -1, 0.0, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
   UQ_EXPECT_CODE(
-      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, -1, 0.0, out),
+      uq_reference_attention_window_sink_f64(256, q, k, v, 3, 1.0, 0, NAN, out),
       UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(
-      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 0, NAN, out),
-      UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(
-      uq_reference_attention_window_sink_f64(q, k, v, 3, 1.0, 0, INFINITY, out),
-      UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_attention_window_sink_f64(256, q, k, v, 3, 1.0, 0,
+                                                        INFINITY, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
   return 0;
 }
 
@@ -1010,23 +1108,31 @@ static int test_attention_f64(void) {
   for (int d = 0; d < 256; ++d)
     v[d] = (float)d, v[256 + d] = -1.0f;
   double out[256];
-  UQ_EXPECT_OK(uq_reference_attention_f64(q, k, v, 2, 0.5, out));
+  UQ_EXPECT_OK(uq_reference_attention_f64(256, q, k, v, 2, 0.5, out));
   double e = exp(1.0);
   for (int d = 0; d < 256; ++d)
     UQ_EXPECT_NEAR(out[d], (e * d - 1.0) / (e + 1.0), 1e-12);
-  UQ_EXPECT_OK(uq_reference_attention_f64(q, NULL, NULL, 0, 0.5, out));
+  UQ_EXPECT_OK(uq_reference_attention_f64(256, q, NULL, NULL, 0, 0.5, out));
   for (int d = 0; d < 256; ++d)
     UQ_EXPECT_EQ_INT(out[d] == 0.0, 1);
-  UQ_EXPECT_CODE(uq_reference_attention_f64(NULL, k, v, 2, 0.5, out),
+  UQ_EXPECT_CODE(uq_reference_attention_f64(256, NULL, k, v, 2, 0.5, out),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_reference_attention_f64(q, NULL, v, 2, 0.5, out),
+  UQ_EXPECT_CODE(uq_reference_attention_f64(256, q, NULL, v, 2, 0.5, out),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_reference_attention_f64(q, k, v, 2, 0.5, NULL),
+  UQ_EXPECT_CODE(uq_reference_attention_f64(256, q, k, v, 2, 0.5, NULL),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_reference_attention_f64(q, k, v, -1, 0.5, out),
+  UQ_EXPECT_CODE(uq_reference_attention_f64(256, q, k, v, -1, 0.5, out),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_reference_attention_f64(q, k, v, 2, NAN, out),
+  UQ_EXPECT_CODE(uq_reference_attention_f64(256, q, k, v, 2, NAN, out),
                  UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_reference_attention_f64(0, q, k, v, 2, 0.5, out),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  // Head dim 64 over the same arrays read as rows of 64: token 0 is
+  // (2, 0, ...) -> score 1, token 1 (row 64 of k) is 0 -> score 0; values
+  // are v[0..64) and v[64..128).
+  UQ_EXPECT_OK(uq_reference_attention_f64(64, q, k, v, 2, 0.5, out));
+  for (int d = 0; d < 64; ++d)
+    UQ_EXPECT_NEAR(out[d], (e * d + (64.0 + d)) / (e + 1.0), 1e-12);
   return 0;
 }
 

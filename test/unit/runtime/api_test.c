@@ -299,9 +299,12 @@ typedef struct config_case_s {
 
 #define MUTATOR(name, body)                                                    \
   static void name(uq_decode_config_t *c) { body; }
-MUTATOR(head_dim_128, c->head_dim = 128)
-MUTATOR(qg_0, c->query_group = 0)
+MUTATOR(head_dim_96, c->head_dim = 96)
+MUTATOR(head_dim_512, c->head_dim = 512)
+MUTATOR(head_dim_0, c->head_dim = 0)
 MUTATOR(qg_17, c->query_group = 17)
+MUTATOR(qg_0, c->query_group = 0)
+MUTATOR(slot_128_132, (c->head_dim = 128, c->padded_slot = 132))
 MUTATOR(block_8, c->block_size = 8)
 MUTATOR(block_512, c->block_size = 512)
 MUTATOR(block_24, c->block_size = 24)
@@ -326,9 +329,13 @@ MUTATOR(q_stride_too_big, c->query_stride_seq = (int64_t)1 << 33)
 MUTATOR(window_too_big, c->sliding_window = 0x80000000u)
 
 static const config_case_t config_cases[] = {
-    {"head_dim 128", head_dim_128, UQ_STATUS_UNIMPLEMENTED},
-    {"query_group 0", qg_0, UQ_STATUS_INVALID_ARGUMENT},
+    {"head_dim 96", head_dim_96, UQ_STATUS_UNIMPLEMENTED},
+    {"head_dim 512", head_dim_512, UQ_STATUS_UNIMPLEMENTED},
+    {"head_dim 0", head_dim_0, UQ_STATUS_INVALID_ARGUMENT},
     {"query_group 17", qg_17, UQ_STATUS_UNIMPLEMENTED},
+    {"query_group 0", qg_0, UQ_STATUS_INVALID_ARGUMENT},
+    {"padded_slot 132 for head dim 128", slot_128_132,
+     UQ_STATUS_INVALID_ARGUMENT},
     {"block_size 8", block_8, UQ_STATUS_UNIMPLEMENTED},
     {"block_size 512", block_512, UQ_STATUS_UNIMPLEMENTED},
     {"block_size 24", block_24, UQ_STATUS_INVALID_ARGUMENT},
@@ -639,7 +646,7 @@ static int test_workspace_sizing(void) {
     uint32_t max_p = 0;
     for (uint32_t b = 1; b <= config.max_batch; ++b) {
       uq_launch_plan_t policy;
-      UQ_EXPECT_OK(uq_launch_policy((int32_t)b, 4096, 16, 0, &policy));
+      UQ_EXPECT_OK(uq_launch_policy((int32_t)b, 4096, 16, 256, 0, &policy));
       uint32_t p = 0, tgpp = 0;
       UQ_EXPECT_OK(uq_plan_launch_shape(plan, b, &p, &tgpp));
       UQ_EXPECT_EQ_INT(p, policy.num_partitions);
@@ -686,8 +693,13 @@ static int test_host_matches_reference(void) {
   UQ_EXPECT_OK(uq_context_download(context, got, d.output, n * 2));
   uint32_t p, tgpp;
   UQ_EXPECT_OK(uq_plan_launch_shape(plan, shape.batch, &p, &tgpp));
-  UQ_EXPECT_OK(uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, (int32_t)p,
-                                   (int32_t)tgpp, ref));
+  // The host backend follows the E4M3 rule of the embedded code object.
+  uq_plan_info_t info;
+  UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
+  UQ_EXPECT_OK(uq_problem_faithful(
+      problem,
+      info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN,
+      (int32_t)p, (int32_t)tgpp, ref));
   int same = memcmp(got, ref, n * 2) == 0;
   uq_kernel_counters_t dc, rc;
   UQ_EXPECT_CODE(uq_plan_last_counters(plan, &dc, &rc),

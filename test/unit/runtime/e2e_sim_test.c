@@ -295,6 +295,7 @@ static int test_non_finite_query(void) {
   UQ_EXPECT_EQ_INT(info.e4m3_saturates, 1);
   UQ_EXPECT_OK(uq_problem_upload(problem, context, &d));
   size_t n = problem->output_elems;
+  const int D = (int)problem->config.head_dim;
   uint16_t *got = malloc(n * 2), *faithful = malloc(n * 2),
            *exact = malloc(n * 2);
   UQ_EXPECT(got && faithful && exact);
@@ -315,13 +316,13 @@ static int test_non_finite_query(void) {
                     poison[i].bits == 0x7FC0;
       const uint16_t *rows[3] = {got + b * problem->config.output_stride_seq +
                                      h * problem->config.output_stride_head,
-                                 faithful + ((size_t)b * hq + h) * UQ_HEAD_DIM,
-                                 exact + ((size_t)b * hq + h) * UQ_HEAD_DIM};
+                                 faithful + ((size_t)b * hq + h) * D,
+                                 exact + ((size_t)b * hq + h) * D};
       for (int k = 0; k < 3; ++k) {
         int nonfinite = 0;
-        for (int e = 0; e < UQ_HEAD_DIM; ++e)
+        for (int e = 0; e < D; ++e)
           nonfinite += !isfinite(uq_bf16_to_float(rows[k][e]));
-        if (nonfinite != (poisoned ? UQ_HEAD_DIM : 0)) {
+        if (nonfinite != (poisoned ? D : 0)) {
           fprintf(stderr, "  %s: seq %u head %u: %d non-finite elements\n",
                   k == 0   ? "kernel"
                   : k == 1 ? "faithful"
@@ -344,7 +345,7 @@ static int test_non_finite_query(void) {
   uq_problem_destroy(problem);
   UQ_EXPECT_EQ_INT(bad_rows, 0);
   UQ_EXPECT_EQ_INT(vs_faithful.over_tol, 0);
-  UQ_EXPECT_EQ_INT(vs_faithful.nonfinite, UQ_HEAD_DIM);
+  UQ_EXPECT_EQ_INT(vs_faithful.nonfinite, D);
   return 0;
 }
 

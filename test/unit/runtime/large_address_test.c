@@ -25,6 +25,7 @@ enum {
   kSeqLen = 40, // three blocks, the last one partly used
   kUsedBlocks = 3,
 };
+#define HEAD_DIM 256 // the head dim of the embedded kernels
 #define SLOT_BYTES 272u
 #define NUM_BLOCKS 1100000u // 1.1 M blocks of 4,352 bytes: 4.79 GB
 
@@ -33,7 +34,7 @@ static uq_context_t *context;
 static uq_decode_config_t large_config(void) {
   return (uq_decode_config_t){.num_kv_heads = 1,
                               .query_group = kQueryGroup,
-                              .head_dim = UQ_HEAD_DIM,
+                              .head_dim = HEAD_DIM,
                               .block_size = kBlockSize,
                               .padded_slot = SLOT_BYTES,
                               .max_blocks_per_seq = kMaxBlocksPerSeq,
@@ -61,14 +62,14 @@ static int test_cache_and_table_past_4gib(void) {
 
   // Host data: the query of every sequence, K/V of the 40 tokens, and the
   // compact cache (kUsedBlocks blocks) the reference reads.
-  const size_t q_elems = (size_t)kBatch * kQueryGroup * UQ_HEAD_DIM;
-  const size_t kv_elems = (size_t)kSeqLen * UQ_HEAD_DIM;
+  const size_t q_elems = (size_t)kBatch * kQueryGroup * HEAD_DIM;
+  const size_t kv_elems = (size_t)kSeqLen * HEAD_DIM;
   uint16_t *query = malloc(q_elems * 2), *k = malloc(kv_elems * 2),
            *v = malloc(kv_elems * 2);
   uint8_t *compact = malloc(kUsedBlocks * block_bytes);
   int64_t *slots = malloc(kSeqLen * sizeof(int64_t));
   uint16_t *got = malloc(q_elems * 2);
-  uint16_t *ref = malloc((size_t)kQueryGroup * UQ_HEAD_DIM * 2);
+  uint16_t *ref = malloc((size_t)kQueryGroup * HEAD_DIM * 2);
   UQ_EXPECT(query && k && v && compact && slots && got && ref);
   for (size_t i = 0; i < q_elems; ++i)
     query[i] = gauss_bf16(&rng);
@@ -81,14 +82,15 @@ static int test_cache_and_table_past_4gib(void) {
   uq_cache_layout_t compact_layout = {.num_blocks = kUsedBlocks,
                                       .block_size = kBlockSize,
                                       .num_kv_heads = 1,
-                                      .padded_slot = SLOT_BYTES};
+                                      .padded_slot = SLOT_BYTES,
+                                      .head_dim = HEAD_DIM};
   memset(compact, 0xFF, kUsedBlocks * block_bytes);
   uq_kv_tokens_t tokens = {.key = k,
-                           .key_stride_token = UQ_HEAD_DIM,
-                           .key_stride_head = UQ_HEAD_DIM,
+                           .key_stride_token = HEAD_DIM,
+                           .key_stride_head = HEAD_DIM,
                            .value = v,
-                           .value_stride_token = UQ_HEAD_DIM,
-                           .value_stride_head = UQ_HEAD_DIM,
+                           .value_stride_token = HEAD_DIM,
+                           .value_stride_head = HEAD_DIM,
                            .slot_mapping = slots,
                            .num_tokens = kSeqLen};
   UQ_EXPECT_OK(uq_cache_write(&compact_layout, compact,
@@ -138,15 +140,15 @@ static int test_cache_and_table_past_4gib(void) {
       .max_blocks_per_seq = kUsedBlocks,
       .softmax_scale = 1.0f / 16,
       .q_overflow = UQ_FP8_OVERFLOW_NAN,
-      .query = query + (size_t)(kBatch - 1) * kQueryGroup * UQ_HEAD_DIM,
-      .query_stride_seq = kQueryGroup * UQ_HEAD_DIM,
-      .query_stride_head = UQ_HEAD_DIM,
+      .query = query + (size_t)(kBatch - 1) * kQueryGroup * HEAD_DIM,
+      .query_stride_seq = kQueryGroup * HEAD_DIM,
+      .query_stride_head = HEAD_DIM,
       .kv_cache = compact,
       .block_tables = compact_table,
       .seq_lens = &compact_len,
       .output = ref,
-      .output_stride_seq = kQueryGroup * UQ_HEAD_DIM,
-      .output_stride_head = UQ_HEAD_DIM,
+      .output_stride_seq = kQueryGroup * HEAD_DIM,
+      .output_stride_head = HEAD_DIM,
       .sliding_window = 64,
   };
   uq_plan_info_t info;
@@ -160,17 +162,17 @@ static int test_cache_and_table_past_4gib(void) {
   // within e2e_case.h's tolerance: |got - ref| <= 4 * 2^-8 |ref| + 2^-8 row
   // max (the kernel's fast exp2 against exp2f, bf16 partial and output).
   int zeros_wrong = 0, over_tol = 0;
-  for (size_t i = 0; i < (size_t)(kBatch - 1) * kQueryGroup * UQ_HEAD_DIM; ++i)
+  for (size_t i = 0; i < (size_t)(kBatch - 1) * kQueryGroup * HEAD_DIM; ++i)
     zeros_wrong += got[i] != 0;
-  const uint16_t *last = got + (size_t)(kBatch - 1) * kQueryGroup * UQ_HEAD_DIM;
+  const uint16_t *last = got + (size_t)(kBatch - 1) * kQueryGroup * HEAD_DIM;
   double max_err = 0;
   for (int r = 0; r < kQueryGroup; ++r) {
     double row_max = 0;
-    for (int d = 0; d < UQ_HEAD_DIM; ++d)
-      row_max = fmax(row_max, fabs(uq_bf16_to_float(ref[r * UQ_HEAD_DIM + d])));
-    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
-      double x = uq_bf16_to_float(last[r * UQ_HEAD_DIM + d]);
-      double y = uq_bf16_to_float(ref[r * UQ_HEAD_DIM + d]);
+    for (int d = 0; d < HEAD_DIM; ++d)
+      row_max = fmax(row_max, fabs(uq_bf16_to_float(ref[r * HEAD_DIM + d])));
+    for (int d = 0; d < HEAD_DIM; ++d) {
+      double x = uq_bf16_to_float(last[r * HEAD_DIM + d]);
+      double y = uq_bf16_to_float(ref[r * HEAD_DIM + d]);
       double e = fabs(x - y);
       if (!(e <= 4.0 / 256 * fabs(y) + row_max / 256))
         ++over_tol;

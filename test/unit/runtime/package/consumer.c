@@ -19,7 +19,9 @@
 
 enum { kSeqs = 2, kKvHeads = 2, kGroup = 8, kBlock = 16, kBlocksPerSeq = 6 };
 enum { kNumBlocks = kSeqs * kBlocksPerSeq + 3, kHeads = kKvHeads * kGroup };
-enum { kDim = UQ_HEAD_DIM, kMaxSeq = kBlock * kBlocksPerSeq };
+// Head dim 128: a shape past the first kernels' 256, through the installed
+// host API.
+enum { kDim = 128, kMaxSeq = kBlock * kBlocksPerSeq };
 
 static uint64_t rng_state;
 
@@ -84,11 +86,14 @@ static int encode_cache(problem_t *p) {
       return fail_status("uq_cache_write", status);
     // The last token of kv head 1, read back, equals its encode + decode.
     int t = p->lens[b] - 1;
-    uint8_t slot[UQ_SLOT_CONTENT_BYTES];
+    uint8_t slot[UQ_SLOT_CONTENT_BYTES(kDim)];
     float k_rot[kDim], v_dec[kDim], k_read[kDim], v_read[kDim];
-    uq_slot_encode(&k[(t * kKvHeads + 1) * kDim], &v[(t * kKvHeads + 1) * kDim],
-                   slot);
-    uq_slot_decode(slot, k_rot, v_dec);
+    status = uq_slot_encode(kDim, &k[(t * kKvHeads + 1) * kDim],
+                            &v[(t * kKvHeads + 1) * kDim], slot);
+    if (!status)
+      status = uq_slot_decode(kDim, slot, k_rot, v_dec);
+    if (status)
+      return fail_status("uq_slot_encode/decode", status);
     status = uq_cache_read_slot(&p->layout, p->cache, p->cache_bytes,
                                 slots[t] / kBlock, (int32_t)(slots[t] % kBlock),
                                 1, k_read, v_read);
@@ -118,7 +123,7 @@ static int run_plan(problem_t *p) {
                                .query_group = kGroup,
                                .head_dim = kDim,
                                .block_size = kBlock,
-                               .padded_slot = UQ_SLOT_CONTENT_BYTES,
+                               .padded_slot = UQ_SLOT_CONTENT_BYTES(kDim),
                                .max_blocks_per_seq = kBlocksPerSeq,
                                .num_blocks = kNumBlocks,
                                .max_batch = kSeqs};
@@ -179,7 +184,7 @@ int main(void) {
   printf("seed: UQ_TEST_SEED=%" PRIu64 "\n", rng_state);
 
   uq_launch_plan_t launch;
-  status = uq_launch_policy(kSeqs, kBlocksPerSeq, kBlock, 0, &launch);
+  status = uq_launch_policy(kSeqs, kBlocksPerSeq, kBlock, kDim, 0, &launch);
   if (status)
     return fail_status("uq_launch_policy", status);
   if ((int64_t)launch.num_partitions * launch.tgpp * 256 < kMaxSeq) {
@@ -193,7 +198,8 @@ int main(void) {
   p->layout = (uq_cache_layout_t){.num_blocks = kNumBlocks,
                                   .block_size = kBlock,
                                   .num_kv_heads = kKvHeads,
-                                  .padded_slot = UQ_SLOT_CONTENT_BYTES};
+                                  .padded_slot = UQ_SLOT_CONTENT_BYTES(kDim),
+                                  .head_dim = kDim};
   status = uq_cache_layout_size(&p->layout, &p->cache_bytes);
   int rc = status ? fail_status("uq_cache_layout_size", status) : 0;
   if (!rc && !(p->cache = calloc(1, p->cache_bytes)))
@@ -207,7 +213,8 @@ int main(void) {
                                  .query_group = kGroup,
                                  .cache = p->layout,
                                  .max_blocks_per_seq = kBlocksPerSeq,
-                                 .softmax_scale = 1.0f / 16,
+                                 .softmax_scale =
+                                     (float)(1.0 / sqrt((double)kDim)),
                                  .q_overflow = UQ_FP8_OVERFLOW_SATURATE,
                                  .query = p->query,
                                  .query_stride_seq = kHeads * kDim,
