@@ -1029,39 +1029,50 @@ module attributes {gpu.container_module} {
   //   bf16 by shifts (code s.e1e0.m as bf16 bits s.0..0e1e0.m000000 is the
   //   E2M1 value times 2^-126) and a bf16x2 multiply by 2^126 (exact);
   //   ldmatrix.trans hands each thread its codes already paired by token.
-  //   QG 16: O = P V (M = query rows), V's per-(token, group) scale folded
-  //   into bf16 P, one P per group (exact: a power of two). QG <= 8:
+  //   V's per-(token, group) scale is folded into bf16 P, one P per group
+  //   (exact: a power of two). QG 16: O = P V (M = query rows). QG <= 8:
   //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
-  //   rows (64 registers: 3 CTAs per SM) and half the MMAs; V's scale goes
-  //   into V by a second bf16x2 multiply (exact).
+  //   rows (64 registers: 3 CTAs per SM) and half the MMAs.
   // - Shared-memory slot layout (stride 304 B, odd multiple of 16: ldmatrix
   //   is free of bank conflicts): [0,136) K codes + K scales, [144,280) V
   //   codes + V scales (16 B aligned for ldmatrix). Copies are 8 B cp.async
-  //   (4 B when padded_slot is not a multiple of 8), 17 per lane per tile.
+  //   (4 B when padded_slot is not a multiple of 8), each warp instruction
+  //   one slot's contiguous bytes (few cache lines per instruction).
   // - Tokens of a tile outside [window start, seq_len) are clamped to a
   //   valid token for the copy (no read past the used block table entries,
   //   no garbage slot ever loaded) and masked to -inf.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}]} {
+  // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
+  // (nvvm.minctasm: ptxas keeps registers <= 168 for 3, <= 255 for 2); the
+  // shared memory per QG (kernel_abi.h) allows exactly that many.
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}], uq.min_ctas_per_sm = [3, 3, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // Copies the 16 slots of one tile (token base %tb) into a stage buffer
-    // (shared address %stage). Lane l copies token tb + (l & 15): its K half
-    // [0, 136) (l < 16) or its V half [136, 272) (l >= 16, to shared offset
-    // 144 so V's rows are 16-byte aligned for ldmatrix), as 17 8-byte (34
-    // 4-byte) cp.async at constant offsets from one address per lane.
+    // (shared address %stage). Lane l & 15 finds the slot of token
+    // tb + (l & 15); then each cp.async of the warp copies one slot's
+    // contiguous bytes (lane l: 8-byte chunk l, [0, 256)), and a last one the
+    // 16 slots' tails [256, 272): few cache lines per instruction. Bytes
+    // [136, 272) land 8 further in shared memory (V rows 16-byte aligned for
+    // ldmatrix). 4-byte copies, twice as many, when padded_slot is not a
+    // multiple of 8.
     func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %lane: i32,
         %win_start: i32, %seq_len: i32, %bs_shift: i32, %bs_mask: i32,
         %block_tables: !llvm.ptr<1>, %bt_row: i32, %kv_cache: !llvm.ptr<1>,
         %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8: i1) {
+      %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
       %c4 = arith.constant 4 : i32
       %c8 = arith.constant 8 : i32
       %c15 = arith.constant 15 : i32
+      %c32 = arith.constant 32 : i32
       %c136 = arith.constant 136 : i32
-      %c144 = arith.constant 144 : i32
+      %c256 = arith.constant 256 : i32
+      %c264 = arith.constant 264 : i32
       %c304 = arith.constant 304 : i32
+      %c32_i64 = arith.constant 32 : i64
       %mine = arith.andi %lane, %c15 : i32
-      %half = arith.shrui %lane, %c4 : i32
       %t0 = arith.addi %tb, %mine : i32
       %t1 = arith.maxsi %t0, %win_start : i32
       %last = arith.subi %seq_len, %c1 : i32
@@ -1075,36 +1086,96 @@ module attributes {gpu.container_module} {
       %a0 = arith.muli %phys64, %blk_bytes : i64
       %p0 = arith.muli %pos, %pos_stride : i32
       %p1 = arith.addi %p0, %head_off : i32
-      %hs = arith.muli %half, %c136 : i32
-      %p2 = arith.addi %p1, %hs : i32
-      %p64 = arith.extui %p2 : i32 to i64
+      %p64 = arith.extui %p1 : i32 to i64
       %addr = arith.addi %a0, %p64 : i64
       %kv_i = llvm.ptrtoint %kv_cache : !llvm.ptr<1> to i64
       %src = arith.addi %kv_i, %addr : i64
-      %d0 = arith.muli %mine, %c304 : i32
-      %hd = arith.muli %half, %c144 : i32
-      %d1 = arith.addi %d0, %hd : i32
-      %dst = arith.addi %stage, %d1 : i32
+      %lo = arith.trunci %src : i64 to i32
+      %hi64 = arith.shrui %src, %c32_i64 : i64
+      %hi = arith.trunci %hi64 : i64 to i32
       %z = arith.constant 0 : index
       %one = arith.constant 1 : index
-      scf.if %unit8 {
-        %n = arith.constant 17 : index
-        scf.for %k = %z to %n step %one {
-          %ki = arith.index_cast %k : index to i32
-          %o = arith.muli %ki, %c8 : i32
-          %o64 = arith.extui %o : i32 to i64
-          %s = arith.addi %src, %o64 : i64
-          %d = arith.addi %dst, %o : i32
+      %n16 = arith.constant 16 : index
+      %unit = arith.select %unit8, %c8, %c4 : i32
+      // chunk offsets of this lane in the body [0, 256): unit * (lane + 32 h)
+      scf.for %sl = %z to %n16 step %one {
+        %si = arith.index_cast %sl : index to i32
+        %slo, %v0 = gpu.shuffle idx %lo, %si, %c32 : i32
+        %shi, %v1 = gpu.shuffle idx %hi, %si, %c32 : i32
+        %slo64 = arith.extui %slo : i32 to i64
+        %shi64 = arith.extui %shi : i32 to i64
+        %shh = arith.shli %shi64, %c32_i64 : i64
+        %base = arith.ori %shh, %slo64 : i64
+        %dbase0 = arith.muli %si, %c304 : i32
+        %dbase = arith.addi %stage, %dbase0 : i32
+        scf.if %unit8 {
+          %go = arith.muli %lane, %c8 : i32
+          %isv = arith.cmpi uge, %go, %c136 : i32
+          %gap = arith.select %isv, %c8, %c0 : i32
+          %do = arith.addi %go, %gap : i32
+          %go64 = arith.extui %go : i32 to i64
+          %s = arith.addi %base, %go64 : i64
+          %d = arith.addi %dbase, %do : i32
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+        } else {
+          %n2 = arith.constant 2 : index
+          scf.for %h = %z to %n2 step %one {
+            %hi32 = arith.index_cast %h : index to i32
+            %c = arith.muli %hi32, %c32 : i32
+            %cl = arith.addi %lane, %c : i32
+            %go = arith.muli %cl, %c4 : i32
+            %isv = arith.cmpi uge, %go, %c136 : i32
+            %gap = arith.select %isv, %c8, %c0 : i32
+            %do = arith.addi %go, %gap : i32
+            %go64 = arith.extui %go : i32 to i64
+            %s = arith.addi %base, %go64 : i64
+            %d = arith.addi %dbase, %do : i32
+            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+          }
         }
+      }
+      // tails [256, 272) of the 16 slots: 8-byte unit: slot l >> 1, chunk
+      // l & 1; 4-byte: slot (l >> 2) + 8 i, chunk l & 3, i = 0, 1
+      scf.if %unit8 {
+        %ts = arith.shrui %lane, %c1 : i32
+        %tc = arith.andi %lane, %c1 : i32
+        %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
+        %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
+        %slo64 = arith.extui %slo : i32 to i64
+        %shi64 = arith.extui %shi : i32 to i64
+        %shh = arith.shli %shi64, %c32_i64 : i64
+        %base = arith.ori %shh, %slo64 : i64
+        %to = arith.muli %tc, %c8 : i32
+        %go = arith.addi %to, %c256 : i32
+        %go64 = arith.extui %go : i32 to i64
+        %s = arith.addi %base, %go64 : i64
+        %d0 = arith.muli %ts, %c304 : i32
+        %d1 = arith.addi %d0, %c264 : i32
+        %d2 = arith.addi %d1, %to : i32
+        %d = arith.addi %stage, %d2 : i32
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
       } else {
-        %n = arith.constant 34 : index
-        scf.for %k = %z to %n step %one {
-          %ki = arith.index_cast %k : index to i32
-          %o = arith.muli %ki, %c4 : i32
-          %o64 = arith.extui %o : i32 to i64
-          %s = arith.addi %src, %o64 : i64
-          %d = arith.addi %dst, %o : i32
+        %n2 = arith.constant 2 : index
+        scf.for %h = %z to %n2 step %one {
+          %hi32 = arith.index_cast %h : index to i32
+          %ts0 = arith.shrui %lane, %c2 : i32
+          %hs = arith.muli %hi32, %c8 : i32
+          %ts = arith.addi %ts0, %hs : i32
+          %tc = arith.andi %lane, %c3 : i32
+          %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
+          %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
+          %slo64 = arith.extui %slo : i32 to i64
+          %shi64 = arith.extui %shi : i32 to i64
+          %shh = arith.shli %shi64, %c32_i64 : i64
+          %base = arith.ori %shh, %slo64 : i64
+          %to = arith.muli %tc, %c4 : i32
+          %go = arith.addi %to, %c256 : i32
+          %go64 = arith.extui %go : i32 to i64
+          %s = arith.addi %base, %go64 : i64
+          %d0 = arith.muli %ts, %c304 : i32
+          %d1 = arith.addi %d0, %c264 : i32
+          %d2 = arith.addi %d1, %to : i32
+          %d = arith.addi %stage, %d2 : i32
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
         }
       }
@@ -1375,39 +1446,16 @@ module attributes {gpu.container_module} {
       return %x8 : vector<8xf32>
     }
 
-    // bf16x2 V scales of group %j: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9);
+    // bf16x2 V scales of group %ji from the scale words of tokens 2t, 2t + 1,
+    // 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9);
     // bf16 2^(e - 127) = e << 7 (e = 0 gives +0: its codes are +0 too).
-    func.func private @uq_sm90_v_scales(%vs: vector<8xi32>, %ji: i32) -> (i32, i32) {
-      %c0 = arith.constant 0 : i32
-      %c1 = arith.constant 1 : i32
-      %c2 = arith.constant 2 : i32
+    func.func private @uq_sm90_v_scales(%sw0: i32, %sw1: i32, %sw2: i32, %sw3: i32, %ji: i32) -> (i32, i32) {
       %c3 = arith.constant 3 : i32
       %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
-      %c23 = arith.constant 23 : i32
-      %c32 = arith.constant 32 : i32
-      %c304 = arith.constant 304 : i32
       %c0xff = arith.constant 255 : i32
-      %ninf = arith.constant 0xFF800000 : f32
-      %zero_f = arith.constant 0.0 : f32
-      %zero8 = arith.constant dense<0.0> : vector<8xf32>
-      %zero8i = arith.constant dense<0> : vector<8xi32>
-      %i0 = arith.constant 0 : index
-      %i1 = arith.constant 1 : index
-      %i2 = arith.constant 2 : index
-      %i4 = arith.constant 4 : index
-      %i8 = arith.constant 8 : index
-      %jw = arith.shrui %ji, %c2 : i32
-      %jwx = arith.index_cast %jw : i32 to index
       %jb = arith.andi %ji, %c3 : i32
       %jsh = arith.muli %jb, %c8 : i32
-      %ix1 = arith.addi %jwx, %i2 : index
-      %ix2 = arith.addi %jwx, %i4 : index
-      %ix3 = arith.addi %ix2, %i2 : index
-      %sw0 = vector.extract %vs[%jwx] : i32 from vector<8xi32>
-      %sw1 = vector.extract %vs[%ix1] : i32 from vector<8xi32>
-      %sw2 = vector.extract %vs[%ix2] : i32 from vector<8xi32>
-      %sw3 = vector.extract %vs[%ix3] : i32 from vector<8xi32>
       %sb0 = arith.shrui %sw0, %jsh : i32
       %sb1 = arith.shrui %sw1, %jsh : i32
       %sb2 = arith.shrui %sw2, %jsh : i32
@@ -1452,6 +1500,7 @@ module attributes {gpu.container_module} {
       %q16_off = arith.select %small, %c58368, %c77824 : i32
       %c528 = arith.constant 528 : i32
       %cm32 = arith.constant -32 : i32
+      %i5 = arith.constant 5 : index
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
@@ -1552,114 +1601,124 @@ module attributes {gpu.container_module} {
       %walk17 = arith.addi %walk16, %walk15 : i32
       %ntiles = arith.select %owns, %walk17, %c0 : i32
 
-      // ---- Q: load the QG rows (bf16 -> f32, zero rows past QG) into
-      // shared memory, Walsh-Hadamard butterflies (strides 1, 2, ..., 128,
-      // the host reference's order), x 1/16, E4M3 with saturation.
-      %qf = llvm.getelementptr %smem[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+      // ---- Q: lane L of warp w rotates query row 4w + (L >> 3) (zero past
+      // QG), head dims 32 (L & 7) .. + 31 in registers: Walsh-Hadamard
+      // butterflies of strides 1 .. 16 in registers, 32, 64, 128 across the
+      // row's 8 lanes (the host reference's order: strides ascending, the
+      // lower index gets a + b, the upper a - b), x 1/16, E4M3 with
+      // saturation, then f16 into shared memory at the k order of the QK
+      // fragments (see uq_sm90_qk).
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
       %seq64 = arith.extui %seq : i32 to i64
       %qrow_seq = arith.muli %seq64, %qss64 : i64
       %hq0 = arith.muli %kvh, %qgi : i32
-      scf.for %ii = %i0 to %i32 step %i1 {
-        %iii = arith.index_cast %ii : index to i32
-        %x0 = arith.muli %iii, %c128 : i32
-        %idx = arith.addi %tid, %x0 : i32
-        %r = arith.shrui %idx, %c8 : i32
-        %d = arith.andi %idx, %c255 : i32
-        %in = arith.cmpi ult, %r, %qgi : i32
-        // rows past QG read row 0 and become 0 (no branch: 32 loads in flight)
-        %rr = arith.select %in, %r, %c0 : i32
-        %hq = arith.addi %hq0, %rr : i32
-        %hq64 = arith.extui %hq : i32 to i64
-        %o0 = arith.muli %hq64, %qsh64 : i64
-        %o1 = arith.addi %qrow_seq, %o0 : i64
-        %d64 = arith.extui %d : i32 to i64
-        %o2 = arith.addi %o1, %d64 : i64
-        %qp = llvm.getelementptr %query[%o2] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+      %qr0 = arith.muli %warp, %c4 : i32
+      %qr1 = arith.shrui %lane, %c3 : i32
+      %qrow_r = arith.addi %qr0, %qr1 : i32
+      %qchunk = arith.andi %lane, %c7 : i32
+      %q_in = arith.cmpi ult, %qrow_r, %qgi : i32
+      %qrr = arith.select %q_in, %qrow_r, %c0 : i32
+      %qhq = arith.addi %hq0, %qrr : i32
+      %qhq64 = arith.extui %qhq : i32 to i64
+      %qo0 = arith.muli %qhq64, %qsh64 : i64
+      %qo1 = arith.addi %qrow_seq, %qo0 : i64
+      %qd0 = arith.muli %qchunk, %c32 : i32
+      %qd064 = arith.extui %qd0 : i32 to i64
+      %qo2 = arith.addi %qo1, %qd064 : i64
+      %zero32f = arith.constant dense<0.0> : vector<32xf32>
+      %qv0 = scf.for %x = %i0 to %i32 step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
+        %xi = arith.index_cast %x : index to i64
+        %o = arith.addi %qo2, %xi : i64
+        %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
         %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
         %qb32 = arith.extui %qb : i16 to i32
         %qb32s = arith.shli %qb32, %c16 : i32
-        %qv = arith.bitcast %qb32s : i32 to f32
-        %val = arith.select %in, %qv, %zero_f : f32
-        %sp = llvm.getelementptr %qf[%idx] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        llvm.store %val, %sp {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        %qf = arith.bitcast %qb32s : i32 to f32
+        %qz = arith.select %q_in, %qf, %zero_f : f32
+        %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
+        scf.yield %v1 : vector<32xf32>
       }
-      gpu.barrier
-      scf.for %s = %i0 to %i8 step %i1 {
-        %si = arith.index_cast %s : index to i32
-        %h = arith.shli %c1, %si : i32
-        %hm = arith.subi %h, %c1 : i32
-        %s1 = arith.addi %si, %c1 : i32
-        scf.for %ii = %i0 to %i16 step %i1 {
-          %iii = arith.index_cast %ii : index to i32
-          %x0 = arith.muli %iii, %c128 : i32
-          %b = arith.addi %tid, %x0 : i32
-          %r = arith.shrui %b, %c7 : i32
-          %p = arith.andi %b, %c127 : i32
-          %hi = arith.shrui %p, %si : i32
-          %hi2 = arith.shli %hi, %s1 : i32
-          %lo = arith.andi %p, %hm : i32
-          %e0 = arith.ori %hi2, %lo : i32
-          %rb = arith.shli %r, %c8 : i32
-          %ia = arith.addi %rb, %e0 : i32
-          %ib = arith.addi %ia, %h : i32
-          %pa = llvm.getelementptr %qf[%ia] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %pb = llvm.getelementptr %qf[%ib] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %va = llvm.load %pa {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-          %vb = llvm.load %pb {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-          %sum = arith.addf %va, %vb : f32
-          %dif = arith.subf %va, %vb : f32
-          llvm.store %sum, %pa {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %dif, %pb {alignment = 4 : i64} : f32, !llvm.ptr<3>
+      // strides 1, 2, 4, 8, 16 in registers
+      %qv1 = scf.for %st = %i0 to %i5 step %i1 iter_args(%v = %qv0) -> (vector<32xf32>) {
+        %h = arith.shli %i1, %st : index
+        %vo = scf.for %b = %i0 to %i16 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
+          // b-th pair: lower index (b / h) * 2h + b % h
+          %bq = arith.divui %b, %h : index
+          %br = arith.remui %b, %h : index
+          %h2 = arith.muli %h, %i2 : index
+          %lo0 = arith.muli %bq, %h2 : index
+          %lo = arith.addi %lo0, %br : index
+          %up = arith.addi %lo, %h : index
+          %a = vector.extract %w[%lo] : f32 from vector<32xf32>
+          %c = vector.extract %w[%up] : f32 from vector<32xf32>
+          %s = arith.addf %a, %c : f32
+          %dd = arith.subf %a, %c : f32
+          %w1 = vector.insert %s, %w[%lo] : f32 into vector<32xf32>
+          %w2 = vector.insert %dd, %w1[%up] : f32 into vector<32xf32>
+          scf.yield %w2 : vector<32xf32>
         }
-        gpu.barrier
+        scf.yield %vo : vector<32xf32>
       }
-      scf.for %ii = %i0 to %i16 step %i1 {
-        %iii = arith.index_cast %ii : index to i32
-        %x0 = arith.muli %iii, %c128 : i32
-        %e = arith.addi %tid, %x0 : i32
-        %e2 = arith.shli %e, %c1 : i32
-        %pa = llvm.getelementptr %qf[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %va = llvm.load %pa {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
-        %v0 = vector.extract %va[0] : f32 from vector<2xf32>
-        %v1 = vector.extract %va[1] : f32 from vector<2xf32>
-        %s0 = arith.mulf %v0, %sixteenth : f32
-        %s1 = arith.mulf %v1, %sixteenth : f32
+      // strides 32, 64, 128: the partner lane L ^ m holds the other element
+      %qv2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
+        %sti = arith.index_cast %st : index to i32
+        %m = arith.shli %c1, %sti : i32
+        %mine_hi0 = arith.andi %qchunk, %m : i32
+        %mine_hi = arith.cmpi ne, %mine_hi0, %c0 : i32
+        %vo = scf.for %x = %i0 to %i32 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
+          %a = vector.extract %w[%x] : f32 from vector<32xf32>
+          %o, %ok = gpu.shuffle xor %a, %m, %c32 : f32
+          %lower = arith.select %mine_hi, %o, %a : f32
+          %upper = arith.select %mine_hi, %a, %o : f32
+          %s = arith.addf %lower, %upper : f32
+          %dd = arith.subf %lower, %upper : f32
+          %r = arith.select %mine_hi, %dd, %s : f32
+          %w1 = vector.insert %r, %w[%x] : f32 into vector<32xf32>
+          scf.yield %w1 : vector<32xf32>
+        }
+        scf.yield %vo : vector<32xf32>
+      }
+      // x 1/16, E4M3 (saturating) and back to f16, at the permuted position
+      // (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 | ((d >> 3) & 3) << 1 |
+      // ((d >> 1) & 1), d = 32 chunk + x; rows of 528 B after the stages.
+      %qrow_b = arith.muli %qrow_r, %c528 : i32
+      %qrow_b2 = arith.addi %qrow_b, %q16_off : i32
+      %qd0b = arith.muli %qd0, %c2 : i32
+      %qrow_b3 = arith.addi %qrow_b2, %qd0b : i32
+      scf.for %x2 = %i0 to %i16 step %i1 {
+        %x = arith.muli %x2, %i2 : index
+        %x1 = arith.addi %x, %i1 : index
+        %a = vector.extract %qv2[%x] : f32 from vector<32xf32>
+        %b = vector.extract %qv2[%x1] : f32 from vector<32xf32>
+        %s0 = arith.mulf %a, %sixteenth : f32
+        %s1 = arith.mulf %b, %sixteenth : f32
         %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
         %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
         %hlo = arith.trunci %hv : i32 to i16
         %hhi0 = arith.shrui %hv, %c16 : i32
         %hhi = arith.trunci %hhi0 : i32 to i16
-        // element d of row r goes to position (d & ~31) | (d & 1) << 4 |
-        // ((d >> 2) & 1) << 3 | ((d >> 3) & 3) << 1 | ((d >> 1) & 1)
-        %row = arith.shrui %e2, %c8 : i32
-        %d0 = arith.andi %e2, %c255 : i32
-        %dg = arith.andi %d0, %cm32 : i32
-        %dhi0 = arith.shrui %d0, %c2 : i32
-        %dhi1 = arith.andi %dhi0, %c1 : i32
-        %dhi = arith.shli %dhi1, %c3 : i32
-        %dt0 = arith.shrui %d0, %c3 : i32
-        %dt1 = arith.andi %dt0, %c3 : i32
-        %dt = arith.shli %dt1, %c1 : i32
-        %de0 = arith.shrui %d0, %c1 : i32
-        %de = arith.andi %de0, %c1 : i32
-        %pp0 = arith.ori %dg, %dhi : i32
-        %pp1 = arith.ori %pp0, %dt : i32
-        %pos0 = arith.ori %pp1, %de : i32
-        %pos1 = arith.ori %pos0, %c16 : i32
-        %rb = arith.muli %row, %c528 : i32
-        %rb2 = arith.addi %rb, %q16_off : i32
-        %b0x = arith.shli %pos0, %c1 : i32
-        %b1x = arith.shli %pos1, %c1 : i32
-        %a0x = arith.addi %rb2, %b0x : i32
-        %a1x = arith.addi %rb2, %b1x : i32
+        // x even: position within the 32-group = ((x >> 2) & 1) << 3 |
+        // ((x >> 3) & 3) << 1 | ((x >> 1) & 1); x + 1 is 16 further
+        %xi = arith.index_cast %x : index to i32
+        %p0 = arith.shrui %xi, %c2 : i32
+        %p1 = arith.andi %p0, %c1 : i32
+        %p2 = arith.shli %p1, %c3 : i32
+        %p3 = arith.shrui %xi, %c3 : i32
+        %p4 = arith.andi %p3, %c3 : i32
+        %p5 = arith.shli %p4, %c1 : i32
+        %p6 = arith.shrui %xi, %c1 : i32
+        %p7 = arith.andi %p6, %c1 : i32
+        %p8 = arith.ori %p2, %p5 : i32
+        %pos = arith.ori %p8, %p7 : i32
+        %pb = arith.muli %pos, %c2 : i32
+        %a0x = arith.addi %qrow_b3, %pb : i32
+        %a1x = arith.addi %a0x, %c32 : i32
         %pq0 = llvm.getelementptr %smem[%a0x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
         %pq1 = llvm.getelementptr %smem[%a1x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
         llvm.store %hlo, %pq0 {alignment = 2 : i64} : i16, !llvm.ptr<3>
         llvm.store %hhi, %pq1 {alignment = 2 : i64} : i16, !llvm.ptr<3>
       }
-      gpu.barrier
       gpu.barrier
 
       // ---- the warp's tiles: k = warp + 4 i, i < nw, through a 4-stage
@@ -1706,8 +1765,8 @@ module attributes {gpu.container_module} {
       scf.if %small {
         // ---- QG <= 8: PV as O^T = V^T P^T (M = head dim), so the
         // accumulators hold only the 8 real query rows (64 registers, 3 CTAs
-        // per SM) and half the PV MMAs; V's scale goes into V (bf16, exact:
-        // two bf16x2 multiplies), P needs no per-group copy. 3-stage pipeline.
+        // per SM) and half the PV MMAs; each m-tile lies in one V group, so
+        // the group's V scales go into P^T's token rows. 3-stage pipeline.
         %wstage0 = arith.muli %warp, %c14592 : i32
         %wbase = arith.addi %smem_i, %wstage0 : i32
         scf.for %s = %i0 to %i2 step %i1 {
@@ -1838,7 +1897,19 @@ module attributes {gpu.container_module} {
               %isodd = arith.cmpi eq, %jj, %i1 : index
               %rlo = arith.select %isodd, %vf2, %vf0 : i32
               %rhi = arith.select %isodd, %vf3, %vf1 : i32
-              %sv:2 = func.call @uq_sm90_v_scales(%vs, %ji) : (vector<8xi32>, i32) -> (i32, i32)
+              %vjw = arith.divui %j, %i4 : index
+              %vjw2 = arith.addi %vjw, %i2 : index
+              %vjw4 = arith.addi %vjw, %i4 : index
+              %vjw6 = arith.addi %vjw4, %i2 : index
+              %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
+              %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
+              %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
+              %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
+              %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
+              // every m-tile of group j lies in group j: its scales go into
+              // P^T's token rows (exact: bf16(p) times a power of two)
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb0, %sv#0 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb1, %sv#1 : (i32, i32) -> i32
               %aout = scf.for %ip = %i0 to %i2 step %i1 iter_args(%ai = %aa) -> (vector<64xf32>) {
                 %ipi = arith.index_cast %ip : index to i32
                 %n0 = arith.shli %ipi, %c1 : i32
@@ -1847,10 +1918,6 @@ module attributes {gpu.container_module} {
                 %e1 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n1) : (i32, i32) -> i32
                 %e2 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n0) : (i32, i32) -> i32
                 %e3 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n1) : (i32, i32) -> i32
-                %a0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e0, %sv#0 : (i32, i32) -> i32
-                %a1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e1, %sv#0 : (i32, i32) -> i32
-                %a2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e2, %sv#1 : (i32, i32) -> i32
-                %a3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %e3, %sv#1 : (i32, i32) -> i32
                 %j2x = arith.muli %j, %i2 : index
                 %mt = arith.addi %j2x, %ip : index
                 %o = arith.muli %mt, %i4 : index
@@ -1861,7 +1928,7 @@ module attributes {gpu.container_module} {
                 %c1v = vector.extract %ai[%o1] : f32 from vector<64xf32>
                 %c2v = vector.extract %ai[%o2] : f32 from vector<64xf32>
                 %c3v = vector.extract %ai[%o3] : f32 from vector<64xf32>
-                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %pb0, %pb1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %e0, %e1, %e2, %e3, %pj0, %pj1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
                 %r0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
                 %r1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
                 %r2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
@@ -2100,7 +2167,15 @@ module attributes {gpu.container_module} {
               %isodd = arith.cmpi eq, %jj, %i1 : index
               %rlo = arith.select %isodd, %vf2, %vf0 : i32
               %rhi = arith.select %isodd, %vf3, %vf1 : i32
-              %sv:2 = func.call @uq_sm90_v_scales(%vs, %ji) : (vector<8xi32>, i32) -> (i32, i32)
+              %vjw = arith.divui %j, %i4 : index
+              %vjw2 = arith.addi %vjw, %i2 : index
+              %vjw4 = arith.addi %vjw, %i4 : index
+              %vjw6 = arith.addi %vjw4, %i2 : index
+              %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
+              %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
+              %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
+              %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
+              %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
               %s01 = arith.addi %sv#0, %c0 : i32
               %s89 = arith.addi %sv#1, %c0 : i32
               %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32

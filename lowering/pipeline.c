@@ -11,6 +11,7 @@
 #include "lowering/pass.h"
 #include "lowering/passes.h"
 #include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Pass.h"
@@ -98,6 +99,18 @@ bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
       uq_emit_error(op, "uq.variants must be an array of dictionaries");
       goto fail;
     }
+    // Optional, parallel to uq.variants: the CTAs per SM each variant is
+    // built for (an NVIDIA kernel's register budget, nvvm.minctasm).
+    MlirAttribute min_ctas = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("uq.min_ctas_per_sm"));
+    if (!mlirAttributeIsNull(min_ctas) &&
+        (!mlirAttributeIsAArray(min_ctas) ||
+         mlirArrayAttrGetNumElements(min_ctas) !=
+             mlirArrayAttrGetNumElements(variants))) {
+      uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers, "
+                        "one per entry of uq.variants");
+      goto fail;
+    }
     for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(variants); ++i) {
       MlirAttribute dict = mlirArrayAttrGetElement(variants, i);
       if (!mlirAttributeIsADictionary(dict)) {
@@ -106,6 +119,14 @@ bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
       }
       uq_variant_t v = base;
       snprintf(v.key, sizeof(v.key), "%.63s", stem);
+      if (!mlirAttributeIsNull(min_ctas)) {
+        MlirAttribute n = mlirArrayAttrGetElement(min_ctas, i);
+        if (!mlirAttributeIsAInteger(n)) {
+          uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers");
+          goto fail;
+        }
+        v.min_ctas = (int32_t)mlirIntegerAttrGetValueInt(n);
+      }
       for (intptr_t e = 0; e < mlirDictionaryAttrGetNumElements(dict); ++e) {
         MlirNamedAttribute entry = mlirDictionaryAttrGetElement(dict, e);
         if (!mlirAttributeIsAInteger(entry.attribute)) {
@@ -214,6 +235,12 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
               mlirAttributeIsNull(mlirOperationGetAttributeByName(
                   f, mlirStringRefCreateFromCString("gpu.kernel"))))
             continue;
+          if (variant->min_ctas > 0)
+            mlirOperationSetAttributeByName(
+                f, mlirStringRefCreateFromCString("nvvm.minctasm"),
+                mlirIntegerAttrGet(
+                    mlirIntegerTypeGet(mlirOperationGetContext(f), 32),
+                    variant->min_ctas));
           MlirStringRef fname = symbol_name(f);
           char renamed[192];
           snprintf(renamed, sizeof(renamed), "%.*s%s", (int)fname.length,

@@ -27,6 +27,8 @@ typedef struct uq_variant_s {
   char target[16];   // the gpu.module's chip: "gfx950" or "sm_90a"
   uint32_t head_dim; // the `d` entry, 0 when absent
   uint32_t qg_max;   // the `qg_max` entry, 0 when absent
+  int32_t min_ctas;  // NVIDIA: CTAs per SM ptxas must leave room for
+                     // (the module's uq.min_ctas_per_sm entry), 0: none
 } uq_variant_t;
 
 // True for a variant of an NVIDIA (#nvvm.target) gpu.module.

@@ -189,28 +189,36 @@ static void launch_step(kernels_t *k, step_t *s) {
             1, UQ_SM90_REDUCE_THREADS, 1, 1, 0, k->stream, reduce_args, NULL));
 }
 
-// The split-KV policy sized for the GPU: about four waves of the CTAs that
-// fit the SMs at once (2 per SM for QG 16, 3 for QG <= 8: registers and
-// shared memory) with whole tile-groups per partition, so a long sequence
-// gets few, long partitions (each warp streams many tiles) and a short batch
-// still fills every SM. P * TGPP * 256 covers the walked span.
+// The split-KV policy sized for the GPU. A CTA walks TGPP tile-groups (256
+// tokens each) of one (sequence, kv head); the resident CTAs (2 per SM for
+// QG 16, 3 for QG <= 8: registers and shared memory) run in waves. The
+// estimated time is waves x (TGPP + overhead), the overhead being a CTA's
+// fixed work (query rotation, merge, partial write) in tile-groups; the
+// policy takes the TGPP that minimizes it, then the fewest partitions that
+// cover the span with it (P * TGPP * 256 >= span). Long sequences get few,
+// long partitions; short batches still fill every SM; the last wave is full.
 static void hopper_policy(const kernels_t *k, int32_t batch, int32_t hk,
                           int32_t qg, int64_t span, int32_t *out_p,
                           int32_t *out_tgpp) {
+  const double overhead = 0.5; // tile-groups; measured order of magnitude
   int64_t required = (span + 255) / 256;
   if (required < 1)
     required = 1;
   int ctas = k->decode_ctas_per_sm[qg] > 0 ? k->decode_ctas_per_sm[qg] : 1;
-  int64_t target = 4 * (int64_t)ctas * k->sm_count;
-  int64_t p = (target + (int64_t)batch * hk - 1) / ((int64_t)batch * hk);
-  if (p > required)
-    p = required;
-  if (p < 1)
-    p = 1;
-  int64_t tgpp = (required + p - 1) / p;
-  p = (required + tgpp - 1) / tgpp;
-  *out_p = (int32_t)p;
-  *out_tgpp = (int32_t)tgpp;
+  int64_t resident = (int64_t)ctas * k->sm_count;
+  int64_t best_tgpp = 1;
+  double best = 0;
+  for (int64_t tgpp = 1; tgpp <= required; ++tgpp) {
+    int64_t p = (required + tgpp - 1) / tgpp;
+    int64_t waves = ((int64_t)batch * hk * p + resident - 1) / resident;
+    double cost = (double)waves * ((double)tgpp + overhead);
+    if (tgpp == 1 || cost < best) {
+      best = cost;
+      best_tgpp = tgpp;
+    }
+  }
+  *out_tgpp = (int32_t)best_tgpp;
+  *out_p = (int32_t)((required + best_tgpp - 1) / best_tgpp);
 }
 
 // ---- --check
