@@ -1044,7 +1044,7 @@ module attributes {gpu.container_module} {
   // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
   // (nvvm.minctasm: ptxas keeps registers <= 168 for 3, <= 255 for 2); the
   // shared memory per QG (kernel_abi.h) allows exactly that many.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{qg = 6}, {qg = 8}, {qg = 16}], uq.min_ctas_per_sm = [3, 3, 2]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [3, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // Copies the 16 slots of one tile (token base %tb) into a stage buffer
@@ -1486,15 +1486,19 @@ module attributes {gpu.container_module} {
         %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
-        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32) kernel
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
+        %query_group: i32) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
-      %qg = "uq.param"() {name = "qg"} : () -> index
-      %qgi = arith.index_cast %qg : index to i32
+      // QG is an argument (1 .. qg_max); qg_max picks the code's shape.
+      %c0_pre = arith.constant 0 : i32
+      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %qg_max_i = arith.index_cast %qg_max : index to i32
+      %qgi = arith.addi %query_group, %c0_pre : i32
       %c0 = arith.constant 0 : i32
       // Q in f16 (the E4M3 values), 16 rows of 528 B, after the stages
       // (3 x 4 warps x 4864 B for QG <= 8, 4 x ... for QG 16).
       %c8_q = arith.constant 8 : i32
-      %small = arith.cmpi ule, %qgi, %c8_q : i32
+      %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
       %c58368 = arith.constant 58368 : i32
       %c77824 = arith.constant 77824 : i32
       %q16_off = arith.select %small, %c58368, %c77824 : i32
@@ -2366,7 +2370,7 @@ module attributes {gpu.container_module} {
   // Built for latency: the partitions' max and weights are computed by the
   // CTA's threads in parallel (block reductions through shared memory), and
   // each thread's sum over partitions keeps 8 loads in flight.
-  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] {
+  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 256}]} {
     llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x i8>
     // The block-wide max (%is_max) or sum of %v over the 256 threads.
     func.func private @uq_sm90_block_reduce(%v: f32, %tid: i32, %is_max: i1) -> f32 {

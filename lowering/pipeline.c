@@ -175,22 +175,23 @@ void uq_pipeline_text(const uq_variant_t *variant,
                       const uq_compile_options_t *options, char *out,
                       size_t size) {
   if (uq_variant_is_nvidia(variant)) {
-    // The same front half; then the upstream NVVM path, ptxas from the CUDA
-    // toolkit for the cubin (format=isa gives the PTX). The module's
-    // #nvvm.target carries chip, PTX version and O.
-    snprintf(
-        out, size,
-        "builtin.module("
-        "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
-        "uq-unroll-loops,canonicalize,cse,"
-        "lower-affine,convert-scf-to-cf,"
-        "gpu.module(convert-vector-to-llvm),"
-        "gpu.module(convert-gpu-to-nvvm{"
-        "use-bare-ptr-memref-call-conv=true}),"
-        "reconcile-unrealized-casts,"
-        "gpu-module-to-binary{format=%s toolkit=%s})",
-        variant->bindings, options->emit_isa ? "isa" : "bin",
-        options->cuda_dir ? options->cuda_dir : "");
+    // The same front half (without uq-inline: LLVM inlines the sm_90a
+    // helpers after their loops are unrolled, which keeps the QG <= 8
+    // decode within the 168 registers of 3 CTAs per SM); then the upstream
+    // NVVM path, ptxas from the CUDA toolkit for the cubin (format=isa gives
+    // the PTX). The module's #nvvm.target carries chip, PTX version and O.
+    snprintf(out, size,
+             "builtin.module("
+             "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
+             "uq-unroll-loops,canonicalize,cse,"
+             "lower-affine,convert-scf-to-cf,"
+             "gpu.module(convert-vector-to-llvm),"
+             "gpu.module(convert-gpu-to-nvvm{"
+             "use-bare-ptr-memref-call-conv=true}),"
+             "reconcile-unrealized-casts,"
+             "gpu-module-to-binary{format=%s toolkit=%s})",
+             variant->bindings, options->emit_isa ? "isa" : "bin",
+             options->cuda_dir ? options->cuda_dir : "");
     return;
   }
   // Specialize, inline the helpers, then fold the parameter through the IR

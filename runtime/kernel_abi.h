@@ -46,16 +46,19 @@ typedef enum uq_reduce_arg_e {
 } uq_reduce_arg_t;
 
 // NVIDIA sm_90a (the uq_decode_sm90 / uq_reduce_sm90 gpu.modules of
-// kernels.mlir; same argument order and meaning as above):
+// kernels.mlir; same argument order and meaning as above, QG included;
+// records decode_sm90_d256_qg_max{8,16} and reduce_sm90_d256):
 // decode grid (B, Hk, P) of 128-thread CTAs (4 warps) with
-// UQ_SM90_DECODE_SHARED_BYTES(QG) of dynamic shared memory (the launcher
-// raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it once per
-// function): 4 warps x stages (3 for QG <= 8, 4 for QG 16) x 16 slots x
-// 304 B, then Q as f16, 16 rows x 528 B; reduce grid (B, Hq, 1) of 256
-// threads (thread = head dim), 1056 B of static shared memory. Kernel
-// names as for gfx950: "uq_decode_qg<QG>", "uq_reduce".
+// UQ_SM90_DECODE_SHARED_BYTES_FOR(qg_max) of dynamic shared memory (the
+// launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it):
+// 4 warps x stages (3 for qg_max 8, 4 for 16) x 16 slots x 304 B, then Q as
+// f16, 16 rows x 528 B. That is what lets 3 CTAs share an SM for qg_max 8
+// (2 for 16); UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for
+// every variant but allows only 2. Reduce grid (B, Hq, 1) of 256 threads
+// (thread = head dim), 1056 B of static shared memory.
 #define UQ_SM90_DECODE_THREADS 128
-#define UQ_SM90_DECODE_SHARED_BYTES(qg) ((qg) <= 8 ? 66816 : 86272)
+#define UQ_SM90_DECODE_SHARED_BYTES_FOR(qg_max) ((qg_max) <= 8 ? 66816 : 86272)
+#define UQ_SM90_DECODE_SHARED_BYTES 86272
 #define UQ_SM90_REDUCE_THREADS 256
 
 #endif // UQ_RUNTIME_KERNEL_ABI_H_

@@ -30,10 +30,9 @@ add_custom_target(uq_kernel_objects DEPENDS "${UQRT_EMBEDDED_C}")
 # uq-bench-cuda and the CUDA tests; only with a CUDA toolkit.
 if(UQ_CUDA_DIR)
   set(UQ_CUBINS
-      "${UQ_KERNELS_DIR}/decode_sm90_qg6.cubin"
-      "${UQ_KERNELS_DIR}/decode_sm90_qg8.cubin"
-      "${UQ_KERNELS_DIR}/decode_sm90_qg16.cubin"
-      "${UQ_KERNELS_DIR}/reduce_sm90.cubin" CACHE INTERNAL "")
+      "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max8.cubin"
+      "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max16.cubin"
+      "${UQ_KERNELS_DIR}/reduce_sm90_d256.cubin" CACHE INTERNAL "")
   add_custom_command(
     OUTPUT ${UQ_CUBINS}
     COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"

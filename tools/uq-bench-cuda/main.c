@@ -117,21 +117,31 @@ static void kernels_open(kernels_t *k, const char *dir) {
   CU(k, DevicePrimaryCtxRetain(&context, k->device));
   CU(k, CtxSetCurrent(context));
   CU(k, StreamCreate(&k->stream, UQ_CU_STREAM_NON_BLOCKING));
-  static const int groups[] = {6, 8, 16};
-  for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); ++i) {
+  // Two decode variants serve QG 1..16: qg_max 8 (3 CTAs per SM) and 16.
+  static const int qg_maxes[] = {8, 16};
+  for (size_t i = 0; i < sizeof(qg_maxes) / sizeof(qg_maxes[0]); ++i) {
     char variant[64], kernel[64];
-    snprintf(variant, sizeof(variant), "decode_sm90_qg%d", groups[i]);
-    snprintf(kernel, sizeof(kernel), "uq_decode_qg%d", groups[i]);
+    snprintf(variant, sizeof(variant), "decode_sm90_d256_qg_max%d",
+             qg_maxes[i]);
+    snprintf(kernel, sizeof(kernel), "uq_decode_d256_qg_max%d", qg_maxes[i]);
     CUfunction f = load_kernel(k, dir, variant, kernel, 1);
-    CU(k,
-       FuncSetAttribute(f, UQ_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        UQ_SM90_DECODE_SHARED_BYTES(groups[i])));
+    int shared = UQ_SM90_DECODE_SHARED_BYTES_FOR(qg_maxes[i]);
+    int ctas = 0;
+    CU(k, FuncSetAttribute(
+              f, UQ_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared));
     CU(k, OccupancyMaxActiveBlocksPerMultiprocessor(
-              &k->decode_ctas_per_sm[groups[i]], f, UQ_SM90_DECODE_THREADS,
-              UQ_SM90_DECODE_SHARED_BYTES(groups[i])));
-    k->decode[groups[i]] = f;
+              &ctas, f, UQ_SM90_DECODE_THREADS, shared));
+    for (int qg = qg_maxes[i] / 2 + 1; qg <= qg_maxes[i]; ++qg) {
+      k->decode[qg] = f;
+      k->decode_ctas_per_sm[qg] = ctas;
+    }
+    if (qg_maxes[i] == 8)
+      for (int qg = 1; qg <= 4; ++qg) {
+        k->decode[qg] = f;
+        k->decode_ctas_per_sm[qg] = ctas;
+      }
   }
-  k->reduce = load_kernel(k, dir, "reduce_sm90", "uq_reduce", 1);
+  k->reduce = load_kernel(k, dir, "reduce_sm90_d256", "uq_reduce_d256", 1);
 }
 
 // ---- one decode step on the device ----------------------------------------
@@ -146,7 +156,7 @@ typedef struct step_s {
 } step_t;
 
 static void launch_step(kernels_t *k, step_t *s) {
-  CUfunction decode = s->qg <= 16 ? k->decode[s->qg] : NULL;
+  CUfunction decode = s->qg >= 1 && s->qg <= 16 ? k->decode[s->qg] : NULL;
   if (!decode)
     die("no sm_90a decode variant for QG %d", s->qg);
   void *decode_args[UQ_DECODE_ARG_COUNT] = {
@@ -167,11 +177,12 @@ static void launch_step(kernels_t *k, step_t *s) {
       [UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ] = &s->max_blocks_per_seq,
       [UQ_DECODE_ARG_SOFTMAX_SCALE] = &s->softmax_scale,
       [UQ_DECODE_ARG_SLIDING_WINDOW] = &s->sliding_window,
+      [UQ_DECODE_ARG_QUERY_GROUP] = &s->qg,
   };
   CU(k, LaunchKernel(decode, (unsigned)s->batch, (unsigned)s->num_kv_heads,
                      (unsigned)s->partitions, UQ_SM90_DECODE_THREADS, 1, 1,
-                     UQ_SM90_DECODE_SHARED_BYTES(s->qg), k->stream, decode_args,
-                     NULL));
+                     UQ_SM90_DECODE_SHARED_BYTES_FOR(s->qg), k->stream,
+                     decode_args, NULL));
   void *reduce_args[UQ_REDUCE_ARG_COUNT] = {
       [UQ_REDUCE_ARG_OUTPUT] = &s->output,
       [UQ_REDUCE_ARG_SEGM_OUT] = &s->segm_out,
@@ -494,6 +505,11 @@ static int run_check(kernels_t *k, uint64_t seed, int long_context, int only) {
   CASE("qg6 window 300 + sinks", 0, sh->query_group = 6;
        sh->sliding_window = 300; sh->sinks = 1);
   CASE("qg8 large query (E4M3 saturation)", 0, sh->query_scale = 600.0f);
+  CASE("qg1 (multi-head) bs32", 0, sh->query_group = 1; sh->block_size = 32);
+  CASE("qg4 sinks", 0, sh->query_group = 4; sh->sinks = 1);
+  CASE("qg7 window 500", 0, sh->query_group = 7; sh->sliding_window = 500);
+  CASE("qg12 bs128, hopper policy", 1, sh->query_group = 12;
+       sh->block_size = 128);
   CASE("qg8 scale 0.3", 0, sh->softmax_scale = 0.3f);
   CASE("qg8 B1 Hk1 seq 1", 0, sh->batch = 1; sh->num_kv_heads = 1;
        sh->max_seq = 1);
@@ -649,7 +665,7 @@ static void run_bench(kernels_t *k, int replays, int which_policy, int only) {
   printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, 16-byte "
          "copy kernel)\n",
          copy);
-  for (int qg = 6; qg <= 16; ++qg) {
+  for (int qg = 8; qg <= 16; qg += 8) {
     if (!k->decode[qg])
       continue;
     int regs = 0, shared = 0, local = 0, blocks = 0;
@@ -660,10 +676,11 @@ static void run_bench(kernels_t *k, int replays, int which_policy, int only) {
     CU(k, FuncGetAttribute(&local, UQ_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
                            k->decode[qg]));
     blocks = k->decode_ctas_per_sm[qg];
-    printf("decode qg%-2d: %d registers, %d B static + %d B dynamic shared, "
-           "%d B local, %d CTAs (%d warps) per SM\n",
-           qg, regs, shared, UQ_SM90_DECODE_SHARED_BYTES(qg), local, blocks,
-           blocks * UQ_SM90_DECODE_THREADS / 32);
+    printf(
+        "decode qg_max %-2d: %d registers, %d B static + %d B dynamic shared, "
+        "%d B local, %d CTAs (%d warps) per SM\n",
+        qg, regs, shared, UQ_SM90_DECODE_SHARED_BYTES_FOR(qg), local, blocks,
+        blocks * UQ_SM90_DECODE_THREADS / 32);
   }
   printf("%3s %7s %2s %2s %-6s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
          "QG", "policy", "P", "TGPP", "us/step", "KV GB/s", "%copy", "x triton",
@@ -771,8 +788,9 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: uq-bench-cuda --kernels=DIR (--check [--long] | --bench)\n"
           "\n"
-          "Runs the sm_90a cubins DIR/decode_sm90_qg{6,8,16}.cubin and\n"
-          "DIR/reduce_sm90.cubin (uq-compile --target=sm_90a) on CUDA "
+          "Runs the sm_90a cubins DIR/decode_sm90_d256_qg_max{8,16}.cubin "
+          "and\n"
+          "DIR/reduce_sm90_d256.cubin (uq-compile --target=sm_90a) on CUDA "
           "device 0.\n"
           "\n"
           "  --check          cases against the host kernel-faithful "
