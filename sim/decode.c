@@ -305,6 +305,7 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
   inst->width64 = width == 64;
   uint32_t w0 = uq_sim_word(bytes, size, 0), w1 = uq_sim_word(bytes, size, 1);
 
+  int has_op_sel = 0;
   int is_branch_like =
       inst->cls == UQ_SIM_CLASS_BRANCH || inst->cls == UQ_SIM_CLASS_OTHER;
   for (int i = 1; i < n; ++i) {
@@ -345,6 +346,10 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
       inst->blgp = (uint8_t)strtol(t + 5, NULL, 0);
     else if (strncmp(t, "abid:", 5) == 0)
       inst->abid = (uint8_t)strtol(t + 5, NULL, 0);
+    else if (strncmp(t, "bitop3:", 7) == 0)
+      inst->simm = (int32_t)(strtol(t + 7, NULL, 0) & 0xFF);
+    else if (strncmp(t, "op_sel:", 7) == 0)
+      has_op_sel = 1;
     else if (strcmp(t, "lds") == 0 || strncmp(t, "neg:", 4) == 0)
       goto bad; // forms the executor does not model
     // The rest (op_sel, neg_lo, dpp controls, sdwa selects, cache bits,
@@ -408,6 +413,13 @@ uq_status_t uq_sim_decode_text(const char *text, uint64_t pc,
         inst->clamp = 1;
       inst->omod = (uint8_t)((w1 >> 14) & 3);
     }
+  }
+  // v_bitop3's truth table shares encoding bits with op_sel (read from the
+  // text above); an op_sel written out is a form not modelled.
+  if (inst->op == UQ_OP_V_BITOP3_B32 || inst->op == UQ_OP_V_BITOP3_B16) {
+    if (has_op_sel)
+      goto bad;
+    inst->op_sel = 0;
   }
   return UQ_OK;
 bad:

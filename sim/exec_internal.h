@@ -133,6 +133,38 @@ static inline const uint32_t *vsrc(uq_sim_wave_t *w, const uq_sim_opnd_t *o,
   return tmp;
 }
 
+// SDWA: the byte (sel 0..3) or word (4, 5) of x, zero- or sign-extended;
+// sel 6 is the whole dword.
+static inline uint32_t sdwa_sel(uint32_t x, int sel, int sext) {
+  switch (sel) {
+  case 0:
+  case 1:
+  case 2:
+  case 3: {
+    uint32_t b = (x >> (8 * sel)) & 0xFF;
+    return sext ? (uint32_t)(int32_t)(int8_t)b : b;
+  }
+  case 4:
+  case 5: {
+    uint32_t h = (x >> (16 * (sel - 4))) & 0xFFFF;
+    return sext ? (uint32_t)(int32_t)(int16_t)h : h;
+  }
+  default:
+    return x;
+  }
+}
+
+// A narrow load's value `v` (already extended) as the VGPR holds it: the
+// whole register, or for the *_d16 forms 16 bits into the low (or, HI16,
+// high) half with the other half kept.
+static inline uint32_t d16_merge(const uq_sim_inst_t *in, uint32_t old,
+                                 uint32_t v) {
+  if (!(in->flags & UQ_OPF_D16))
+    return v;
+  return in->flags & UQ_OPF_HI16 ? (old & 0xFFFFu) | (v << 16)
+                                 : (old & 0xFFFF0000u) | (v & 0xFFFFu);
+}
+
 // The family handlers: each runs one decoded instruction of its class on a
 // wave and returns UNIMPLEMENTED (with the text and address) for an op or a
 // form it does not model.

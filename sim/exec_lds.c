@@ -40,7 +40,13 @@ uq_status_t uq_sim_exec_lds(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   case UQ_OP_DS_READ_U8:
   case UQ_OP_DS_READ_I8:
   case UQ_OP_DS_READ_U16:
-  case UQ_OP_DS_READ_I16: {
+  case UQ_OP_DS_READ_I16:
+  case UQ_OP_DS_READ_U8_D16:
+  case UQ_OP_DS_READ_U8_D16_HI:
+  case UQ_OP_DS_READ_I8_D16:
+  case UQ_OP_DS_READ_I8_D16_HI:
+  case UQ_OP_DS_READ_U16_D16:
+  case UQ_OP_DS_READ_U16_D16_HI: {
     const uint32_t *ad = vsrc(w, &o[1], 0, tmp);
     uint32_t n = in->width / 8u;
     for (int l = 0; l < 64; ++l) {
@@ -57,7 +63,8 @@ uq_status_t uq_sim_exec_lds(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         if (in->type == UQ_OPT_I)
           v = n == 1 ? (uint32_t)(int32_t)(int8_t)v
                      : (uint32_t)(int32_t)(int16_t)v;
-        w->v[o[0].reg & 511][l] = v;
+        uint32_t *dst = &w->v[o[0].reg & 511][l];
+        *dst = d16_merge(in, *dst, v);
       }
       cnt->lds_bytes_read += n;
     }
@@ -68,7 +75,9 @@ uq_status_t uq_sim_exec_lds(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   case UQ_OP_DS_WRITE_B32:
   case UQ_OP_DS_WRITE_B64:
   case UQ_OP_DS_WRITE_B96:
-  case UQ_OP_DS_WRITE_B128: {
+  case UQ_OP_DS_WRITE_B128:
+  case UQ_OP_DS_WRITE_B8_D16_HI:
+  case UQ_OP_DS_WRITE_B16_D16_HI: {
     const uint32_t *ad = vsrc(w, &o[0], 0, tmp);
     uint32_t n = in->width / 8u;
     // The counters live in locals through the loop (the LDS stores could
@@ -96,7 +105,7 @@ uq_status_t uq_sim_exec_lds(uq_sim_ctx_t *c, uq_sim_wave_t *w,
           v[i] = rows[i][l];
         memcpy(p, v, n);
       } else {
-        uint32_t v = rows[0][l];
+        uint32_t v = rows[0][l] >> (in->flags & UQ_OPF_HI16 ? 16 : 0);
         memcpy(p, &v, n);
       }
       bytes += n;

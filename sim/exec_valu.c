@@ -136,25 +136,6 @@ static inline int dpp_lane(uint32_t ctrl, int l) {
   return -2;
 }
 
-static inline uint32_t sdwa_sel(uint32_t x, int sel, int sext) {
-  switch (sel) {
-  case 0:
-  case 1:
-  case 2:
-  case 3: {
-    uint32_t b = (x >> (8 * sel)) & 0xFF;
-    return sext ? (uint32_t)(int32_t)(int8_t)b : b;
-  }
-  case 4:
-  case 5: {
-    uint32_t h = (x >> (16 * (sel - 4))) & 0xFFFF;
-    return sext ? (uint32_t)(int32_t)(int16_t)h : h;
-  }
-  default:
-    return x;
-  }
-}
-
 // ---------------------------------------------------------------------------
 // VALU.
 
@@ -407,6 +388,13 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         tt[l] = sdwa_sel(src[i][l], in->sdwa_src_sel[i], in->sdwa_sext[i]);
       src[i] = tt;
     }
+    // VOP3 op_sel on a 16-bit op: bit i picks source i's high half.
+    if ((in->flags & UQ_OPF_D16) && ((in->op_sel >> i) & 1)) {
+      uint32_t *tt = t[3 + i];
+      for (int l = 0; l < 64; ++l)
+        tt[l] = src[i][l] >> 16;
+      src[i] = tt;
+    }
     if (so->mods && !s64[i]) {
       uint32_t *tt = t[3 + i];
       int is16 = (in->flags & UQ_OPF_D16) != 0;
@@ -454,9 +442,9 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   // Every lane is computed (into r, rh and sdst_bits) and vwrite and the
   // carry-out write below keep only the lanes in `mask`: the loops have no
   // per-lane test, so the compiler vectorizes them.
-  // The 16-bit ops read the low halves: their op_sel (which half) and clamp
-  // are not modelled, so such forms stop rather than compute something else.
-  if ((in->flags & UQ_OPF_D16) && (in->op_sel || in->clamp))
+  // Clamp (saturation) on 16-bit ops is not modelled: such forms stop
+  // rather than compute something else.
+  if ((in->flags & UQ_OPF_D16) && in->clamp)
     UNIMPL(in);
 #define LANES for (int l = 0; l < 64; ++l)
 #define F(x) u2f(x)
@@ -1005,6 +993,71 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                                        f16_to_f32((uint16_t)cc[l])),
                             0);
     break;
+  // 16-bit integer ops: the low 16 bits of each (selected) source; the D16
+  // writeback below keeps 16 bits of the result. Shifts use S0[3:0].
+  case UQ_OP_V_ADD_U16:
+  case UQ_OP_V_ADD_I16:
+    LANES r[l] = a[l] + b[l];
+    break;
+  case UQ_OP_V_SUB_U16:
+  case UQ_OP_V_SUB_I16:
+    LANES r[l] = a[l] - b[l];
+    break;
+  case UQ_OP_V_SUBREV_U16:
+    LANES r[l] = b[l] - a[l];
+    break;
+  case UQ_OP_V_MUL_LO_U16:
+    LANES r[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF);
+    break;
+  case UQ_OP_V_MAD_U16:
+  case UQ_OP_V_MAD_I16:
+    LANES r[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF) + cc[l];
+    break;
+  case UQ_OP_V_MAD_U32_U16:
+    LANES r[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF) + cc[l];
+    break;
+  case UQ_OP_V_MAD_I32_I16:
+    LANES r[l] = (uint32_t)((int32_t)(int16_t)a[l] * (int16_t)b[l]) + cc[l];
+    break;
+  case UQ_OP_V_LSHLREV_B16:
+    LANES r[l] = (b[l] & 0xFFFF) << (a[l] & 15);
+    break;
+  case UQ_OP_V_LSHRREV_B16:
+    LANES r[l] = (b[l] & 0xFFFF) >> (a[l] & 15);
+    break;
+  case UQ_OP_V_ASHRREV_I16:
+    LANES r[l] = (uint32_t)((int32_t)(int16_t)b[l] >> (a[l] & 15));
+    break;
+  case UQ_OP_V_MAX_U16:
+    LANES r[l] = (uint16_t)a[l] > (uint16_t)b[l] ? a[l] : b[l];
+    break;
+  case UQ_OP_V_MAX_I16:
+    LANES r[l] = (int16_t)a[l] > (int16_t)b[l] ? a[l] : b[l];
+    break;
+  case UQ_OP_V_MIN_U16:
+    LANES r[l] = (uint16_t)a[l] < (uint16_t)b[l] ? a[l] : b[l];
+    break;
+  case UQ_OP_V_MIN_I16:
+    LANES r[l] = (int16_t)a[l] < (int16_t)b[l] ? a[l] : b[l];
+    break;
+  // v_bitop3: each result bit is bit (S0 << 2 | S1 << 1 | S2) of the 8-bit
+  // truth table (the decoder puts it in simm).
+  case UQ_OP_V_BITOP3_B32:
+  case UQ_OP_V_BITOP3_B16: {
+    uint32_t tt = (uint32_t)in->simm & 0xFF;
+    LANES {
+      uint32_t x = 0;
+      for (int k = 0; k < 8; ++k) {
+        if (!((tt >> k) & 1))
+          continue;
+        uint32_t m0 = k & 4 ? a[l] : ~a[l], m1 = k & 2 ? b[l] : ~b[l],
+                 m2 = k & 1 ? cc[l] : ~cc[l];
+        x |= m0 & m1 & m2;
+      }
+      r[l] = x;
+    }
+    break;
+  }
   default:
     UNIMPL(in);
   }
@@ -1025,7 +1078,8 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     }
   }
   if (in->flags & UQ_OPF_D16) {
-    // 16-bit results: the high half is kept unless op_sel[3] moves it.
+    // 16-bit results: the high half of the VGPR is zeroed (gfx9), or with
+    // op_sel[3] the result goes to the high half and the low half is kept.
     const uint32_t *old = w->v[o[0].reg & 511];
     for (int l = 0; l < 64; ++l)
       r[l] = (in->op_sel & 8)

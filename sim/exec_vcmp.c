@@ -87,7 +87,7 @@ static int icmp(int cond, int lt, int eq) {
 uq_status_t uq_sim_exec_vcmp(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
   const uq_sim_opnd_t *o = in->o;
   uint64_t exec = exec_of(w);
-  if (in->enc == UQ_ENC_DPP || in->enc == UQ_ENC_SDWA)
+  if (in->enc == UQ_ENC_DPP)
     UNIMPL(in);
   uint32_t t[6][64];
   const uint32_t *src[2], *srch[2] = {NULL, NULL};
@@ -96,6 +96,15 @@ uq_status_t uq_sim_exec_vcmp(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
     src[i] = vsrc(w, &o[1 + i], 0, t[i]);
     if (is64)
       srch[i] = vsrc(w, &o[1 + i], 1, t[2 + i]);
+    // SDWA (VCC or an SGPR pair as the destination): the selected byte or
+    // word, extended, is what is compared; abs and neg then act on it.
+    if (in->enc == UQ_ENC_SDWA &&
+        !(in->sdwa_src_sel[i] == 6 && !in->sdwa_sext[i])) {
+      uint32_t *tt = t[2 + i];
+      for (int l = 0; l < 64; ++l)
+        tt[l] = sdwa_sel(src[i][l], in->sdwa_src_sel[i], in->sdwa_sext[i]);
+      src[i] = tt;
+    }
     if (o[1 + i].mods && !is64) {
       uint32_t *tt = t[4 + i];
       for (int l = 0; l < 64; ++l) {

@@ -101,7 +101,8 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         uint8_t *p = mem_at(c, a, csize);
         if (!p)
           return mem_fault(in, a, csize);
-        uint32_t v = w->v[(data->reg + i) & 511][l];
+        uint32_t v = w->v[(data->reg + i) & 511][l] >>
+                     (in->flags & UQ_OPF_HI16 ? 16 : 0);
         if (csize == 4)
           memcpy(p, &v, 4);
         else if (csize == 2)
@@ -126,7 +127,8 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         if (sext)
           v = csize == 1 ? (uint32_t)(int32_t)(int8_t)v
                          : (uint32_t)(int32_t)(int16_t)v;
-        w->v[(data->reg + i) & 511][l] = v;
+        uint32_t *dst = &w->v[(data->reg + i) & 511][l];
+        *dst = d16_merge(in, *dst, v);
       }
     }
   }

@@ -79,6 +79,7 @@ enum {
   UQ_OPF_BUFFER = 1u << 22,
   UQ_OPF_GLOBAL = 1u << 23,
   UQ_OPF_FLAT = 1u << 24,
+  UQ_OPF_HI16 = 1u << 25,
 };
 
 // One row of ops.def.

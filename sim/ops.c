@@ -33,6 +33,7 @@
 #define BUFFER UQ_OPF_BUFFER
 #define GLOBAL UQ_OPF_GLOBAL
 #define FLAT UQ_OPF_FLAT
+#define HI16 UQ_OPF_HI16
 
 const uq_sim_op_info_t uq_sim_op_info[UQ_OP_COUNT] = {
     [UQ_OP_UNKNOWN] = {"<unknown>", UQ_SIM_CLASS_OTHER, 32, U, 0, 0},

@@ -49,19 +49,21 @@ static int test_rows(void) {
     if ((r->cls == UQ_SIM_CLASS_SALU || r->cls == UQ_SIM_CLASS_VALU) &&
         r->width != 16 && r->width != 32 && r->width != 64)
       UQ_TEST_FAIL_("%s: ALU width %d", n, r->width);
-    if ((f & (UQ_OPF_CMP | UQ_OPF_PACKED | UQ_OPF_D16 | UQ_OPF_OMOD |
-              UQ_OPF_VOP3B | UQ_OPF_E32 | UQ_OPF_DPP | UQ_OPF_SDWA)) &&
+    if ((f & (UQ_OPF_CMP | UQ_OPF_PACKED | UQ_OPF_OMOD | UQ_OPF_VOP3B |
+              UQ_OPF_E32 | UQ_OPF_DPP | UQ_OPF_SDWA)) &&
         r->cls != UQ_SIM_CLASS_VALU)
       UQ_TEST_FAIL_("%s: VALU flags outside VALU", n);
     if (f & UQ_OPF_CMP) {
       int is_class = strstr(n, "_class_") != NULL;
       int conds = r->type == UQ_OPT_F && !is_class ? 16 : 8;
-      if (r->sub >= conds || (f & (UQ_OPF_SDWA | UQ_OPF_DPP)))
+      if (r->sub >= conds || (f & UQ_OPF_DPP))
         UQ_TEST_FAIL_("%s: condition %d, or a form the VOPC handler lacks", n,
                       r->sub);
       if (!!(f & UQ_OPF_EXEC) != (strncmp(n, "v_cmpx", 6) == 0))
         UQ_TEST_FAIL_("%s: EXEC flag disagrees with the mnemonic", n);
     }
+    if ((f & UQ_OPF_HI16) && !(is_mem && (f & (UQ_OPF_D16 | UQ_OPF_STORE))))
+      UQ_TEST_FAIL_("%s: HI16 on an op that moves no 16-bit half", n);
     if (r->cls == UQ_SIM_CLASS_VALU && !(f & UQ_OPF_PACKED) &&
         !(f & (UQ_OPF_E32 | UQ_OPF_E64)))
       UQ_TEST_FAIL_("%s: a VALU row that accepts no encoding", n);

@@ -1028,8 +1028,127 @@ static int test_launch_errors(void) {
   return 0;
 }
 
+// 16-bit integer ops, v_bitop3 and SDWA compares, from the ISA's
+// definitions: 16-bit results zero the VGPR's high half (gfx9) unless SDWA
+// or op_sel place them; shifts take S0[3:0]; bitop3 result bit i is table
+// bit (S0[i] << 2 | S1[i] << 1 | S2[i]), written out here as the logic each
+// table stands for.
+static int test_int16(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 28 };
+  uint32_t in[3][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l)
+    for (int k = 0; k < 3; ++k)
+      in[k][l] = rnd();
+  // Edge cases in a few lanes: wrap, equal halves, shifts of 15 and 16+.
+  in[0][0] = 0xFFFF, in[1][0] = 1;
+  in[0][1] = 0x8000, in[1][1] = 0x7FFF;
+  in[0][2] = 0x12345678, in[1][2] = 0x5678 | 15u << 0;
+  in[0][3] = 0xABCD8001, in[1][3] = 0x10;
+  in[0][4] = 0x00FF00FF, in[1][4] = 0x00FF00FF;
+  UQ_EXPECT_OK(run(&f, "int16_ops", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], b = in[1][l], c = in[2][l];
+    uint16_t a16 = (uint16_t)a, b16 = (uint16_t)b, c16 = (uint16_t)c;
+    int16_t as = (int16_t)a16, bs = (int16_t)b16;
+    uint32_t e[NOUT];
+    e[0] = (uint16_t)(a16 + b16);
+    e[1] = (uint16_t)(a16 - b16);
+    e[2] = (uint16_t)(b16 - a16);
+    e[3] = (uint16_t)(a16 * b16);
+    e[4] = (uint16_t)(a16 << (b & 15));
+    e[5] = (uint16_t)(a16 >> (b & 15));
+    e[6] = (uint16_t)(as >> (b & 15));
+    e[7] = a16 > b16 ? a16 : b16;
+    e[8] = (uint16_t)(as > bs ? as : bs);
+    e[9] = a16 < b16 ? a16 : b16;
+    e[10] = (uint16_t)(as < bs ? as : bs);
+    e[11] = (uint16_t)(as + bs);
+    e[12] = (uint16_t)(as - bs);
+    e[13] = (uint16_t)(a16 * b16 + c16);
+    e[14] = (uint16_t)(as * bs + (int16_t)c16);
+    e[15] = (uint32_t)a16 * b16 + c;
+    e[16] = (uint32_t)((int32_t)as * bs) + c;
+    e[17] = (a & c) ^ b;
+    e[18] = (a & b) | (a & c) | (b & c);
+    e[19] = (uint16_t)(a ^ b ^ c);
+    e[20] = (a & 0x0ff0f00fu) | (~a & c);
+    e[21] = (c & 0xFFFF) | (uint32_t)(uint16_t)(((a >> 8) & 0xFF) * (b >> 16))
+                               << 16;
+    e[22] = (uint16_t)(0xab * a16);
+    e[23] = (c & 0xFFFF) | (uint32_t)(uint16_t)((a >> 16) * (b >> 16) + c16)
+                               << 16;
+    e[24] = ((a >> 8) & 0xFF) != (b & 0xFF);
+    e[25] = (int16_t)(a >> 16) > bs;
+    e[26] = (int8_t)(a & 0xFF) < (int8_t)((b >> 16) & 0xFF);
+    e[27] = (uint16_t)(a16 << 3);
+    for (int k = 0; k < NOUT; ++k) {
+      if (out[k][l] != e[k] && bad++ < 10)
+        fprintf(stderr,
+                "int16 op %d lane %d (a 0x%08x b 0x%08x c 0x%08x): "
+                "got 0x%08x want 0x%08x\n",
+                k, l, a, b, c, out[k][l], e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// D16 loads and stores: 16 bits of the VGPR move (bytes zero- or
+// sign-extended to 16), the other half is kept.
+static int test_d16(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 16 };
+  uint32_t in[3][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l)
+    for (int k = 0; k < 3; ++k)
+      in[k][l] = rnd();
+  in[0][0] = 0x80FF7F01; // sign bits set and clear in every byte
+  UQ_EXPECT_OK(run(&f, "d16_mem", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], c = in[2][l];
+    uint32_t lo = c & 0xFFFF0000u, hi = c & 0xFFFFu; // what each form keeps
+    uint32_t b0 = a & 0xFF, b1 = (a >> 8) & 0xFF, b2 = (a >> 16) & 0xFF,
+             b3 = a >> 24;
+    uint32_t e[NOUT];
+    e[0] = lo | b0;
+    e[1] = hi | (uint32_t)(uint16_t)(int8_t)b1 << 16;
+    e[2] = hi | (a & 0xFFFF0000u);
+    e[3] = lo | a >> 16;
+    e[4] = lo | (uint16_t)(int8_t)b3;
+    e[5] = hi | b2 << 16;
+    e[6] = lo | a >> 16;
+    e[7] = (c & 0xFFFFFF00u) | b2;
+    e[8] = lo | a >> 16;
+    e[9] = (c & 0xFFFFFF00u) | b2;
+    e[10] = hi | b1 << 16;
+    e[11] = lo | b2;
+    e[12] = lo | (uint16_t)(int8_t)b3;
+    e[13] = hi | (uint32_t)(uint16_t)(int8_t)b0 << 16;
+    e[14] = lo | a >> 16;
+    e[15] = hi | a << 16;
+    for (int k = 0; k < NOUT; ++k) {
+      if (out[k][l] != e[k] && bad++ < 10)
+        fprintf(stderr,
+                "d16 case %d lane %d (a 0x%08x c 0x%08x): got 0x%08x "
+                "want 0x%08x\n",
+                k, l, a, c, out[k][l], e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
+    {"int16", test_int16},
+    {"d16", test_d16},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

@@ -925,6 +925,160 @@ BEGIN endless
 .size endless, .Lendless_end-endless
 KD endless, vgprs=8
 
+// 16-bit integer ops, v_bitop3, v_xor3, SDWA VOPC and 16-bit SDWA/op_sel
+// forms: a, b, c (v2..v4) from in[64*k + lane]; one result per op to out.
+BEGIN int16_ops
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  s_waitcnt vmcnt(0)
+  v_add_u16 v10, v2, v3            // 0
+  ST
+  v_sub_u16 v10, v2, v3            // 1
+  ST
+  v_subrev_u16 v10, v2, v3         // 2
+  ST
+  v_mul_lo_u16 v10, v2, v3         // 3
+  ST
+  v_lshlrev_b16 v10, v3, v2        // 4
+  ST
+  v_lshrrev_b16 v10, v3, v2        // 5
+  ST
+  v_ashrrev_i16 v10, v3, v2        // 6
+  ST
+  v_max_u16 v10, v2, v3            // 7
+  ST
+  v_max_i16 v10, v2, v3            // 8
+  ST
+  v_min_u16 v10, v2, v3            // 9
+  ST
+  v_min_i16 v10, v2, v3            // 10
+  ST
+  v_add_i16 v10, v2, v3            // 11
+  ST
+  v_sub_i16 v10, v2, v3            // 12
+  ST
+  v_mad_u16 v10, v2, v3, v4        // 13
+  ST
+  v_mad_i16 v10, v2, v3, v4        // 14
+  ST
+  v_mad_u32_u16 v10, v2, v3, v4    // 15
+  ST
+  v_mad_i32_i16 v10, v2, v3, v4    // 16
+  ST
+  v_bitop3_b32 v10, v2, v3, v4 bitop3:0x6c   // 17: (a & c) ^ b
+  ST
+  v_bitop3_b32 v10, v2, v3, v4 bitop3:0xe8   // 18: majority
+  ST
+  v_bitop3_b16 v10, v2, v3, v4 bitop3:0x96   // 19: a ^ b ^ c
+  ST
+  s_mov_b32 s22, 0x0ff0f00f
+  v_bitop3_b32 v10, v2, s22, v4 bitop3:0xca   // 20: a ? K : c
+  ST
+  v_mov_b32 v10, v4                // 21: byte 1 of a times word 1 of b
+  v_mul_lo_u16_sdwa v10, v2, v3 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_1 src1_sel:WORD_1
+  ST
+  v_mul_lo_u16_e32 v10, 0xab, v2   // 22
+  ST
+  v_mov_b32 v10, v4                // 23: high halves, result to the high half
+  v_mad_u16 v10, v2, v3, v4 op_sel:[1,1,0,1]
+  ST
+  v_cmp_ne_u16_sdwa vcc, v2, v3 src0_sel:BYTE_1 src1_sel:BYTE_0   // 24
+  v_cndmask_b32_e64 v10, 0, 1, vcc
+  ST
+  v_cmp_gt_i16_sdwa s[20:21], v2, v3 src0_sel:WORD_1 src1_sel:WORD_0  // 25
+  v_cndmask_b32_e64 v10, 0, 1, s[20:21]
+  ST
+  v_cmp_lt_i32_sdwa vcc, sext(v2), sext(v3) src0_sel:BYTE_0 src1_sel:BYTE_2  // 26
+  v_cndmask_b32_e64 v10, 0, 1, vcc
+  ST
+  v_lshlrev_b16_e64 v10, 19, v2    // 27: shift amount 19 & 15 = 3
+  ST
+  s_endpgm
+.Lint16_end:
+.size int16_ops, .Lint16_end-int16_ops
+KD int16_ops, vgprs=16
+
+// D16 loads and stores (global and LDS): a, c from in; each result to out.
+BEGIN d16_mem
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v4, v1, s[4:5] offset:512
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v10, v4                // 0
+  global_load_ubyte_d16 v10, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 1
+  global_load_sbyte_d16_hi v10, v1, s[4:5] offset:1
+  s_waitcnt vmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 2
+  global_load_short_d16_hi v10, v1, s[4:5] offset:2
+  s_waitcnt vmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 3
+  global_load_short_d16 v10, v1, s[4:5] offset:2
+  s_waitcnt vmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 4
+  global_load_sbyte_d16 v10, v1, s[4:5] offset:3
+  s_waitcnt vmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 5
+  global_load_ubyte_d16_hi v10, v1, s[4:5] offset:2
+  s_waitcnt vmcnt(0)
+  ST
+  global_store_dword v1, v4, s[6:7]   // 6: c, then its low half from a's high half
+  global_store_short_d16_hi v1, v2, s[6:7]
+  s_add_u32 s6, s6, 0x100
+  s_addc_u32 s7, s7, 0
+  global_store_dword v1, v4, s[6:7]   // 7: c, then its byte 0 from a's byte 2
+  global_store_byte_d16_hi v1, v2, s[6:7]
+  s_add_u32 s6, s6, 0x100
+  s_addc_u32 s7, s7, 0
+  ds_write_b32 v1, v4              // 8: LDS c, low half from a's high half
+  ds_write_b16_d16_hi v1, v2
+  ds_read_b32 v10, v1
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_write_b8_d16_hi v1, v2 offset:256   // 9: byte 0 of c from a's byte 2
+  ds_write_b32 v1, v4 offset:512
+  ds_write_b8_d16_hi v1, v2 offset:512
+  ds_read_b32 v10, v1 offset:512
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_write_b32 v1, v2 offset:768   // LDS a
+  v_mov_b32 v10, v4                // 10
+  ds_read_u8_d16_hi v10, v1 offset:769
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 11
+  ds_read_u8_d16 v10, v1 offset:770
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 12
+  ds_read_i8_d16 v10, v1 offset:771
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 13
+  ds_read_i8_d16_hi v10, v1 offset:768
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 14
+  ds_read_u16_d16 v10, v1 offset:770
+  s_waitcnt lgkmcnt(0)
+  ST
+  v_mov_b32 v10, v4                // 15
+  ds_read_u16_d16_hi v10, v1 offset:768
+  s_waitcnt lgkmcnt(0)
+  ST
+  s_endpgm
+.Ld16_end:
+.size d16_mem, .Ld16_end-d16_mem
+KD d16_mem, vgprs=16, lds=1024
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1195,6 +1349,38 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 8
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: int16_ops
+    .symbol: int16_ops.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: d16_mem
+    .symbol: d16_mem.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 1024
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
