@@ -129,6 +129,39 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
   }
 }
 
+int uq_sim_line_insert(uq_sim_ctx_t *c, uint64_t line) {
+  if (c->line_count * 2 >= (c->lines ? 1ull << c->line_bits : 0)) {
+    // Grow (or create) at half full and rehash.
+    uint32_t bits = c->lines ? c->line_bits + 1 : 12;
+    uint64_t *n = calloc(1ull << bits, sizeof(*n));
+    if (!n)
+      return -1;
+    for (uint64_t i = 0; c->lines && i < (1ull << c->line_bits); ++i) {
+      uint64_t v = c->lines[i];
+      if (!v)
+        continue;
+      uint64_t h = (v * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+      while (n[h])
+        h = (h + 1) & ((1ull << bits) - 1);
+      n[h] = v;
+    }
+    free(c->lines);
+    c->lines = n;
+    c->line_bits = bits;
+  }
+  uint64_t mask = (1ull << c->line_bits) - 1;
+  uint64_t h = (line * 0x9E3779B97F4A7C15ull) >> (64 - c->line_bits);
+  while (c->lines[h]) {
+    if (c->lines[h] == line)
+      return 0;
+    h = (h + 1) & mask;
+  }
+  c->lines[h] = line;
+  ++c->line_count;
+  ++c->cnt->global_lines_read;
+  return 0;
+}
+
 uq_status_t uq_sim_exec_probe(const uq_sim_inst_t *in) {
   // A scratch wave and launch with nothing mapped: memory ops fault, which
   // is not UNIMPLEMENTED.
@@ -152,6 +185,7 @@ uq_status_t uq_sim_exec_probe(const uq_sim_inst_t *in) {
     w->pc = in->pc;
     uint64_t next = in->pc + in->size;
     st = exec_one(&c, w, in, &next);
+    free(c.lines);
   }
   uq_sim_destroy(sim);
   free(lds);
@@ -249,6 +283,8 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
                            const uq_sim_kernel_setup_t *k,
                            const uq_sim_launch_t *L,
                            uq_sim_counters_t *counters) {
+  uq_sim_ctx_t ctx;
+  memset(&ctx, 0, sizeof(ctx));
   memset(counters, 0, sizeof(*counters));
   uint64_t items =
       (uint64_t)L->workgroup[0] * L->workgroup[1] * L->workgroup[2];
@@ -332,8 +368,6 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
     goto done;
   }
   memset(waves, 0, sizeof(uq_sim_wave_t) * nwaves);
-  uq_sim_ctx_t ctx;
-  memset(&ctx, 0, sizeof(ctx));
   ctx.sim = sim;
   ctx.decoder = decoder;
   ctx.cnt = counters;
@@ -393,6 +427,7 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
     }
   }
 done:
+  free(ctx.lines);
   free(waves);
   free(lds);
   if (kernarg_addr)

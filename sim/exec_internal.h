@@ -39,6 +39,14 @@ typedef struct uq_sim_ctx_s {
   int trace;
   uint64_t inst_limit; // per wave; UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides
   uint64_t budget;     // wave-instructions left to the launch
+  // The 128-byte lines loads read: an open-addressed set of line numbers
+  // (address >> 7; never 0, device memory starts at 4 GiB), 2^line_bits slots.
+  uint64_t *lines;
+  uint32_t line_bits;
+  uint64_t line_count;
+  // Lines counted lately, direct-mapped: most loads re-read lines a recent
+  // load read, and this small table answers them without touching the set.
+  uint64_t recent_lines[1024];
   uint32_t trace_wg[3], trace_wave;
 } uq_sim_ctx_t;
 
@@ -163,6 +171,26 @@ static inline uint32_t d16_merge(const uq_sim_inst_t *in, uint32_t old,
     return v;
   return in->flags & UQ_OPF_HI16 ? (old & 0xFFFFu) | (v << 16)
                                  : (old & 0xFFFF0000u) | (v & 0xFFFFu);
+}
+
+// Adds `line` to the launch's set of lines read; -1 when the set cannot
+// grow (out of memory).
+int uq_sim_line_insert(uq_sim_ctx_t *c, uint64_t line);
+
+// Counts the lines of a load of [addr, addr + n) in the launch's distinct
+// lines read (a line in recent_lines is skipped without a lookup).
+static inline uq_status_t count_lines(uq_sim_ctx_t *c, const uq_sim_inst_t *in,
+                                      uint64_t addr, uint32_t n) {
+  for (uint64_t line = addr >> 7; line <= (addr + n - 1) >> 7; ++line) {
+    uint64_t *recent = &c->recent_lines[line & 1023];
+    if (*recent == line)
+      continue;
+    *recent = line;
+    if (uq_sim_line_insert(c, line) != 0)
+      return fail(in, UQ_STATUS_RESOURCE_EXHAUSTED,
+                  "out of memory counting the lines read");
+  }
+  return UQ_OK;
 }
 
 // The family handlers: each runs one decoded instruction of its class on a

@@ -34,6 +34,9 @@ uq_status_t uq_sim_exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                                 (unsigned long long)(base + o4), in->text,
                                 (unsigned long long)in->pc);
         memcpy(&vals[i], p, 4);
+        uq_status_t ls = count_lines(c, in, base + o4, 4);
+        if (ls)
+          return ls;
       }
     }
   } else {
@@ -45,6 +48,9 @@ uq_status_t uq_sim_exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
                             4 * n, (unsigned long long)addr, in->text,
                             (unsigned long long)in->pc);
     memcpy(vals, p, 4ull * n);
+    uq_status_t ls = count_lines(c, in, addr, 4u * n);
+    if (ls)
+      return ls;
   }
   for (uint32_t i = 0; i < n; ++i)
     swrite(w, d, (int)i, vals[i]);

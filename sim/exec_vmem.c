@@ -83,10 +83,14 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
           else
             memcpy(reg, p + 4 * i, 4);
         }
-        if (is_store)
+        if (is_store) {
           bytes_written += n;
-        else
+        } else {
           bytes_read += n;
+          uq_status_t ls = count_lines(c, in, addr, n);
+          if (ls)
+            return ls;
+        }
         continue;
       }
     }
@@ -123,6 +127,9 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
           else
             v = *p;
           bytes_read += csize;
+          uq_status_t ls = count_lines(c, in, a, csize);
+          if (ls)
+            return ls;
         }
         if (sext)
           v = csize == 1 ? (uint32_t)(int32_t)(int8_t)v

@@ -42,6 +42,9 @@ typedef struct uq_sim_counters_s {
   uint32_t lds_high_water; // highest LDS byte touched + 1
   uint64_t workgroups;
   uint64_t waves;
+  // Distinct 128-byte lines of device memory that loads (vector and scalar)
+  // read: the launch's traffic if every line were fetched once.
+  uint64_t global_lines_read;
 } uq_sim_counters_t;
 
 typedef struct uq_sim_launch_s {

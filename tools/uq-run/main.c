@@ -388,6 +388,11 @@ int main(int argc, char **argv) {
     printf("KV bytes    %.1f read per attended token per KV head (minimum "
            "%u; all decode reads included)\n",
            per_token, UQ_SLOT_CONTENT_BYTES(D));
+    printf("KV lines    %.1f distinct bytes (128-byte lines) read per attended "
+           "token per KV head\n",
+           attended ? (double)decode_counters.global_lines_read * 128 /
+                          ((double)attended * shape.num_kv_heads)
+                    : 0);
   } else {
     printf("counters    none (%s)\n", uq_status_message(counted));
     uq_status_free(counted);

@@ -280,6 +280,9 @@ typedef struct uq_kernel_counters_s {
   uint64_t lds_bytes_read;
   uint64_t lds_bytes_written;
   uint64_t workgroups;
+  // Distinct 128-byte lines the launch's loads read: its memory traffic if
+  // each line were fetched once (global_bytes_read counts every access).
+  uint64_t global_lines_read;
 } uq_kernel_counters_t;
 
 // The counters of the plan's last run (decode and reduce). UNIMPLEMENTED on

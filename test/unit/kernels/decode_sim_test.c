@@ -459,6 +459,9 @@ static int run_case(const case_t *c, uint64_t seed) {
         cnt.by_class[UQ_SIM_CLASS_SALU] / tiles,
         cnt.by_class[UQ_SIM_CLASS_VMEM] / tiles,
         cnt.by_class[UQ_SIM_CLASS_SMEM] / tiles, cnt.lds_high_water);
+    printf("  decode: %.1f distinct bytes (128-byte lines) read per token per "
+           "kv head\n",
+           (double)cnt.global_lines_read * 128 / ((double)tokens * Hk));
     printf("  decode: P %d TGPP %d, %llu workgroups, %llu wave-instructions; "
            "reduce: %llu wave-instructions, %.1f bytes read per output row\n",
            P, tgpp, (unsigned long long)cnt.workgroups,

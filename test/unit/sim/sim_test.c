@@ -419,6 +419,9 @@ static int test_valu(void) {
   UQ_EXPECT_EQ_INT(cnt.global_bytes_written, (uint64_t)NOUT * 256);
   UQ_EXPECT_EQ_INT(cnt.global_bytes_read, 8 * 256);
   UQ_EXPECT_EQ_INT(cnt.scalar_bytes_read, 24);
+  // Distinct lines: the 2 KiB of inputs (allocations are 128-byte aligned)
+  // and the kernel arguments' one line, read twice (s_load_dwordx4 and x2).
+  UQ_EXPECT_EQ_INT(cnt.global_lines_read, 8 * 256 / 128 + 1);
   fixture_close(&f);
   return 0;
 }
@@ -1145,10 +1148,129 @@ static int test_d16(void) {
   return bad ? 1 : 0;
 }
 
+// Every VOPC compare from its definition: the float conditions (the n*
+// forms and u are true on NaN), the integer ones on signed and unsigned
+// 16/32/64-bit values, v_cmp_class; v_cmpx writes the same mask to EXEC.
+static int fcond(int c, float x, float y) {
+  int un = isnan(x) || isnan(y);
+  switch (c) {
+  case 0:
+    return 0;
+  case 1:
+    return x < y;
+  case 2:
+    return x == y;
+  case 3:
+    return x <= y;
+  case 4:
+    return x > y;
+  case 5:
+    return !un && x != y;
+  case 6:
+    return x >= y;
+  case 7:
+    return !un;
+  case 8:
+    return un;
+  case 9:
+    return un || x < y;
+  case 10:
+    return un || x == y;
+  case 11:
+    return un || x <= y;
+  case 12:
+    return un || x > y;
+  case 13:
+    return un || x != y;
+  case 14:
+    return un || x >= y;
+  default:
+    return 1;
+  }
+}
+static int icond(int c, int lt, int eq) {
+  int gt = !lt && !eq;
+  const int r[8] = {0, lt, eq, lt || eq, gt, !eq, gt || eq, 1};
+  return r[c];
+}
+static int fclass_of(float x, uint32_t mask) {
+  int bit;
+  if (isnan(x))
+    bit = (f2u(x) & 0x400000) ? 1 : 0; // quiet 1, signaling 0
+  else if (isinf(x))
+    bit = x < 0 ? 2 : 9;
+  else if (x == 0)
+    bit = signbit(x) ? 5 : 6;
+  else if (fabsf(x) < 0x1p-126f)
+    bit = x < 0 ? 4 : 7;
+  else
+    bit = x < 0 ? 3 : 8;
+  return (mask >> bit) & 1;
+}
+
+static int test_vcmp(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 2 * 64 + 2 };
+  static const float fs[] = {-1.0f, 0.0f,     -0.0f,     1.0f,     2.0f,
+                             NAN,   INFINITY, -INFINITY, 0x1p-130f};
+  static const uint32_t is[] = {
+      0, 1, 0xFFFFFFFFu, 0x7FFFFFFFu, 0x80000000u, 0x8000, 0xFFFF, 5, 0x10005};
+  static const uint32_t his[] = {0, 1, 0xFFFFFFFFu, 0x80000000u};
+  uint32_t in[6][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l) {
+    in[0][l] = is[rnd() % 9];
+    in[1][l] = l < 8 ? in[0][l] : is[rnd() % 9] ^ (rnd() % 4 == 0 ? rnd() : 0);
+    in[2][l] = his[rnd() % 4];
+    in[3][l] = rnd() % 2 ? in[2][l] : his[rnd() % 4];
+    in[4][l] = f2u(fs[rnd() % 9]);
+    in[5][l] = l < 8 ? in[4][l] : f2u(fs[rnd() % 9]);
+  }
+  UQ_EXPECT_OK(run(&f, "vcmp_all", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], b = in[1][l];
+    uint64_t a64 = (uint64_t)in[2][l] << 32 | a,
+             b64 = (uint64_t)in[3][l] << 32 | b;
+    float x = u2f(in[4][l]), y = u2f(in[5][l]);
+    uint32_t e[64];
+    int k = 0;
+    for (int c = 0; c < 16; ++c)
+      e[k++] = (uint32_t)fcond(c, x, y);
+    for (int c = 0; c < 8; ++c)
+      e[k++] = (uint32_t)icond(c, (int32_t)a < (int32_t)b, a == b);
+    for (int c = 0; c < 8; ++c)
+      e[k++] = (uint32_t)icond(c, a < b, a == b);
+    for (int c = 0; c < 8; ++c)
+      e[k++] = (uint32_t)icond(c, (int64_t)a64 < (int64_t)b64, a64 == b64);
+    for (int c = 0; c < 8; ++c)
+      e[k++] = (uint32_t)icond(c, a64 < b64, a64 == b64);
+    for (int c = 0; c < 8; ++c)
+      e[k++] = (uint32_t)icond(c, (int16_t)a < (int16_t)b,
+                               (uint16_t)a == (uint16_t)b);
+    for (int c = 0; c < 8; ++c)
+      e[k++] = (uint32_t)icond(c, (uint16_t)a < (uint16_t)b,
+                               (uint16_t)a == (uint16_t)b);
+    for (int j = 0; j < NOUT; ++j) {
+      uint32_t want = j < 128 ? e[j % 64] : (uint32_t)fclass_of(x, b);
+      if (out[j][l] != want && bad++ < 10)
+        fprintf(stderr, "vcmp %s %d lane %d: got %u want %u\n",
+                j < 64    ? "cmp"
+                : j < 128 ? "cmpx"
+                          : "class",
+                j % 64, l, out[j][l], want);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
     {"int16", test_int16},
     {"d16", test_d16},
+    {"vcmp", test_vcmp},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

@@ -1079,6 +1079,67 @@ BEGIN d16_mem
 .size d16_mem, .Ld16_end-d16_mem
 KD d16_mem, vgprs=16, lds=1024
 
+// Every VOPC compare: f32 (a4, a5), i32/u32/i16/u16 (a0, a1), i64/u64
+// (a2:a0, a3:a1) from in[64*k + lane]; each lane mask as 0/1 to out, the
+// v_cmp forms first, then the v_cmpx forms (their EXEC, restored after).
+.macro VCMP1 c, t, a, b
+  v_cmp_\c\()_\t vcc, \a, \b
+  v_cndmask_b32_e64 v10, 0, 1, vcc
+  ST
+.endm
+.macro VCMPX1 c, t, a, b
+  v_cmpx_\c\()_\t vcc, \a, \b
+  s_mov_b64 s[22:23], exec
+  s_mov_b64 exec, s[20:21]
+  v_cndmask_b32_e64 v10, 0, 1, s[22:23]
+  ST
+.endm
+.macro VCMP_TYPES m
+.irp c, f,lt,eq,le,gt,lg,ge,o,u,nge,nlg,ngt,nle,neq,nlt,tru
+  \m \c, f32, v6, v7
+.endr
+.irp c, f,lt,eq,le,gt,ne,ge,t
+  \m \c, i32, v2, v3
+.endr
+.irp c, f,lt,eq,le,gt,ne,ge,t
+  \m \c, u32, v2, v3
+.endr
+.irp c, f,lt,eq,le,gt,ne,ge,t
+  \m \c, i64, v[8:9], v[12:13]
+.endr
+.irp c, f,lt,eq,le,gt,ne,ge,t
+  \m \c, u64, v[8:9], v[12:13]
+.endr
+.irp c, f,lt,eq,le,gt,ne,ge,t
+  \m \c, i16, v2, v3
+.endr
+.irp c, f,lt,eq,le,gt,ne,ge,t
+  \m \c, u16, v2, v3
+.endr
+.endm
+BEGIN vcmp_all
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  global_load_dword v5, v1, s[4:5] offset:768
+  global_load_dword v6, v1, s[4:5] offset:1024
+  global_load_dword v7, v1, s[4:5] offset:1280
+  s_waitcnt vmcnt(0)
+  v_mov_b32 v8, v2
+  v_mov_b32 v9, v4
+  v_mov_b32 v12, v3
+  v_mov_b32 v13, v5
+  s_mov_b64 s[20:21], exec
+  VCMP_TYPES VCMP1
+  VCMP_TYPES VCMPX1
+  VCMP1 class, f32, v6, v3
+  VCMPX1 class, f32, v6, v3
+  s_endpgm
+.Lvcmp_end:
+.size vcmp_all, .Lvcmp_end-vcmp_all
+KD vcmp_all, vgprs=16
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1377,6 +1438,22 @@ amdhsa.kernels:
     .kernarg_segment_size: 24
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 1024
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: vcmp_all
+    .symbol: vcmp_all.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .sgpr_count: 24
