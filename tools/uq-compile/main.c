@@ -4,6 +4,7 @@
 // optionally a C source embedding the gfx950 code objects for the runtime.
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,40 @@ static uq_status_t write_manifest(uq_file_batch_t *batch, const char *path,
     status = uq_file_batch_stage(batch, path, text, length);
   free(text);
   return status;
+}
+
+// A variant key becomes a file name (DIR/<key>.hsaco) and a C string: only
+// a plain identifier may, so `gpu.module @"../x"` cannot write outside -o.
+static bool plain_identifier(const char *name) {
+  if (!((*name >= 'A' && *name <= 'Z') || (*name >= 'a' && *name <= 'z') ||
+        *name == '_'))
+    return false;
+  for (const char *c = name + 1; *c; ++c)
+    if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') ||
+          (*c >= '0' && *c <= '9') || *c == '_'))
+      return false;
+  return true;
+}
+
+// Every key a plain identifier that fits its buffer untruncated, and no two
+// alike (a second {qg = 8} would silently replace the first's files).
+static int check_variant_keys(const uq_variant_t *variants, size_t count) {
+  for (size_t v = 0; v < count; ++v) {
+    const char *key = variants[v].key;
+    if (strlen(key) + 1 >= sizeof(variants[v].key))
+      return fail("variant name '%s...' of gpu.module '%s' is too long", key,
+                  variants[v].module);
+    if (!plain_identifier(key))
+      return fail("variant name '%s' of gpu.module '%s' is not a plain "
+                  "identifier ([A-Za-z_][A-Za-z0-9_]*): it would be a file "
+                  "name",
+                  key, variants[v].module);
+    for (size_t w = 0; w < v; ++w)
+      if (strcmp(variants[w].key, key) == 0)
+        return fail("variant '%s' is declared twice (gpu.module '%s')", key,
+                    variants[v].module);
+  }
+  return 0;
 }
 
 typedef struct compiled_s {
@@ -271,6 +306,9 @@ int main(int argc, char **argv) {
     rc = fail("'%s' has no gpu.module to compile", input);
     goto done;
   }
+  rc = check_variant_keys(variants, variant_count);
+  if (rc)
+    goto done;
   { // keep the requested targets' variants
     size_t kept = 0;
     for (size_t v = 0; v < variant_count; ++v)
