@@ -129,10 +129,55 @@ MlirContext uq_context_create(uq_diagnostics_t *diagnostics) {
   return context;
 }
 
+size_t uq_source_nesting_depth(const char *text, size_t length) {
+  // One counter per bracket kind, each clamped at 0, so a stray closer (the
+  // '>' of '>=') cannot hide the depth of another kind. '->' is no closer.
+  static const char open[] = "{([<", close[] = "})]>";
+  size_t depth[4] = {0, 0, 0, 0}, deepest = 0;
+  for (size_t i = 0; i < length; ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: skip to its closing quote
+      for (++i; i < length && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < length && text[i + 1] == '/') { // a comment
+      while (i < length && text[i] != '\n')
+        ++i;
+      continue;
+    }
+    for (int k = 0; k < 4; ++k) {
+      if (c == open[k]) {
+        ++depth[k];
+      } else if (c == close[k] && depth[k] > 0 &&
+                 !(c == '>' && i > 0 && text[i - 1] == '-')) {
+        --depth[k];
+      }
+    }
+    size_t total = depth[0] + depth[1] + depth[2] + depth[3];
+    if (total > deepest)
+      deepest = total;
+  }
+  return deepest;
+}
+
 MlirOperation uq_parse_source(MlirContext context,
                               uq_diagnostics_t *diagnostics, const char *text,
                               size_t length, const char *source_name) {
   MlirStringRef name = mlirStringRefCreateFromCString(source_name);
+  // MLIR's parser recurses once per nesting level and overflows the stack
+  // somewhere past 2,000 levels (10,000 nested modules crash mlir-opt):
+  // refuse deep input before parsing, with a limit far above real kernels.
+  size_t depth = uq_source_nesting_depth(text, length);
+  if (depth > UQ_MAX_SOURCE_NESTING) {
+    fprintf(diagnostics->stream,
+            "%s: error: input nests %zu levels of brackets deep, more than "
+            "the limit of %d (refused before parsing)\n",
+            source_name, depth, UQ_MAX_SOURCE_NESTING);
+    ++diagnostics->errors;
+    return (MlirOperation){NULL};
+  }
   // First as a single top-level op; quietly, since a file of several ops
   // fails here and is handled by the wrapped parse below.
   bool was_muted = diagnostics->muted;

@@ -25,9 +25,16 @@ typedef struct uq_diagnostics_s {
 // null context if the uq dialect fails to load (a message was printed).
 MlirContext uq_context_create(uq_diagnostics_t *diagnostics);
 
+// The deepest nesting of brackets ({, (, [, <) in MLIR source text, outside
+// strings and // comments (the sum over the four kinds).
+size_t uq_source_nesting_depth(const char *text, size_t length);
+#define UQ_MAX_SOURCE_NESTING 256
+
 // Parses `text` as MLIR with `source_name` in its locations, the mlir-opt
 // way: a single top-level builtin.module is returned as is; anything else is
-// wrapped in one. Returns a null operation after reporting parse errors.
+// wrapped in one. Returns a null operation after reporting parse errors,
+// and without parsing when the text nests deeper than UQ_MAX_SOURCE_NESTING
+// (MLIR's recursive parser would overflow the stack).
 MlirOperation uq_parse_source(MlirContext context,
                               uq_diagnostics_t *diagnostics, const char *text,
                               size_t length, const char *source_name);
