@@ -368,3 +368,14 @@ void uq_problem_compare_f64(const uq_problem_t *p, const uint16_t *got,
                             const double *ref, uq_problem_error_t *out) {
   compare(p, got, NULL, ref, out);
 }
+
+const char *uq_problem_verdict(const uq_problem_error_t *vs_faithful,
+                               const uq_problem_error_t *vs_unquantized) {
+  if (vs_faithful->over_tol)
+    return "FAIL: outside the tolerance of the kernel-faithful reference";
+  if (vs_unquantized->nonfinite)
+    return "FAIL: non-finite output where unquantized attention is finite";
+  if (!(vs_unquantized->rel_rms <= UQ_PROBLEM_UNQUANTIZED_REL_RMS))
+    return "FAIL: rel rms against unquantized attention above 0.65";
+  return NULL;
+}

@@ -111,6 +111,17 @@ void uq_problem_compare_bf16(const uq_problem_t *problem, const uint16_t *got,
 void uq_problem_compare_f64(const uq_problem_t *problem, const uint16_t *got,
                             const double *ref, uq_problem_error_t *out);
 
+// uq-run's verdict on a run: NULL (ok) when every element is within the
+// faithful reference's tolerance and the output as a whole is within
+// UQ_PROBLEM_UNQUANTIZED_REL_RMS of unquantized attention with no
+// non-finite entry (unquantized attention is finite for finite inputs);
+// else a one-line reason starting "FAIL: ". The bound is quantization
+// error, measured 0.17-0.30 at the default logits and up to 0.49 at 16x
+// the default (uq-run's limit); an all-zero output is 1.
+#define UQ_PROBLEM_UNQUANTIZED_REL_RMS 0.65
+const char *uq_problem_verdict(const uq_problem_error_t *vs_faithful,
+                               const uq_problem_error_t *vs_unquantized);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif
