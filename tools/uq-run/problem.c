@@ -110,6 +110,18 @@ static uq_status_t build(uq_problem_t *p) {
   uq_status_t status = uq_cache_layout_size(&p->layout, &p->cache_bytes);
   if (status)
     return status;
+  // Host memory, checked before any allocation: a failing allocation of
+  // terabytes is an abort, not NULL, under AddressSanitizer.
+  // cache + bf16 K and V + slot numbers + block tables
+  double n_tokens = (double)(total_tokens ? total_tokens : 1);
+  double need = (double)p->cache_bytes + n_tokens * Hk * UQ_HEAD_DIM * 4 +
+                n_tokens * sizeof(int64_t) + (double)B * mbps * sizeof(int32_t);
+  if (need > UQ_PROBLEM_MAX_HOST_BYTES)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "the problem needs %.0f GiB of host memory, more "
+                          "than the %.0f GiB a problem may take",
+                          need / (1u << 30),
+                          (double)UQ_PROBLEM_MAX_HOST_BYTES / (1u << 30));
 
   // Query: Gaussian bf16; in a fused QKV tensor the K/V columns hold junk
   // the kernel must not read.

@@ -61,7 +61,10 @@ typedef struct uq_problem_s {
                          // here are contiguous [B, Hq, D])
 } uq_problem_t;
 
-// Builds a problem (host memory). INVALID_ARGUMENT for a bad shape.
+// Builds a problem (host memory). INVALID_ARGUMENT for a bad shape;
+// RESOURCE_EXHAUSTED when it would take more than
+// UQ_PROBLEM_MAX_HOST_BYTES (cache, K/V, tables) or an allocation fails.
+#define UQ_PROBLEM_MAX_HOST_BYTES ((double)(1ull << 34))
 uq_status_t uq_problem_create(const uq_problem_shape_t *shape,
                               uq_problem_t **out_problem);
 void uq_problem_destroy(uq_problem_t *problem);
