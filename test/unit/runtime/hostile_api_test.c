@@ -1,0 +1,407 @@
+// The hostile-input table for the library API (issue 13): one row per bad
+// input, each asserting the exact status code and a fragment of the
+// message. Plan configs, run-time tables and pointers, the host encoder,
+// references and policy, and sim device memory. ctest runs it in the
+// release and the ASan/UBSan builds; README "Reliability" lists the rows.
+// The CLI rows are test/tools/cli_hostile.py.
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/uq-run/problem.h"
+#include "uq/format.h"
+#include "uq/policy.h"
+#include "uq/reference.h"
+#include "uq/uqrt.h"
+#include "uq_test.h"
+
+static uq_context_t *host, *sim;
+// A small problem, planned and uploaded on the host backend, for the
+// run-time rows; each row restores what it changes.
+static uq_problem_t *problem;
+static uq_plan_t *plan;
+static uq_problem_device_t dev;
+
+//===--- Plan configurations -----------------------------------------===//
+
+static uq_decode_config_t good_config(void) {
+  return (uq_decode_config_t){.num_kv_heads = 2,
+                              .query_group = 8,
+                              .head_dim = UQ_HEAD_DIM,
+                              .block_size = 16,
+                              .padded_slot = 272,
+                              .max_blocks_per_seq = 8,
+                              .num_blocks = 64,
+                              .max_batch = 4};
+}
+
+static uq_status_t create_with(uq_decode_config_t config) {
+  uq_plan_t *p = NULL;
+  uq_status_t status = uq_plan_create(host, &config, &p);
+  uq_plan_destroy(p);
+  return status;
+}
+
+#define CONFIG_ROW(fn, body)                                                   \
+  static uq_status_t fn(void) {                                                \
+    uq_decode_config_t c = good_config();                                      \
+    body;                                                                      \
+    return create_with(c);                                                     \
+  }
+CONFIG_ROW(block_past_2g, c.num_kv_heads = 1; c.padded_slot = 268435472)
+CONFIG_ROW(query_group_past_2g, c.query_stride_head = (int64_t)1 << 28;
+           c.query_stride_seq = 1; c.max_batch = 1)
+CONFIG_ROW(q_head_int64_min, c.query_stride_head = INT64_MIN)
+CONFIG_ROW(o_head_2p60, c.output_stride_head = (int64_t)1 << 60)
+CONFIG_ROW(q_seq_2p33, c.query_stride_seq = (int64_t)1 << 33)
+CONFIG_ROW(q_seq_negative, c.query_stride_seq = -4096)
+CONFIG_ROW(kv_heads_4097, c.num_kv_heads = 4097)
+CONFIG_ROW(mbps_past_2p24, c.max_blocks_per_seq = (1u << 24) + 1)
+CONFIG_ROW(blocks_2p31, c.num_blocks = 1u << 31)
+CONFIG_ROW(batch_65536, c.max_batch = 65536)
+CONFIG_ROW(splits_513, c.max_kv_splits = 513)
+CONFIG_ROW(scale_nan, c.softmax_scale = NAN)
+CONFIG_ROW(scale_minus_inf, c.softmax_scale = -INFINITY)
+CONFIG_ROW(window_2p31, c.sliding_window = 1u << 31)
+CONFIG_ROW(block_24, c.block_size = 24)
+CONFIG_ROW(slot_274, c.padded_slot = 274)
+CONFIG_ROW(query_f16, c.query_dtype = UQ_DTYPE_F16)
+
+static uq_status_t null_config(void) {
+  uq_plan_t *p = NULL;
+  return uq_plan_create(host, NULL, &p);
+}
+
+//===--- Run-time inputs (host backend) ------------------------------===//
+
+static uq_status_t run(uint32_t batch) {
+  return uq_plan_run(plan, batch, dev.query, dev.cache, dev.block_tables,
+                     dev.seq_lens, dev.output, NULL);
+}
+
+static uq_status_t batch_0(void) { return run(0); }
+static uq_status_t batch_past_max(void) {
+  return run(problem->config.max_batch + 1);
+}
+static uq_status_t null_cache(void) {
+  return uq_plan_run(plan, problem->shape.batch, dev.query, 0, dev.block_tables,
+                     dev.seq_lens, dev.output, NULL);
+}
+
+// Runs with one int32 of a device table replaced, then puts it back.
+static uq_status_t run_with_int(uq_device_ptr_t table, size_t index,
+                                int32_t value) {
+  uq_device_ptr_t at = table + index * sizeof(int32_t);
+  int32_t saved;
+  uq_status_t status = uq_context_download(host, &saved, at, sizeof(saved));
+  if (!status)
+    status = uq_context_upload(host, at, &value, sizeof(value));
+  if (status)
+    return status;
+  status = run(problem->shape.batch);
+  uq_status_free(uq_context_upload(host, at, &saved, sizeof(saved)));
+  return status;
+}
+
+static uq_status_t seq_len_negative(void) {
+  return run_with_int(dev.seq_lens, 1, -1);
+}
+static uq_status_t seq_len_past_row(void) {
+  return run_with_int(dev.seq_lens, 1,
+                      (int32_t)(problem->config.max_blocks_per_seq * 16 + 1));
+}
+// Entry 1 of the last row is used: its sequence is max_seq long.
+static size_t last_row_entry(size_t i) {
+  return (size_t)(problem->shape.batch - 1) *
+             problem->config.max_blocks_per_seq +
+         i;
+}
+static uq_status_t block_id_past_cache(void) {
+  return run_with_int(dev.block_tables, last_row_entry(1),
+                      (int32_t)problem->config.num_blocks);
+}
+static uq_status_t block_id_negative(void) {
+  return run_with_int(dev.block_tables, last_row_entry(1), -3);
+}
+
+static uq_status_t run_with_sink(float bad) {
+  uint32_t hq = problem->config.num_kv_heads * problem->config.query_group;
+  float sinks[64] = {0};
+  sinks[hq - 1] = bad;
+  uq_device_ptr_t d = 0;
+  uq_status_t status = uq_context_alloc(host, hq * sizeof(float), &d);
+  if (!status)
+    status = uq_context_upload(host, d, sinks, hq * sizeof(float));
+  if (!status)
+    status = uq_plan_run_with_sinks(plan, problem->shape.batch, dev.query,
+                                    dev.cache, dev.block_tables, dev.seq_lens,
+                                    d, dev.output, NULL);
+  uq_status_free(uq_context_free(host, d));
+  return status;
+}
+static uq_status_t sink_nan(void) { return run_with_sink(NAN); }
+static uq_status_t sink_plus_inf(void) { return run_with_sink(INFINITY); }
+
+//===--- Host encoder, references, policy ----------------------------===//
+
+static const uq_cache_layout_t small_layout = {
+    .num_blocks = 2, .block_size = 16, .num_kv_heads = 1, .padded_slot = 272};
+
+static uq_status_t write_tokens(int64_t slot, int64_t key_stride_token,
+                                int64_t num_tokens) {
+  static uint8_t cache[2 * 16 * 272];
+  static uint16_t kv[2 * UQ_HEAD_DIM];
+  int64_t slots[2] = {slot, 0};
+  uq_kv_tokens_t tokens = {.key = kv,
+                           .key_stride_token = key_stride_token,
+                           .key_stride_head = UQ_HEAD_DIM,
+                           .value = kv,
+                           .value_stride_token = UQ_HEAD_DIM,
+                           .value_stride_head = UQ_HEAD_DIM,
+                           .slot_mapping = slots,
+                           .num_tokens = num_tokens};
+  return uq_cache_write(&small_layout, cache, sizeof(cache), &tokens);
+}
+static uq_status_t slot_past_cache(void) { return write_tokens(32, 256, 1); }
+static uq_status_t key_stride_int64_max(void) {
+  return write_tokens(0, INT64_MAX, 2);
+}
+static uq_status_t negative_token_count(void) {
+  return write_tokens(0, 256, -1);
+}
+static uq_status_t layout_2p62_blocks(void) {
+  uq_cache_layout_t layout = small_layout;
+  layout.num_blocks = (int64_t)1 << 62;
+  return uq_cache_layout_validate(&layout);
+}
+static uq_status_t policy_negative_window(void) {
+  uq_launch_plan_t out;
+  return uq_launch_policy_window(1, 8, 16, 0, -1, &out);
+}
+static uq_status_t faithful_zero_partitions(void) {
+  uint16_t *out = malloc(problem->output_elems * sizeof(uint16_t));
+  if (!out)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  uq_status_t status =
+      uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, 0, 1, out);
+  free(out);
+  return status;
+}
+
+//===--- Sim device memory -------------------------------------------===//
+
+static uq_status_t upload_past_allocation(void) {
+  uq_device_ptr_t d = 0;
+  char bytes[32] = {0};
+  uq_status_t status = uq_context_alloc(sim, 16, &d);
+  if (!status)
+    status = uq_context_upload(sim, d + 8, bytes, sizeof(bytes));
+  uq_status_free(uq_context_free(sim, d));
+  return status;
+}
+static uq_status_t free_twice(void) {
+  uq_device_ptr_t d = 0;
+  uq_status_t status = uq_context_alloc(sim, 16, &d);
+  if (!status)
+    status = uq_context_free(sim, d);
+  if (!status)
+    status = uq_context_free(sim, d);
+  return status;
+}
+static uq_status_t alloc_2p41(void) {
+  uq_device_ptr_t d = 0;
+  uq_status_t status = uq_context_alloc(sim, (size_t)1 << 41, &d);
+  if (!status)
+    uq_status_free(uq_context_free(sim, d));
+  return status;
+}
+
+//===--- The table ---------------------------------------------------===//
+
+typedef struct hostile_row_s {
+  const char *name;
+  uq_status_t (*probe)(void);
+  uq_status_code_t code;
+  const char *fragment;
+} hostile_row_t;
+
+#define INVALID UQ_STATUS_INVALID_ARGUMENT
+#define RANGE UQ_STATUS_OUT_OF_RANGE
+static const hostile_row_t rows[] = {
+    // uq_plan_create
+    {"block of 2^32 + 256 bytes", block_past_2g, RANGE,
+     "padded_slot 268435472: a block of 16 tokens x 1 kv heads"},
+    {"query group spanning 3.8 GB", query_group_past_2g, RANGE,
+     "query_stride_head 268435456"},
+    {"query_stride_head INT64_MIN", q_head_int64_min, INVALID,
+     "query_stride_head -9223372036854775808 overlaps rows"},
+    {"output_stride_head 2^60", o_head_2p60, INVALID, "output strides"},
+    {"query_stride_seq 2^33", q_seq_2p33, INVALID,
+     "do not fit the kernel's int32"},
+    {"query_stride_seq -4096", q_seq_negative, INVALID, "query strides"},
+    {"num_kv_heads 4097", kv_heads_4097, INVALID, "num_kv_heads 4097"},
+    {"max_blocks_per_seq 2^24 + 1", mbps_past_2p24, INVALID,
+     "max_blocks_per_seq 16777217"},
+    {"num_blocks 2^31", blocks_2p31, INVALID, "num_blocks 2147483648"},
+    {"max_batch 65536", batch_65536, INVALID, "max_batch 65536"},
+    {"max_kv_splits 513", splits_513, INVALID, "max_kv_splits 513"},
+    {"softmax_scale NaN", scale_nan, INVALID, "softmax_scale is not finite"},
+    {"softmax_scale -inf", scale_minus_inf, INVALID,
+     "softmax_scale is not finite"},
+    {"sliding_window 2^31", window_2p31, INVALID, "sliding_window 2147483648"},
+    {"block_size 24", block_24, INVALID, "block_size 24 is not a power of two"},
+    {"padded_slot 274", slot_274, INVALID, "padded_slot 274"},
+    {"query dtype f16", query_f16, UQ_STATUS_UNIMPLEMENTED,
+     "query and output must be bf16"},
+    {"NULL config", null_config, INVALID, "NULL argument"},
+    // uq_plan_run
+    {"batch 0", batch_0, INVALID, "batch 0 is outside 1..3"},
+    {"batch past max_batch", batch_past_max, INVALID,
+     "batch 4 is outside 1..3"},
+    {"NULL kv_cache", null_cache, INVALID, "NULL kv_cache"},
+    {"seq_lens[1] = -1", seq_len_negative, RANGE, "seq_lens[1] = -1"},
+    {"seq_lens[1] past the table row", seq_len_past_row, RANGE,
+     "seq_lens[1] = 129 is outside 0..128"},
+    {"block id = num_blocks", block_id_past_cache, RANGE,
+     "block_tables[2][1] = 16 is outside the cache's 16 blocks"},
+    {"block id -3", block_id_negative, RANGE, "block_tables[2][1] = -3"},
+    {"sink NaN", sink_nan, INVALID, "sinks[15] = nan must be finite or -inf"},
+    {"sink +inf", sink_plus_inf, INVALID,
+     "sinks[15] = inf must be finite or -inf"},
+    // host encoder, references, policy
+    {"slot past the cache", slot_past_cache, RANGE,
+     "slot_mapping[0] = 32 is past the cache's 32 slots"},
+    {"key stride INT64_MAX", key_stride_int64_max, RANGE,
+     "key strides span more than memory can hold"},
+    {"num_tokens -1", negative_token_count, INVALID,
+     "num_tokens must be >= 0, got -1"},
+    {"cache of 2^62 blocks", layout_2p62_blocks, RANGE,
+     "does not fit in memory sizes"},
+    {"policy window -1", policy_negative_window, INVALID,
+     "sliding_window must be >= 0, got -1"},
+    {"faithful reference P = 0", faithful_zero_partitions, INVALID,
+     "num_partitions and tgpp must be >= 1"},
+    // sim device memory
+    {"upload past an allocation", upload_past_allocation, RANGE,
+     "is outside every allocation"},
+    {"free twice", free_twice, UQ_STATUS_NOT_FOUND,
+     "is not the start of an allocation"},
+    {"alloc 2^41 bytes", alloc_2p41, UQ_STATUS_RESOURCE_EXHAUSTED,
+     "is too large"},
+};
+
+static int test_hostile_rows(void) {
+  int failed = 0;
+  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); ++i) {
+    uq_status_t status = rows[i].probe();
+    uq_status_code_t code = uq_status_code(status);
+    const char *message = status ? uq_status_message(status) : "(ok)";
+    int ok = code == rows[i].code && strstr(message, rows[i].fragment);
+    printf("  %-4s %-32s %s: %s\n", ok ? "ok" : "FAIL", rows[i].name,
+           uq_status_code_name(code), message);
+    if (!ok) {
+      fprintf(stderr, "  %s: expected %s with \"%s\"\n", rows[i].name,
+              uq_status_code_name(rows[i].code), rows[i].fragment);
+      ++failed;
+    }
+    uq_status_free(status);
+  }
+  // The fixture is intact: a clean run still passes after every row.
+  UQ_EXPECT_OK(run(problem->shape.batch));
+  UQ_EXPECT_EQ_INT(failed, 0);
+  return 0;
+}
+
+// uq-run's verdict (item 5): the faithful output passes; an all-zero
+// output (what a dropped head gave) and one NaN element fail, each with its
+// reason, although the all-zero output is "close" to nothing else.
+static int test_verdict_rows(void) {
+  size_t n = problem->output_elems;
+  uint16_t *faithful = malloc(n * 2), *bad = malloc(n * 2);
+  double *unquantized = malloc(n * sizeof(double));
+  UQ_EXPECT(faithful && bad && unquantized);
+  uq_plan_info_t info;
+  uint32_t p, tgpp;
+  UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
+  UQ_EXPECT_OK(uq_plan_launch_shape(plan, problem->shape.batch, &p, &tgpp));
+  UQ_EXPECT_OK(uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, (int32_t)p,
+                                   (int32_t)tgpp, faithful));
+  UQ_EXPECT_OK(uq_problem_unquantized(problem, unquantized));
+  // The reference is contiguous; the problem's output strides are too
+  // (small problem: no padded output), so it compares as a run output.
+  UQ_EXPECT_EQ_INT(problem->config.output_stride_head, UQ_HEAD_DIM);
+  const struct {
+    const char *name;
+    int transform; // 0 as is, 1 all zero, 2 one NaN
+    const char *fragment;
+  } cases[] = {{"faithful output", 0, NULL},
+               {"all-zero output", 1, "rel rms against unquantized"},
+               {"one NaN element", 2, "non-finite output"}};
+  int failed = 0;
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    memcpy(bad, faithful, n * 2);
+    if (cases[i].transform == 1)
+      memset(bad, 0, n * 2);
+    if (cases[i].transform == 2)
+      bad[n / 2] = 0x7FC0;
+    uq_problem_error_t vs_unquantized, vs_self;
+    uq_problem_compare_f64(problem, bad, unquantized, &vs_unquantized);
+    uq_problem_compare_bf16(problem, bad, bad, &vs_self);
+    const char *verdict = uq_problem_verdict(&vs_self, &vs_unquantized);
+    int ok = cases[i].fragment ? verdict && strstr(verdict, cases[i].fragment)
+                               : verdict == NULL;
+    printf("  %-4s %-18s rel rms %.3f: %s\n", ok ? "ok" : "FAIL", cases[i].name,
+           vs_unquantized.rel_rms, verdict ? verdict : "ok");
+    failed += !ok;
+  }
+  free(faithful), free(bad), free(unquantized);
+  UQ_EXPECT_EQ_INT(failed, 0);
+  return 0;
+}
+
+static const uq_test_case_t tests[] = {{"hostile_rows", test_hostile_rows},
+                                       {"verdict_rows", test_verdict_rows},
+                                       {0, 0}};
+
+static uq_status_t setup(void) {
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_HOST;
+  UQ_RETURN_IF_ERROR(uq_context_create(&options, &host), "host context");
+  options.backend = UQ_BACKEND_SIM;
+  UQ_RETURN_IF_ERROR(uq_context_create(&options, &sim), "sim context");
+  // Explicit lengths: 1 + 5 + 8 used blocks + 2 spare = 16 blocks.
+  static const int32_t lens[3] = {5, 77, 128};
+  uq_problem_shape_t shape = {.batch = 3,
+                              .num_kv_heads = 2,
+                              .query_group = 8,
+                              .block_size = 16,
+                              .padded_slot = 272,
+                              .max_seq = 128,
+                              .spare_blocks = 2,
+                              .shuffle = 1,
+                              .seed = uq_test_seed(),
+                              .seq_lens = lens};
+  UQ_RETURN_IF_ERROR(uq_problem_create(&shape, &problem), "problem");
+  UQ_RETURN_IF_ERROR(uq_plan_create(host, &problem->config, &plan), "plan");
+  return uq_problem_upload(problem, host, &dev);
+}
+
+int main(int argc, char **argv) {
+  uq_status_t status = setup();
+  int rc = 1;
+  if (status) {
+    fprintf(stderr, "setup: %s\n", uq_status_message(status));
+    uq_status_free(status);
+  } else {
+    rc = uq_test_main(argc, argv, tests);
+  }
+  if (host)
+    uq_problem_device_free(host, &dev);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  uq_context_destroy(host);
+  uq_context_destroy(sim);
+  return rc;
+}
