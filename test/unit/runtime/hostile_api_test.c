@@ -360,9 +360,56 @@ static int test_verdict_rows(void) {
   return 0;
 }
 
-static const uq_test_case_t tests[] = {{"hostile_rows", test_hostile_rows},
-                                       {"verdict_rows", test_verdict_rows},
-                                       {0, 0}};
+// The reduce rule behind non-finite queries (issue 13 item 2), on partials
+// written by hand: QG 1, P 2, partition 0 = (o 0.5, m 1, l 2). Partition 1
+// empty (o 0, m -inf, l 0) leaves 0.5; partition 1 as a NaN row leaves it
+// (o NaN, m -inf, l NaN: maxnum kept m at -inf) must give NaN, not 0.5 and
+// not 0 (the old rule skipped every partition with m = -inf or l NaN).
+static int test_reduce_keeps_nan_partitions(void) {
+  static const struct {
+    const char *name;
+    float m1, l1;
+    uint16_t o1;
+    int want_nan;
+  } cases[] = {{"empty partition", -INFINITY, 0.0f, 0, 0},
+               {"NaN sum, max -inf", -INFINITY, NAN, 0x7FC0, 1},
+               {"NaN max and sum", NAN, NAN, 0x7FC0, 1},
+               {"NaN sum, finite max", 3.0f, NAN, 0x7FC0, 1}};
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
+    uint16_t segm_out[2 * UQ_HEAD_DIM], out[UQ_HEAD_DIM];
+    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+      segm_out[d] = uq_float_to_bf16(0.5f);
+      segm_out[UQ_HEAD_DIM + d] = cases[i].o1;
+    }
+    float m[2] = {1.0f, cases[i].m1}, l[2] = {2.0f, cases[i].l1};
+    uq_reduce_problem_t r = {.num_seqs = 1,
+                             .num_kv_heads = 1,
+                             .query_group = 1,
+                             .num_partitions = 2,
+                             .segm_out = segm_out,
+                             .segm_max = m,
+                             .segm_sum = l,
+                             .output = out,
+                             .output_stride_seq = UQ_HEAD_DIM,
+                             .output_stride_head = UQ_HEAD_DIM};
+    UQ_EXPECT_OK(uq_reference_reduce(&r));
+    int nan = 0, half = 0;
+    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+      nan += isnan(uq_bf16_to_float(out[d]));
+      half += uq_bf16_to_float(out[d]) == 0.5f;
+    }
+    printf("  %-22s %d NaN, %d at 0.5\n", cases[i].name, nan, half);
+    UQ_EXPECT_EQ_INT(nan, cases[i].want_nan ? UQ_HEAD_DIM : 0);
+    UQ_EXPECT_EQ_INT(half, cases[i].want_nan ? 0 : UQ_HEAD_DIM);
+  }
+  return 0;
+}
+
+static const uq_test_case_t tests[] = {
+    {"hostile_rows", test_hostile_rows},
+    {"verdict_rows", test_verdict_rows},
+    {"reduce_keeps_nan_partitions", test_reduce_keeps_nan_partitions},
+    {0, 0}};
 
 static uq_status_t setup(void) {
   uq_context_options_t options;
