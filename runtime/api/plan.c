@@ -122,11 +122,16 @@ static uq_status_t check_config(const uq_decode_config_t *in,
     out->max_kv_splits = UQ_DEFAULT_MAX_KV_SPLITS;
   if (out->query_stride_head == 0)
     out->query_stride_head = D;
-  if (out->query_stride_seq == 0)
-    out->query_stride_seq = (int64_t)hq * out->query_stride_head;
   if (out->output_stride_head == 0)
     out->output_stride_head = D;
-  if (out->output_stride_seq == 0)
+  // The default sequence stride is a product: only for a head stride in the
+  // kernel's range (else check_strides rejects the head stride; INT64_MIN
+  // times Hq overflowed here before).
+  if (out->query_stride_seq == 0 && out->query_stride_head > 0 &&
+      out->query_stride_head <= INT32_MAX)
+    out->query_stride_seq = (int64_t)hq * out->query_stride_head;
+  if (out->output_stride_seq == 0 && out->output_stride_head > 0 &&
+      out->output_stride_head <= INT32_MAX)
     out->output_stride_seq = (int64_t)hq * out->output_stride_head;
   TRY(check_strides("query", out->query_stride_seq, out->query_stride_head, hq,
                     in->max_batch, D));
