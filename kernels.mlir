@@ -1057,7 +1057,7 @@ module attributes {gpu.container_module} {
     // multiple of 8.
     func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %lane: i32,
         %win_start: i32, %seq_len: i32, %bs_shift: i32, %bs_mask: i32,
-        %block_tables: !llvm.ptr<1>, %bt_row: i32, %kv_cache: !llvm.ptr<1>,
+        %block_tables: !llvm.ptr<1>, %bt_row: i64, %kv_cache: !llvm.ptr<1>,
         %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8: i1) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
@@ -1079,8 +1079,9 @@ module attributes {gpu.container_module} {
       %tok = arith.minsi %t1, %last : i32
       %blk = arith.shrui %tok, %bs_shift : i32
       %pos = arith.andi %tok, %bs_mask : i32
-      %bt_ix = arith.addi %bt_row, %blk : i32
-      %bt_p = llvm.getelementptr %block_tables[%bt_ix] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %blk64 = arith.extui %blk : i32 to i64
+      %bt_ix = arith.addi %bt_row, %blk64 : i64
+      %bt_p = llvm.getelementptr %block_tables[%bt_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
       %phys = llvm.load %bt_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
       %phys64 = arith.extsi %phys : i32 to i64
       %a0 = arith.muli %phys64, %blk_bytes : i64
@@ -1737,7 +1738,10 @@ module attributes {gpu.container_module} {
       %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
       %bb = arith.muli %block_size, %pos_stride : i32
       %blk_bytes = arith.extui %bb : i32 to i64
-      %bt_row = arith.muli %seq, %max_blocks_per_seq : i32
+      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
+      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
+      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %seq64, %mbps64 : i64
       %head_off = arith.muli %kvh, %padded_slot : i32
       %p7 = arith.andi %padded_slot, %c7 : i32
       %unit8 = arith.cmpi eq, %p7, %c0 : i32
@@ -1782,7 +1786,7 @@ module attributes {gpu.container_module} {
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
             %so = arith.muli %si, %c4864 : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         }
@@ -1800,7 +1804,7 @@ module attributes {gpu.container_module} {
             %ns = arith.remui %ni, %c3 : i32
             %so = arith.muli %ns, %c4864 : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 2;", "~{memory}" : () -> ()
@@ -2020,7 +2024,7 @@ module attributes {gpu.container_module} {
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
             %so = arith.muli %si, %c4864 : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         }
@@ -2036,7 +2040,7 @@ module attributes {gpu.container_module} {
             %ns = arith.andi %ni, %c3 : i32
             %so = arith.muli %ns, %c4864 : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
@@ -2494,7 +2498,9 @@ module attributes {gpu.container_module} {
         %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
         %lv = llvm.load %lp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
         %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        %live0 = arith.cmpf ogt, %lv, %zero_f : f32
+        // NaN PROPAGATION (issue 13, as in @uq_reduce; keep it): only a sum of
+        // exactly 0 is an empty partition; a NaN one makes the head NaN.
+        %live0 = arith.cmpf une, %lv, %zero_f : f32
         %live = arith.andi %live0, %inr : i1
         %dm = arith.subf %mv, %M : f32
         %dm2 = arith.mulf %dm, %log2e : f32
@@ -2532,7 +2538,7 @@ module attributes {gpu.container_module} {
             %ov = arith.bitcast %obs : i32 to f32
             // a partition with w = 0 adds nothing (and its bf16 is never NaN-poisoning)
             %t = arith.mulf %wk, %ov : f32
-            %live_k = arith.cmpf one, %wk, %zero_f : f32
+            %live_k = arith.cmpf une, %wk, %zero_f : f32
             %tz = arith.select %live_k, %t, %zero_f : f32
             %a1 = arith.addf %a, %tz : f32
             scf.yield %a1 : f32
@@ -2548,7 +2554,7 @@ module attributes {gpu.container_module} {
       %es = math.exp2 %ds2 : f32
       %ws = arith.select %has_sink, %es, %zero_f : f32
       %den = arith.addf %dsum, %ws : f32
-      %pos = arith.cmpf ogt, %den, %zero_f : f32
+      %pos = arith.cmpf une, %den, %zero_f : f32
       %den1 = arith.select %pos, %den, %one_f : f32
       %q = arith.divf %acc#0, %den1 : f32
       %o = arith.select %pos, %q, %zero_f : f32
