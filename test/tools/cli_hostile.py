@@ -93,8 +93,7 @@ ROWS = [
      ["negative.mlir", "-o", "out"],
      {"negative.mlir": isa_with("uq.variants = [{qg = 8}]",
                                 "uq.variants = [{qg = -8}]")}, 1,
-     "variant name 'isa_qg-8' of gpu.module 'uq_isa' is not a plain "
-     "identifier", []),
+     "uq.variants value -8 is out of range", []),
     ("uq-compile 10000 nested modules", "uq-compile",
      ["deep.mlir", "-o", "out"], {"deep.mlir": deep_modules(10000)}, 1,
      "deep.mlir: error: input nests 10000 levels of brackets deep, more "
