@@ -114,7 +114,7 @@ static uq_status_t build(uq_problem_t *p) {
   // terabytes is an abort, not NULL, under AddressSanitizer.
   // cache + bf16 K and V + slot numbers + block tables
   double n_tokens = (double)(total_tokens ? total_tokens : 1);
-  double need = (double)p->cache_bytes + n_tokens * Hk * UQ_HEAD_DIM * 4 +
+  double need = (double)p->cache_bytes + n_tokens * Hk * D * 4 +
                 n_tokens * sizeof(int64_t) + (double)B * mbps * sizeof(int32_t);
   if (need > UQ_PROBLEM_MAX_HOST_BYTES)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,

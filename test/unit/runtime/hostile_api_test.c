@@ -16,6 +16,8 @@
 #include "uq/uqrt.h"
 #include "uq_test.h"
 
+enum { kHeadDim = 256 }; // the fixture's head dim
+
 static uq_context_t *host, *sim;
 // A small problem, planned and uploaded on the host backend, for the
 // run-time rows; each row restores what it changes.
@@ -28,7 +30,7 @@ static uq_problem_device_t dev;
 static uq_decode_config_t good_config(void) {
   return (uq_decode_config_t){.num_kv_heads = 2,
                               .query_group = 8,
-                              .head_dim = UQ_HEAD_DIM,
+                              .head_dim = kHeadDim,
                               .block_size = 16,
                               .padded_slot = 272,
                               .max_blocks_per_seq = 8,
@@ -145,20 +147,23 @@ static uq_status_t sink_plus_inf(void) { return run_with_sink(INFINITY); }
 
 //===--- Host encoder, references, policy ----------------------------===//
 
-static const uq_cache_layout_t small_layout = {
-    .num_blocks = 2, .block_size = 16, .num_kv_heads = 1, .padded_slot = 272};
+static const uq_cache_layout_t small_layout = {.num_blocks = 2,
+                                               .block_size = 16,
+                                               .num_kv_heads = 1,
+                                               .padded_slot = 272,
+                                               .head_dim = kHeadDim};
 
 static uq_status_t write_tokens(int64_t slot, int64_t key_stride_token,
                                 int64_t num_tokens) {
   static uint8_t cache[2 * 16 * 272];
-  static uint16_t kv[2 * UQ_HEAD_DIM];
+  static uint16_t kv[2 * kHeadDim];
   int64_t slots[2] = {slot, 0};
   uq_kv_tokens_t tokens = {.key = kv,
                            .key_stride_token = key_stride_token,
-                           .key_stride_head = UQ_HEAD_DIM,
+                           .key_stride_head = kHeadDim,
                            .value = kv,
-                           .value_stride_token = UQ_HEAD_DIM,
-                           .value_stride_head = UQ_HEAD_DIM,
+                           .value_stride_token = kHeadDim,
+                           .value_stride_head = kHeadDim,
                            .slot_mapping = slots,
                            .num_tokens = num_tokens};
   return uq_cache_write(&small_layout, cache, sizeof(cache), &tokens);
@@ -177,7 +182,7 @@ static uq_status_t layout_2p62_blocks(void) {
 }
 static uq_status_t policy_negative_window(void) {
   uq_launch_plan_t out;
-  return uq_launch_policy_window(1, 8, 16, 0, -1, &out);
+  return uq_launch_policy_window(1, 8, 16, kHeadDim, 0, -1, &out);
 }
 static uq_status_t faithful_zero_partitions(void) {
   uint16_t *out = malloc(problem->output_elems * sizeof(uint16_t));
@@ -330,7 +335,7 @@ static int test_verdict_rows(void) {
   UQ_EXPECT_OK(uq_problem_unquantized(problem, unquantized));
   // The reference is contiguous; the problem's output strides are too
   // (small problem: no padded output), so it compares as a run output.
-  UQ_EXPECT_EQ_INT(problem->config.output_stride_head, UQ_HEAD_DIM);
+  UQ_EXPECT_EQ_INT(problem->config.output_stride_head, kHeadDim);
   const struct {
     const char *name;
     int transform; // 0 as is, 1 all zero, 2 one NaN
@@ -376,31 +381,32 @@ static int test_reduce_keeps_nan_partitions(void) {
                {"NaN max and sum", NAN, NAN, 0x7FC0, 1},
                {"NaN sum, finite max", 3.0f, NAN, 0x7FC0, 1}};
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); ++i) {
-    uint16_t segm_out[2 * UQ_HEAD_DIM], out[UQ_HEAD_DIM];
-    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+    uint16_t segm_out[2 * kHeadDim], out[kHeadDim];
+    for (int d = 0; d < kHeadDim; ++d) {
       segm_out[d] = uq_float_to_bf16(0.5f);
-      segm_out[UQ_HEAD_DIM + d] = cases[i].o1;
+      segm_out[kHeadDim + d] = cases[i].o1;
     }
     float m[2] = {1.0f, cases[i].m1}, l[2] = {2.0f, cases[i].l1};
     uq_reduce_problem_t r = {.num_seqs = 1,
                              .num_kv_heads = 1,
                              .query_group = 1,
+                             .head_dim = kHeadDim,
                              .num_partitions = 2,
                              .segm_out = segm_out,
                              .segm_max = m,
                              .segm_sum = l,
                              .output = out,
-                             .output_stride_seq = UQ_HEAD_DIM,
-                             .output_stride_head = UQ_HEAD_DIM};
+                             .output_stride_seq = kHeadDim,
+                             .output_stride_head = kHeadDim};
     UQ_EXPECT_OK(uq_reference_reduce(&r));
     int nan = 0, half = 0;
-    for (int d = 0; d < UQ_HEAD_DIM; ++d) {
+    for (int d = 0; d < kHeadDim; ++d) {
       nan += isnan(uq_bf16_to_float(out[d]));
       half += uq_bf16_to_float(out[d]) == 0.5f;
     }
     printf("  %-22s %d NaN, %d at 0.5\n", cases[i].name, nan, half);
-    UQ_EXPECT_EQ_INT(nan, cases[i].want_nan ? UQ_HEAD_DIM : 0);
-    UQ_EXPECT_EQ_INT(half, cases[i].want_nan ? 0 : UQ_HEAD_DIM);
+    UQ_EXPECT_EQ_INT(nan, cases[i].want_nan ? kHeadDim : 0);
+    UQ_EXPECT_EQ_INT(half, cases[i].want_nan ? 0 : kHeadDim);
   }
   return 0;
 }
