@@ -354,7 +354,7 @@ module attributes {gpu.container_module} {
       %k6 = arith.addi %k_scales, %k5 : i32
       %ks_off = arith.addi %krow, %k6 : i32
       // V: token l >> 2, chunk c = l & 3 = head dims [c D/4, (c + 1) D/4): D/8
-      // bytes (D = 64: a 16-byte load of which the first 8 are the chunk's)
+      // bytes (D = 64: one 8-byte load, see @tile_loads)
       %vtok = arith.shrui %lane, %c2_i32 : i32
       %chunk = arith.andi %lane, %c3_i32 : i32
       %v0 = arith.muli %vtok, %pos_stride : i32
@@ -365,9 +365,10 @@ module attributes {gpu.container_module} {
       %v3 = arith.addi %vrow, %v2 : i32
       %v4 = vector.broadcast %v3 : i32 to vector<2xi32>
       %v_offs = arith.addi %v4, %load_bytes : vector<2xi32>
-      // the 4-byte word holding the chunk's scale bytes (first group c D/128)
-      %d128 = arith.shrui %di, %c7_i32 : i32
-      %g0 = arith.muli %chunk, %d128 : i32
+      // the 4-byte word holding the chunk's scale bytes (first group c D / 128,
+      // rounded down: D = 64 chunks 0, 1 are group 0)
+      %cd = arith.muli %chunk, %di : i32
+      %g0 = arith.shrui %cd, %c7_i32 : i32
       %v5 = arith.addi %v_scales, %g0 : i32
       %v6 = arith.andi %v5, %not3 : i32
       %vs_off = arith.addi %vrow, %v6 : i32
@@ -431,7 +432,17 @@ module attributes {gpu.container_module} {
         %kl = arith.select %k_live, %kr, %zero4 : vector<4xi32>
         %kn = vector.insert %kl, %k[%h] : vector<4xi32> into vector<2x4xi32>
         %vo = vector.extract %v_offs[%h] : i32 from vector<2xi32>
-        %vl = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<4xi32>
+        // D = 64: a lane's chunk is 8 bytes; a 16-byte load would read past
+        // the last slot of the cache (the condition folds per variant)
+        %wide = arith.cmpi uge, %groups, %c4_i32 : i32
+        %vl = scf.if %wide -> (vector<4xi32>) {
+          %v16 = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<4xi32>
+          scf.yield %v16 : vector<4xi32>
+        } else {
+          %v8 = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<2xi32>
+          %v8x = vector.shuffle %v8, %v8 [0, 1, 2, 3] : vector<2xi32>, vector<2xi32>
+          scf.yield %v8x : vector<4xi32>
+        }
         %vn = vector.insert %vl, %v[%h] : vector<4xi32> into vector<2x4xi32>
         scf.yield %kn, %vn : vector<2x4xi32>, vector<2x4xi32>
       }
@@ -557,15 +568,15 @@ module attributes {gpu.container_module} {
       %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
       %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
       // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 2D + 16 B in
-      // LDS. Load h of chunk c is group g = c D/128 + h (min(4, D/32) words of
-      // it): byte (D + D/32 + g) & 3 of the scale word.
+      // LDS. Load h of chunk c is group g = floor(c D / 128) + h (min(4, D/32)
+      // words of it): byte (D + D/32 + g) & 3 of the scale word.
       %vr0 = arith.muli %vtok, %v_row_bytes : i32
       %d2 = arith.shrui %di, %c1_i32 : i32
       %vr1 = arith.muli %chunk, %d2 : i32
       %vrow = arith.addi %vr0, %vr1 : i32
       %c7_i32 = arith.constant 7 : i32
-      %d128 = arith.shrui %di, %c7_i32 : i32
-      %g0 = arith.muli %chunk, %d128 : i32
+      %cd = arith.muli %chunk, %di : i32
+      %g0 = arith.shrui %cd, %c7_i32 : i32
       %dg = arith.shrui %di, %c5_i32 : i32
       %v_scales = arith.addi %di, %dg : i32
       %vsg = arith.addi %v_scales, %g0 : i32
