@@ -10,15 +10,13 @@
 // overflow-safe arithmetic (`range_ok`) before it is used, and every
 // allocation is bounded by the input size or a fixed limit.
 //
-// The metadata note is MessagePack, read with msgpack-c. msgpack-c allocates
-// an array's or map's elements up front from the count in its header (a
-// 5-byte input can ask for 2^32 elements), so `msgpack_prescan` first walks
-// the encoding and rejects any container whose count exceeds the bytes left.
+// The metadata note is MessagePack, read with our own reader (msgpack.h), so
+// that libuqrt needs no libmsgpackc where it is deployed.
 #include "codeobj/codeobj.h"
+#include "codeobj/msgpack.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <msgpack.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,174 +418,45 @@ static uq_status_t find_metadata(const elf_view_t *elf,
 // MessagePack metadata
 //===----------------------------------------------------------------------===//
 
-// Walks one MessagePack object in [data, data + size) without allocating and
-// checks that every array or map count fits the bytes left (each element
-// takes at least one byte), so that msgpack-c's up-front allocations stay
-// below a small multiple of `size`. Returns 0 on success.
-static int msgpack_prescan(const uint8_t *data, uint64_t size) {
-  uint64_t pos = 0, pending = 1;
-  while (pending > 0) {
-    if (pos >= size)
-      return -1;
-    uint8_t b = data[pos++];
-    uint64_t skip = 0, children = 0, left = size - pos;
-    if (b <= 0x7f || b >= 0xe0 || b == 0xc0 || b == 0xc2 || b == 0xc3) {
-      skip = 0;
-    } else if (b >= 0x80 && b <= 0x8f) {
-      children = 2 * (uint64_t)(b & 0x0f);
-    } else if (b >= 0x90 && b <= 0x9f) {
-      children = b & 0x0f;
-    } else if (b >= 0xa0 && b <= 0xbf) {
-      skip = b & 0x1f;
-    } else {
-      // Width of the length/count field or of the fixed payload.
-      uint64_t n = 0;
-      switch (b) {
-      case 0xc4:
-      case 0xc7:
-      case 0xd9:
-        n = 1;
-        break; // bin8 ext8 str8
-      case 0xc5:
-      case 0xc8:
-      case 0xda:
-      case 0xdc:
-      case 0xde:
-        n = 2;
-        break;
-      case 0xc6:
-      case 0xc9:
-      case 0xdb:
-      case 0xdd:
-      case 0xdf:
-        n = 4;
-        break;
-      case 0xca:
-        skip = 4;
-        break;
-      case 0xcb:
-        skip = 8;
-        break;
-      case 0xcc:
-      case 0xd0:
-        skip = 1;
-        break;
-      case 0xcd:
-      case 0xd1:
-        skip = 2;
-        break;
-      case 0xce:
-      case 0xd2:
-        skip = 4;
-        break;
-      case 0xcf:
-      case 0xd3:
-        skip = 8;
-        break;
-      case 0xd4:
-        skip = 2;
-        break; // fixext1: type + 1
-      case 0xd5:
-        skip = 3;
-        break;
-      case 0xd6:
-        skip = 5;
-        break;
-      case 0xd7:
-        skip = 9;
-        break;
-      case 0xd8:
-        skip = 17;
-        break;
-      default:
-        return -1; // 0xc1 is never used
-      }
-      if (n) {
-        if (left < n)
-          return -1;
-        uint64_t v = n == 1 ? data[pos]
-                     : n == 2
-                         ? (uint64_t)data[pos] << 8 | data[pos + 1]
-                         : (uint64_t)data[pos] << 24 |
-                               (uint64_t)data[pos + 1] << 16 |
-                               (uint64_t)data[pos + 2] << 8 | data[pos + 3];
-        pos += n;
-        left -= n;
-        if (b == 0xdc || b == 0xdd)
-          children = v;
-        else if (b == 0xde || b == 0xdf)
-          children = 2 * v;
-        else if (b == 0xc7 || b == 0xc8 || b == 0xc9)
-          skip = v + 1; // ext: type byte + data
-        else
-          skip = v;
-      }
-    }
-    if (skip > left)
-      return -1;
-    pos += skip;
-    if (children > size - pos)
-      return -1;
-    pending = pending - 1 + children;
-    if (pending > size - pos + 1)
-      return -1;
-  }
-  return 0;
-}
-
-static const msgpack_object *map_get(const msgpack_object *map,
-                                     const char *key) {
-  if (map->type != MSGPACK_OBJECT_MAP)
-    return NULL;
-  size_t length = strlen(key);
-  for (uint32_t i = 0; i < map->via.map.size; ++i) {
-    const msgpack_object *k = &map->via.map.ptr[i].key;
-    if (k->type == MSGPACK_OBJECT_STR && k->via.str.size == length &&
-        memcmp(k->via.str.ptr, key, length) == 0)
-      return &map->via.map.ptr[i].val;
-  }
-  return NULL;
-}
-
 // Reads unsigned integer `key` of `map` into *out; absent and not `required`
 // leaves *out 0.
-static uq_status_t get_u32(const msgpack_object *map, const char *key,
+static uq_status_t get_u32(const uq_mp_object_t *map, const char *key,
                            int required, uint32_t *out) {
   *out = 0;
-  const msgpack_object *v = map_get(map, key);
+  const uq_mp_object_t *v = uq_msgpack_map_get(map, key);
   if (!v) {
     if (required)
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "metadata lacks %s", key);
     return UQ_OK;
   }
-  if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 > UINT32_MAX)
+  if (v->type != UQ_MP_UINT || v->via.u64 > UINT32_MAX)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "metadata %s is not an unsigned 32-bit integer", key);
   *out = (uint32_t)v->via.u64;
   return UQ_OK;
 }
 
-static uq_status_t get_str(const msgpack_object *map, const char *key,
+static uq_status_t get_str(const uq_mp_object_t *map, const char *key,
                            int required, char *out, size_t capacity) {
   out[0] = '\0';
-  const msgpack_object *v = map_get(map, key);
+  const uq_mp_object_t *v = uq_msgpack_map_get(map, key);
   if (!v) {
     if (required)
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "metadata lacks %s", key);
     return UQ_OK;
   }
-  if (v->type != MSGPACK_OBJECT_STR)
+  if (v->type != UQ_MP_STR)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "metadata %s is not a string",
                           key);
-  if (v->via.str.size >= capacity)
+  if (v->size >= capacity)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "metadata %s is %u bytes, longer than %zu", key,
-                          v->via.str.size, capacity - 1);
-  if (v->via.str.size && memchr(v->via.str.ptr, '\0', v->via.str.size))
+                          v->size, capacity - 1);
+  if (v->size && memchr(v->via.bytes, '\0', v->size))
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "metadata %s contains a NUL",
                           key);
-  memcpy(out, v->via.str.ptr, v->via.str.size);
-  out[v->via.str.size] = '\0';
+  memcpy(out, v->via.bytes, v->size);
+  out[v->size] = '\0';
   return UQ_OK;
 }
 
@@ -609,9 +478,9 @@ static uq_kernarg_kind_t kernarg_kind(const char *value_kind) {
       return failure_;                                                         \
   } while (0)
 
-static uq_status_t parse_arg(const msgpack_object *a,
+static uq_status_t parse_arg(const uq_mp_object_t *a,
                              uint32_t kernarg_segment_size, uq_kernarg_t *arg) {
-  if (a->type != MSGPACK_OBJECT_MAP)
+  if (a->type != UQ_MP_MAP)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "not a map");
   RETURN_IF_FAILED(get_u32(a, ".offset", 1, &arg->offset));
   RETURN_IF_FAILED(get_u32(a, ".size", 1, &arg->size));
@@ -627,9 +496,9 @@ static uq_status_t parse_arg(const msgpack_object *a,
   return UQ_OK;
 }
 
-static uq_status_t parse_kernel(const msgpack_object *k, uq_kernel_info_t *ki,
+static uq_status_t parse_kernel(const uq_mp_object_t *k, uq_kernel_info_t *ki,
                                 uq_kernarg_t *args) {
-  if (k->type != MSGPACK_OBJECT_MAP)
+  if (k->type != UQ_MP_MAP)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "not a map");
   RETURN_IF_FAILED(get_str(k, ".name", 1, ki->name, sizeof(ki->name)));
   static const struct {
@@ -667,17 +536,16 @@ static uq_status_t parse_kernel(const msgpack_object *k, uq_kernel_info_t *ki,
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "kernel %s: wavefront size %u is not 32 or 64",
                           ki->name, ki->wavefront_size);
-  const msgpack_object *reqd = map_get(k, ".reqd_workgroup_size");
+  const uq_mp_object_t *reqd = uq_msgpack_map_get(k, ".reqd_workgroup_size");
   if (reqd) {
-    if (reqd->type != MSGPACK_OBJECT_ARRAY || reqd->via.array.size != 3)
+    if (reqd->type != UQ_MP_ARRAY || reqd->size != 3)
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                             "kernel %s: .reqd_workgroup_size is not an array "
                             "of 3",
                             ki->name);
     for (int d = 0; d < 3; ++d) {
-      const msgpack_object *v = &reqd->via.array.ptr[d];
-      if (v->type != MSGPACK_OBJECT_POSITIVE_INTEGER || v->via.u64 == 0 ||
-          v->via.u64 > 1024)
+      const uq_mp_object_t *v = &reqd->via.items[d];
+      if (v->type != UQ_MP_UINT || v->via.u64 == 0 || v->via.u64 > 1024)
         return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                               "kernel %s: .reqd_workgroup_size[%d] is not in "
                               "1..1024",
@@ -685,14 +553,14 @@ static uq_status_t parse_kernel(const msgpack_object *k, uq_kernel_info_t *ki,
       ki->reqd_workgroup_size[d] = (uint32_t)v->via.u64;
     }
   }
-  const msgpack_object *arg_list = map_get(k, ".args");
+  const uq_mp_object_t *arg_list = uq_msgpack_map_get(k, ".args");
   ki->args = args;
   if (arg_list) {
-    if (arg_list->type != MSGPACK_OBJECT_ARRAY)
+    if (arg_list->type != UQ_MP_ARRAY)
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                             "kernel %s: .args is not an array", ki->name);
-    for (uint32_t i = 0; i < arg_list->via.array.size; ++i) {
-      UQ_RETURN_IF_ERROR(parse_arg(&arg_list->via.array.ptr[i],
+    for (uint32_t i = 0; i < arg_list->size; ++i) {
+      UQ_RETURN_IF_ERROR(parse_arg(&arg_list->via.items[i],
                                    ki->kernarg_segment_size, &args[i]),
                          "kernel %s argument %u", ki->name, i);
       ++ki->arg_count;
@@ -703,56 +571,41 @@ static uq_status_t parse_kernel(const msgpack_object *k, uq_kernel_info_t *ki,
 
 static uq_status_t parse_metadata(const uint8_t *desc, uint64_t desc_size,
                                   uq_code_object_t *co) {
-  if (msgpack_prescan(desc, desc_size) != 0)
-    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
-                          "metadata note is not valid MessagePack");
-  msgpack_zone zone;
-  if (!msgpack_zone_init(&zone, 4096))
-    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
-                          "cannot allocate a MessagePack zone");
-  msgpack_object root;
-  size_t offset = 0;
-  msgpack_unpack_return ret = msgpack_unpack(
-      (const char *)desc, (size_t)desc_size, &offset, &zone, &root);
-  uq_status_t status = UQ_OK;
-  if (ret != MSGPACK_UNPACK_SUCCESS && ret != MSGPACK_UNPACK_EXTRA_BYTES) {
-    status = UQ_MAKE_STATUS(
-        ret == MSGPACK_UNPACK_NOMEM_ERROR ? UQ_STATUS_RESOURCE_EXHAUSTED
-                                          : UQ_STATUS_DATA_LOSS,
-        "metadata note is not valid MessagePack (%d)", (int)ret);
-    goto done;
-  }
-  if (root.type != MSGPACK_OBJECT_MAP) {
+  uq_mp_object_t *tree = NULL;
+  uq_status_t status = uq_msgpack_decode(desc, (size_t)desc_size, &tree);
+  if (status)
+    return uq_status_annotate(status, "metadata note");
+  if (tree->type != UQ_MP_MAP) {
     status = UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "metadata is not a map");
     goto done;
   }
-  const msgpack_object *version = map_get(&root, "amdhsa.version");
-  if (!version || version->type != MSGPACK_OBJECT_ARRAY ||
-      version->via.array.size != 2 ||
-      version->via.array.ptr[0].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-      version->via.array.ptr[1].type != MSGPACK_OBJECT_POSITIVE_INTEGER ||
-      version->via.array.ptr[0].via.u64 != 1) {
+  const uq_mp_object_t *version = uq_msgpack_map_get(tree, "amdhsa.version");
+  if (!version || version->type != UQ_MP_ARRAY || version->size != 2 ||
+      version->via.items[0].type != UQ_MP_UINT ||
+      version->via.items[1].type != UQ_MP_UINT ||
+      version->via.items[0].via.u64 != 1) {
     status = UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                             "metadata amdhsa.version is missing or not [1, n]");
     goto done;
   }
-  status = get_str(&root, "amdhsa.target", 1, co->target, sizeof(co->target));
+  status = get_str(tree, "amdhsa.target", 1, co->target, sizeof(co->target));
   if (status)
     goto done;
-  const msgpack_object *kernels = map_get(&root, "amdhsa.kernels");
-  if (!kernels || kernels->type != MSGPACK_OBJECT_ARRAY) {
+  const uq_mp_object_t *kernels = uq_msgpack_map_get(tree, "amdhsa.kernels");
+  if (!kernels || kernels->type != UQ_MP_ARRAY) {
     status = UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                             "metadata amdhsa.kernels is missing or not an "
                             "array");
     goto done;
   }
-  size_t count = kernels->via.array.size, total_args = 0;
+  size_t count = kernels->size, total_args = 0;
   for (size_t i = 0; i < count; ++i) {
-    const msgpack_object *a = map_get(&kernels->via.array.ptr[i], ".args");
-    if (a && a->type == MSGPACK_OBJECT_ARRAY)
-      total_args += a->via.array.size;
+    const uq_mp_object_t *a =
+        uq_msgpack_map_get(&kernels->via.items[i], ".args");
+    if (a && a->type == UQ_MP_ARRAY)
+      total_args += a->size;
   }
-  // Both counts are bounded by the note size (msgpack_prescan).
+  // Both counts are bounded by the note size (uq_msgpack_decode).
   co->kernels = calloc(count ? count : 1, sizeof(*co->kernels));
   co->args = calloc(total_args ? total_args : 1, sizeof(*co->args));
   if (!co->kernels || !co->args) {
@@ -762,7 +615,7 @@ static uq_status_t parse_metadata(const uint8_t *desc, uint64_t desc_size,
   }
   size_t next_arg = 0;
   for (size_t i = 0; i < count; ++i) {
-    status = parse_kernel(&kernels->via.array.ptr[i], &co->kernels[i],
+    status = parse_kernel(&kernels->via.items[i], &co->kernels[i],
                           co->args + next_arg);
     if (status) {
       status = uq_status_annotate(status, "metadata kernel %zu", i);
@@ -772,7 +625,7 @@ static uq_status_t parse_metadata(const uint8_t *desc, uint64_t desc_size,
     co->kernel_count = i + 1;
   }
 done:
-  msgpack_zone_destroy(&zone);
+  uq_msgpack_free(tree);
   return status;
 }
 

@@ -9,12 +9,16 @@ struct uq_status_s {
   uq_status_code_t code;
   char location[96];
   char *message; // heap, owned
+  // Set only on oom_status: never annotated or freed. A flag rather than an
+  // address test, because libuqrt's separately loaded simulator module has
+  // its own copy of this file and hands its statuses to libuqrt's free.
+  int is_static;
 };
 
 // Returned when a status itself cannot be allocated. It is never written
 // after initialization, so sharing it across threads is safe.
 static struct uq_status_s oom_status = {UQ_STATUS_RESOURCE_EXHAUSTED, "",
-                                        (char *)"out of memory"};
+                                        (char *)"out of memory", 1};
 
 static char *format_message(const char *format, va_list args) {
   va_list copy;
@@ -61,7 +65,7 @@ uq_status_t uq_status_make(uq_status_code_t code, const char *file, int line,
 }
 
 uq_status_t uq_status_annotate(uq_status_t status, const char *format, ...) {
-  if (status == UQ_OK || status == &oom_status || !format || !*format)
+  if (status == UQ_OK || status->is_static || !format || !*format)
     return status;
   va_list args;
   va_start(args, format);
@@ -119,7 +123,7 @@ const char *uq_status_code_name(uq_status_code_t code) {
 }
 
 void uq_status_free(uq_status_t status) {
-  if (!status || status == &oom_status)
+  if (!status || status->is_static)
     return;
   free(status->message);
   free(status);
