@@ -4,7 +4,9 @@
 #
 # Included from runtime/CMakeLists.txt, after format/ and reference/.
 
-set(_uqrt_deps uq_base uq_codeobj uq_sim)
+# libuqrt needs only libc, libm, libdl and pthread where it is deployed: the
+# simulator (and with it LLVM) is the separate module libuqrt_sim.so.
+set(_uqrt_deps uq_base uq_codeobj)
 
 # --- Embedded code objects -------------------------------------------------
 # One uq-compile run over kernels.mlir writes the code objects and their
@@ -61,7 +63,7 @@ add_library(uqrt SHARED
   api/kernel_args.c
   api/plan.c
   ${_uqrt_hip_sources}
-  sim_backend/sim_device.c
+  api/sim_loader.c
   host_backend/host_device.c
   host_backend/host_decode.c
   "${UQRT_EMBEDDED_C}")
@@ -86,6 +88,22 @@ set_target_properties(uqrt PROPERTIES
 target_link_options(uqrt PRIVATE
   "-Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/api/uqrt.map")
 
+# --- The simulator module -------------------------------------------------
+# Loaded by libuqrt on demand (api/sim_loader.c) from the directory libuqrt
+# is in, so it is built into the same directory (this one) and installed
+# beside it, in its own component uqrt_sim: a GPU server installs only uqrt.
+add_library(uqrt_sim MODULE sim_backend/sim_device.c sim_backend/sim_module.c)
+target_include_directories(uqrt_sim PRIVATE ${PROJECT_SOURCE_DIR}
+                                            ${PROJECT_SOURCE_DIR}/runtime/include)
+target_link_libraries(uqrt_sim PRIVATE uq_sim uq_base)
+set_target_properties(uqrt_sim PROPERTIES
+  C_VISIBILITY_PRESET hidden
+  LINK_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/sim_backend/sim_module.map")
+target_link_options(uqrt_sim PRIVATE
+  "-Wl,--version-script=${CMAKE_CURRENT_SOURCE_DIR}/sim_backend/sim_module.map")
+# Whoever links libuqrt and runs the sim backend needs the module built.
+add_dependencies(uqrt uqrt_sim)
+
 # --- Install, CMake package, pkg-config -----------------------------------
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -95,6 +113,8 @@ install(TARGETS uqrt EXPORT uqrtTargets COMPONENT uqrt
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS uqrt_sim COMPONENT uqrt_sim
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/uqrt.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/status.h

@@ -17,13 +17,6 @@ static void system_free(void *self, void *ptr) {
   free(ptr);
 }
 
-void *uq_rt_calloc(const uq_allocator_t *allocator, size_t size) {
-  void *ptr = uq_rt_alloc(allocator, size);
-  if (ptr)
-    memset(ptr, 0, size);
-  return ptr;
-}
-
 uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor) {
   if (!out_major || !out_minor)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
@@ -312,8 +305,8 @@ static uq_status_t create_auto_device(uq_context_t *context,
   if (hip)
     hip->vtable->destroy(hip);
   context->backend = UQ_BACKEND_SIM;
-  return uq_sim_device_create(&context->allocator, options->flags,
-                              &context->device);
+  return uq_sim_device_load(&context->allocator, options->flags,
+                            &context->device);
 }
 
 uq_status_t uq_context_create(const uq_context_options_t *options,
@@ -383,7 +376,7 @@ uq_status_t uq_context_create(const uq_context_options_t *options,
     break;
   case UQ_BACKEND_SIM:
     context->backend = UQ_BACKEND_SIM;
-    status = uq_sim_device_create(&allocator, options->flags, &context->device);
+    status = uq_sim_device_load(&allocator, options->flags, &context->device);
     break;
   case UQ_BACKEND_HOST:
     context->backend = UQ_BACKEND_HOST;

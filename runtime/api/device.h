@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "uq/uqrt.h"
 
@@ -64,15 +65,36 @@ static inline void uq_rt_free(const uq_allocator_t *allocator, void *ptr) {
   if (ptr)
     allocator->free(allocator->self, ptr);
 }
-void *uq_rt_calloc(const uq_allocator_t *allocator, size_t size);
+static inline void *uq_rt_calloc(const uq_allocator_t *allocator, size_t size) {
+  void *ptr = uq_rt_alloc(allocator, size);
+  if (ptr)
+    memset(ptr, 0, size ? size : 1);
+  return ptr;
+}
 
 // Backend constructors. Each fails with UNAVAILABLE when the backend cannot
 // be used here, with the reason in the message.
 uq_status_t uq_hip_device_create(const uq_allocator_t *allocator,
                                  const char *library, int32_t ordinal,
                                  uq_rt_device_t **out_device);
+// The simulator backend lives in its own module, libuqrt_sim.so, so that
+// libuqrt itself needs no LLVM: uq_sim_device_create is defined there and
+// libuqrt reaches it through uq_sim_device_load (sim_loader.c), which loads
+// the module on demand and fails with UNAVAILABLE when it is absent.
 uq_status_t uq_sim_device_create(const uq_allocator_t *allocator,
                                  uint32_t flags, uq_rt_device_t **out_device);
+uq_status_t uq_sim_device_load(const uq_allocator_t *allocator, uint32_t flags,
+                               uq_rt_device_t **out_device);
+
+// The module's one exported symbol. `abi` and `vtable_size` are the
+// loader's UQ_SIM_MODULE_ABI and sizeof(uq_rt_device_vtable_t): a module
+// built from another tree refuses with FAILED_PRECONDITION.
+#define UQ_SIM_MODULE_ABI 1u
+#define UQ_SIM_MODULE_ENTRY "uq_sim_module_create_device"
+typedef uq_status_t (*uq_sim_module_create_fn)(uint32_t abi, size_t vtable_size,
+                                               const uq_allocator_t *allocator,
+                                               uint32_t flags,
+                                               uq_rt_device_t **out_device);
 uq_status_t uq_host_device_create(const uq_allocator_t *allocator,
                                   uq_rt_device_t **out_device);
 
