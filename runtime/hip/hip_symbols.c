@@ -5,6 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 
+// The unversioned name first (a development install, or whatever the
+// loader's path prefers), then the sonames of ROCm 7, 6 and 5 (newest
+// first: MI355X machines run ROCm 7), then the same under /opt/rocm/lib for
+// installs that are not on the loader's path.
+const char *const uq_hip_default_libraries[UQ_HIP_DEFAULT_LIBRARY_COUNT] = {
+    "libamdhip64.so",
+    "libamdhip64.so.7",
+    "libamdhip64.so.6",
+    "libamdhip64.so.5",
+    "/opt/rocm/lib/libamdhip64.so",
+    "/opt/rocm/lib/libamdhip64.so.7",
+    "/opt/rocm/lib/libamdhip64.so.6",
+    "/opt/rocm/lib/libamdhip64.so.5",
+};
+
 // Appends to a fixed buffer, truncating quietly.
 static void append(char *buffer, size_t capacity, const char *text) {
   size_t used = strlen(buffer);
@@ -15,11 +30,8 @@ static void append(char *buffer, size_t capacity, const char *text) {
 uq_status_t uq_hip_symbols_initialize(const char *library,
                                       uq_hip_symbols_t *out_symbols) {
   memset(out_symbols, 0, sizeof(*out_symbols));
-  static const char *const defaults[] = {"libamdhip64.so", "libamdhip64.so.6",
-                                         "libamdhip64.so.5",
-                                         "/opt/rocm/lib/libamdhip64.so"};
-  const char *const *paths = library ? &library : defaults;
-  size_t path_count = library ? 1 : sizeof(defaults) / sizeof(defaults[0]);
+  const char *const *paths = library ? &library : uq_hip_default_libraries;
+  size_t path_count = library ? 1 : UQ_HIP_DEFAULT_LIBRARY_COUNT;
   char tried[1024] = "";
   for (size_t i = 0; i < path_count && !out_symbols->library; ++i) {
     out_symbols->library = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);

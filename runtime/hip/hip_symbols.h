@@ -15,8 +15,12 @@ typedef struct uq_hip_symbols_s {
 #undef UQ_HIP_OPTIONAL
 } uq_hip_symbols_t;
 
-// Loads `library` (NULL: libamdhip64.so, then its versioned names and
-// /opt/rocm/lib) and resolves the table. UNAVAILABLE naming every path
+// The libraries tried, in order, when no library is named.
+#define UQ_HIP_DEFAULT_LIBRARY_COUNT 8
+extern const char *const uq_hip_default_libraries[UQ_HIP_DEFAULT_LIBRARY_COUNT];
+
+// Loads `library` (NULL: uq_hip_default_libraries, the first that loads)
+// and resolves the table. UNAVAILABLE naming every path
 // tried (with dlerror) or every missing required symbol.
 uq_status_t uq_hip_symbols_initialize(const char *library,
                                       uq_hip_symbols_t *out_symbols);

@@ -92,9 +92,9 @@ enum {
 
 typedef struct uq_context_options_s {
   uq_backend_t backend;
-  uint32_t flags;                  // UQ_CONTEXT_FLAG_*
-  int32_t hip_device;              // HIP device ordinal
-  const char *hip_library;         // NULL: "libamdhip64.so"
+  uint32_t flags;          // UQ_CONTEXT_FLAG_*
+  int32_t hip_device;      // HIP device ordinal
+  const char *hip_library; // NULL: libamdhip64.so, .so.7/6/5, /opt/rocm/lib
   const uq_allocator_t *allocator; // NULL: malloc/free
   // NULL: the code objects embedded in libuqrt.
   const uq_code_object_source_t *code_objects;
