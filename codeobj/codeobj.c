@@ -13,6 +13,7 @@
 // The metadata note is MessagePack, read with our own reader (msgpack.h), so
 // that libuqrt needs no libmsgpackc where it is deployed.
 #include "codeobj/codeobj.h"
+#include "codeobj/cubin.h"
 #include "codeobj/msgpack.h"
 
 #include <errno.h>
@@ -56,16 +57,6 @@ enum {
 #define UQ_CODEOBJ_MAX_IMAGE_SIZE ((uint64_t)16 << 20)
 // The largest file uq_code_object_load_file reads.
 #define UQ_CODEOBJ_MAX_FILE_SIZE ((uint64_t)256 << 20)
-
-struct uq_code_object_s {
-  uint8_t *image;
-  size_t image_size;
-  uint32_t version;
-  char target[128];
-  size_t kernel_count;
-  uq_kernel_info_t *kernels;
-  uq_kernarg_t *args;
-};
 
 typedef struct elf_view_s {
   const uint8_t *data;
@@ -693,6 +684,24 @@ uq_status_t uq_code_object_load(const void *data, size_t size,
   uint32_t version = 0;
   if (!data)
     elf.data = (const uint8_t *)"";
+  if (elf.size >= kElfHeaderSize &&
+      memcmp(elf.data,
+             "\x7f"
+             "ELF",
+             4) == 0 &&
+      rd16(elf.data + 18) == UQ_ELF_MACHINE_CUDA) {
+    uq_code_object_t *cubin = calloc(1, sizeof(*cubin));
+    if (!cubin)
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                            "cannot allocate a code object");
+    uq_status_t status = uq_cubin_parse(elf.data, elf.size, cubin);
+    if (status) {
+      uq_code_object_destroy(cubin);
+      return uq_status_annotate(status, "cubin");
+    }
+    *out_code_object = cubin;
+    return UQ_OK;
+  }
   UQ_RETURN_IF_ERROR(check_header(&elf, &version), "code object");
   uq_code_object_t *co = calloc(1, sizeof(*co));
   if (!co)

@@ -20,6 +20,9 @@ typedef enum uq_kernarg_kind_e {
   UQ_KERNARG_GLOBAL_BUFFER = 1,
   UQ_KERNARG_HIDDEN = 2, // any `hidden_*` kind; see `value_kind` for which
   UQ_KERNARG_OTHER = 3,
+  // A cubin parameter: .nv.info records its offset and size, not whether
+  // it is a pointer (value_kind "param").
+  UQ_KERNARG_PARAM = 4,
 } uq_kernarg_kind_t;
 
 typedef struct uq_kernarg_s {
@@ -181,11 +184,25 @@ UQ_API void uq_kernel_descriptor_decode(const uint8_t raw[64],
 
 typedef struct uq_code_object_s uq_code_object_t;
 
+// The code object's internals, for the readers in codeobj/ only.
+struct uq_code_object_s {
+  uint8_t *image;
+  size_t image_size;
+  uint32_t version;
+  char target[128];
+  size_t kernel_count;
+  uq_kernel_info_t *kernels;
+  uq_kernarg_t *args;
+};
+
 // Parses a code object. The bytes are copied; `data` may be freed after the
 // call. Fails with DATA_LOSS on a truncated or corrupt ELF or metadata note,
 // INVALID_ARGUMENT on an ELF for another machine, OS or ABI version (code
 // object v5 and v6 are accepted), and UNIMPLEMENTED on a target other than
-// gfx950. Every offset and size in the file is bounds-checked; an image
+// gfx950. An NVIDIA cubin (EM_CUDA) is read through codeobj/cubin.h: its
+// kernels have UQ_KERNARG_PARAM arguments, 32-wide warps, registers in
+// vgpr_count, local memory in private_segment_fixed_size; its image is the
+// file. Every offset and size in the file is bounds-checked; an image
 // (highest PT_LOAD end address) over 16 MiB is DATA_LOSS. NULL `data` with a
 // non-zero size, or a NULL `out_code_object`, is INVALID_ARGUMENT. The caller
 // destroys the result.
@@ -220,7 +237,9 @@ UQ_API const uint8_t *uq_code_object_image(const uq_code_object_t *code_object,
 // Waves per SIMD that one wave of this kernel allows, from its VGPR+AGPR,
 // SGPR and LDS use on gfx950 (512 unified VGPRs per lane per SIMD, granule
 // 8; 160 KiB LDS per CU; 4 SIMDs per CU; at most 8 waves per SIMD), for a
-// workgroup of `workgroup_waves` waves.
+// workgroup of `workgroup_waves` waves. For a cubin (32-wide warps): warps
+// per sm_90 sub-partition (64K registers per SM in 4, granule 256 per warp;
+// at most 16 warps each; 228 KiB shared memory per SM).
 UQ_API uint32_t uq_kernel_occupancy(const uq_kernel_info_t *kernel,
                                     uint32_t workgroup_waves);
 

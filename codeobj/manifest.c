@@ -27,10 +27,33 @@ static uint64_t unified_vgprs(const uq_kernel_info_t *kernel) {
   return (uint64_t)align_up(kernel->vgpr_count, 4) + kernel->agpr_count;
 }
 
+// sm_90 (CUDA occupancy calculator facts for compute capability 9.0): 64K
+// 32-bit registers per SM in 4 sub-partitions, allocated per warp in units
+// of 256; at most 64 warps per SM (16 per sub-partition); 228 KiB of shared
+// memory per SM. The figure is warps per sub-partition, the counterpart of
+// gfx950's waves per SIMD; dynamic shared memory is not in the cubin.
+static uint32_t sm90_occupancy(const uq_kernel_info_t *kernel,
+                               uint32_t workgroup_warps) {
+  enum { kRegsPerSmsp = 16384, kRegUnit = 256, kMaxWarpsPerSmsp = 16 };
+  enum { kSharedPerSm = 228 * 1024, kSmsps = 4 };
+  uint32_t regs = kernel->vgpr_count ? kernel->vgpr_count : 1;
+  if (regs > 255)
+    return 0;
+  uint32_t per_warp = align_up(regs * 32, kRegUnit);
+  uint32_t warps = min_u32(kMaxWarpsPerSmsp, kRegsPerSmsp / per_warp);
+  uint32_t blocks = kSmsps * warps / workgroup_warps;
+  if (kernel->group_segment_fixed_size > 0)
+    blocks = min_u32(blocks, kSharedPerSm / kernel->group_segment_fixed_size);
+  uint64_t resident = (uint64_t)blocks * workgroup_warps;
+  return min_u32(warps, (uint32_t)((resident + kSmsps - 1) / kSmsps));
+}
+
 uint32_t uq_kernel_occupancy(const uq_kernel_info_t *kernel,
                              uint32_t workgroup_waves) {
   if (!kernel)
     return 0;
+  if (kernel->wavefront_size == 32)
+    return sm90_occupancy(kernel, workgroup_waves ? workgroup_waves : 1);
   if (workgroup_waves == 0)
     workgroup_waves = 1;
   uint64_t vgprs = unified_vgprs(kernel);

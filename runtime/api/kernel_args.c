@@ -53,6 +53,8 @@ static const char *kind_name(uq_kernarg_kind_t kind) {
     return "global_buffer";
   case UQ_KERNARG_HIDDEN:
     return "hidden";
+  case UQ_KERNARG_PARAM:
+    return "param";
   default:
     return "other";
   }
@@ -125,7 +127,9 @@ uq_status_t uq_rt_arg_layout_build(const uq_kernel_info_t *kernel,
                             "arguments of kernel_abi.h",
                             kernel->name, count);
     const uq_rt_arg_spec_t *spec = &specs[explicit_count];
-    if (arg->kind != spec->kind || arg->size != spec->size)
+    // A cubin records offsets and sizes, not kinds (UQ_KERNARG_PARAM).
+    if ((arg->kind != spec->kind && arg->kind != UQ_KERNARG_PARAM) ||
+        arg->size != spec->size)
       return UQ_MAKE_STATUS(
           UQ_STATUS_FAILED_PRECONDITION,
           "kernel %s: argument %u (%s) is %s of %u bytes in the metadata, "

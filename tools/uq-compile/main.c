@@ -1,7 +1,7 @@
 // uq-compile: kernels.mlir (or any input) -> one code object per variant
 // (gfx950 HSACO, or an NVIDIA cubin for a gpu.module with an #nvvm.target),
-// a manifest per HSACO read back from the code object itself, and
-// optionally a C source embedding the gfx950 code objects for the runtime.
+// a manifest per code object read back from the object itself (AMDHSA note
+// or .nv.info), and optionally a C source embedding them for the runtime.
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdbool.h>
@@ -46,7 +46,7 @@ static void usage(FILE *out) {
           "(repeatable;\n"
           "                    default: every target; sm_90a needs a CUDA "
           "toolkit)\n"
-          "  --embed-c=FILE    also write a C source embedding the gfx950 "
+          "  --embed-c=FILE    also write a C source embedding the "
           "code objects\n"
           "                    as typed records (uq/variant.h)\n"
           "  --emit=hsaco|isa  code objects (default) or assembly "
@@ -385,12 +385,11 @@ int main(int argc, char **argv) {
     ++compiled_count;
     double seconds = now_seconds() - t0;
     char path[4096];
-    if (emit_isa || uq_variant_is_nvidia(&variants[v])) {
-      // PTX / ISA text, or a cubin (its .nv.info manifest is not read yet).
+    int nvidia = uq_variant_is_nvidia(&variants[v]);
+    if (emit_isa) {
+      // PTX or ISA text.
       snprintf(path, sizeof(path), "%s/%s.%s", out_dir, variants[v].key,
-               !uq_variant_is_nvidia(&variants[v]) ? "s"
-               : emit_isa                          ? "ptx"
-                                                   : "cubin");
+               nvidia ? "ptx" : "s");
       status =
           out_dir ? uq_file_batch_stage(batch, path, c->data, c->size) : UQ_OK;
       if (status) {
@@ -403,7 +402,8 @@ int main(int argc, char **argv) {
                seconds);
       continue;
     }
-    // The manifest is read back from the code object, not from the IR.
+    // The manifest is read back from the code object, not from the IR: the
+    // AMDHSA note of a HSACO, the .nv.info attributes of a cubin.
     uq_code_object_t *code_object = NULL;
     status = uq_code_object_load(c->data, c->size, &code_object);
     if (status) {
@@ -426,7 +426,8 @@ int main(int argc, char **argv) {
     }
     status = UQ_OK;
     if (out_dir) {
-      snprintf(path, sizeof(path), "%s/%s.hsaco", out_dir, variants[v].key);
+      snprintf(path, sizeof(path), "%s/%s.%s", out_dir, variants[v].key,
+               nvidia ? "cubin" : "hsaco");
       status = uq_file_batch_stage(batch, path, c->data, c->size);
     }
     if (status == UQ_OK && out_dir) {
@@ -452,7 +453,8 @@ int main(int argc, char **argv) {
       rc = fail("out of memory");
       goto done;
     }
-    size_t embedded = 0; // gfx950 only: libuqrt has no CUDA backend yet
+    size_t embedded =
+        0; // gfx950 only: the runtime does not match cubin records yet
     for (size_t i = 0; i < compiled_count; ++i) {
       if (uq_variant_is_nvidia(&compiled[i].variant))
         continue;
