@@ -61,6 +61,7 @@ add_library(uqrt SHARED
   api/context.c
   api/kernel_args.c
   api/plan.c
+  api/plan_store.c
   ${_uqrt_hip_sources}
   sim_backend/sim_device.c
   host_backend/host_device.c
