@@ -202,6 +202,6 @@ def test_found_in_install_layout(tmp_path):
     env["PYTHONPATH"] = str(site)
     r = subprocess.run([sys.executable, "-c",
                         "import uqrt; print(uqrt.library_path)"], env=env,
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(lib / "libuqrt.so.0")

@@ -40,6 +40,8 @@ def _check_layout(name, typestr, shape, byte_strides, dtype, want_shape,
         raise invalid(f"{name}: shape {tuple(shape)}, expected "
                       f"{tuple(want_shape)}")
     item = ITEMSIZE[dtype]
+    if any(extent == 0 for extent in shape):
+        return 0  # nothing is read or written: strides do not matter
     if want_strides is None:  # C-contiguous
         want_strides, step = [], 1
         for extent in reversed(want_shape):
@@ -50,8 +52,6 @@ def _check_layout(name, typestr, shape, byte_strides, dtype, want_shape,
         if extent > 1 and got != want * item:
             raise invalid(f"{name}: stride {got / item:g} elements on axis "
                           f"{axis}, expected {want}")
-    if any(extent == 0 for extent in shape):
-        return 0
     return sum((e - 1) * s for e, s in zip(shape, byte_strides)) + item
 
 

@@ -52,7 +52,13 @@ class DecodeConfig(ctypes.Structure):
                 ("output_stride_head", ctypes.c_int64),
                 ("query_dtype", ctypes.c_int),
                 ("output_dtype", ctypes.c_int),
-                ("sliding_window", ctypes.c_uint32)]
+                ("sliding_window", ctypes.c_uint32),
+                # Since 0.3 (uq_plan_store).
+                ("max_store_tokens", ctypes.c_uint32),
+                ("key_stride_token", ctypes.c_int64),
+                ("key_stride_head", ctypes.c_int64),
+                ("value_stride_token", ctypes.c_int64),
+                ("value_stride_head", ctypes.c_int64)]
 
 
 class PlanInfo(ctypes.Structure):
@@ -166,10 +172,12 @@ def _declare(lib):
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
-    # Since 0.3: the store entry point (absent from older libraries).
+    # Since 0.3: the store entry points (absent from older libraries).
     if hasattr(lib, "uq_plan_store"):
         lib.uq_plan_store.restype = c_status
         lib.uq_plan_store.argtypes = [V, u32] + [c_device_ptr] * 4 + [V]
+        lib.uq_plan_last_store_counters.restype = c_status
+        lib.uq_plan_last_store_counters.argtypes = [V, P(KernelCounters)]
     return lib
 
 

@@ -133,14 +133,18 @@ class Plan:
     block_tables int32 [batch, max_blocks_per_seq], seq_lens int32 [batch],
     output [batch, Hq, 256] bf16, sinks float32 [Hq]. query_strides /
     output_strides: (seq, head) in elements (None: contiguous), e.g. a
-    fused QKV tensor's query view.
+    fused QKV tensor's query view. For store(): key and value bf16
+    [tokens, num_kv_heads, 256] with key_strides / value_strides (token,
+    head) in elements (None: contiguous), at most max_store_tokens tokens
+    (0: max_batch), slot_mapping int64 [tokens].
     """
 
     def __init__(self, context, *, num_kv_heads, query_group, block_size,
                  num_blocks, max_blocks_per_seq, max_batch=1,
                  head_dim=HEAD_DIM, padded_slot=SLOT_CONTENT_BYTES,
                  max_kv_splits=0, softmax_scale=0.0, query_strides=None,
-                 output_strides=None, sliding_window=0):
+                 output_strides=None, sliding_window=0, max_store_tokens=0,
+                 key_strides=None, value_strides=None):
         config = DecodeConfig()
         try:
             config.num_kv_heads, config.query_group = num_kv_heads, query_group
@@ -156,11 +160,18 @@ class Plan:
             if output_strides is not None:
                 (config.output_stride_seq,
                  config.output_stride_head) = output_strides
+            config.max_store_tokens = max_store_tokens
+            if key_strides is not None:
+                config.key_stride_token, config.key_stride_head = key_strides
+            if value_strides is not None:
+                (config.value_stride_token,
+                 config.value_stride_head) = value_strides
         except (TypeError, ValueError) as e:
             raise invalid(f"plan configuration: {e}") from None
         for name in ("num_kv_heads", "query_group", "head_dim", "block_size",
                      "padded_slot", "num_blocks", "max_blocks_per_seq",
-                     "max_batch", "max_kv_splits", "sliding_window"):
+                     "max_batch", "max_kv_splits", "sliding_window",
+                     "max_store_tokens"):
             value = locals()[name]
             if not isinstance(value, (int, np.integer)) or not (
                     0 <= value < 2**32):
@@ -180,6 +191,10 @@ class Plan:
         self.query_strides = tuple(query_strides or (hq * head_dim, head_dim))
         self.output_strides = tuple(output_strides or (hq * head_dim,
                                                        head_dim))
+        row = num_kv_heads * head_dim
+        self.key_strides = tuple(key_strides or (row, head_dim))
+        self.value_strides = tuple(value_strides or (row, head_dim))
+        self.max_store_tokens = max_store_tokens or max_batch
 
     def close(self):
         if self._handle:
@@ -214,6 +229,13 @@ class Plan:
         check(lib.uq_plan_launch_shape(self.handle, batch, ctypes.byref(p),
                                        ctypes.byref(t)))
         return p.value, t.value
+
+    def last_store_counters(self):
+        """The simulator's counters of the last store launch."""
+        self._need_store()
+        c = KernelCounters()
+        check(lib.uq_plan_last_store_counters(self.handle, ctypes.byref(c)))
+        return _counters(c)
 
     def last_counters(self):
         """The simulator's counters of the last run: (decode, reduce)."""
@@ -294,3 +316,37 @@ class Plan:
         self._call(lambda q, c, t, l, k, o, s: lib.uq_plan_run_with_sinks(
             handle, batch, q, c, t, l, k, o, s), inputs + [sink, out],
             [False] * 5 + [True], stream)
+
+    # ---- store -------------------------------------------------------------
+
+    @staticmethod
+    def _need_store():
+        if not hasattr(lib, "uq_plan_store"):
+            raise Error(StatusCode.UNIMPLEMENTED,
+                        "the loaded libuqrt predates the store API (0.3)")
+
+    def store(self, key, value, slot_mapping, kv_cache, *, num_tokens=None,
+              stream=None):
+        """Encodes new tokens' K and V into their cache slots (the store
+        kernel; the host encoder on the host backend): byte for byte
+        uqrt.cache_write. slot_mapping[t] < 0 skips token t. On host/sim a
+        slot past the cache raises OUT_OF_RANGE and writes nothing."""
+        self._need_store()
+        t = self._count(slot_mapping, "slot_mapping", num_tokens)
+        if not isinstance(t, int) or not 0 <= t <= self.max_store_tokens:
+            raise invalid(f"{t} tokens outside 0..{self.max_store_tokens} "
+                          f"(max_store_tokens)")
+        hk, d = self.num_kv_heads, self.head_dim
+        buffers = [
+            self._buffer(key, "key", "bf16", (t, hk, d), (*self.key_strides, 1)),
+            self._buffer(value, "value", "bf16", (t, hk, d),
+                         (*self.value_strides, 1)),
+            self._buffer(slot_mapping, "slot_mapping", "i64", (t,)),
+            self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape(),
+                         writable=True),
+        ]
+        if t == 0:
+            return
+        handle = self.handle
+        self._call(lambda k, v, m, c, s: lib.uq_plan_store(
+            handle, t, k, v, m, c, s), buffers, [False] * 3 + [True], stream)
