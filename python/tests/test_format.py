@@ -185,3 +185,38 @@ def test_launch_policy():
     with pytest.raises(uqrt.Error) as e:
         uqrt.launch_policy(4, 64, 24)
     assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+
+
+def test_format_entry_points_reject_bad_input():
+    bad_calls = [
+        lambda: uqrt.wht256(np.zeros(256, np.float64)),
+        lambda: uqrt.wht256(np.zeros(255, np.float32)),
+        lambda: uqrt.slot_encode(np.zeros(256, np.float32),
+                                 np.zeros(256, np.uint16)),
+        lambda: uqrt.slot_decode(np.zeros(271, np.uint8)),
+        lambda: uqrt.group_encode(np.zeros(31, np.float32)),
+        lambda: uqrt.float_from_bf16(np.zeros(4, np.float32)),
+        lambda: uqrt.new_cache(0, 16, 1),
+        lambda: uqrt.new_cache(1, 16, 1, padded_slot=274),
+        lambda: uqrt.cache_write(np.zeros((2, 16, 1, 272), np.int8),
+                                 np.zeros((1, 1, 256), np.uint16),
+                                 np.zeros((1, 1, 256), np.uint16),
+                                 np.zeros(1, np.int64)),
+        lambda: uqrt.launch_policy(0, 4, 16),
+        lambda: uqrt.reference_decode_exact(
+            np.zeros((1, 8, 256), np.uint16), uqrt.new_cache(1, 16, 1),
+            np.zeros((1, 1), np.int32), np.zeros(1, np.int32), 8,
+            q_overflow="wrap"),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(uqrt.Error) as e:
+            call()
+        assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, (i, e.value)
+
+
+def test_cache_read_slot_rejects_out_of_range():
+    cache = uqrt.new_cache(2, 16, 2)
+    for block, offset, head in [(2, 0, 0), (0, 16, 0), (0, 0, 2), (-1, 0, 0)]:
+        with pytest.raises(uqrt.Error) as e:
+            uqrt.cache_read_slot(cache, block, offset, head)
+        assert e.value.code == uqrt.StatusCode.OUT_OF_RANGE

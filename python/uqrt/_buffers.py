@@ -15,7 +15,7 @@ from ._status import invalid
 # type strings (little-endian; '|' for one byte).
 DTYPES = {
     "bf16": ("<u2", "<i2"),
-    "u8": ("|u1", "<u1", "|i1", "<i1"),
+    "u8": ("|u1", "<u1"),
     "i32": ("<i4",),
     "i64": ("<i8",),
     "f32": ("<f4",),
