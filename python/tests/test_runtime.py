@@ -42,7 +42,7 @@ def test_version():
 def test_run_matches_reference(ctx, rng):
     p = Problem(rng)
     with p.plan(ctx) as plan:
-        assert plan.info["variant"] == "decode_qg8"
+        assert plan.info["variant"].startswith("decode_d256")
         parts, tgpp = plan.launch_shape(p.batch)
         assert parts * tgpp * 256 >= p.lens.max()
         out = np.full((p.batch, p.hq, 256), POISON, np.uint16)

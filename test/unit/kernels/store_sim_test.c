@@ -120,11 +120,10 @@ static int test_skipped_slots_untouched(void) {
   uint8_t kernargs[256];
   if (pack(kernel, args, kernargs))
     return 1;
-  uq_sim_launch_t launch = {{kTokens, kHeads, 1},
-                            {64, 1, 1},
-                            kernargs,
-                            kernel->kernarg_segment_size,
-                            0};
+  uq_sim_launch_t launch = {.grid = {kTokens, kHeads, 1},
+                            .workgroup = {64, 1, 1},
+                            .kernargs = kernargs,
+                            .kernarg_size = kernel->kernarg_segment_size};
   uq_sim_counters_t counters;
   UQ_EXPECT_OK(
       uq_sim_launch(sim, program, "uq_store_d256", &launch, &counters));
