@@ -61,4 +61,21 @@ typedef enum uq_reduce_arg_e {
 #define UQ_SM90_DECODE_SHARED_BYTES 86272
 #define UQ_SM90_REDUCE_THREADS 256
 
+// Store: grid (num_tokens, Hk), one 64-lane wave each. Kernel name
+// "uq_store_d256" (variant store_d256).
+typedef enum uq_store_arg_e {
+  UQ_STORE_ARG_KV_CACHE = 0,       // u8*  [blocks, block_size, Hk, slot]
+  UQ_STORE_ARG_KEY,                // bf16* [T, Hk, D] with the strides below
+  UQ_STORE_ARG_VALUE,              // bf16*
+  UQ_STORE_ARG_SLOT_MAPPING,       // i64* [T]; < 0 or >= num_slots: skip
+  UQ_STORE_ARG_NUM_KV_HEADS,       // i32
+  UQ_STORE_ARG_PADDED_SLOT,        // i32 bytes
+  UQ_STORE_ARG_NUM_SLOTS,          // i64 num_blocks * block_size
+  UQ_STORE_ARG_KEY_STRIDE_TOKEN,   // i64 elements
+  UQ_STORE_ARG_KEY_STRIDE_HEAD,    // i64 elements
+  UQ_STORE_ARG_VALUE_STRIDE_TOKEN, // i64 elements
+  UQ_STORE_ARG_VALUE_STRIDE_HEAD,  // i64 elements
+  UQ_STORE_ARG_COUNT,
+} uq_store_arg_t;
+
 #endif // UQ_RUNTIME_KERNEL_ABI_H_

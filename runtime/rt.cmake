@@ -62,6 +62,7 @@ add_library(uqrt SHARED
   api/context.c
   api/kernel_args.c
   api/plan.c
+  api/plan_store.c
   ${_uqrt_hip_sources}
   api/sim_loader.c
   host_backend/host_device.c
@@ -123,6 +124,11 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/policy.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/variant.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/uq COMPONENT uqrt)
+# The Python package, pure Python over ctypes: it finds the library two
+# directories up (PREFIX/LIBDIR/python3/site-packages/uqrt -> LIBDIR).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/uqrt
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/python3/site-packages COMPONENT uqrt
+  PATTERN __pycache__ EXCLUDE)
 install(EXPORT uqrtTargets NAMESPACE uqrt:: COMPONENT uqrt
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/uqrt)
 configure_package_config_file(

@@ -101,7 +101,7 @@ static void print_to_buffer(MlirStringRef text, void *user_data) {
 // A module's declared variants must contain the binding (restricted to the
 // keys each variant names).
 static bool check_variants(MlirOperation module,
-                           const specialize_state_t *state) {
+                           const specialize_state_t *state, bool report) {
   MlirAttribute variants = mlirOperationGetAttributeByName(
       module, mlirStringRefCreateFromCString("uq.variants"));
   if (mlirAttributeIsNull(variants))
@@ -129,6 +129,8 @@ static bool check_variants(MlirOperation module,
     if (match)
       return true;
   }
+  if (!report)
+    return false;
   char requested[128] = "";
   for (int i = 0; i < state->count; ++i) {
     size_t used = strlen(requested);
@@ -148,8 +150,30 @@ static bool is_gpu_module(MlirOperation op) {
 
 static bool is_param(MlirOperation op) { return uq_param_match(op, NULL); }
 
-static bool check_module(MlirOperation module, void *user_data) {
-  return check_variants(module, user_data);
+// A file holds several gpu.modules with their own variant sets (decode,
+// reduce, store, other targets): a binding specializes every module whose set
+// contains it and leaves the others as they are. It is an error only when no
+// module declaring variants accepts it (reported at the first such module).
+typedef struct module_scan_s {
+  const specialize_state_t *state;
+  MlirOperation first_declaring;
+  int declaring;
+  int matched;
+} module_scan_t;
+
+static bool declares_variants(MlirOperation module) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      module, mlirStringRefCreateFromCString("uq.variants")));
+}
+
+static bool scan_module(MlirOperation module, void *user_data) {
+  module_scan_t *scan = user_data;
+  if (!declares_variants(module))
+    return true;
+  if (scan->declaring++ == 0)
+    scan->first_declaring = module;
+  scan->matched += check_variants(module, scan->state, false);
+  return true;
 }
 
 static bool replace_param(MlirOperation op, void *user_data) {
@@ -173,11 +197,34 @@ static bool replace_param(MlirOperation op, void *user_data) {
   return true;
 }
 
+// The gpu.module around `op`, or a null operation.
+static MlirOperation enclosing_gpu_module(MlirOperation op) {
+  for (MlirOperation p = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(p); p = mlirOperationGetParentOperation(p))
+    if (is_gpu_module(p))
+      return p;
+  return (MlirOperation){NULL};
+}
+
+static bool specialize_param(MlirOperation op, void *user_data) {
+  const specialize_state_t *state = user_data;
+  MlirOperation module = enclosing_gpu_module(op);
+  if (!mlirOperationIsNull(module) && declares_variants(module) &&
+      !check_variants(module, state, false))
+    return true; // another module's variant: left as it is
+  return replace_param(op, user_data);
+}
+
 static bool run(MlirOperation root, void *state) {
-  if (is_gpu_module(root) && !check_variants(root, state))
+  if (is_gpu_module(root))
+    return check_variants(root, state, true) &&
+           uq_walk_collect(root, is_param, replace_param, state);
+  module_scan_t scan = {state, {NULL}, 0, 0};
+  if (!uq_walk_collect(root, is_gpu_module, scan_module, &scan))
     return false;
-  return uq_walk_collect(root, is_gpu_module, check_module, state) &&
-         uq_walk_collect(root, is_param, replace_param, state);
+  if (scan.declaring > 0 && scan.matched == 0)
+    return check_variants(scan.first_declaring, state, true);
+  return uq_walk_collect(root, is_param, specialize_param, state);
 }
 
 const uq_pass_def_t uq_specialize_pass = {

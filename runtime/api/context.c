@@ -158,10 +158,11 @@ static uq_status_t parse_objects(uq_context_t *context,
       return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                             "code object %zu: NULL variant, kernel or data", i);
     if (source->kind != UQ_VARIANT_KIND_DECODE &&
-        source->kind != UQ_VARIANT_KIND_REDUCE)
+        source->kind != UQ_VARIANT_KIND_REDUCE &&
+        source->kind != UQ_VARIANT_KIND_STORE)
       return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                            "code object %zu (%s): kind %d is neither decode "
-                            "nor reduce",
+                            "code object %zu (%s): kind %d is not decode, "
+                            "reduce or store",
                             i, source->variant, (int)source->kind);
     if (source->head_dim == 0 ||
         (source->kind == UQ_VARIANT_KIND_DECODE && source->qg_max == 0))
@@ -186,10 +187,15 @@ static uq_status_t parse_objects(uq_context_t *context,
                                                 uq_rt_decode_arg_specs,
                                                 UQ_DECODE_ARG_COUNT, &layout),
                          "variant %s", source->variant);
-    } else {
+    } else if (source->kind == UQ_VARIANT_KIND_REDUCE) {
       UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
                                                 uq_rt_reduce_arg_specs,
                                                 UQ_REDUCE_ARG_COUNT, &layout),
+                         "variant %s", source->variant);
+    } else {
+      UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
+                                                uq_rt_store_arg_specs,
+                                                UQ_STORE_ARG_COUNT, &layout),
                          "variant %s", source->variant);
     }
   }
@@ -251,9 +257,9 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
                           "no decode kernel for head_dim %u, query_group %u "
                           "(the table has: %s)",
                           head_dim, query_group, embedded);
-  return UQ_MAKE_STATUS(code,
-                        "no reduce kernel for head_dim %u (the table has: %s)",
-                        head_dim, embedded);
+  return UQ_MAKE_STATUS(
+      code, "no %s kernel for head_dim %u (the table has: %s)",
+      kind == UQ_VARIANT_KIND_REDUCE ? "reduce" : "store", head_dim, embedded);
 }
 
 uq_status_t uq_rt_context_load_object(uq_context_t *context,

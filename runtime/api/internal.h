@@ -61,7 +61,8 @@ typedef struct uq_rt_arg_spec_s {
 
 #define UQ_RT_MAX_ARGS 24
 _Static_assert(UQ_DECODE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
-                   UQ_REDUCE_ARG_COUNT <= UQ_RT_MAX_ARGS,
+                   UQ_REDUCE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
+                   UQ_STORE_ARG_COUNT <= UQ_RT_MAX_ARGS,
                "uq_rt_arg_layout_t.offset cannot hold every kernel argument");
 
 // Where each argument goes in a kernel's kernarg segment, from its metadata.
@@ -78,6 +79,7 @@ typedef struct uq_rt_arg_layout_s {
 
 extern const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT];
 extern const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT];
+extern const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT];
 
 // Checks that `kernel`'s explicit arguments agree with `specs` (count, kind,
 // size, in order, inside the segment) and records the layout, hidden
@@ -86,6 +88,15 @@ uq_status_t uq_rt_arg_layout_build(const uq_kernel_info_t *kernel,
                                    const uq_rt_arg_spec_t *specs,
                                    uint32_t count,
                                    uq_rt_arg_layout_t *out_layout);
+
+// Checks `object`'s kernel arguments against `specs` and its workgroup
+// shape (one 64-lane wave), loads it onto the device and allocates its
+// kernarg segment (*out_args, the context allocator's; the caller frees it)
+// with the group-size and grid-dims hidden arguments filled.
+uq_status_t uq_rt_kernel_prepare(uq_context_t *context, uq_rt_object_t *object,
+                                 const uq_rt_arg_spec_t *specs, uint32_t count,
+                                 uq_rt_arg_layout_t *out_layout,
+                                 uint8_t **out_args);
 
 // Stores the low `size` bytes of `value` at `offset` (little-endian); a
 // negative offset (argument absent) does nothing.

@@ -42,6 +42,20 @@ const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
     [UQ_REDUCE_ARG_SINKS] = {"sinks", GB, 8},
 };
 
+const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT] = {
+    [UQ_STORE_ARG_KV_CACHE] = {"kv_cache", GB, 8},
+    [UQ_STORE_ARG_KEY] = {"key", GB, 8},
+    [UQ_STORE_ARG_VALUE] = {"value", GB, 8},
+    [UQ_STORE_ARG_SLOT_MAPPING] = {"slot_mapping", GB, 8},
+    [UQ_STORE_ARG_NUM_KV_HEADS] = {"num_kv_heads", BV, 4},
+    [UQ_STORE_ARG_PADDED_SLOT] = {"padded_slot", BV, 4},
+    [UQ_STORE_ARG_NUM_SLOTS] = {"num_slots", BV, 8},
+    [UQ_STORE_ARG_KEY_STRIDE_TOKEN] = {"key_stride_token", BV, 8},
+    [UQ_STORE_ARG_KEY_STRIDE_HEAD] = {"key_stride_head", BV, 8},
+    [UQ_STORE_ARG_VALUE_STRIDE_TOKEN] = {"value_stride_token", BV, 8},
+    [UQ_STORE_ARG_VALUE_STRIDE_HEAD] = {"value_stride_head", BV, 8},
+};
+
 #undef GB
 #undef BV
 
@@ -143,5 +157,44 @@ uq_status_t uq_rt_arg_layout_build(const uq_kernel_info_t *kernel,
                           "kernel %s has %u explicit arguments, kernel_abi.h "
                           "expects %u",
                           kernel->name, explicit_count, count);
+  return UQ_OK;
+}
+
+// Checks a found kernel's arguments and workgroup shape, loads it and
+// pre-packs the constant part of its kernarg segment.
+uq_status_t uq_rt_kernel_prepare(uq_context_t *context, uq_rt_object_t *object,
+                                 const uq_rt_arg_spec_t *specs, uint32_t count,
+                                 uq_rt_arg_layout_t *out_layout,
+                                 uint8_t **out_args) {
+  UQ_RETURN_IF_ERROR(
+      uq_rt_arg_layout_build(object->kernel, specs, count, out_layout),
+      "variant %s", object->source.variant);
+  // Every kernel runs one 64-lane wave per workgroup.
+  const uq_kernel_info_t *kernel = object->kernel;
+  const uint32_t *reqd = kernel->reqd_workgroup_size;
+  if ((kernel->wavefront_size && kernel->wavefront_size != 64) ||
+      (kernel->max_flat_workgroup_size &&
+       kernel->max_flat_workgroup_size < 64) ||
+      (reqd[0] && (reqd[0] != 64 || reqd[1] > 1 || reqd[2] > 1)))
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "kernel %s cannot run one 64-lane wave per "
+                          "workgroup (wavefront %u, max workgroup %u, "
+                          "required %ux%ux%u)",
+                          kernel->name, kernel->wavefront_size,
+                          kernel->max_flat_workgroup_size, reqd[0], reqd[1],
+                          reqd[2]);
+  uq_status_t status = uq_rt_context_load_object(context, object);
+  if (status != UQ_OK)
+    return status;
+  *out_args = uq_rt_calloc(&context->allocator, out_layout->kernarg_size);
+  if (!*out_args)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "out of memory for kernel arguments");
+  uint8_t *args = *out_args;
+  const uq_rt_arg_layout_t *l = out_layout;
+  uq_rt_arg_put(args, l->group_size[0], 2, 64);
+  uq_rt_arg_put(args, l->group_size[1], 2, 1);
+  uq_rt_arg_put(args, l->group_size[2], 2, 1);
+  uq_rt_arg_put(args, l->grid_dims, 2, 3);
   return UQ_OK;
 }

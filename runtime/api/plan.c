@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/api/plan_store.h"
 #include "runtime/host_backend/host_decode.h"
 #include "uq/policy.h"
 
@@ -32,6 +33,7 @@ struct uq_plan_s {
   float *sinks_host;
   int counted;
   uq_kernel_counters_t last_decode, last_reduce;
+  uq_rt_store_t store; // uq_plan_store (plan_store.c)
 };
 
 #define INVALID(...) UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
@@ -173,48 +175,20 @@ void uq_plan_destroy(uq_plan_t *plan) {
   uq_rt_free(&context->allocator, plan->seq_lens_host);
   uq_rt_free(&context->allocator, plan->tables_host);
   uq_rt_free(&context->allocator, plan->sinks_host);
+  uq_rt_store_deinitialize(context, &plan->store);
   uq_rt_free(&context->allocator, plan);
 }
 
-// Loads a kernel, checks its arguments and pre-packs the constant part of
-// its kernarg segment.
+// Finds the variant serving the plan, then checks, loads and pre-packs it.
 static uq_status_t prepare_kernel(uq_plan_t *plan, uq_variant_kind_t kind,
                                   const uq_rt_arg_spec_t *specs, uint32_t count,
                                   uq_rt_object_t **out_object,
                                   uq_rt_arg_layout_t *out_layout,
                                   uint8_t **out_args) {
-  uq_context_t *context = plan->context;
-  TRY(uq_rt_context_find_variant(context, kind, plan->config.head_dim,
+  TRY(uq_rt_context_find_variant(plan->context, kind, plan->config.head_dim,
                                  plan->config.query_group, out_object));
-  UQ_RETURN_IF_ERROR(
-      uq_rt_arg_layout_build((*out_object)->kernel, specs, count, out_layout),
-      "variant %s", (*out_object)->source.variant);
-  // Both kernels run one 64-lane wave per workgroup.
-  const uq_kernel_info_t *kernel = (*out_object)->kernel;
-  const uint32_t *reqd = kernel->reqd_workgroup_size;
-  if ((kernel->wavefront_size && kernel->wavefront_size != 64) ||
-      (kernel->max_flat_workgroup_size &&
-       kernel->max_flat_workgroup_size < 64) ||
-      (reqd[0] && (reqd[0] != 64 || reqd[1] > 1 || reqd[2] > 1)))
-    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
-                          "kernel %s cannot run one 64-lane wave per "
-                          "workgroup (wavefront %u, max workgroup %u, "
-                          "required %ux%ux%u)",
-                          kernel->name, kernel->wavefront_size,
-                          kernel->max_flat_workgroup_size, reqd[0], reqd[1],
-                          reqd[2]);
-  TRY(uq_rt_context_load_object(context, *out_object));
-  *out_args = uq_rt_calloc(&context->allocator, out_layout->kernarg_size);
-  if (!*out_args)
-    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
-                          "out of memory for kernel arguments");
-  uint8_t *args = *out_args;
-  const uq_rt_arg_layout_t *l = out_layout;
-  uq_rt_arg_put(args, l->group_size[0], 2, 64);
-  uq_rt_arg_put(args, l->group_size[1], 2, 1);
-  uq_rt_arg_put(args, l->group_size[2], 2, 1);
-  uq_rt_arg_put(args, l->grid_dims, 2, 3);
-  return UQ_OK;
+  return uq_rt_kernel_prepare(plan->context, *out_object, specs, count,
+                              out_layout, out_args);
 }
 
 static uint32_t f32_bits(float value) {
@@ -347,6 +321,8 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
       return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                             "out of memory for the table checks");
   }
+  UQ_RETURN_IF_ERROR(uq_rt_store_initialize(context, c, &plan->store),
+                     "store config");
   return UQ_OK;
 }
 
@@ -606,4 +582,31 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
   }
   return run_kernels(plan, batch, &policy, query, kv_cache, block_tables,
                      seq_lens, sinks, output, stream);
+}
+
+uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
+                          uq_device_ptr_t key, uq_device_ptr_t value,
+                          uq_device_ptr_t slot_mapping,
+                          uq_device_ptr_t kv_cache, uq_stream_t *stream) {
+  if (!plan)
+    return INVALID("uq_plan_store: plan is null");
+  return uq_rt_store_run(plan->context, &plan->config, &plan->store, num_tokens,
+                         key, value, slot_mapping, kv_cache, stream);
+}
+
+uq_status_t uq_plan_last_store_counters(const uq_plan_t *plan,
+                                        uq_kernel_counters_t *out_store) {
+  if (out_store)
+    memset(out_store, 0, sizeof(*out_store));
+  if (!plan || !out_store)
+    return INVALID("uq_plan_last_store_counters: NULL argument");
+  if (plan->context->backend != UQ_BACKEND_SIM ||
+      (plan->context->flags & UQ_CONTEXT_FLAG_NULL_LAUNCH))
+    return UNIMPLEMENTED("the %s backend has no counters",
+                         uq_backend_name(plan->context->backend));
+  if (!plan->store.counted)
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "no store has launched on this plan yet");
+  *out_store = plan->store.last;
+  return UQ_OK;
 }

@@ -232,12 +232,20 @@ void uq_group_encode(const float x[UQ_GROUP_SIZE],
   float s = UQ_ENCODE_SCALE_C * absmax;
   if (!(s > 0.0f) || !isfinite(s))
     return;
-  float e = floorf(log2f(s) + 0.5f);
-  if (e < -126.0f)
-    e = -126.0f;
-  if (e > 127.0f)
-    e = 127.0f;
-  int exponent = (int)e;
+  // exp = floor(log2(s) + 1/2) exactly, with no libm log2f rounding: s's
+  // binary exponent, plus one when its significand is at least sqrt(2)
+  // (which lies strictly between the fp32 significands 0x3504F3 and
+  // 0x3504F4); a subnormal s (< 2^-126) clamps to -126. The store kernel
+  // computes the same bits, so device and host bytes agree everywhere.
+  uint32_t s_bits = float_bits(s);
+  int s_exponent = (int)(s_bits >> 23);
+  int exponent = s_exponent == 0
+                     ? -126
+                     : s_exponent - 127 + ((s_bits & 0x7FFFFF) >= 0x3504F4u);
+  if (exponent < -126)
+    exponent = -126;
+  if (exponent > 127)
+    exponent = 127;
   // x / 2^exp == x * 2^-exp bit for bit: both are the correctly rounded
   // value of the same real number, and 2^-exp (2^-127 .. 2^126) is exact.
   float inv_scale = ldexpf(1.0f, -exponent);

@@ -150,6 +150,8 @@ static uq_variant_kind_t kind_of(const char *stem) {
     return UQ_VARIANT_KIND_DECODE;
   if (strcmp(stem, "reduce") == 0)
     return UQ_VARIANT_KIND_REDUCE;
+  if (strcmp(stem, "store") == 0)
+    return UQ_VARIANT_KIND_STORE;
   return UQ_VARIANT_KIND_NONE;
 }
 
@@ -462,7 +464,7 @@ int main(int argc, char **argv) {
       if (records[embedded].kind == UQ_VARIANT_KIND_NONE) {
         free(records);
         rc = fail("variant '%s': module @%s is no kernel kind the runtime "
-                  "knows (decode, reduce)",
+                  "knows (decode, reduce, store)",
                   compiled[i].variant.key, compiled[i].variant.module);
         goto done;
       }

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "tools/uq-run/problem.h"
+#include "tools/uq-run/steps.h"
 #include "uq/policy.h"
 #include "uq/uqrt.h"
 
@@ -47,6 +48,11 @@ static void usage(FILE *out) {
         "                     cache slots before the window are poisoned "
         "(0xFF)\n"
         "  --sinks            random attention sinks, one per query head\n"
+        "  --steps=N          then N serving steps: each stores one new token "
+        "per\n"
+        "                     sequence through the store kernel and decodes; "
+        "the\n"
+        "                     cache and output are checked every step\n"
         "  --seed=N           random seed (default: from the clock)\n"
         "  --help\n",
         out);
@@ -102,10 +108,13 @@ typedef struct run_s {
   uint32_t partitions, tgpp;
   double milliseconds;
   uq_kernel_counters_t decode_counters, reduce_counters;
-  uq_status_t counted; // UQ_OK when the counters are valid
+  uq_status_t counted;        // UQ_OK when the counters are valid
+  uq_problem_device_t device; // the problem's buffers (kept for --steps)
 } run_t;
 
 static void run_release(run_t *run) {
+  if (run->context)
+    uq_problem_device_free(run->context, &run->device);
   uq_plan_destroy(run->plan);
   uq_context_destroy(run->context);
   uq_status_free(run->counted);
@@ -136,7 +145,8 @@ static uq_status_t run_backend(uq_backend_t backend,
     return status;
   run->stage = "uploading the problem";
   uq_problem_device_t device;
-  status = uq_problem_upload(problem, run->context, &device);
+  status = uq_problem_upload(problem, run->context, &run->device);
+  device = run->device;
   if (status)
     return status;
   run->stage = "running the decode";
@@ -156,7 +166,6 @@ static uq_status_t run_backend(uq_backend_t backend,
   if (!status)
     run->counted = uq_plan_last_counters(run->plan, &run->decode_counters,
                                          &run->reduce_counters);
-  uq_problem_device_free(run->context, &device);
   return status;
 }
 
@@ -173,6 +182,7 @@ int main(int argc, char **argv) {
       .seed = (uint64_t)time(NULL),
   };
   uq_backend_t backend = UQ_BACKEND_AUTO;
+  uint32_t steps = 0;
   int32_t lens[4096];
   int have_lens = 0;
   for (int i = 1; i < argc; ++i) {
@@ -241,6 +251,10 @@ int main(int argc, char **argv) {
         return fail("--sliding-window must be in 0..2147483647, got '%s'",
                     value);
       shape.sliding_window = (uint32_t)n;
+    } else if (IS("--steps")) {
+      if (!parse_u64(value, 4096, &n))
+        return fail("--steps must be in 0..4096, got '%s'", value);
+      steps = (uint32_t)n;
     } else if (IS("--seed")) {
       if (!parse_u64(value, UINT64_MAX, &n))
         return fail("--seed must be a non-negative integer, got '%s'", value);
@@ -297,6 +311,7 @@ int main(int argc, char **argv) {
         shape.max_seq = (uint32_t)lens[i];
   }
 
+  shape.reserve_tokens = steps;
   uq_problem_t *problem = NULL;
   uq_status_t status = uq_problem_create(&shape, &problem);
   if (status)
@@ -418,6 +433,21 @@ int main(int argc, char **argv) {
   }
   const char *verdict = uq_problem_verdict(&vs_faithful, &vs_unquantized);
   rc = verdict != NULL;
+  if (steps) {
+    int failed = 0;
+    status = uq_run_steps(run.context, run.plan, problem, &run.device, steps,
+                          info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE
+                                              : UQ_FP8_OVERFLOW_NAN,
+                          (int32_t)partitions, (int32_t)tgpp, &failed);
+    if (status) {
+      rc = report_status("running the serving steps", status);
+      goto done;
+    }
+    if (failed && !verdict)
+      verdict = "FAIL: a serving step outside the tolerance of the "
+                "kernel-faithful reference, or a store unlike the host encoder";
+    rc |= failed;
+  }
   printf("result      %s\n", verdict ? verdict : "ok");
 done:
   run_release(&run);

@@ -76,10 +76,13 @@ static uq_status_t build(uq_problem_t *p) {
     p->token_base[b] = total_tokens;
     total_tokens += len;
   }
-  uint32_t mbps = (s->max_seq + bs - 1) / bs + s->extra_blocks;
+  if (s->reserve_tokens > (1u << 20))
+    return INVALID("reserve_tokens %u is over 2^20", s->reserve_tokens);
+  uint32_t grow = s->reserve_tokens;
+  uint32_t mbps = (s->max_seq + grow + bs - 1) / bs + s->extra_blocks;
   uint64_t used_blocks = 0;
   for (uint32_t b = 0; b < B; ++b)
-    used_blocks += ((uint32_t)p->seq_lens[b] + bs - 1) / bs;
+    used_blocks += ((uint32_t)p->seq_lens[b] + grow + bs - 1) / bs;
   uint64_t num_blocks = used_blocks + s->spare_blocks;
   if (num_blocks == 0)
     num_blocks = 1;
@@ -166,7 +169,7 @@ static uq_status_t build(uq_problem_t *p) {
   uint64_t next_block = 0;
   for (uint32_t b = 0; b < B; ++b) {
     int32_t *row = p->block_tables + (size_t)b * mbps;
-    uint32_t used = ((uint32_t)p->seq_lens[b] + bs - 1) / bs;
+    uint32_t used = ((uint32_t)p->seq_lens[b] + grow + bs - 1) / bs;
     for (uint32_t i = 0; i < used; ++i)
       row[i] = (int32_t)order[next_block++];
     // Unused entries: valid but unrelated blocks (the kernel reads entry 0

@@ -41,6 +41,9 @@ typedef struct uq_problem_shape_s {
   uint32_t sliding_window;
   int sinks; // 1: random attention sinks N(0, 2^2) per query head, every
              // fifth head -inf (none); 0: no sinks
+  // Tokens each sequence may still grow by (uq-run --steps): its block
+  // table holds distinct blocks of its own for them.
+  uint32_t reserve_tokens;
 } uq_problem_shape_t;
 
 typedef struct uq_problem_s {

@@ -155,10 +155,14 @@ UQ_API uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
 
 // Encodes one group of 32 floats into 16 code bytes (element 2i in the low
 // nibble of byte i, 2i+1 in the high nibble) and one UE8M0 scale byte, in
-// fp32 exactly as vLLM's tensor reference does:
+// fp32 as vLLM's tensor reference does:
 //   absmax = max |x|; s = 0.156f * absmax;
-//   exp = floor(log2f(s) + 0.5f) clamped to [-126, 127]; byte = exp + 127;
+//   exp = floor(log2(s) + 1/2) clamped to [-126, 127]; byte = exp + 127;
 //   code = uq_fp4_snap(x / 2^exp) for each element.
+// The exponent is exact (the k with 2^(k-1/2) <= s < 2^(k+1/2), from s's
+// bits), not fp32 log2f(s) + 0.5f, which can round across the half-integer
+// when s lies within a few ulps of 2^(k+1/2); there vLLM's bytes may
+// differ by one exponent step, and the store kernel matches this rule.
 // A group whose s is zero (all elements +-0) stores byte 0 and all codes +0.
 // Defined behaviour for non-finite input (vLLM makes no promise here): a
 // group holding any NaN or +-inf is stored as a zero group (byte 0, all codes

@@ -41,7 +41,9 @@ extern "C" {
 //        uq_reduce_problem_t.head_dim, a head_dim parameter of uq_wht,
 //        uq_query_rotate, uq_slot_encode/decode, uq_launch_policy*,
 //        uq_reference_attention*_f64); UQ_HEAD_DIM and the fixed slot
-//        offsets became per-D macros (UQ_SLOT_*(D), UQ_MAX_HEAD_DIM).
+//        offsets became per-D macros (UQ_SLOT_*(D), UQ_MAX_HEAD_DIM).;
+//        the cache store: uq_plan_store, uq_plan_last_store_counters and
+//        the key/value fields of uq_decode_config_t.
 #define UQRT_VERSION_MAJOR 0
 #define UQRT_VERSION_MINOR 3
 
@@ -185,6 +187,16 @@ typedef struct uq_decode_config_s {
   // W + 15) tokens (see uq/policy.h). Block-table entries wholly before
   // the window are never read (and not checked).
   uint32_t sliding_window;
+  // Since 0.3, for uq_plan_store: the largest token count a store may pass
+  // (0: max_batch; at most 2^31 - 1) and the strides in elements of the
+  // bf16 key and value tensors [tokens, Hk, 256] (0: contiguous, Hk * 256
+  // and 256; a fused QKV tensor's views: (Hq + 2 Hk) * 256 and 256). Rows
+  // of 256 elements must not overlap, as for uq_cache_write.
+  uint32_t max_store_tokens;
+  int64_t key_stride_token;
+  int64_t key_stride_head;
+  int64_t value_stride_token;
+  int64_t value_stride_head;
 } uq_decode_config_t;
 
 typedef struct uq_plan_s uq_plan_t;
@@ -271,6 +283,29 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                        uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
                        uq_device_ptr_t output, uq_stream_t *stream);
 
+// Since 0.3: stores `num_tokens` (0..max_store_tokens) new tokens into the
+// cache, as a server does before each decode step:
+//   key, value    bf16 [num_tokens, Hk, 256] with the plan's key/value
+//                 strides (head dim contiguous)
+//   slot_mapping  i64 [num_tokens]: block * block_size + offset, or
+//                 negative to skip the token (vLLM's padding convention)
+//   kv_cache      u8 [num_blocks, block_size, Hk, padded_slot], written
+// Each stored (token, kv head) gets the 272 content bytes uq_cache_write
+// would write (K rotated; byte for byte the same); no other cache byte is
+// touched. Two tokens mapped to one slot is the caller's mistake (the
+// order is unspecified on a GPU). A slot at or past num_blocks * block_size:
+// on the sim and host backends the slot mapping is read back and checked
+// first, OUT_OF_RANGE and nothing written; on a GPU the kernel skips such a
+// token (never writes out of bounds) and reports nothing. Like run: never
+// allocates, safe inside a HIP graph capture. Codes: INVALID_ARGUMENT (a
+// null pointer with num_tokens > 0, num_tokens over max_store_tokens),
+// NOT_FOUND (the context has no store code object: custom code objects
+// without "store_d256"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
+UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
+                                 uq_device_ptr_t key, uq_device_ptr_t value,
+                                 uq_device_ptr_t slot_mapping,
+                                 uq_device_ptr_t kv_cache, uq_stream_t *stream);
+
 // What the simulator counted for one kernel launch.
 typedef struct uq_kernel_counters_s {
   uint64_t wave_instructions;
@@ -291,6 +326,12 @@ typedef struct uq_kernel_counters_s {
 UQ_API uq_status_t uq_plan_last_counters(const uq_plan_t *plan,
                                          uq_kernel_counters_t *out_decode,
                                          uq_kernel_counters_t *out_reduce);
+
+// Since 0.3: the counters of the plan's last store launch. UNIMPLEMENTED
+// on backends that do not count; FAILED_PRECONDITION before the first store
+// that launched (a store of 0 tokens launches nothing).
+UQ_API uq_status_t uq_plan_last_store_counters(const uq_plan_t *plan,
+                                               uq_kernel_counters_t *out_store);
 
 #ifdef __cplusplus
 } // extern "C"

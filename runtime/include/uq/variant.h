@@ -20,6 +20,7 @@ typedef enum uq_variant_kind_e {
   UQ_VARIANT_KIND_NONE = 0,   // not set: the record is rejected
   UQ_VARIANT_KIND_DECODE = 1, // decode attention, one partial per partition
   UQ_VARIANT_KIND_REDUCE = 2, // the partition reduce
+  UQ_VARIANT_KIND_STORE = 3,  // the cache store (new tokens' K and V)
 } uq_variant_kind_t;
 
 // One explicit kernel argument as the code object lays it out.

@@ -727,11 +727,8 @@ static int test_group_encode_hand_cases(void) {
 
 // The encoder's rules restated with a different method: the exponent is the
 // k with 2^(k-1/2) <= s < 2^(k+1/2) (exact comparison in float64, not
-// log2f), the snap the brute-force nearest level. The two may differ by one
-// only where fp32 log2f(s) rounds across the half-integer, i.e. when s lies
-// within a few fp32 ulps of 2^(k+1/2) (seen about once in 10^6 groups); the
-// encoder follows the fp32 reference there, so the test accepts its exponent
-// exactly in that band and checks the snap against it.
+// log2f), the snap the brute-force nearest level. The encoder's exponent is
+// exact, so the two agree everywhere, half-integer boundaries included.
 static int test_group_encode_random(void) {
   uq_rng_t rng = uq_rng_for(5);
   for (int trial = 0; trial < 20000; ++trial) {
@@ -752,15 +749,7 @@ static int test_group_encode_random(void) {
       ++k;
     while ((double)s < ldexp(1.4142135623730951, k - 1))
       --k;
-    int encoded_k = (int)scale - 127;
-    if (encoded_k != k) {
-      int upper = encoded_k > k ? encoded_k : k;
-      // |log2 s| <= 64 here, where an fp32 ulp is at most 2^-17.
-      double distance = fabs(log2((double)s) - (upper - 0.5));
-      if (abs(encoded_k - k) != 1 || distance > 4 * ldexp(1.0, -17))
-        UQ_EXPECT_EQ_INT(scale, k + 127);
-      k = encoded_k;
-    }
+    UQ_EXPECT_EQ_INT(scale, k + 127);
     for (int i = 0; i < 32; ++i) {
       int want = snap_oracle((double)x[i] / ldexp(1.0, k));
       if (nibble(codes, i) != want)
@@ -773,6 +762,35 @@ static int test_group_encode_random(void) {
     for (int i = 0; i < 32; ++i)
       UQ_EXPECT_EQ_HEX(f2u(back[i]), f2u((float)(fp4_oracle(nibble(codes, i)) *
                                                  ldexp(1.0, k))));
+  }
+  return 0;
+}
+
+// The exponent at the half-integer boundary itself: s = 0.156f * absmax with
+// significand 0x3504F3 (just below sqrt 2: exponent k) and 0x3504F4 (just
+// above: k + 1), at binades where fp32 log2f(s) + 0.5f would round onto the
+// integer and give k + 1 for both. absmax is searched so the fp32 product
+// lands on the wanted s exactly.
+static int test_group_encode_exponent_boundary(void) {
+  const int binades[] = {-120, -40, -20, -3, 0, 5, 20, 60, 120};
+  for (size_t b = 0; b < sizeof(binades) / sizeof(binades[0]); ++b) {
+    for (uint32_t mant = 0x3504F2; mant <= 0x3504F5; ++mant) {
+      int k = binades[b];
+      float want_s = u2f(((uint32_t)(k + 127) << 23) | mant);
+      float absmax = want_s / 0.156f;
+      for (int step = 0; step < 8 && 0.156f * absmax != want_s; ++step)
+        absmax = nextafterf(absmax, 0.156f * absmax < want_s ? INFINITY : 0);
+      if (0.156f * absmax != want_s)
+        continue; // no fp32 absmax gives this s exactly
+      float x[32] = {0};
+      x[7] = -absmax;
+      uint8_t codes[16], scale;
+      uq_group_encode(x, codes, &scale);
+      int want = k + (mant >= 0x3504F4);
+      if ((int)scale - 127 != want)
+        UQ_TEST_FAIL_("s = %a: exponent %d, want %d", (double)want_s,
+                      (int)scale - 127, want);
+    }
   }
   return 0;
 }
@@ -1089,6 +1107,7 @@ static const uq_test_case_t tests[] = {
     {"query_rotate", test_query_rotate},
     {"group_encode_hand_cases", test_group_encode_hand_cases},
     {"group_encode_random", test_group_encode_random},
+    {"group_encode_exponent_boundary", test_group_encode_exponent_boundary},
     {"group_decode_zero_byte", test_group_decode_zero_byte},
     {"slot_geometry", test_slot_geometry},
     {"slot_encode_hand_case", test_slot_encode_hand_case},

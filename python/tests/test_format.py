@@ -1,0 +1,222 @@
+"""The host API (encoder, cache writer/reader, references, policy) against
+independent numpy computations."""
+
+import ctypes
+
+import numpy as np
+import pytest
+
+import uqrt
+from uqrt._library import lib
+from conftest import random_bf16
+
+FP4 = np.array([0, .5, 1, 1.5, 2, 3, 4, 6, -0., -.5, -1, -1.5, -2, -3, -4, -6])
+
+
+def hadamard():
+    h = np.array([[1.0]])
+    while h.shape[0] < 256:
+        h = np.block([[h, h], [h, -h]])
+    return h / 16
+
+
+def numpy_slot_decode(slot):
+    """Independent decode of a 272-byte slot (nibbles, UE8M0 bytes)."""
+    def part(codes, scales):
+        c = codes.reshape(8, 16)
+        nib = np.stack([c & 15, c >> 4], axis=-1).reshape(8, 32)
+        sc = np.where(scales == 0, 0.0, 2.0 ** (scales.astype(float) - 127))
+        return (FP4[nib] * sc[:, None]).reshape(256)
+    return part(slot[:128], slot[128:136]), part(slot[136:264], slot[264:272])
+
+
+def test_bf16_matches_library(rng):
+    x = np.concatenate([rng.standard_normal(1000).astype(np.float32) *
+                        np.float32(1e3),
+                        np.array([0, -0., np.inf, -np.inf, np.nan, 3.4e38,
+                                  1e-40, 1.00390625, 1.01171875], np.float32)])
+    got = uqrt.bf16_from_float(x)
+    want = np.array([lib.uq_float_to_bf16(float(v)) for v in x], np.uint16)
+    np.testing.assert_array_equal(got, want)
+    back = uqrt.float_from_bf16(got[:1000])
+    assert np.all(np.abs(back - x[:1000]) <= np.abs(x[:1000]) * 2.0**-8)
+
+
+def test_wht256_is_the_normalized_hadamard(rng):
+    x = rng.standard_normal(256).astype(np.float32)
+    got = uqrt.wht256(x)
+    np.testing.assert_allclose(got, hadamard() @ x.astype(np.float64),
+                               rtol=0, atol=1e-5 * np.abs(x).sum())
+    np.testing.assert_allclose(uqrt.wht256(got), x, atol=1e-5)
+
+
+def test_group_encode_known_values():
+    # absmax 6: s = 0.936, exp 0 (byte 127), codes are the values themselves.
+    x = np.zeros(32, np.float32)
+    x[0], x[1], x[2], x[3] = 6, -0.75, 0.75, -6
+    codes, scale = uqrt.group_encode(x)
+    assert scale == 127
+    assert codes[0] == (7 | (10 << 4))  # 6, -0.75 -> -1 (tie toward -inf)
+    assert codes[1] == (1 | (15 << 4))  # 0.75 -> 0.5, -6
+    assert uqrt.group_encode(np.zeros(32, np.float32))[1] == 0
+    x[5] = np.nan  # a non-finite group is a zero group
+    codes, scale = uqrt.group_encode(x)
+    assert scale == 0 and not codes.any()
+
+
+def test_slot_encode_decode(rng):
+    k, v = random_bf16(rng, 256), random_bf16(rng, 256, 10.0)
+    slot = uqrt.slot_encode(k, v)
+    k_rot, v_dec = uqrt.slot_decode(slot)
+    nk, nv = numpy_slot_decode(slot)
+    np.testing.assert_array_equal(k_rot, nk)
+    np.testing.assert_array_equal(v_dec, nv)
+    # The quantization error per group: absmax / 2^exp lies in [4.5, 9.1]
+    # (s = 0.156 absmax rounded to a power of two within sqrt 2), so values
+    # clipped at level 6 lose at most 3.1 of 9.1 units and the others half a
+    # step (<= 1 unit): under 0.34 of the group's absmax either way.
+    kr = (hadamard() @ uqrt.float_from_bf16(k).astype(np.float64)).reshape(8, 32)
+    err = np.abs(k_rot.reshape(8, 32) - kr).max(axis=1)
+    assert np.all(err <= 0.34 * np.abs(kr).max(axis=1))
+
+
+def test_cache_write_strided_skips_and_untouched_bytes(rng):
+    blocks, block, hk, padded = 5, 16, 3, 288
+    cache = uqrt.new_cache(blocks, block, hk, padded, fill=0xA5)
+    poison = cache.copy()
+    t = 9
+    # A fused QKV-like tensor: per token [q heads..., k heads, v heads].
+    fused = random_bf16(rng, (t, 4 + 2 * hk, 256), 3.0)
+    key, value = fused[:, 4:4 + hk], fused[:, 4 + hk:]
+    slots = rng.choice(blocks * block, t, replace=False).astype(np.int64)
+    slots[3] = -1  # skipped (padding)
+    uqrt.cache_write(cache, key, value, slots)
+    flat, before = cache.reshape(-1, hk, padded), poison.reshape(-1, hk, padded)
+    written = np.zeros(blocks * block, bool)
+    for i, s in enumerate(slots):
+        if s < 0:
+            continue
+        written[s] = True
+        for h in range(hk):
+            want = uqrt.slot_encode(key[i, h].copy(), value[i, h].copy())
+            np.testing.assert_array_equal(flat[s, h, :272], want)
+    np.testing.assert_array_equal(flat[written][:, :, 272:],
+                                  before[written][:, :, 272:])
+    np.testing.assert_array_equal(flat[~written], before[~written])
+    k_rot, v = uqrt.cache_read_slot(cache, slots[0] // block,
+                                    slots[0] % block, 1)
+    nk, nv = numpy_slot_decode(flat[slots[0], 1, :272])
+    np.testing.assert_array_equal(k_rot, nk)
+    np.testing.assert_array_equal(v, nv)
+
+
+@pytest.mark.parametrize("case", ["slot_past_cache", "float_key", "short_map",
+                                  "int32_map", "key_shape", "bad_layout"])
+def test_cache_write_rejects_and_writes_nothing(rng, case):
+    cache = uqrt.new_cache(2, 16, 2, fill=0x5A)
+    before = cache.copy()
+    key, value = random_bf16(rng, (3, 2, 256)), random_bf16(rng, (3, 2, 256))
+    slots = np.array([0, 5, 31], np.int64)
+    code = uqrt.StatusCode.INVALID_ARGUMENT
+    if case == "slot_past_cache":
+        slots[2], code = 32, uqrt.StatusCode.OUT_OF_RANGE
+    elif case == "float_key":
+        key = key.astype(np.float32)
+    elif case == "short_map":
+        slots = slots[:2]
+    elif case == "int32_map":
+        slots = slots.astype(np.int32)
+    elif case == "key_shape":
+        key = key[:, :1]
+    elif case == "bad_layout":
+        cache = np.zeros((2, 16, 2, 270), np.uint8)
+        before = cache.copy()
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.cache_write(cache, key, value, slots)
+    assert e.value.code == code, e.value
+    np.testing.assert_array_equal(cache, before)
+
+
+def test_reference_exact_against_numpy(rng):
+    # A one-hot query rotates to +-c/16 exactly (E4M3-representable), so the
+    # float64 numpy attention over the decoded cache is an independent oracle.
+    p_blocks, block, hk, qg, n = 3, 16, 1, 8, 37
+    cache = uqrt.new_cache(p_blocks, block, hk)
+    k, v = random_bf16(rng, (n, hk, 256)), random_bf16(rng, (n, hk, 256))
+    tables = np.array([[2, 0, 1]], np.int32)
+    slots = tables[0, np.arange(n) // block].astype(np.int64) * block + \
+        np.arange(n) % block
+    uqrt.cache_write(cache, k, v, slots)
+    query = np.zeros((1, qg, 256), np.uint16)
+    cols = rng.integers(0, 256, qg)
+    query[0, np.arange(qg), cols] = uqrt.bf16_from_float(np.float32(4.0))
+    got = uqrt.reference_decode_exact(query, cache, tables,
+                                      np.array([n], np.int32), qg)
+    kr = np.stack([uqrt.cache_read_slot(cache, s // block, s % block, 0)[0]
+                   for s in slots]).astype(np.float64)
+    vv = np.stack([uqrt.cache_read_slot(cache, s // block, s % block, 0)[1]
+                   for s in slots]).astype(np.float64)
+    for r in range(qg):
+        q_rot = hadamard()[:, cols[r]] * 4.0
+        x = kr @ q_rot / 16
+        p = np.exp(x - x.max())
+        want = (p @ vv) / p.sum()
+        g = uqrt.float_from_bf16(got[0, r]).astype(np.float64)
+        assert np.all(np.abs(g - want) <= np.abs(want) * 2.0**-8 + 1e-30)
+
+
+def test_reference_rejects_bad_input(rng):
+    cache = uqrt.new_cache(2, 16, 1)
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.reference_decode_exact(random_bf16(rng, (1, 8, 256)), cache,
+                                    np.array([[0, 1]], np.int32),
+                                    np.array([33], np.int32), 8)
+    assert e.value.code == uqrt.StatusCode.OUT_OF_RANGE
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.reference_decode_exact(np.zeros((1, 8, 256), np.float32), cache,
+                                    np.array([[0, 1]], np.int32),
+                                    np.array([3], np.int32), 8)
+    assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+
+
+def test_launch_policy():
+    p, t = uqrt.launch_policy(4, 64, 64)
+    assert p >= 2 and p * t * 256 >= 64 * 64
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.launch_policy(4, 64, 24)
+    assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+
+
+def test_format_entry_points_reject_bad_input():
+    bad_calls = [
+        lambda: uqrt.wht256(np.zeros(256, np.float64)),
+        lambda: uqrt.wht256(np.zeros(255, np.float32)),
+        lambda: uqrt.slot_encode(np.zeros(256, np.float32),
+                                 np.zeros(256, np.uint16)),
+        lambda: uqrt.slot_decode(np.zeros(271, np.uint8)),
+        lambda: uqrt.group_encode(np.zeros(31, np.float32)),
+        lambda: uqrt.float_from_bf16(np.zeros(4, np.float32)),
+        lambda: uqrt.new_cache(0, 16, 1),
+        lambda: uqrt.new_cache(1, 16, 1, padded_slot=274),
+        lambda: uqrt.cache_write(np.zeros((2, 16, 1, 272), np.int8),
+                                 np.zeros((1, 1, 256), np.uint16),
+                                 np.zeros((1, 1, 256), np.uint16),
+                                 np.zeros(1, np.int64)),
+        lambda: uqrt.launch_policy(0, 4, 16),
+        lambda: uqrt.reference_decode_exact(
+            np.zeros((1, 8, 256), np.uint16), uqrt.new_cache(1, 16, 1),
+            np.zeros((1, 1), np.int32), np.zeros(1, np.int32), 8,
+            q_overflow="wrap"),
+    ]
+    for i, call in enumerate(bad_calls):
+        with pytest.raises(uqrt.Error) as e:
+            call()
+        assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, (i, e.value)
+
+
+def test_cache_read_slot_rejects_out_of_range():
+    cache = uqrt.new_cache(2, 16, 2)
+    for block, offset, head in [(2, 0, 0), (0, 16, 0), (0, 0, 2), (-1, 0, 0)]:
+        with pytest.raises(uqrt.Error) as e:
+            uqrt.cache_read_slot(cache, block, offset, head)
+        assert e.value.code == uqrt.StatusCode.OUT_OF_RANGE

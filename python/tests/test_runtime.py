@@ -1,0 +1,207 @@
+"""Context and Plan on the host and sim backends against the exact
+reference; every bad input raises uqrt.Error and writes nothing."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import uqrt
+from uqrt import _buffers
+from conftest import Problem, assert_close_bf16, random_bf16
+
+POISON = 0x7FC1  # a NaN bf16 no run writes
+
+
+@pytest.fixture(params=["host", "sim"])
+def ctx(request):
+    with uqrt.Context(request.param) as c:
+        yield c
+
+
+def test_context_backends():
+    with uqrt.Context("host") as c:
+        assert c.backend == "host" and c.description
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.Context("tpu")
+    assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+    # No GPU here: an explicit hip request is UNAVAILABLE and says why.
+    if not os.path.exists("/dev/kfd"):
+        with pytest.raises(uqrt.Error) as e:
+            uqrt.Context("hip", hip_library="libamdhip64-missing.so")
+        assert e.value.code == uqrt.StatusCode.UNAVAILABLE
+        assert e.value.message
+
+
+def test_version():
+    assert uqrt.runtime_version()[0] == 0
+
+
+def test_run_matches_reference(ctx, rng):
+    p = Problem(rng)
+    with p.plan(ctx) as plan:
+        assert plan.info["variant"].startswith("decode_d256")
+        parts, tgpp = plan.launch_shape(p.batch)
+        assert parts * tgpp * 256 >= p.lens.max()
+        out = np.full((p.batch, p.hq, 256), POISON, np.uint16)
+        plan.run(p.query, p.cache, p.tables, p.lens, out)
+        assert_close_bf16(out, p.exact())
+
+
+def test_run_fused_query_and_padded_output(ctx, rng):
+    p = Problem(rng, batch=2, kv_heads=1, qg=8, max_seq=40)
+    # Query rows inside a fused QKV tensor [B, Hq + 2 Hk, 256]; output rows
+    # 300 elements apart with gaps that must stay untouched.
+    fused = random_bf16(rng, (p.batch, p.hq + 2 * p.kv_heads, 256))
+    fused[:, :p.hq] = p.query
+    out_store = np.full((p.batch, p.hq, 300), POISON, np.uint16)
+    out = out_store[:, :, :256]
+    with p.plan(ctx, query_strides=((p.hq + 2) * 256, 256),
+                output_strides=(p.hq * 300, 300)) as plan:
+        plan.run(fused[:, :p.hq], p.cache, p.tables, p.lens, out)
+    assert_close_bf16(out, p.exact())
+    assert np.all(out_store[:, :, 256:] == POISON)
+
+
+def test_run_with_sinks(ctx, rng):
+    p = Problem(rng, batch=1, kv_heads=1, max_seq=33)
+    sinks = rng.normal(0, 2, p.hq).astype(np.float32)
+    sinks[::5] = -np.inf
+    with p.plan(ctx) as plan:
+        out = np.full((1, p.hq, 256), POISON, np.uint16)
+        plan.run_with_sinks(p.query, p.cache, p.tables, p.lens, sinks, out)
+    assert_close_bf16(out, p.exact(sinks=sinks))
+
+
+def test_counters(ctx, rng):
+    p = Problem(rng, batch=1, kv_heads=1, max_seq=20)
+    with p.plan(ctx) as plan:
+        out = np.zeros((1, p.hq, 256), np.uint16)
+        plan.run(p.query, p.cache, p.tables, p.lens, out)
+        if ctx.backend == "sim":
+            decode, reduce = plan.last_counters()
+            assert decode["wave_instructions"] > 0
+            assert reduce["global_bytes_written"] >= p.hq * 256 * 2
+        else:
+            with pytest.raises(uqrt.Error) as e:
+                plan.last_counters()
+            assert e.value.code == uqrt.StatusCode.UNIMPLEMENTED
+
+
+def test_plan_rejects_bad_config(ctx):
+    cases = [dict(block_size=24), dict(num_blocks=0), dict(max_batch=-1),
+             dict(query_strides=(10, 10))]
+    for bad in cases:
+        config = dict(num_kv_heads=1, query_group=8, block_size=16,
+                      num_blocks=4, max_blocks_per_seq=4, max_batch=2)
+        config.update(bad)
+        with pytest.raises(uqrt.Error) as e:
+            ctx.plan(**config)
+        assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, bad
+
+
+BAD_RUNS = {
+    "float_query": lambda a: a.update(query=a["query"].astype(np.float32)),
+    "query_shape": lambda a: a.update(query=a["query"][:, :4]),
+    "query_strided": lambda a: a.update(
+        query=np.repeat(a["query"], 2, axis=2)[:, :, ::2]),
+    "cache_shape": lambda a: a.update(kv_cache=a["kv_cache"][:-1]),
+    "tables_int64": lambda a: a.update(
+        block_tables=a["block_tables"].astype(np.int64)),
+    "lens_batch": lambda a: a.update(seq_lens=a["seq_lens"][:1]),
+    "output_readonly": lambda a: a["output"].setflags(write=False),
+    "output_list": lambda a: a.update(output=[0] * 8),
+    "len_past_table": lambda a: a["seq_lens"].__setitem__(0, 10**6),
+    "block_past_cache": lambda a: a["block_tables"].__setitem__((0, 0), 999),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RUNS))
+def test_run_rejects_and_writes_nothing(ctx, rng, case):
+    p = Problem(rng, batch=2, kv_heads=1, max_seq=30)
+    args = dict(query=p.query, kv_cache=p.cache, block_tables=p.tables.copy(),
+                seq_lens=p.lens.copy(),
+                output=np.full((2, p.hq, 256), POISON, np.uint16))
+    BAD_RUNS[case](args)
+    want = (uqrt.StatusCode.OUT_OF_RANGE if case in ("len_past_table",
+                                                     "block_past_cache")
+            else uqrt.StatusCode.INVALID_ARGUMENT)
+    with p.plan(ctx) as plan:
+        with pytest.raises(uqrt.Error) as e:
+            plan.run(**args)
+    assert e.value.code == want, e.value
+    out = args["output"]
+    if isinstance(out, np.ndarray):
+        assert np.all(out == POISON)
+
+
+def test_closed_objects(rng):
+    ctx = uqrt.Context("host")
+    plan = ctx.plan(num_kv_heads=1, query_group=8, block_size=16, num_blocks=2,
+                    max_blocks_per_seq=2)
+    ctx.close()
+    with pytest.raises(uqrt.Error) as e:
+        plan.launch_shape(1)
+    assert e.value.code == uqrt.StatusCode.FAILED_PRECONDITION
+
+
+class FakeDeviceArray:
+    """A __cuda_array_interface__ producer without a GPU (as torch/cupy
+    describe their tensors)."""
+
+    def __init__(self, shape, typestr, strides=None, readonly=False,
+                 ptr=0x7000_0000):
+        self.__cuda_array_interface__ = dict(
+            shape=shape, typestr=typestr, strides=strides, version=3,
+            data=(ptr, readonly))
+
+
+def test_device_buffers_checked():
+    ok = _buffers.device(FakeDeviceArray((2, 8, 256), "<i2"), "query", "bf16",
+                         (2, 8, 256))
+    assert ok.address == 0x7000_0000 and ok.span == 2 * 8 * 256 * 2
+    assert _buffers.device(12345, "query", "bf16", (2, 8, 256)).address == 12345
+    bad = [
+        (FakeDeviceArray((2, 8, 256), "<f4"), "dtype"),
+        (FakeDeviceArray((2, 8, 128), "<i2"), "shape"),
+        (FakeDeviceArray((2, 8, 256), "<i2", strides=(8192, 1024, 2)),
+         "stride"),
+        (FakeDeviceArray((2, 8, 256), "<i2", readonly=True), "read-only"),
+        (0, "null"),
+        ("0x1000", "device pointer"),
+    ]
+    for obj, words in bad:
+        with pytest.raises(uqrt.Error) as e:
+            _buffers.device(obj, "query", "bf16", (2, 8, 256), writable=True)
+        assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+        assert words in e.value.message, e.value.message
+
+
+def test_library_override():
+    env = dict(os.environ, UQRT_LIBRARY="/nonexistent/libuqrt.so")
+    r = subprocess.run([sys.executable, "-c", "import uqrt"], env=env,
+                       capture_output=True, text=True,
+                       cwd=os.path.dirname(os.path.dirname(uqrt.__file__)))
+    assert r.returncode != 0
+    assert "UNAVAILABLE" in r.stderr and "/nonexistent/libuqrt.so" in r.stderr
+
+
+def test_found_in_install_layout(tmp_path):
+    # PREFIX/lib/python3/site-packages/uqrt finds PREFIX/lib/libuqrt.so.0
+    # without UQRT_LIBRARY (what `cmake --install` lays out).
+    import shutil
+    lib = tmp_path / "lib"
+    site = lib / "python3" / "site-packages"
+    shutil.copytree(os.path.dirname(uqrt.__file__), site / "uqrt",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    os.symlink(os.path.realpath(uqrt.library_path), lib / "libuqrt.so.0")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("UQRT_LIBRARY", "PYTHONPATH")}
+    env["PYTHONPATH"] = str(site)
+    r = subprocess.run([sys.executable, "-c",
+                        "import uqrt; print(uqrt.library_path)"], env=env,
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == str(lib / "libuqrt.so.0")

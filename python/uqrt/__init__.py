@@ -1,0 +1,37 @@
+"""uqrt: libuqrt (UltraQuant 4-bit KV-cache decode attention) from Python.
+
+Pure Python over ctypes: no compiled extension, no build step. The shared
+library is found through $UQRT_LIBRARY, the install tree, the build tree
+(build/runtime/libuqrt.so) or the loader's path, in that order.
+
+    import uqrt
+    with uqrt.Context("sim") as ctx:
+        plan = ctx.plan(num_kv_heads=2, query_group=8, block_size=16,
+                        num_blocks=64, max_blocks_per_seq=8, max_batch=4)
+        plan.run(query, kv_cache, block_tables, seq_lens, output)
+"""
+
+from ._library import HEAD_DIM, SLOT_CONTENT_BYTES
+from ._library import path as library_path
+from ._status import Error, StatusCode
+from .format import (bf16_from_float, cache_read_slot, cache_write,
+                     float_from_bf16, group_encode, launch_policy, new_cache,
+                     reference_decode_exact, slot_decode, slot_encode, wht256)
+from .runtime import Context, Plan
+
+
+def runtime_version():
+    """(major, minor) of the loaded library."""
+    import ctypes
+
+    from ._library import check, lib
+    major, minor = ctypes.c_uint32(), ctypes.c_uint32()
+    check(lib.uq_runtime_version(ctypes.byref(major), ctypes.byref(minor)))
+    return major.value, minor.value
+
+
+__all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM",
+           "SLOT_CONTENT_BYTES", "library_path", "runtime_version",
+           "bf16_from_float", "float_from_bf16", "wht256", "slot_encode",
+           "slot_decode", "group_encode", "new_cache", "cache_write",
+           "cache_read_slot", "reference_decode_exact", "launch_policy"]

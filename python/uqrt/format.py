@@ -1,0 +1,192 @@
+"""The host API of uq/format.h, uq/reference.h and uq/policy.h over numpy:
+bf16 conversions, the rotation, the UltraQuant encoder, the paged-cache
+writer and reader, the exact reference decode and the launch policy.
+
+bf16 arrays are numpy uint16 (or int16) holding the bit patterns.
+"""
+
+import ctypes
+
+import numpy as np
+
+from . import _buffers
+from ._library import (HEAD_DIM, SLOT_CONTENT_BYTES, CacheLayout,
+                       DecodeProblem, KvTokens, check, lib)
+from ._status import invalid
+
+FP8_OVERFLOW = {"saturate": 0, "nan": 1}
+
+
+def bf16_from_float(x):
+    """float32 array -> bf16 bits (uint16), round to nearest even; NaN stays
+    NaN (quiet), overflow gives inf: uq_float_to_bf16 elementwise."""
+    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    quiet_nan = ((u >> 16) | 0x0040).astype(np.uint16)
+    return np.where(np.isnan(u.view(np.float32)), quiet_nan, rounded)
+
+
+def float_from_bf16(bits):
+    """bf16 bits (uint16/int16) -> float32, exact."""
+    b = np.asarray(bits)
+    if b.dtype not in (np.uint16, np.int16):
+        raise invalid(f"bf16 bits must be uint16 or int16, got {b.dtype}")
+    return (b.astype(np.uint16).astype(np.uint32) << 16).view(np.float32)
+
+
+def _vector(x, name, dtype, length):
+    a = np.ascontiguousarray(x)
+    if a.dtype != dtype or a.shape != (length,):
+        raise invalid(f"{name}: expected {np.dtype(dtype).name} [{length}], "
+                      f"got {a.dtype.name} {list(a.shape)}")
+    return a
+
+
+def wht256(x):
+    """The fp32 Walsh-Hadamard butterfly of uq_wht (D = 256) on a float32
+    [256] vector (returns a new array)."""
+    out = _vector(x, "x", np.float32, HEAD_DIM).copy()
+    check(lib.uq_wht(HEAD_DIM, out.ctypes.data))
+    return out
+
+
+def slot_encode(k_bf16, v_bf16):
+    """One (token, kv head) slot: 272 bytes (K rotated, then encoded)."""
+    k = _vector(k_bf16, "k", np.uint16, HEAD_DIM)
+    v = _vector(v_bf16, "v", np.uint16, HEAD_DIM)
+    slot = np.zeros(SLOT_CONTENT_BYTES, np.uint8)
+    check(lib.uq_slot_encode(HEAD_DIM, k.ctypes.data, v.ctypes.data,
+                             slot.ctypes.data))
+    return slot
+
+
+def slot_decode(slot):
+    """(k_rot, v) float32 [256] each, with the host's UE8M0 rule."""
+    s = _vector(slot, "slot", np.uint8, SLOT_CONTENT_BYTES)
+    k = np.empty(HEAD_DIM, np.float32)
+    v = np.empty(HEAD_DIM, np.float32)
+    check(lib.uq_slot_decode(HEAD_DIM, s.ctypes.data, k.ctypes.data,
+                             v.ctypes.data))
+    return k, v
+
+
+def group_encode(x):
+    """One group of 32 float32: (16 code bytes, UE8M0 scale byte)."""
+    g = _vector(x, "x", np.float32, 32)
+    codes = np.zeros(16, np.uint8)
+    scale = ctypes.c_uint8()
+    lib.uq_group_encode(g.ctypes.data, codes.ctypes.data, ctypes.byref(scale))
+    return codes, scale.value
+
+
+def _layout(cache):
+    if not isinstance(cache, np.ndarray) or cache.ndim != 4:
+        raise invalid("cache: expected a uint8 numpy array [num_blocks, "
+                      "block_size, num_kv_heads, padded_slot]")
+    layout = CacheLayout(*cache.shape, HEAD_DIM)
+    _buffers.host(cache, "cache", "u8", cache.shape)
+    return layout
+
+
+def new_cache(num_blocks, block_size, num_kv_heads,
+              padded_slot=SLOT_CONTENT_BYTES, fill=0):
+    """A zero (or `fill`) cache of a validated layout."""
+    layout = CacheLayout(num_blocks, block_size, num_kv_heads, padded_slot,
+                         HEAD_DIM)
+    size = ctypes.c_size_t()
+    check(lib.uq_cache_layout_size(ctypes.byref(layout), ctypes.byref(size)))
+    return np.full((num_blocks, block_size, num_kv_heads, padded_slot), fill,
+                   np.uint8)
+
+
+def _tokens(key, value, slot_mapping, num_kv_heads):
+    mapping = _buffers.host(slot_mapping, "slot_mapping", "i64",
+                            (_buffers.first_dim(slot_mapping, "slot_mapping"),))
+    t = mapping.array.shape[0]
+    bufs = []
+    for name, arr in (("key", key), ("value", value)):
+        if not isinstance(arr, np.ndarray) or arr.ndim != 3:
+            raise invalid(f"{name}: expected bf16 bits [num_tokens, "
+                          f"num_kv_heads, 256] (uint16)")
+        if arr.strides[2] != 2 or any(s % 2 for s in arr.strides):
+            raise invalid(f"{name}: the head dim must be contiguous and "
+                          f"strides whole elements")
+        strides = (arr.strides[0] // 2, arr.strides[1] // 2, 1)
+        bufs.append(_buffers.host(arr, name, "bf16",
+                                  (t, num_kv_heads, HEAD_DIM), strides))
+    k, v = bufs
+    tokens = KvTokens(k.address, key.strides[0] // 2, key.strides[1] // 2,
+                      v.address, value.strides[0] // 2, value.strides[1] // 2,
+                      mapping.address, t)
+    return tokens, (key, value, slot_mapping)
+
+
+def cache_write(cache, key, value, slot_mapping):
+    """uq_cache_write: encodes key/value bf16 [T, Hk, 256] (any element
+    strides, head dim contiguous) into the slots of slot_mapping int64 [T]
+    (negative: skip). Checks everything first: on error the cache is
+    unchanged."""
+    layout = _layout(cache)
+    if not cache.flags.writeable:
+        raise invalid("cache: array is read-only")
+    tokens, keep = _tokens(key, value, slot_mapping, layout.num_kv_heads)
+    check(lib.uq_cache_write(ctypes.byref(layout), cache.ctypes.data,
+                             cache.nbytes, ctypes.byref(tokens)))
+    del keep
+
+
+def cache_read_slot(cache, block, offset, kv_head):
+    """(k_rot, v) float32 [256] of one slot, host UE8M0 rule."""
+    layout = _layout(cache)
+    k = np.empty(HEAD_DIM, np.float32)
+    v = np.empty(HEAD_DIM, np.float32)
+    check(lib.uq_cache_read_slot(ctypes.byref(layout), cache.ctypes.data,
+                                 cache.nbytes, block, offset, kv_head,
+                                 k.ctypes.data, v.ctypes.data))
+    return k, v
+
+
+def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
+                           softmax_scale=1.0 / 16, sliding_window=0,
+                           sinks=None, q_overflow="saturate"):
+    """The exact (float64) reference decode: bf16 output [B, Hq, 256]."""
+    layout = _layout(cache)
+    if q_overflow not in FP8_OVERFLOW:
+        raise invalid(f"q_overflow must be one of {', '.join(FP8_OVERFLOW)}")
+    tables = np.asarray(block_tables)
+    b = _buffers.first_dim(tables, "block_tables")
+    if tables.ndim != 2:
+        raise invalid("block_tables: expected int32 [B, max_blocks_per_seq]")
+    hq = layout.num_kv_heads * query_group
+    q = _buffers.host(query, "query", "bf16", (b, hq, HEAD_DIM))
+    t = _buffers.host(block_tables, "block_tables", "i32", tables.shape)
+    lens = _buffers.host(seq_lens, "seq_lens", "i32", (b,))
+    s = (_buffers.host(sinks, "sinks", "f32", (hq,)).address
+         if sinks is not None else None)
+    out = np.zeros((b, hq, HEAD_DIM), np.uint16)
+    problem = DecodeProblem(
+        num_seqs=b, query_group=query_group, cache=layout,
+        max_blocks_per_seq=tables.shape[1], softmax_scale=softmax_scale,
+        q_overflow=FP8_OVERFLOW[q_overflow], query=q.address,
+        query_stride_seq=hq * HEAD_DIM, query_stride_head=HEAD_DIM,
+        kv_cache=cache.ctypes.data, block_tables=t.address,
+        seq_lens=lens.address, output=out.ctypes.data,
+        output_stride_seq=hq * HEAD_DIM, output_stride_head=HEAD_DIM,
+        sliding_window=sliding_window, sinks=s)
+    check(lib.uq_reference_decode_exact(ctypes.byref(problem)))
+    return out
+
+
+def launch_policy(num_seqs, max_blocks_per_seq, block_size, max_kv_splits=0,
+                  sliding_window=0):
+    """(partitions, tile-groups per partition) of uq_launch_policy_window."""
+    out = (ctypes.c_int32 * 2)()
+    check(lib.uq_launch_policy_window(num_seqs, max_blocks_per_seq,
+                                      block_size, HEAD_DIM, max_kv_splits,
+                                      sliding_window, ctypes.byref(out)))
+    return out[0], out[1]
+
+
+__all__ = ["bf16_from_float", "float_from_bf16", "wht256", "slot_encode",
+           "slot_decode", "group_encode", "new_cache", "cache_write",
+           "cache_read_slot", "reference_decode_exact", "launch_policy"]

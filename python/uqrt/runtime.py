@@ -1,0 +1,352 @@
+"""Context and Plan: the decode (and store) plan of uq/uqrt.h from Python.
+
+On the host backend numpy arrays are passed in place (its device pointers
+are host pointers). On the sim backend the simulator has its own memory:
+each call copies the arrays it reads in and the arrays it writes back out
+(staging buffers allocated per call, outside the C run path). On GPU
+backends (hip, and cuda where the library has it) buffers are device
+pointers or __cuda_array_interface__ objects and nothing is copied.
+"""
+
+import ctypes
+
+import numpy as np
+
+from . import _buffers
+from ._library import (HEAD_DIM, SLOT_CONTENT_BYTES, ContextOptions,
+                       DecodeConfig, KernelCounters, PlanInfo, c_device_ptr,
+                       check, lib)
+from ._status import Error, StatusCode, invalid
+
+BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3}
+_HOST_BACKENDS = ("host", "sim")
+
+
+def _backend_name(code):
+    return lib.uq_backend_name(code).decode()
+
+
+class Context:
+    """A libuqrt context: `Context("sim")`, `Context()` (auto: hip on a
+    gfx950 GPU, else the simulator). Close it (or use `with`) after its
+    plans."""
+
+    def __init__(self, backend="auto", hip_device=0, hip_library=None):
+        if backend not in BACKENDS:
+            raise invalid(f"unknown backend {backend!r} "
+                          f"(one of {', '.join(BACKENDS)})")
+        options = ContextOptions()
+        lib.uq_context_options_initialize(ctypes.byref(options))
+        options.backend = BACKENDS[backend]
+        options.hip_device = hip_device
+        if hip_library is not None:
+            self._hip_library = hip_library.encode()
+            options.hip_library = self._hip_library
+        handle = ctypes.c_void_p()
+        check(lib.uq_context_create(ctypes.byref(options),
+                                    ctypes.byref(handle)))
+        self._handle = handle
+        self._plans = []
+        kind = ctypes.c_int()
+        check(lib.uq_context_backend(handle, ctypes.byref(kind)))
+        self.backend = _backend_name(kind.value)
+        text = ctypes.c_char_p()
+        check(lib.uq_context_describe(handle, ctypes.byref(text)))
+        self.description = text.value.decode()
+
+    @property
+    def handle(self):
+        if not self._handle:
+            raise Error(StatusCode.FAILED_PRECONDITION, "context is closed")
+        return self._handle
+
+    def close(self):
+        """Destroys the context and every plan made from it."""
+        for plan in self._plans:
+            plan.close()
+        self._plans = []
+        if self._handle:
+            lib.uq_context_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def plan(self, **config):
+        """A decode plan; see Plan for the arguments."""
+        return Plan(self, **config)
+
+    def synchronize(self, stream=None):
+        check(lib.uq_context_synchronize(self.handle, stream))
+
+
+class _Staging:
+    """Sim-backend copies of numpy buffers for one call."""
+
+    def __init__(self, context):
+        self.context, self.allocations, self.outputs = context, [], []
+
+    def put(self, buffer, writes=False):
+        if buffer.span == 0:
+            return 0
+        address = c_device_ptr()
+        check(lib.uq_context_alloc(self.context.handle, buffer.span,
+                                   ctypes.byref(address)))
+        self.allocations.append(address.value)
+        check(lib.uq_context_upload(self.context.handle, address.value,
+                                    buffer.address, buffer.span))
+        if writes:
+            self.outputs.append((buffer, address.value))
+        return address.value
+
+    def copy_back(self):
+        for buffer, address in self.outputs:
+            check(lib.uq_context_download(self.context.handle, buffer.address,
+                                          address, buffer.span))
+
+    def free(self):
+        for address in self.allocations:
+            status = lib.uq_context_free(self.context.handle, address)
+            if status:
+                lib.uq_status_free(status)
+        self.allocations = []
+
+
+def _counters(c):
+    return {name: getattr(c, name) for name, _ in KernelCounters._fields_}
+
+
+class Plan:
+    """uq_plan_t: everything fixed for its life is given here, checked once.
+
+    Shapes: query [batch, Hq, 256] bf16 (Hq = num_kv_heads * query_group),
+    kv_cache uint8 [num_blocks, block_size, num_kv_heads, padded_slot],
+    block_tables int32 [batch, max_blocks_per_seq], seq_lens int32 [batch],
+    output [batch, Hq, 256] bf16, sinks float32 [Hq]. query_strides /
+    output_strides: (seq, head) in elements (None: contiguous), e.g. a
+    fused QKV tensor's query view. For store(): key and value bf16
+    [tokens, num_kv_heads, 256] with key_strides / value_strides (token,
+    head) in elements (None: contiguous), at most max_store_tokens tokens
+    (0: max_batch), slot_mapping int64 [tokens].
+    """
+
+    def __init__(self, context, *, num_kv_heads, query_group, block_size,
+                 num_blocks, max_blocks_per_seq, max_batch=1,
+                 head_dim=HEAD_DIM, padded_slot=SLOT_CONTENT_BYTES,
+                 max_kv_splits=0, softmax_scale=0.0, query_strides=None,
+                 output_strides=None, sliding_window=0, max_store_tokens=0,
+                 key_strides=None, value_strides=None):
+        config = DecodeConfig()
+        try:
+            config.num_kv_heads, config.query_group = num_kv_heads, query_group
+            config.head_dim, config.block_size = head_dim, block_size
+            config.padded_slot, config.num_blocks = padded_slot, num_blocks
+            config.max_blocks_per_seq, config.max_batch = (max_blocks_per_seq,
+                                                           max_batch)
+            config.max_kv_splits = max_kv_splits
+            config.softmax_scale = softmax_scale
+            config.sliding_window = sliding_window
+            if query_strides is not None:
+                config.query_stride_seq, config.query_stride_head = query_strides
+            if output_strides is not None:
+                (config.output_stride_seq,
+                 config.output_stride_head) = output_strides
+            config.max_store_tokens = max_store_tokens
+            if key_strides is not None:
+                config.key_stride_token, config.key_stride_head = key_strides
+            if value_strides is not None:
+                (config.value_stride_token,
+                 config.value_stride_head) = value_strides
+        except (TypeError, ValueError) as e:
+            raise invalid(f"plan configuration: {e}") from None
+        for name in ("num_kv_heads", "query_group", "head_dim", "block_size",
+                     "padded_slot", "num_blocks", "max_blocks_per_seq",
+                     "max_batch", "max_kv_splits", "sliding_window",
+                     "max_store_tokens"):
+            value = locals()[name]
+            if not isinstance(value, (int, np.integer)) or not (
+                    0 <= value < 2**32):
+                raise invalid(f"{name} {value!r} is not a 32-bit unsigned "
+                              f"integer")
+        handle = ctypes.c_void_p()
+        check(lib.uq_plan_create(context.handle, ctypes.byref(config),
+                                 ctypes.byref(handle)))
+        self._handle, self.context = handle, context
+        context._plans.append(self)
+        self.num_kv_heads, self.query_group = num_kv_heads, query_group
+        self.num_query_heads = num_kv_heads * query_group
+        self.head_dim, self.block_size = head_dim, block_size
+        self.padded_slot, self.num_blocks = padded_slot, num_blocks
+        self.max_blocks_per_seq, self.max_batch = max_blocks_per_seq, max_batch
+        hq = self.num_query_heads
+        self.query_strides = tuple(query_strides or (hq * head_dim, head_dim))
+        self.output_strides = tuple(output_strides or (hq * head_dim,
+                                                       head_dim))
+        row = num_kv_heads * head_dim
+        self.key_strides = tuple(key_strides or (row, head_dim))
+        self.value_strides = tuple(value_strides or (row, head_dim))
+        self.max_store_tokens = max_store_tokens or max_batch
+
+    def close(self):
+        if self._handle:
+            lib.uq_plan_destroy(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def handle(self):
+        if not self._handle or not self.context._handle:
+            raise Error(StatusCode.FAILED_PRECONDITION, "plan is closed")
+        return self._handle
+
+    @property
+    def info(self):
+        info = PlanInfo()
+        check(lib.uq_plan_query_info(self.handle, ctypes.byref(info)))
+        return {"variant": info.variant.decode(),
+                "max_partitions": info.max_partitions,
+                "workspace_bytes": info.workspace_bytes,
+                "e4m3_saturates": bool(info.e4m3_saturates),
+                "decode_lds_bytes": info.decode_lds_bytes}
+
+    def launch_shape(self, batch):
+        """(partitions, tile-groups per partition) of a run with `batch`."""
+        p, t = ctypes.c_uint32(), ctypes.c_uint32()
+        check(lib.uq_plan_launch_shape(self.handle, batch, ctypes.byref(p),
+                                       ctypes.byref(t)))
+        return p.value, t.value
+
+    def last_store_counters(self):
+        """The simulator's counters of the last store launch."""
+        self._need_store()
+        c = KernelCounters()
+        check(lib.uq_plan_last_store_counters(self.handle, ctypes.byref(c)))
+        return _counters(c)
+
+    def last_counters(self):
+        """The simulator's counters of the last run: (decode, reduce)."""
+        d, r = KernelCounters(), KernelCounters()
+        check(lib.uq_plan_last_counters(self.handle, ctypes.byref(d),
+                                        ctypes.byref(r)))
+        return _counters(d), _counters(r)
+
+    # ---- buffers -----------------------------------------------------------
+
+    def _on_host(self):
+        return self.context.backend in _HOST_BACKENDS
+
+    def _buffer(self, obj, name, dtype, shape, strides=None, writable=False):
+        check_fn = _buffers.host if self._on_host() else _buffers.device
+        return check_fn(obj, name, dtype, shape, strides, writable)
+
+    def _count(self, obj, name, given):
+        if given is not None:
+            return given
+        return _buffers.first_dim(obj, name)
+
+    def _cache_shape(self):
+        return (self.num_blocks, self.block_size, self.num_kv_heads,
+                self.padded_slot)
+
+    def _call(self, fn, buffers, writes, stream):
+        """Calls fn(*addresses, stream) with buffers staged as the backend
+        needs; `writes` marks the buffers the call writes."""
+        if self.context.backend != "sim":
+            check(fn(*[b.address for b in buffers], stream))
+            return
+        staging = _Staging(self.context)
+        try:
+            addresses = [staging.put(b, w) for b, w in zip(buffers, writes)]
+            check(fn(*addresses, stream))
+            staging.copy_back()
+        finally:
+            staging.free()
+
+    # ---- decode ------------------------------------------------------------
+
+    def _decode_buffers(self, query, kv_cache, block_tables, seq_lens, output,
+                        batch):
+        batch = self._count(query, "query", batch)
+        if not isinstance(batch, int) or not 1 <= batch <= self.max_batch:
+            raise invalid(f"batch {batch} outside 1..{self.max_batch}")
+        hq, d = self.num_query_heads, self.head_dim
+        return batch, [
+            self._buffer(query, "query", "bf16", (batch, hq, d),
+                         (*self.query_strides, 1)),
+            self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape()),
+            self._buffer(block_tables, "block_tables", "i32",
+                         (batch, self.max_blocks_per_seq)),
+            self._buffer(seq_lens, "seq_lens", "i32", (batch,)),
+        ], self._buffer(output, "output", "bf16", (batch, hq, d),
+                        (*self.output_strides, 1), writable=True)
+
+    def run(self, query, kv_cache, block_tables, seq_lens, output, *,
+            batch=None, stream=None):
+        """One decode step (decode + partition reduce) into `output`."""
+        batch, inputs, out = self._decode_buffers(query, kv_cache,
+                                                  block_tables, seq_lens,
+                                                  output, batch)
+        handle = self.handle
+        self._call(lambda q, c, t, l, o, s: lib.uq_plan_run(
+            handle, batch, q, c, t, l, o, s), inputs + [out],
+            [False] * 4 + [True], stream)
+
+    def run_with_sinks(self, query, kv_cache, block_tables, seq_lens, sinks,
+                       output, *, batch=None, stream=None):
+        """run() with attention sinks: float32 [Hq] logits (-inf: none)."""
+        batch, inputs, out = self._decode_buffers(query, kv_cache,
+                                                  block_tables, seq_lens,
+                                                  output, batch)
+        sink = self._buffer(sinks, "sinks", "f32", (self.num_query_heads,))
+        handle = self.handle
+        self._call(lambda q, c, t, l, k, o, s: lib.uq_plan_run_with_sinks(
+            handle, batch, q, c, t, l, k, o, s), inputs + [sink, out],
+            [False] * 5 + [True], stream)
+
+    # ---- store -------------------------------------------------------------
+
+    @staticmethod
+    def _need_store():
+        if not hasattr(lib, "uq_plan_store"):
+            raise Error(StatusCode.UNIMPLEMENTED,
+                        "the loaded libuqrt predates the store API (0.3)")
+
+    def store(self, key, value, slot_mapping, kv_cache, *, num_tokens=None,
+              stream=None):
+        """Encodes new tokens' K and V into their cache slots (the store
+        kernel; the host encoder on the host backend): byte for byte
+        uqrt.cache_write. slot_mapping[t] < 0 skips token t. On host/sim a
+        slot past the cache raises OUT_OF_RANGE and writes nothing."""
+        self._need_store()
+        t = self._count(slot_mapping, "slot_mapping", num_tokens)
+        if not isinstance(t, int) or not 0 <= t <= self.max_store_tokens:
+            raise invalid(f"{t} tokens outside 0..{self.max_store_tokens} "
+                          f"(max_store_tokens)")
+        hk, d = self.num_kv_heads, self.head_dim
+        buffers = [
+            self._buffer(key, "key", "bf16", (t, hk, d), (*self.key_strides, 1)),
+            self._buffer(value, "value", "bf16", (t, hk, d),
+                         (*self.value_strides, 1)),
+            self._buffer(slot_mapping, "slot_mapping", "i64", (t,)),
+            self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape(),
+                         writable=True),
+        ]
+        if t == 0:
+            return
+        handle = self.handle
+        self._call(lambda k, v, m, c, s: lib.uq_plan_store(
+            handle, t, k, v, m, c, s), buffers, [False] * 3 + [True], stream)
