@@ -3,14 +3,15 @@
 //
 // Code objects come from $UQ_KERNEL_DIR (uq-compile -o DIR:
 // decode_d256_qg_max8.hsaco for QG <= 8, decode_d256_qg_max16.hsaco,
-// reduce_d256.hsaco). Kernel arguments are
+// decode_d128_qg_max16.hsaco, decode_d64_qg_max16.hsaco and reduce_dD.hsaco
+// for each head dim D). Kernel arguments are
 // packed from each code object's metadata in kernel_abi.h order. Every cache
 // byte the sequences do not own (the tail of the last block, blocks the
 // tables do not name, slot padding) is 0xFF, which dequantizes to NaN/inf,
 // and block-table entries past a sequence's used ones hold an id far outside
 // the cache: the outputs must stay finite and match the reference.
 //
-// Tolerances, per output row of 256 (|x|max = the reference row's max):
+// Tolerances, per output row of D (|x|max = the reference row's max):
 // - partials and output against the kernel-faithful reference: 1/64 of
 //   |x|max. The kernel's exp2 is the hardware approximation (about 1 ulp),
 //   which can move bf16(p) by one bf16 ulp (2^-8) for a token, and the
@@ -19,6 +20,10 @@
 //   segm_sum: 1e-4 relative (sums of approximate exp2);
 // - output against the float64 exact reference: 1/32 of |x|max (bf16 P in
 //   the PV product, bf16 partials, fp32 softmax).
+// The same bounds hold for every head dim: they are relative to the row max,
+// and each output element is a softmax-weighted sum over tokens whose error
+// terms do not grow with D (D only changes the QK dot length, summed in fp32
+// by the MFMA, whose error is far below the bf16 rounding above).
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,8 +62,9 @@ static float rng_gauss(void) {
 // ---- the simulator and the programs, loaded once ---------------------------
 
 static uq_sim_t *g_sim;
-static uq_sim_program_t *g_decode[2]; // QG <= 8, QG <= 16
-static uq_sim_program_t *g_reduce;
+// d256 QG <= 8, d256 QG <= 16, d128, d64; reduce d256, d128, d64.
+static uq_sim_program_t *g_decode[4];
+static uq_sim_program_t *g_reduces[3];
 static int g_setup_done, g_setup_ok;
 
 static uq_status_t load_program(const char *dir, const char *file,
@@ -98,7 +104,11 @@ static int setup(void) {
   UQ_EXPECT_OK(uq_sim_create(&g_sim));
   UQ_EXPECT_OK(load_program(dir, "decode_d256_qg_max8.hsaco", &g_decode[0]));
   UQ_EXPECT_OK(load_program(dir, "decode_d256_qg_max16.hsaco", &g_decode[1]));
-  UQ_EXPECT_OK(load_program(dir, "reduce_d256.hsaco", &g_reduce));
+  UQ_EXPECT_OK(load_program(dir, "decode_d128_qg_max16.hsaco", &g_decode[2]));
+  UQ_EXPECT_OK(load_program(dir, "decode_d64_qg_max16.hsaco", &g_decode[3]));
+  UQ_EXPECT_OK(load_program(dir, "reduce_d256.hsaco", &g_reduces[0]));
+  UQ_EXPECT_OK(load_program(dir, "reduce_d128.hsaco", &g_reduces[1]));
+  UQ_EXPECT_OK(load_program(dir, "reduce_d64.hsaco", &g_reduces[2]));
   g_setup_ok = 0;
   return 0;
 }
@@ -155,7 +165,7 @@ typedef struct case_s {
   int block_size;
   int padded_slot;
   int num_kv_heads;
-  int fused_qkv;      // query rows are slices of a [B, Hq + 2 Hk, 256] tensor
+  int fused_qkv;      // query rows are slices of a [B, Hq + 2 Hk, D] tensor
   int num_partitions; // 0: the launch policy decides (with tgpp)
   int tgpp;
   int num_seqs;
@@ -167,6 +177,7 @@ typedef struct case_s {
   // Only tokens >= seq_len - W are written; the cache before them stays
   // 0xFF and block-table entries wholly before the window are garbage ids.
   int garbage_before_window;
+  int head_dim; // 0: 256
 } case_t;
 
 typedef enum sink_mode_e {
@@ -182,13 +193,13 @@ static uint16_t bf16_of(float x) { return uq_float_to_bf16(x); }
 // Largest |got - want| / row max seen by check_row, per comparison kind.
 static double g_worst[3];
 
-static int check_row(int kind, const char *what, int b, int h,
+static int check_row(int kind, const char *what, int b, int h, int D,
                      const uint16_t *got, const uint16_t *want,
                      double rel_tol) {
   double mx = 0;
-  for (int d = 0; d < 256; ++d)
+  for (int d = 0; d < D; ++d)
     mx = fmax(mx, fabs(uq_bf16_to_float(want[d])));
-  for (int d = 0; d < 256; ++d) {
+  for (int d = 0; d < D; ++d) {
     double g = uq_bf16_to_float(got[d]), w = uq_bf16_to_float(want[d]);
     if (mx > 0 && fabs(g - w) / mx > g_worst[kind])
       g_worst[kind] = fabs(g - w) / mx;
@@ -207,13 +218,15 @@ static int run_case(const case_t *c, uint64_t seed) {
   if (rc)
     return rc;
   rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
-  printf("  seed %llu: qg %d bs %d slot %d hk %d B %d%s window %d sinks %d%s\n",
-         (unsigned long long)seed, c->qg, c->block_size, c->padded_slot,
-         c->num_kv_heads, c->num_seqs, c->fused_qkv ? " fused-qkv" : "",
-         c->sliding_window, c->sinks,
+  printf("  seed %llu: d %d qg %d bs %d slot %d hk %d B %d%s window %d sinks "
+         "%d%s\n",
+         (unsigned long long)seed, c->head_dim ? c->head_dim : 256, c->qg,
+         c->block_size, c->padded_slot, c->num_kv_heads, c->num_seqs,
+         c->fused_qkv ? " fused-qkv" : "", c->sliding_window, c->sinks,
          c->garbage_before_window ? " garbage-before-window" : "");
   const int B = c->num_seqs, Hk = c->num_kv_heads, QG = c->qg,
             bs = c->block_size;
+  const int D = c->head_dim ? c->head_dim : 256;
   const int Hq = Hk * QG;
   int max_len = 0;
   for (int b = 0; b < B; ++b)
@@ -223,7 +236,7 @@ static int run_case(const case_t *c, uint64_t seed) {
   if (P == 0) {
     uq_launch_plan_t plan;
     UQ_EXPECT_OK(uq_launch_policy_window(
-        B, mbps, bs, 256, UQ_DEFAULT_MAX_KV_SPLITS, c->sliding_window, &plan));
+        B, mbps, bs, D, UQ_DEFAULT_MAX_KV_SPLITS, c->sliding_window, &plan));
     P = plan.num_partitions;
     tgpp = plan.tgpp;
   }
@@ -249,7 +262,7 @@ static int run_case(const case_t *c, uint64_t seed) {
       tables[b * mbps + i] = i < (c->seq_lens[b] + bs - 1) / bs
                                  ? pool[next++]
                                  : 0x3fffffff; // must never be read
-  uq_cache_layout_t layout = {num_blocks, bs, Hk, c->padded_slot, 256};
+  uq_cache_layout_t layout = {num_blocks, bs, Hk, c->padded_slot, D};
   size_t cache_size = 0;
   UQ_EXPECT_OK(uq_cache_layout_size(&layout, &cache_size));
   uint8_t *cache = malloc(cache_size);
@@ -260,12 +273,12 @@ static int run_case(const case_t *c, uint64_t seed) {
     int n = c->seq_lens[b];
     if (!n)
       continue;
-    uint16_t *kv = malloc(sizeof(uint16_t) * (size_t)n * (size_t)Hk * 256 * 2);
+    uint16_t *kv = malloc(sizeof(uint16_t) * (size_t)n * (size_t)Hk * D * 2);
     int64_t *map = malloc(sizeof(int64_t) * (size_t)n);
     float kscale = 0.5f + 2.0f * (float)rng_uniform();
-    for (size_t i = 0; i < (size_t)n * (size_t)Hk * 256; ++i) {
+    for (size_t i = 0; i < (size_t)n * (size_t)Hk * D; ++i) {
       kv[i] = bf16_of(kscale * rng_gauss());
-      kv[(size_t)n * (size_t)Hk * 256 + i] = bf16_of(rng_gauss());
+      kv[(size_t)n * (size_t)Hk * D + i] = bf16_of(rng_gauss());
     }
     for (int t = 0; t < n; ++t)
       map[t] = (int64_t)tables[b * mbps + t / bs] * bs + t % bs;
@@ -274,13 +287,12 @@ static int run_case(const case_t *c, uint64_t seed) {
                      n > c->sliding_window
                  ? n - c->sliding_window
                  : 0;
-    uq_kv_tokens_t tok = {kv + (size_t)w0 * Hk * 256,
-                          Hk * 256,
-                          256,
-                          kv + (size_t)n * (size_t)Hk * 256 +
-                              (size_t)w0 * Hk * 256,
-                          Hk * 256,
-                          256,
+    uq_kv_tokens_t tok = {kv + (size_t)w0 * Hk * D,
+                          Hk * D,
+                          D,
+                          kv + (size_t)n * (size_t)Hk * D + (size_t)w0 * Hk * D,
+                          Hk * D,
+                          D,
                           map + w0,
                           n - w0};
     UQ_EXPECT_OK(uq_cache_write(&layout, cache, cache_size, &tok));
@@ -289,22 +301,20 @@ static int run_case(const case_t *c, uint64_t seed) {
     free(kv);
     free(map);
   }
-  // Query [B, Hq (+ 2 Hk when fused), 256].
-  const int64_t q_head_stride = 256;
-  const int64_t q_seq_stride =
-      (int64_t)(Hq + (c->fused_qkv ? 2 * Hk : 0)) * 256;
+  // Query [B, Hq (+ 2 Hk when fused), D].
+  const int64_t q_head_stride = D;
+  const int64_t q_seq_stride = (int64_t)(Hq + (c->fused_qkv ? 2 * Hk : 0)) * D;
   size_t q_elems = (size_t)B * (size_t)q_seq_stride;
   uint16_t *query = malloc(sizeof(uint16_t) * q_elems);
   for (size_t i = 0; i < q_elems; ++i)
     query[i] = bf16_of(2.0f * rng_gauss());
   const float scale = 1.0f / 16.0f;
   const size_t rows = (size_t)B * Hk * P * QG;
-  uint16_t *k_out = malloc(rows * 256 * 2), *r_out = malloc(rows * 256 * 2);
+  uint16_t *k_out = malloc(rows * D * 2), *r_out = malloc(rows * D * 2);
   float *k_max = malloc(rows * 4), *k_sum = malloc(rows * 4);
   float *r_max = malloc(rows * 4), *r_sum = malloc(rows * 4);
   // Output with padding between heads and sequences (own strides).
-  const int64_t o_head_stride = 256 + 64,
-                o_seq_stride = Hq * o_head_stride + 128;
+  const int64_t o_head_stride = D + 64, o_seq_stride = Hq * o_head_stride + 128;
   size_t o_elems = (size_t)B * (size_t)o_seq_stride;
   uint16_t *k_final = malloc(o_elems * 2), *r_final = malloc(o_elems * 2),
            *x_final = malloc(o_elems * 2);
@@ -335,8 +345,16 @@ static int run_case(const case_t *c, uint64_t seed) {
   uint8_t rsrc1_ovfl = 0; // read from the code object below
   const uq_kernel_info_t *dk = NULL;
   char dname[32];
-  snprintf(dname, sizeof(dname), "uq_decode_d256_qg_max%d", QG <= 8 ? 8 : 16);
-  uq_sim_program_t *dprog = g_decode[QG <= 8 ? 0 : 1];
+  if (D == 256)
+    snprintf(dname, sizeof(dname), "uq_decode_d256_qg_max%d", QG <= 8 ? 8 : 16);
+  else
+    snprintf(dname, sizeof(dname), "uq_decode_d%d_qg_max16", D);
+  uq_sim_program_t *dprog = g_decode[D == 256   ? (QG <= 8 ? 0 : 1)
+                                     : D == 128 ? 2
+                                                : 3];
+  uq_sim_program_t *reduce = g_reduces[D == 256 ? 0 : D == 128 ? 1 : 2];
+  char rname[32];
+  snprintf(rname, sizeof(rname), "uq_reduce_d%d", D);
   UQ_EXPECT_OK(uq_code_object_find_kernel(uq_sim_program_code_object(dprog),
                                           dname, &dk));
   rsrc1_ovfl = (uint8_t)((dk->descriptor.compute_pgm_rsrc1 >> 26) & 1u);
@@ -370,7 +388,7 @@ static int run_case(const case_t *c, uint64_t seed) {
     UQ_EXPECT_OK(
         uq_sim_write(g_sim, d_sinks, sinks, sizeof(float) * (size_t)Hq));
   }
-  UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 256 * 2, &d_out));
+  UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * D * 2, &d_out));
   UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 4, &d_max));
   UQ_EXPECT_OK(uq_sim_alloc(g_sim, rows * 4, &d_sum));
   UQ_EXPECT_OK(uq_sim_alloc(g_sim, q_elems * 2, &d_q));
@@ -428,14 +446,17 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
       [UQ_REDUCE_ARG_SINKS] = ptr_arg(d_sinks),
   };
-  UQ_EXPECT_OK(pack_args(g_reduce, "uq_reduce_d256", rargs, UQ_REDUCE_ARG_COUNT,
-                         kernargs, sizeof(kernargs), &kernarg_size));
-  uq_sim_launch_t rlaunch = {
-      {(uint32_t)B, (uint32_t)Hq, 4}, {64, 1, 1}, kernargs, kernarg_size, 0, 0};
+  UQ_EXPECT_OK(pack_args(reduce, rname, rargs, UQ_REDUCE_ARG_COUNT, kernargs,
+                         sizeof(kernargs), &kernarg_size));
+  uq_sim_launch_t rlaunch = {{(uint32_t)B, (uint32_t)Hq, (uint32_t)(D / 64)},
+                             {64, 1, 1},
+                             kernargs,
+                             kernarg_size,
+                             0,
+                             0};
   uq_sim_counters_t rcnt;
-  UQ_EXPECT_OK(
-      uq_sim_launch(g_sim, g_reduce, "uq_reduce_d256", &rlaunch, &rcnt));
-  UQ_EXPECT_OK(uq_sim_read(g_sim, d_out, k_out, rows * 256 * 2));
+  UQ_EXPECT_OK(uq_sim_launch(g_sim, reduce, rname, &rlaunch, &rcnt));
+  UQ_EXPECT_OK(uq_sim_read(g_sim, d_out, k_out, rows * D * 2));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_max, k_max, rows * 4));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_sum, k_sum, rows * 4));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_final, k_final, o_elems * 2));
@@ -486,22 +507,22 @@ static int run_case(const case_t *c, uint64_t seed) {
               k_sum[r], r_sum[r]);
       ++fails;
     }
-    fails += check_row(0, "segm_out", b, h, k_out + r * 256, r_out + r * 256,
+    fails += check_row(0, "segm_out", b, h, D, k_out + r * D, r_out + r * D,
                        1.0 / 64);
   }
   for (int b = 0; b < B && fails < 10; ++b)
     for (int h = 0; h < Hq && fails < 10; ++h) {
       size_t o = (size_t)b * o_seq_stride + (size_t)h * o_head_stride;
-      fails += check_row(1, "output vs faithful", b, h, k_final + o,
+      fails += check_row(1, "output vs faithful", b, h, D, k_final + o,
                          r_final + o, 1.0 / 64);
-      fails += check_row(2, "output vs exact", b, h, k_final + o, x_final + o,
-                         1.0 / 32);
+      fails += check_row(2, "output vs exact", b, h, D, k_final + o,
+                         x_final + o, 1.0 / 32);
     }
   // The padding between output rows stays untouched.
   for (size_t i = 0; i < o_elems && !fails; ++i) {
     size_t in_seq = i % (size_t)o_seq_stride;
     if ((in_seq >= (size_t)Hq * o_head_stride ||
-         in_seq % (size_t)o_head_stride >= 256) &&
+         in_seq % (size_t)o_head_stride >= (size_t)D) &&
         k_final[i] != 0) {
       fprintf(stderr, "output padding element %zu written\n", i);
       ++fails;
@@ -548,66 +569,106 @@ static const int lens_long[] = {2000, 513};
 static const int lens_empty[] = {0, 0};
 
 static int test_qg8_bs16_short(void) {
-  case_t c = {8, 16, 272, 2, 0, 0, 0, 4, lens_short, 2, 0, 0, 0, 0};
+  case_t c = {8, 16, 272, 2, 0, 0, 0, 4, lens_short, 2, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg6_bs32_ragged_fused(void) {
-  case_t c = {6, 32, 288, 2, 1, 0, 0, 5, lens_ragged, 1, 0, 0, 0, 0};
+  case_t c = {6, 32, 288, 2, 1, 0, 0, 5, lens_ragged, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg16_bs64_slot288(void) {
-  case_t c = {16, 64, 288, 1, 0, 0, 0, 4, lens_short, 0, 0, 0, 0, 0};
+  case_t c = {16, 64, 288, 1, 0, 0, 0, 4, lens_short, 0, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg8_bs128_p2_tgpp2(void) {
-  case_t c = {8, 128, 272, 1, 0, 2, 2, 1, lens_one, 1, 0, 0, 0, 0};
+  case_t c = {8, 128, 272, 1, 0, 2, 2, 1, lens_one, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg6_bs256_many_empty_partitions(void) {
-  case_t c = {6, 256, 272, 3, 1, 64, 1, 5, lens_ragged, 0, 0, 0, 0, 0};
+  case_t c = {6, 256, 272, 3, 1, 64, 1, 5, lens_ragged, 0, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg16_bs16_ragged(void) {
-  case_t c = {16, 16, 272, 2, 1, 0, 0, 5, lens_ragged, 3, 0, 0, 0, 0};
+  case_t c = {16, 16, 272, 2, 1, 0, 0, 5, lens_ragged, 3, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 // Query groups other than the seed's 6/8/16: QG is a kernel argument, so
 // these run the qg_max 8 / 16 code objects with fewer live rows (1 and 9 the
 // edges of each, 2, 4, 5, 7 the common model shapes).
 static int test_qg1_bs16_ragged(void) {
-  case_t c = {1, 16, 272, 3, 0, 0, 0, 5, lens_ragged, 1, 0, 0, 0, 0};
+  case_t c = {1, 16, 272, 3, 0, 0, 0, 5, lens_ragged, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg2_bs64_fused(void) {
-  case_t c = {2, 64, 288, 2, 1, 0, 0, 4, lens_short, 0, 0, 0, 0, 0};
+  case_t c = {2, 64, 288, 2, 1, 0, 0, 4, lens_short, 0, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg4_bs32_p2_tgpp2(void) {
-  case_t c = {4, 32, 272, 2, 0, 2, 2, 1, lens_one, 1, 0, 0, 0, 0};
+  case_t c = {4, 32, 272, 2, 0, 2, 2, 1, lens_one, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg5_bs128(void) {
-  case_t c = {5, 128, 276, 1, 1, 0, 0, 5, lens_ragged, 0, 0, 0, 0, 0};
+  case_t c = {5, 128, 276, 1, 1, 0, 0, 5, lens_ragged, 0, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg7_bs256(void) {
-  case_t c = {7, 256, 272, 2, 0, 0, 0, 4, lens_short, 2, 0, 0, 0, 0};
+  case_t c = {7, 256, 272, 2, 0, 0, 0, 4, lens_short, 2, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg9_bs16_fused(void) {
-  case_t c = {9, 16, 272, 1, 1, 0, 0, 5, lens_ragged, 0, 0, 0, 0, 0};
+  case_t c = {9, 16, 272, 1, 1, 0, 0, 5, lens_ragged, 0, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg12_bs32_slot288(void) {
-  case_t c = {12, 32, 288, 2, 0, 0, 0, 4, lens_short, 1, 0, 0, 0, 0};
+  case_t c = {12, 32, 288, 2, 0, 0, 0, 4, lens_short, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
+// ---- head dims 128 and 64 --------------------------------------------------
+// Every QG of the model shapes (1, 2, 4, 5, 6, 7, 8, 16) on the d128 and d64
+// qg_max16 code objects (the d256 cases above cover the same QGs), crossed
+// with the other axes in rotation so each D sees every block size, padded
+// slots (D/2 + D/16 bytes minimum, plus 4 or 8 spare), fused-QKV strides, a
+// window with garbage before it, every sink mode and a fixed P/TGPP.
+#define D_CASE(name, DIM, QG, BS, SLOT, FUSED, P, TGPP, W, SINKS)              \
+  static int test_##name(void) {                                               \
+    case_t c = {.qg = QG,                                                      \
+                .block_size = BS,                                              \
+                .padded_slot = SLOT,                                           \
+                .num_kv_heads = 2,                                             \
+                .fused_qkv = FUSED,                                            \
+                .num_partitions = P,                                           \
+                .tgpp = TGPP,                                                  \
+                .num_seqs = 5,                                                 \
+                .seq_lens = lens_ragged,                                       \
+                .extra_table_entries = 1,                                      \
+                .sliding_window = W,                                           \
+                .sinks = SINKS,                                                \
+                .garbage_before_window = W > 0,                                \
+                .head_dim = DIM};                                              \
+    return run_case(&c, case_seed());                                          \
+  }
+D_CASE(d128_qg1, 128, 1, 16, 136, 0, 0, 0, 0, SINKS_NONE)
+D_CASE(d128_qg2, 128, 2, 32, 140, 1, 0, 0, 0, SINKS_NONE)
+D_CASE(d128_qg4, 128, 4, 64, 136, 0, 0, 0, 100, SINKS_RANDOM)
+D_CASE(d128_qg5, 128, 5, 128, 144, 0, 2, 2, 0, SINKS_NONE)
+D_CASE(d128_qg6, 128, 6, 16, 136, 1, 0, 0, 257, SINKS_SMALL)
+D_CASE(d128_qg7, 128, 7, 256, 136, 1, 0, 0, 0, SINKS_LARGE)
+D_CASE(d128_qg8, 128, 8, 16, 136, 0, 0, 0, 17, SINKS_NEG_INF)
+D_CASE(d128_qg16, 128, 16, 32, 136, 0, 0, 0, 0, SINKS_RANDOM)
+D_CASE(d64_qg1, 64, 1, 16, 68, 0, 0, 0, 0, SINKS_NONE)
+D_CASE(d64_qg2, 64, 2, 32, 72, 1, 0, 0, 0, SINKS_NONE)
+D_CASE(d64_qg4, 64, 4, 64, 68, 0, 2, 1, 0, SINKS_NONE)
+D_CASE(d64_qg5, 64, 5, 16, 68, 1, 0, 0, 16, SINKS_LARGE)
+D_CASE(d64_qg6, 64, 6, 128, 68, 0, 0, 0, 128, SINKS_RANDOM)
+D_CASE(d64_qg7, 64, 7, 32, 72, 0, 0, 0, 0, SINKS_SMALL)
+D_CASE(d64_qg8, 64, 8, 16, 68, 1, 0, 0, 128, SINKS_RANDOM)
+D_CASE(d64_qg16, 64, 16, 256, 76, 0, 0, 0, 0, SINKS_NONE)
 static int test_all_empty(void) {
-  case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0, 0, 0, 0};
+  case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 static int test_qg8_long_counters(void) {
-  case_t c = {8, 64, 272, 2, 0, 0, 0, 2, lens_long, 0, 1, 0, 0, 0};
+  case_t c = {8, 64, 272, 2, 0, 0, 0, 2, lens_long, 0, 1, 0, 0, 0, 0};
   return run_case(&c, case_seed());
 }
 
@@ -685,6 +746,22 @@ static const uq_test_case_t tests[] = {
     {"qg8_bs128_p2_tgpp2", test_qg8_bs128_p2_tgpp2},
     {"qg6_bs256_many_empty_partitions", test_qg6_bs256_many_empty_partitions},
     {"qg16_bs16_ragged", test_qg16_bs16_ragged},
+    {"d128_qg1", test_d128_qg1},
+    {"d128_qg2", test_d128_qg2},
+    {"d128_qg4", test_d128_qg4},
+    {"d128_qg5", test_d128_qg5},
+    {"d128_qg6", test_d128_qg6},
+    {"d128_qg7", test_d128_qg7},
+    {"d128_qg8", test_d128_qg8},
+    {"d128_qg16", test_d128_qg16},
+    {"d64_qg1", test_d64_qg1},
+    {"d64_qg2", test_d64_qg2},
+    {"d64_qg4", test_d64_qg4},
+    {"d64_qg5", test_d64_qg5},
+    {"d64_qg6", test_d64_qg6},
+    {"d64_qg7", test_d64_qg7},
+    {"d64_qg8", test_d64_qg8},
+    {"d64_qg16", test_d64_qg16},
     {"qg1_bs16_ragged", test_qg1_bs16_ragged},
     {"qg2_bs64_fused", test_qg2_bs64_fused},
     {"qg4_bs32_p2_tgpp2", test_qg4_bs32_p2_tgpp2},
@@ -712,15 +789,16 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 3 && !rc; ++i) {
     printf("QG %d, 2 sequences of %d tokens, 2 kv heads, block size 64:\n",
            qgs[i], lens[0]);
-    case_t c = {qgs[i], 64, 272, 2, 0, 0, 0, 2, lens, 0, 1, 0, 0, 0};
+    case_t c = {qgs[i], 64, 272, 2, 0, 0, 0, 2, lens, 0, 1, 0, 0, 0, 0};
     rc = run_case(&c, case_seed());
     if (rc == UQ_TEST_SKIP)
       break;
   }
 #endif
-  for (int i = 0; i < 2; ++i)
+  for (int i = 0; i < 4; ++i)
     uq_sim_program_destroy(g_decode[i]);
-  uq_sim_program_destroy(g_reduce);
+  for (int i = 0; i < 3; ++i)
+    uq_sim_program_destroy(g_reduces[i]);
   uq_sim_destroy(g_sim);
   return rc;
 }
