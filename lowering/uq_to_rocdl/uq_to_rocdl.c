@@ -159,6 +159,11 @@ static bool lower_wht(MlirOperation op) {
 static void lower_e4m3_haircut(MlirOperation op) {
   uq_builder_t b = uq_builder_before(op);
   MlirValue input = mlirOperationGetOperand(op, 0);
+  // x + (x - x): finite x unchanged, +-inf -> NaN. The conversion saturates
+  // (FP16_OVFL), which is the rule for large finite queries, but an infinite
+  // query element must give a non-finite head, never a plausible output.
+  input = uq_build_binary(&b, "arith.addf", input,
+                          uq_build_binary(&b, "arith.subf", input, input));
   MlirType i32 = mlirIntegerTypeGet(b.context, 32);
   MlirType v32 = uq_type(b.context, "vector<32xf32>");
   MlirType pair = uq_type(b.context, "vector<2xf32>");

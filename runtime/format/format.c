@@ -200,8 +200,12 @@ void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
   for (int d = 0; d < head_dim; ++d)
     x[d] = uq_bf16_to_float(q_bf16[d]);
   uq_format_wht_(head_dim, x);
+  // As the kernels do: an infinite rotated element becomes NaN before the
+  // E4M3 conversion (which would saturate it), so an infinite query gives a
+  // non-finite head under every rule.
   for (int d = 0; d < head_dim; ++d)
-    out_q_rot[d] = uq_e4m3_to_float(uq_float_to_e4m3(x[d], rule));
+    out_q_rot[d] =
+        isinf(x[d]) ? NAN : uq_e4m3_to_float(uq_float_to_e4m3(x[d], rule));
 }
 
 uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,

@@ -146,7 +146,9 @@ UQ_API unsigned uq_qperm_dest(unsigned d);
 UQ_API unsigned uq_qperm_src(unsigned position);
 
 // The query as the kernel's QK operand sees it, in the rotated (unpermuted)
-// basis: q (D bf16) -> float -> uq_wht -> E4M3 under `rule` -> float.
+// basis: q (D bf16) -> float -> uq_wht -> E4M3 under `rule` -> float, except
+// that an infinite rotated element becomes NaN (as the kernels make it before
+// their conversion), so a non-finite query never yields a finite head.
 UQ_API uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
                                    uq_fp8_overflow_t rule, float *out_q_rot);
 
