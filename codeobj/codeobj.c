@@ -14,6 +14,7 @@
 // that libuqrt needs no libmsgpackc where it is deployed.
 #include "codeobj/codeobj.h"
 #include "codeobj/cubin.h"
+#include "codeobj/le_bytes.h"
 #include "codeobj/msgpack.h"
 
 #include <errno.h>
@@ -62,22 +63,6 @@ typedef struct elf_view_s {
   const uint8_t *data;
   uint64_t size;
 } elf_view_t;
-
-static uint16_t rd16(const uint8_t *p) {
-  return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
-}
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
-}
-static uint64_t rd64(const uint8_t *p) {
-  return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-
-// [offset, offset + length) lies within [0, size).
-static int range_ok(uint64_t offset, uint64_t length, uint64_t size) {
-  return offset <= size && length <= size - offset;
-}
 
 void uq_kernel_descriptor_decode(const uint8_t raw[64],
                                  uq_kernel_descriptor_t *out_descriptor) {

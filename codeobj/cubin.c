@@ -2,6 +2,7 @@
 // come from). Every offset and size read from the file is checked against
 // the buffer before use, and every allocation is bounded by the file size.
 #include "codeobj/cubin.h"
+#include "codeobj/le_bytes.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -30,20 +31,6 @@ enum {
   // bytes describes at most n / 16 parameters, which bounds the table.
   kKparamBytes = 16,
 };
-
-static uint16_t rd16(const uint8_t *p) {
-  return (uint16_t)(p[0] | (uint16_t)p[1] << 8);
-}
-static uint32_t rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-         (uint32_t)p[3] << 24;
-}
-static uint64_t rd64(const uint8_t *p) {
-  return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32;
-}
-static int range_ok(uint64_t offset, uint64_t length, uint64_t size) {
-  return offset <= size && length <= size - offset;
-}
 
 typedef struct section_s {
   const char *name; // NUL-terminated inside the file, or ""
