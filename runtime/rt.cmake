@@ -17,32 +17,30 @@ set(_uqrt_deps uq_base uq_codeobj)
 # libuqrt never ships without its kernels.
 set(UQ_KERNELS_DIR "${CMAKE_BINARY_DIR}/kernels" CACHE INTERNAL "")
 set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
+# With a CUDA toolkit the same run also builds the sm_90a cubins, which are
+# embedded too (the CUDA backend runs them; uq-bench-cuda and the CUDA tests
+# read them from BUILD/kernels); without one the build says so once
+# (top-level CMakeLists.txt) and libuqrt carries the gfx950 objects only.
+set(_uq_compile_targets --target=gfx950)
+set(UQ_CUBINS "" CACHE INTERNAL "")
+if(UQ_CUDA_DIR)
+  set(UQ_CUBINS
+      "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max8.cubin"
+      "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max16.cubin"
+      "${UQ_KERNELS_DIR}/reduce_sm90_d256.cubin" CACHE INTERNAL "")
+  set(_uq_compile_targets "--cuda=${UQ_CUDA_DIR}") # every target
+endif()
 add_custom_command(
-  OUTPUT "${UQRT_EMBEDDED_C}"
+  OUTPUT "${UQRT_EMBEDDED_C}" ${UQ_CUBINS}
   COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
-  COMMAND uq-compile --quiet --target=gfx950
+  COMMAND uq-compile --quiet ${_uq_compile_targets}
           "${PROJECT_SOURCE_DIR}/kernels.mlir"
           -o "${UQ_KERNELS_DIR}" "--embed-c=${UQRT_EMBEDDED_C}"
   DEPENDS uq-compile "${PROJECT_SOURCE_DIR}/kernels.mlir"
   COMMENT "Compiling kernels.mlir and embedding its code objects in libuqrt"
   VERBATIM)
 add_custom_target(uq_kernel_objects DEPENDS "${UQRT_EMBEDDED_C}")
-
-# The sm_90a cubins (not embedded yet: libuqrt has no CUDA backend), for
-# uq-bench-cuda and the CUDA tests; only with a CUDA toolkit.
 if(UQ_CUDA_DIR)
-  set(UQ_CUBINS
-      "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max8.cubin"
-      "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max16.cubin"
-      "${UQ_KERNELS_DIR}/reduce_sm90_d256.cubin" CACHE INTERNAL "")
-  add_custom_command(
-    OUTPUT ${UQ_CUBINS}
-    COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
-    COMMAND uq-compile --quiet --target=sm_90a "--cuda=${UQ_CUDA_DIR}"
-            "${PROJECT_SOURCE_DIR}/kernels.mlir" -o "${UQ_KERNELS_DIR}"
-    DEPENDS uq-compile "${PROJECT_SOURCE_DIR}/kernels.mlir"
-    COMMENT "Compiling the sm_90a gpu.modules of kernels.mlir to cubins"
-    VERBATIM)
   add_custom_target(uq_cubins ALL DEPENDS ${UQ_CUBINS})
 endif()
 
@@ -58,12 +56,21 @@ if(UQ_ENABLE_HIP)
   endif()
 endif()
 
+# The CUDA backend needs nothing of CUDA to build: libcuda.so.1 is loaded
+# with dlopen and its few types are declared in cuda/cuda_symbols.h.
+option(UQ_ENABLE_CUDA "Build the CUDA backend (loads libcuda.so.1 at run time)" ON)
+set(_uqrt_cuda_sources cuda/cuda_disabled.c)
+if(UQ_ENABLE_CUDA)
+  set(_uqrt_cuda_sources cuda/cuda_symbols.c cuda/cuda_device.c)
+endif()
+
 add_library(uqrt SHARED
   api/context.c
   api/kernel_args.c
   api/plan.c
   api/plan_store.c
   ${_uqrt_hip_sources}
+  ${_uqrt_cuda_sources}
   api/sim_loader.c
   host_backend/host_device.c
   host_backend/host_decode.c

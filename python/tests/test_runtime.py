@@ -33,6 +33,11 @@ def test_context_backends():
             uqrt.Context("hip", hip_library="libamdhip64-missing.so")
         assert e.value.code == uqrt.StatusCode.UNAVAILABLE
         assert e.value.message
+    # A missing CUDA driver is UNAVAILABLE naming the library tried.
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.Context("cuda", cuda_library="/nonexistent/libcuda.so.1")
+    assert e.value.code == uqrt.StatusCode.UNAVAILABLE
+    assert "/nonexistent/libcuda.so.1" in e.value.message
 
 
 def test_version():

@@ -30,6 +30,8 @@ class ContextOptions(ctypes.Structure):
     _fields_ = [("backend", ctypes.c_int), ("flags", ctypes.c_uint32),
                 ("hip_device", ctypes.c_int32),
                 ("hip_library", ctypes.c_char_p),
+                ("cuda_device", ctypes.c_int32),
+                ("cuda_library", ctypes.c_char_p),
                 ("allocator", ctypes.c_void_p),
                 ("code_objects", ctypes.c_void_p),
                 ("code_object_count", ctypes.c_size_t)]

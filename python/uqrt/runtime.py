@@ -18,7 +18,7 @@ from ._library import (HEAD_DIM, SLOT_CONTENT_BYTES, ContextOptions,
                        check, lib)
 from ._status import Error, StatusCode, invalid
 
-BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3}
+BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3, "cuda": 4}
 _HOST_BACKENDS = ("host", "sim")
 
 
@@ -28,10 +28,11 @@ def _backend_name(code):
 
 class Context:
     """A libuqrt context: `Context("sim")`, `Context()` (auto: hip on a
-    gfx950 GPU, else the simulator). Close it (or use `with`) after its
-    plans."""
+    gfx950 GPU, cuda on a compute capability 9.0 GPU, else the simulator).
+    Close it (or use `with`) after its plans."""
 
-    def __init__(self, backend="auto", hip_device=0, hip_library=None):
+    def __init__(self, backend="auto", hip_device=0, hip_library=None,
+                 cuda_device=0, cuda_library=None):
         if backend not in BACKENDS:
             raise invalid(f"unknown backend {backend!r} "
                           f"(one of {', '.join(BACKENDS)})")
@@ -42,6 +43,10 @@ class Context:
         if hip_library is not None:
             self._hip_library = hip_library.encode()
             options.hip_library = self._hip_library
+        options.cuda_device = cuda_device
+        if cuda_library is not None:
+            self._cuda_library = cuda_library.encode()
+            options.cuda_library = self._cuda_library
         handle = ctypes.c_void_p()
         check(lib.uq_context_create(ctypes.byref(options),
                                     ctypes.byref(handle)))

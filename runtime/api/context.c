@@ -36,6 +36,8 @@ const char *uq_backend_name(uq_backend_t backend) {
     return "sim";
   case UQ_BACKEND_HOST:
     return "host";
+  case UQ_BACKEND_CUDA:
+    return "cuda";
   }
   return "unknown";
 }
@@ -49,7 +51,8 @@ uq_status_t uq_backend_parse(const char *name, size_t length,
   if (!name)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL backend name");
   static const uq_backend_t all[] = {UQ_BACKEND_AUTO, UQ_BACKEND_HIP,
-                                     UQ_BACKEND_SIM, UQ_BACKEND_HOST};
+                                     UQ_BACKEND_SIM, UQ_BACKEND_HOST,
+                                     UQ_BACKEND_CUDA};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     const char *candidate = uq_backend_name(all[i]);
     if (strlen(candidate) == length && memcmp(candidate, name, length) == 0) {
@@ -58,8 +61,8 @@ uq_status_t uq_backend_parse(const char *name, size_t length,
     }
   }
   return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                        "unknown backend '%.*s' (expected auto, hip, sim or "
-                        "host)",
+                        "unknown backend '%.*s' (expected auto, hip, sim, "
+                        "host or cuda)",
                         (int)(length > 64 ? 64 : length), name);
 }
 
@@ -85,10 +88,6 @@ void uq_context_destroy(uq_context_t *context) {
   if (context->mutex_initialized)
     pthread_mutex_destroy(&context->mutex);
   uq_rt_free(&allocator, context);
-}
-
-static const char *record_target(const uq_variant_record_t *record) {
-  return record->target ? record->target : "gfx950";
 }
 
 // A record's stated resources and argument layout must be the code object's
@@ -213,11 +212,11 @@ static void list_records(const uq_context_t *context, uq_variant_kind_t kind,
       continue;
     if (kind == UQ_VARIANT_KIND_DECODE)
       snprintf(out + used, size - used, "%s%s (%s, D %u, QG 1-%u)",
-               listed ? ", " : "", r->variant, record_target(r), r->head_dim,
-               r->qg_max);
+               listed ? ", " : "", r->variant, uq_rt_record_target(r),
+               r->head_dim, r->qg_max);
     else
       snprintf(out + used, size - used, "%s%s (%s, D %u)", listed ? ", " : "",
-               r->variant, record_target(r), r->head_dim);
+               r->variant, uq_rt_record_target(r), r->head_dim);
     used = strlen(out);
     ++listed;
   }
@@ -233,7 +232,7 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
   for (size_t i = 0; i < context->object_count; ++i) {
     const uq_variant_record_t *r = &context->objects[i].source;
     if (r->kind != kind || r->head_dim != head_dim ||
-        strcmp(record_target(r), "gfx950") != 0)
+        strcmp(uq_rt_record_target(r), context->target) != 0)
       continue;
     if (kind == UQ_VARIANT_KIND_DECODE &&
         (r->qg_max < query_group ||
@@ -254,12 +253,15 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
                               : UQ_STATUS_UNIMPLEMENTED;
   if (kind == UQ_VARIANT_KIND_DECODE)
     return UQ_MAKE_STATUS(code,
-                          "no decode kernel for head_dim %u, query_group %u "
-                          "(the table has: %s)",
-                          head_dim, query_group, embedded);
-  return UQ_MAKE_STATUS(
-      code, "no %s kernel for head_dim %u (the table has: %s)",
-      kind == UQ_VARIANT_KIND_REDUCE ? "reduce" : "store", head_dim, embedded);
+                          "no %s decode kernel for head_dim %u, query_group "
+                          "%u (the table has: %s)",
+                          context->target, head_dim, query_group, embedded);
+  return UQ_MAKE_STATUS(code,
+                        "no %s %s kernel for head_dim %u (the table "
+                        "has: %s)",
+                        context->target,
+                        kind == UQ_VARIANT_KIND_REDUCE ? "reduce" : "store",
+                        head_dim, embedded);
 }
 
 uq_status_t uq_rt_context_load_object(uq_context_t *context,
@@ -286,20 +288,24 @@ uq_status_t uq_rt_context_load_object(uq_context_t *context,
 static uq_status_t create_auto_device(uq_context_t *context,
                                       const uq_context_options_t *options,
                                       char *why, size_t why_size) {
+  const uq_rt_object_t *gfx950 = NULL;
+  for (size_t i = 0; i < context->object_count && !gfx950; ++i)
+    if (strcmp(uq_rt_record_target(&context->objects[i].source), "gfx950") == 0)
+      gfx950 = &context->objects[i];
   uq_rt_device_t *hip = NULL;
   uq_status_t status = uq_hip_device_create(
       &context->allocator, options->hip_library, options->hip_device, &hip);
-  if (status == UQ_OK && context->object_count > 0) {
+  if (status == UQ_OK && gfx950) {
     void *module = NULL;
-    status = hip->vtable->module_load(hip, context->objects[0].source.data,
-                                      context->objects[0].source.size, &module);
+    status = hip->vtable->module_load(hip, gfx950->source.data,
+                                      gfx950->source.size, &module);
     if (status == UQ_OK)
       hip->vtable->module_unload(hip, module);
     else
       status = uq_status_annotate(status, "the device is not gfx950");
   } else if (status == UQ_OK) {
     status = UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND,
-                            "no code objects to check the device with");
+                            "no gfx950 code objects to check the device with");
   }
   if (status == UQ_OK) {
     context->device = hip;
@@ -310,6 +316,25 @@ static uq_status_t create_auto_device(uq_context_t *context,
   uq_status_free(status);
   if (hip)
     hip->vtable->destroy(hip);
+  // CUDA: a compute capability 9.0 device, when the table has cubins.
+  int has_cubins = 0;
+  for (size_t i = 0; i < context->object_count; ++i)
+    has_cubins |=
+        strcmp(uq_rt_record_target(&context->objects[i].source), "sm_90a") == 0;
+  if (has_cubins) {
+    status = uq_cuda_device_create(&context->allocator, options->cuda_library,
+                                   options->cuda_device, &context->device);
+    if (status == UQ_OK) {
+      context->backend = UQ_BACKEND_CUDA;
+      return UQ_OK;
+    }
+  } else {
+    status = UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND, "no sm_90a cubins embedded");
+  }
+  size_t used = strlen(why);
+  snprintf(why + used, why_size - used, "; cuda not used: %s",
+           uq_status_message(status));
+  uq_status_free(status);
   context->backend = UQ_BACKEND_SIM;
   return uq_sim_device_load(&context->allocator, options->flags,
                             &context->device);
@@ -332,7 +357,7 @@ uq_status_t uq_context_create(const uq_context_options_t *options,
                             "allocator without alloc or free");
     allocator = *options->allocator;
   }
-  if ((unsigned)options->backend > UQ_BACKEND_HOST)
+  if ((unsigned)options->backend > UQ_BACKEND_CUDA)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "unknown backend %d",
                           (int)options->backend);
   if (options->flags & ~(uint32_t)UQ_CONTEXT_FLAG_NULL_LAUNCH)
@@ -384,6 +409,11 @@ uq_status_t uq_context_create(const uq_context_options_t *options,
     context->backend = UQ_BACKEND_SIM;
     status = uq_sim_device_load(&allocator, options->flags, &context->device);
     break;
+  case UQ_BACKEND_CUDA:
+    context->backend = UQ_BACKEND_CUDA;
+    status = uq_cuda_device_create(&allocator, options->cuda_library,
+                                   options->cuda_device, &context->device);
+    break;
   case UQ_BACKEND_HOST:
     context->backend = UQ_BACKEND_HOST;
     status = uq_host_device_create(&allocator, &context->device);
@@ -394,6 +424,7 @@ uq_status_t uq_context_create(const uq_context_options_t *options,
     return uq_status_annotate(status, "backend %s is unavailable",
                               uq_backend_name(options->backend));
   }
+  context->target = context->backend == UQ_BACKEND_CUDA ? "sm_90a" : "gfx950";
   snprintf(context->description, sizeof(context->description),
            "%s: %s%s%s; %zu code objects", uq_backend_name(context->backend),
            context->device->description, *why ? "; " : "", why,

@@ -48,6 +48,12 @@ typedef struct uq_rt_device_vtable_s {
   uq_status_t (*launch)(uq_rt_device_t *device, const uq_rt_launch_t *launch,
                         uq_stream_t *stream, uq_kernel_counters_t *out_counters,
                         int *out_counted);
+  // How many workgroups of `function` (`threads` each, `dynamic_lds` bytes
+  // of dynamic shared memory) the whole device runs at once, for the split
+  // policy of GPUs whose kernels take any P (NULL: the seed's policy).
+  uq_status_t (*resident_workgroups)(uq_rt_device_t *device, void *function,
+                                     uint32_t threads, uint32_t dynamic_lds,
+                                     uint32_t *out_count);
 } uq_rt_device_vtable_t;
 
 struct uq_rt_device_s {
@@ -95,6 +101,11 @@ typedef uq_status_t (*uq_sim_module_create_fn)(uint32_t abi, size_t vtable_size,
                                                const uq_allocator_t *allocator,
                                                uint32_t flags,
                                                uq_rt_device_t **out_device);
+// UNAVAILABLE with the reason for a device of another compute capability
+// than 9.0 (the cubins are sm_90a).
+uq_status_t uq_cuda_device_create(const uq_allocator_t *allocator,
+                                  const char *library, int32_t ordinal,
+                                  uq_rt_device_t **out_device);
 uq_status_t uq_host_device_create(const uq_allocator_t *allocator,
                                   uq_rt_device_t **out_device);
 

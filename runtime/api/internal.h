@@ -26,9 +26,15 @@ typedef struct uq_rt_object_s {
   void *function;                 // device function, NULL until loaded
 } uq_rt_object_t;
 
+// A record's target; NULL is read as gfx950 (uq/variant.h).
+static inline const char *uq_rt_record_target(const uq_variant_record_t *r) {
+  return r->target ? r->target : "gfx950";
+}
+
 struct uq_context_s {
   uq_allocator_t allocator;
   uq_backend_t backend;
+  const char *target; // the kernels' target on this backend: gfx950, sm_90a
   uint32_t flags;
   uq_rt_device_t *device;
   pthread_mutex_t mutex;
@@ -38,7 +44,8 @@ struct uq_context_s {
   char description[512];
 };
 
-// Finds the code object whose record serves a gfx950 kernel of `kind` for
+// Finds the code object whose record serves a kernel of `kind` for the
+// context's target (gfx950, or sm_90a on the CUDA backend) for
 // `head_dim` (and, for decode, `query_group`: the smallest qg_max >= it);
 // otherwise UNIMPLEMENTED listing the table's records of that kind, or
 // NOT_FOUND when the table has none of that kind.

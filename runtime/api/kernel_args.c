@@ -169,13 +169,20 @@ uq_status_t uq_rt_kernel_prepare(uq_context_t *context, uq_rt_object_t *object,
   UQ_RETURN_IF_ERROR(
       uq_rt_arg_layout_build(object->kernel, specs, count, out_layout),
       "variant %s", object->source.variant);
-  // Every kernel runs one 64-lane wave per workgroup.
+  // Every gfx950 kernel runs one 64-lane wave per workgroup; the sm_90a
+  // ones take kernel_abi.h's block sizes (and have no hidden arguments).
   const uq_kernel_info_t *kernel = object->kernel;
   const uint32_t *reqd = kernel->reqd_workgroup_size;
-  if ((kernel->wavefront_size && kernel->wavefront_size != 64) ||
-      (kernel->max_flat_workgroup_size &&
-       kernel->max_flat_workgroup_size < 64) ||
-      (reqd[0] && (reqd[0] != 64 || reqd[1] > 1 || reqd[2] > 1)))
+  if (strcmp(uq_rt_record_target(&object->source), "sm_90a") == 0) {
+    if (kernel->wavefront_size != 32)
+      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                            "variant %s is recorded as sm_90a but kernel %s "
+                            "is not a cubin's",
+                            object->source.variant, kernel->name);
+  } else if ((kernel->wavefront_size && kernel->wavefront_size != 64) ||
+             (kernel->max_flat_workgroup_size &&
+              kernel->max_flat_workgroup_size < 64) ||
+             (reqd[0] && (reqd[0] != 64 || reqd[1] > 1 || reqd[2] > 1)))
     return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
                           "kernel %s cannot run one 64-lane wave per "
                           "workgroup (wavefront %u, max workgroup %u, "

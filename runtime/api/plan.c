@@ -18,6 +18,9 @@ struct uq_plan_s {
   uq_fp8_overflow_t q_overflow;
   char variant[32];
   uint32_t max_partitions;
+  // Decode workgroups the GPU runs at once (sm_90a: SMs x CTAs per SM), for
+  // the resident policy; 0: the seed's policy (gfx950, sim, host).
+  uint32_t resident_workgroups;
   // Workspace: segm_out [rows, QG, D] bf16, segm_max/sum [rows, QG] f32,
   // rows = max over batch <= max_batch of batch * Hk * P(batch).
   uint64_t workspace_rows;
@@ -157,6 +160,12 @@ static uq_status_t check_config(const uq_decode_config_t *in,
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               uq_launch_plan_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
+  if (plan->resident_workgroups)
+    return uq_launch_policy_resident(
+        (int32_t)batch, (int32_t)c->num_kv_heads,
+        (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
+        (int32_t)c->head_dim, (int32_t)c->sliding_window,
+        (int32_t)plan->resident_workgroups, out_policy);
   return uq_launch_policy_window((int32_t)batch, (int32_t)c->max_blocks_per_seq,
                                  (int32_t)c->block_size, (int32_t)c->head_dim,
                                  (int32_t)c->max_kv_splits,
@@ -249,16 +258,37 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   const uq_decode_config_t *c = &plan->config;
   plan->num_query_heads = c->num_kv_heads * c->query_group;
 
-  // The policy's cap depends on the batch (512 partitions up to 8
-  // sequences, 256 above) and nothing else does, so a run computes P for its
-  // own batch and the workspace holds the largest batch * P: P is the same
-  // for every batch on one side of 8, so the largest batch of each side is
-  // all that needs evaluating.
+  // The decode kernel that will run (none on the host backend, whose
+  // plans run without one, even from a table that lacks the shape).
+  uq_rt_object_t *decode = NULL;
+  uq_status_t found = uq_rt_context_find_variant(
+      context, UQ_VARIANT_KIND_DECODE, c->head_dim, c->query_group, &decode);
+  if (found != UQ_OK && context->backend != UQ_BACKEND_HOST)
+    return found;
+  uq_status_free(found);
+  // It decides the split policy: on a GPU that runs any P (sm_90a), the
+  // resident policy, sized by the device's occupancy.
+  if (decode && context->device->vtable->resident_workgroups) {
+    TRY(uq_rt_context_load_object(context, decode));
+    UQ_RETURN_IF_ERROR(
+        context->device->vtable->resident_workgroups(
+            context->device, decode->function, UQ_SM90_DECODE_THREADS,
+            UQ_SM90_DECODE_SHARED_BYTES_FOR(decode->source.qg_max),
+            &plan->resident_workgroups),
+        "variant %s", decode->source.variant);
+  }
+
+  // A run computes P for its own batch and the workspace holds the largest
+  // batch * P. The seed policy's cap depends on the batch (512 partitions up
+  // to 8 sequences, 256 above) and nothing else does: P is the same for
+  // every batch on one side of 8, so the largest batch of each side is all
+  // that needs evaluating. The resident policy is evaluated for every batch.
   uint64_t rows = 0;
   const uint32_t candidates[2] = {c->max_batch < 8 ? c->max_batch : 8,
                                   c->max_batch};
-  for (int i = 0; i < 2; ++i) {
-    uint32_t batch = candidates[i];
+  uint32_t count = plan->resident_workgroups ? c->max_batch : 2;
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t batch = plan->resident_workgroups ? i + 1 : candidates[i];
     uq_launch_plan_t policy;
     UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
     uint64_t batch_rows = (uint64_t)batch * policy.num_partitions;
@@ -289,28 +319,23 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   // decides what the host reference does with |q_rot| > 464, so the host
   // backend matches the code object the other backends would run. Without
   // one (host backend only) the project's rule applies: saturate.
+  // The sm_90a kernels convert with cvt.rn.satfinite: they saturate.
   plan->q_overflow = UQ_FP8_OVERFLOW_SATURATE;
-  uq_rt_object_t *decode = NULL;
-  uq_status_t found = uq_rt_context_find_variant(
-      context, UQ_VARIANT_KIND_DECODE, c->head_dim, c->query_group, &decode);
-  if (found == UQ_OK) {
+  if (decode) {
     snprintf(plan->variant, sizeof(plan->variant), "%s",
              decode->source.variant);
-    if (!uq_kd_fp16_overflow(&decode->kernel->descriptor))
+    if (strcmp(uq_rt_record_target(&decode->source), "gfx950") == 0 &&
+        !uq_kd_fp16_overflow(&decode->kernel->descriptor))
       plan->q_overflow = UQ_FP8_OVERFLOW_NAN;
   } else {
     // Host backend only (the others fail below): no kernel runs.
     snprintf(plan->variant, sizeof(plan->variant), "host");
   }
 
-  if (context->backend == UQ_BACKEND_HOST) {
-    uq_status_free(found);
-  } else {
-    if (found != UQ_OK)
-      return found;
+  if (context->backend != UQ_BACKEND_HOST)
     TRY(prepare_kernels(plan));
-  }
-  if (context->backend != UQ_BACKEND_HIP) {
+  if (context->backend != UQ_BACKEND_HIP &&
+      context->backend != UQ_BACKEND_CUDA) {
     plan->seq_lens_host = uq_rt_alloc(&context->allocator,
                                       (size_t)c->max_batch * sizeof(int32_t));
     plan->tables_host = uq_rt_alloc(
@@ -497,6 +522,13 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
   };
+  if (context->backend == UQ_BACKEND_CUDA) { // kernel_abi.h, sm_90a
+    decode.workgroup[0] = UQ_SM90_DECODE_THREADS;
+    decode.dynamic_lds =
+        UQ_SM90_DECODE_SHARED_BYTES_FOR(plan->decode->source.qg_max);
+    reduce.grid[2] = 1;
+    reduce.workgroup[0] = UQ_SM90_REDUCE_THREADS;
+  }
 
   int counted_decode = 0, counted_reduce = 0;
   pthread_mutex_lock(&context->mutex);
@@ -545,7 +577,8 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                           batch, (unsigned long long)rows,
                           (unsigned long long)plan->workspace_rows);
   uq_backend_t backend = plan->context->backend;
-  if (backend != UQ_BACKEND_HIP)
+  // On a GPU the tables stay on the device: a run neither copies nor waits.
+  if (backend != UQ_BACKEND_HIP && backend != UQ_BACKEND_CUDA)
     UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens, sinks),
                        "uq_plan_run");
   if (backend == UQ_BACKEND_HOST) {

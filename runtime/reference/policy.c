@@ -12,20 +12,11 @@ static int64_t next_pow2(int64_t x) {
   return p;
 }
 
-uq_status_t uq_launch_policy(int32_t num_seqs, int32_t max_blocks_per_seq,
-                             int32_t block_size, int32_t head_dim,
-                             int32_t max_kv_splits,
-                             uq_launch_plan_t *out_plan) {
-  return uq_launch_policy_window(num_seqs, max_blocks_per_seq, block_size,
-                                 head_dim, max_kv_splits, 0, out_plan);
-}
-
-uq_status_t uq_launch_policy_window(int32_t num_seqs,
-                                    int32_t max_blocks_per_seq,
-                                    int32_t block_size, int32_t head_dim,
-                                    int32_t max_kv_splits,
-                                    int32_t sliding_window,
-                                    uq_launch_plan_t *out_plan) {
+// The checks both policies share.
+static uq_status_t check_shape(int32_t num_seqs, int32_t max_blocks_per_seq,
+                               int32_t block_size, int32_t head_dim,
+                               int32_t sliding_window,
+                               const uq_launch_plan_t *out_plan) {
   if (!out_plan)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "out_plan is NULL");
   if (num_seqs < 1)
@@ -40,22 +31,49 @@ uq_status_t uq_launch_policy_window(int32_t num_seqs,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "block_size must be 16, 32, 64, 128 or 256, got %d",
                           (int)block_size);
-  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "launch policy");
-  if (max_kv_splits < 0)
-    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "max_kv_splits must be >= 0, got %d",
-                          (int)max_kv_splits);
+  UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "head_dim");
   if (sliding_window < 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "sliding_window must be >= 0, got %d",
                           (int)sliding_window);
-  // int64 throughout: max_seq reaches 2^31 * 256.
-  int64_t cap = num_seqs <= 8 ? 512 : 256;
+  return UQ_OK;
+}
+
+// The tokens a partition walks at most: the table row, or W + 15 with a
+// sliding window (the walk starts at win_start rounded down to a tile).
+static int64_t walked_tokens(int32_t max_blocks_per_seq, int32_t block_size,
+                             int32_t sliding_window) {
+  // int64: max_seq reaches 2^31 * 256.
   int64_t max_seq = (int64_t)max_blocks_per_seq * block_size;
-  // A window walks at most W + 15 tokens (from win_start rounded down to a
-  // tile): size the split for that, not for the whole table row.
   if (sliding_window > 0 && (int64_t)sliding_window + 15 < max_seq)
     max_seq = (int64_t)sliding_window + 15;
+  return max_seq;
+}
+
+uq_status_t uq_launch_policy(int32_t num_seqs, int32_t max_blocks_per_seq,
+                             int32_t block_size, int32_t head_dim,
+                             int32_t max_kv_splits,
+                             uq_launch_plan_t *out_plan) {
+  return uq_launch_policy_window(num_seqs, max_blocks_per_seq, block_size,
+                                 head_dim, max_kv_splits, 0, out_plan);
+}
+
+uq_status_t uq_launch_policy_window(int32_t num_seqs,
+                                    int32_t max_blocks_per_seq,
+                                    int32_t block_size, int32_t head_dim,
+                                    int32_t max_kv_splits,
+                                    int32_t sliding_window,
+                                    uq_launch_plan_t *out_plan) {
+  UQ_RETURN_IF_ERROR(check_shape(num_seqs, max_blocks_per_seq, block_size,
+                                 head_dim, sliding_window, out_plan),
+                     "launch policy");
+  if (max_kv_splits < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "max_kv_splits must be >= 0, got %d",
+                          (int)max_kv_splits);
+  int64_t cap = num_seqs <= 8 ? 512 : 256;
+  int64_t max_seq =
+      walked_tokens(max_blocks_per_seq, block_size, sliding_window);
   int64_t required = ceil_div(max_seq, 256);
   int64_t splits = max_kv_splits < 1 ? 1 : max_kv_splits;
   int64_t floor_parts = splits < cap ? splits : cap;
@@ -75,5 +93,43 @@ uq_status_t uq_launch_policy_window(int32_t num_seqs,
     per_part = 1;
   out_plan->num_partitions = (int32_t)parts;
   out_plan->tgpp = (int32_t)next_pow2(per_part);
+  return UQ_OK;
+}
+
+uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
+                                      int32_t max_blocks_per_seq,
+                                      int32_t block_size, int32_t head_dim,
+                                      int32_t sliding_window,
+                                      int32_t resident_workgroups,
+                                      uq_launch_plan_t *out_plan) {
+  UQ_RETURN_IF_ERROR(check_shape(num_seqs, max_blocks_per_seq, block_size,
+                                 head_dim, sliding_window, out_plan),
+                     "launch policy");
+  if (num_kv_heads < 1 || resident_workgroups < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "num_kv_heads and resident_workgroups must be >= 1, "
+                          "got %d and %d",
+                          (int)num_kv_heads, (int)resident_workgroups);
+  // A partition's fixed work (query rotation, merge, partial write) costs
+  // about half a tile-group: measured order of magnitude on the H200.
+  const double overhead = 0.5;
+  int64_t required = ceil_div(
+      walked_tokens(max_blocks_per_seq, block_size, sliding_window), 256);
+  int64_t rows = (int64_t)num_seqs * num_kv_heads;
+  int64_t best_tgpp = 1;
+  double best = 0;
+  for (int64_t tgpp = 1; tgpp <= required; ++tgpp) {
+    int64_t parts = ceil_div(required, tgpp);
+    int64_t waves = ceil_div(rows * parts, resident_workgroups);
+    double cost = (double)waves * ((double)tgpp + overhead);
+    if (tgpp == 1 || cost < best) {
+      best = cost;
+      best_tgpp = tgpp;
+    }
+    if (waves == 1)
+      break; // longer partitions only add time once all of them are resident
+  }
+  out_plan->num_partitions = (int32_t)ceil_div(required, best_tgpp);
+  out_plan->tgpp = (int32_t)best_tgpp;
   return UQ_OK;
 }

@@ -144,14 +144,20 @@ typedef struct compiled_s {
   uq_variant_arg_t args[32];
 } compiled_t;
 
-// The record kind of a gpu.module stem ("decode" for @uq_decode).
+// The record kind of a gpu.module stem: its first word ("decode" for
+// @uq_decode and @uq_decode_sm90; the target is the module's own).
 static uq_variant_kind_t kind_of(const char *stem) {
-  if (strcmp(stem, "decode") == 0)
-    return UQ_VARIANT_KIND_DECODE;
-  if (strcmp(stem, "reduce") == 0)
-    return UQ_VARIANT_KIND_REDUCE;
-  if (strcmp(stem, "store") == 0)
-    return UQ_VARIANT_KIND_STORE;
+  static const struct {
+    const char *word;
+    uq_variant_kind_t kind;
+  } kinds[] = {{"decode", UQ_VARIANT_KIND_DECODE},
+               {"reduce", UQ_VARIANT_KIND_REDUCE},
+               {"store", UQ_VARIANT_KIND_STORE}};
+  size_t length = strcspn(stem, "_");
+  for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i)
+    if (strlen(kinds[i].word) == length &&
+        strncmp(stem, kinds[i].word, length) == 0)
+      return kinds[i].kind;
   return UQ_VARIANT_KIND_NONE;
 }
 
@@ -455,11 +461,8 @@ int main(int argc, char **argv) {
       rc = fail("out of memory");
       goto done;
     }
-    size_t embedded =
-        0; // gfx950 only: the runtime does not match cubin records yet
+    size_t embedded = 0; // every target's: the runtime matches by target
     for (size_t i = 0; i < compiled_count; ++i) {
-      if (uq_variant_is_nvidia(&compiled[i].variant))
-        continue;
       records[embedded] = compiled[i].record;
       if (records[embedded].kind == UQ_VARIANT_KIND_NONE) {
         free(records);

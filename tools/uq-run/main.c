@@ -21,8 +21,8 @@ static void usage(FILE *out) {
   fputs("usage: uq-run [flags]\n"
         "One UltraQuant decode step through libuqrt, judged against the host\n"
         "kernel-faithful reference and unquantized float64 attention.\n"
-        "  --backend=auto|hip|sim|host   (default auto: hip, else sim, else "
-        "host)\n"
+        "  --backend=auto|hip|cuda|sim|host   (default auto: hip on gfx950,\n"
+        "                     cuda on compute capability 9.0, else sim)\n"
         "  --batch=N          sequences (default 4)\n"
         "  --kv-heads=N       KV heads Hk (default 2)\n"
         "  --head-dim=D       64, 128 or 256 (default 256)\n"
@@ -209,7 +209,7 @@ int main(int argc, char **argv) {
       uq_status_t status = uq_backend_parse(value, strlen(value), &backend);
       if (status) {
         uq_status_free(status);
-        return fail("--backend must be auto, hip, sim or host, got '%s'",
+        return fail("--backend must be auto, hip, cuda, sim or host, got '%s'",
                     value);
       }
     } else if (IS("--batch")) {
@@ -317,7 +317,7 @@ int main(int argc, char **argv) {
   if (status)
     return report_status("building the problem", status);
 
-  // The best backend: auto gives hip, else sim.
+  // The best backend: auto gives hip, else cuda, else sim.
   uint16_t *got = malloc(problem->output_elems * sizeof(uint16_t));
   uint16_t *faithful = malloc(problem->output_elems * sizeof(uint16_t));
   double *unquantized = malloc(problem->output_elems * sizeof(double));
@@ -352,6 +352,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   uq_problem_error_t vs_faithful, vs_unquantized;
+  uq_problem_use_backend(problem, run.backend);
   uq_problem_compare_bf16(problem, got, faithful, &vs_faithful);
   uq_problem_compare_f64(problem, got, unquantized, &vs_unquantized);
 

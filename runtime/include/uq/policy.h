@@ -42,8 +42,8 @@ extern "C" {
 #define UQ_DEFAULT_MAX_KV_SPLITS 32
 
 typedef struct uq_launch_plan_s {
-  int32_t num_partitions; // P, a power of two >= 2
-  int32_t tgpp;           // tile-groups per partition, a power of two >= 1
+  int32_t num_partitions; // P (a power of two >= 2 but in the resident policy)
+  int32_t tgpp;           // tile-groups per partition (likewise)
 } uq_launch_plan_t;
 
 // Computes the plan for a batch of `num_seqs` sequences whose block tables
@@ -69,6 +69,25 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
                                            int32_t max_kv_splits,
                                            int32_t sliding_window,
                                            uq_launch_plan_t *out_plan);
+
+// The split-KV policy for a GPU on which `resident_workgroups` decode
+// workgroups run at once (SMs x workgroups per SM at the kernel's registers
+// and shared memory): the sm_90a kernels' policy, which takes any P and
+// TGPP, not only powers of two. A workgroup walks TGPP tile-groups (256
+// tokens) of one (sequence, KV head); the workgroups run in waves of
+// `resident_workgroups`. The estimated time is waves x (TGPP + 0.5), the
+// half tile-group being a partition's fixed work (query rotation, merge,
+// partial write); the policy takes the TGPP that minimizes it (the smallest
+// on a tie), then the fewest partitions that cover the walk with it:
+// P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens walked (the
+// table row, or W + 15 with a window W). Long sequences get few long
+// partitions, small batches still fill every SM. Like the others it
+// depends only on the launch shape, never on seq lens. INVALID_ARGUMENT as
+// uq_launch_policy_window, and for num_kv_heads or resident_workgroups < 1.
+UQ_API uq_status_t uq_launch_policy_resident(
+    int32_t num_seqs, int32_t num_kv_heads, int32_t max_blocks_per_seq,
+    int32_t block_size, int32_t head_dim, int32_t sliding_window,
+    int32_t resident_workgroups, uq_launch_plan_t *out_plan);
 
 #ifdef __cplusplus
 } // extern "C"

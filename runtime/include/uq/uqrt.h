@@ -69,10 +69,13 @@ typedef struct uq_allocator_s {
 //===----------------------------------------------------------------------===//
 
 typedef enum uq_backend_e {
-  UQ_BACKEND_AUTO = 0, // hip when a gfx950 device is usable, else sim
+  UQ_BACKEND_AUTO = 0, // hip when a gfx950 device is usable, cuda on a 9.0
+                       // device when the table has cubins, else sim
   UQ_BACKEND_HIP = 1,  // a gfx950 GPU through libamdhip64 (loaded at run time)
   UQ_BACKEND_SIM = 2,  // the embedded code objects on the gfx950 simulator
   UQ_BACKEND_HOST = 3, // the host kernel-faithful reference
+  UQ_BACKEND_CUDA = 4, // an sm_90 (compute capability 9.0) GPU through
+                       // libcuda.so.1 (loaded at run time), sm_90a cubins
 } uq_backend_t;
 
 // "auto", "hip", "sim", "host" ("unknown" otherwise). Static storage.
@@ -94,9 +97,11 @@ enum {
 
 typedef struct uq_context_options_s {
   uq_backend_t backend;
-  uint32_t flags;          // UQ_CONTEXT_FLAG_*
-  int32_t hip_device;      // HIP device ordinal
-  const char *hip_library; // NULL: libamdhip64.so, .so.7/6/5, /opt/rocm/lib
+  uint32_t flags;           // UQ_CONTEXT_FLAG_*
+  int32_t hip_device;       // HIP device ordinal
+  const char *hip_library;  // NULL: libamdhip64.so, .so.7/6/5, /opt/rocm/lib
+  int32_t cuda_device;      // CUDA device ordinal
+  const char *cuda_library; // NULL: libcuda.so.1, then libcuda.so
   const uq_allocator_t *allocator; // NULL: malloc/free
   // NULL: the code objects embedded in libuqrt.
   const uq_code_object_source_t *code_objects;

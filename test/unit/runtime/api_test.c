@@ -211,8 +211,8 @@ static int test_no_code_object(void) {
   uq_plan_t *plan = NULL;
   uq_status_t status = uq_plan_create(context, &config, &plan);
   int mentions = strstr(uq_status_message(status),
-                        "no decode kernel for head_dim 256, query_group 8 "
-                        "(the table has: none)") != NULL;
+                        "no gfx950 decode kernel for head_dim 256, "
+                        "query_group 8 (the table has: none)") != NULL;
   UQ_EXPECT_CODE(status, UQ_STATUS_NOT_FOUND);
   uq_context_destroy(context);
   UQ_EXPECT(mentions);

@@ -10,14 +10,15 @@
 #include "uq/uqrt.h"
 #include "uq_test.h"
 
-// Tolerance (problem.h): |got - ref| <= 4 * 2^-8 * |ref| + 2^-8 * row max.
-// Why: the kernel's fast exp2 and the reference's exp2f differ by ulps of
-// fp32; bf16(p) can then round the other way (2^-8 relative on one weight),
-// and the partial and the output are each rounded to bf16 (2^-9 each); a
-// few bf16 ulps at the element plus one at the row's scale (for entries
-// that cancel to near zero) bounds all of it. Non-finite output fails.
-// `want_partitions` / `want_tgpp` (0: any) pin the launch shape a case is
-// meant to cover, so a policy change cannot silently move it off its extreme.
+// Tolerance (problem.h): |got - ref| <= 4 * 2^-8 * |ref| + 2^-8 * row max
+// (2^-7 on cuda: uq_problem_use_backend says why). Why: the kernel's fast exp2
+// and the reference's exp2f differ by ulps of fp32; bf16(p) can then round the
+// other way (2^-8 relative on one weight), and the partial and the output are
+// each rounded to bf16 (2^-9 each); a few bf16 ulps at the element plus one at
+// the row's scale (for entries that cancel to near zero) bounds all of it.
+// Non-finite output fails. `want_partitions` / `want_tgpp` (0: any) pin the
+// launch shape a case is meant to cover, so a policy change cannot silently
+// move it off its extreme.
 static inline int uq_e2e_run_case_shaped(uq_context_t *context,
                                          const uq_problem_shape_t *shape,
                                          const char *label,
@@ -28,9 +29,14 @@ static inline int uq_e2e_run_case_shaped(uq_context_t *context,
   uq_problem_device_t device = {0};
   uint16_t *got = NULL, *ref = NULL;
   int rc = 1;
+  uq_backend_t backend = UQ_BACKEND_AUTO;
   uq_status_t status = uq_problem_create(shape, &problem);
   if (!status)
+    status = uq_context_backend(context, &backend);
+  if (!status) {
+    uq_problem_use_backend(problem, backend);
     status = uq_plan_create(context, &problem->config, &plan);
+  }
   uq_plan_info_t info;
   uint32_t partitions = 0, tgpp = 0;
   if (!status)

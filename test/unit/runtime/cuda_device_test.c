@@ -1,0 +1,281 @@
+// The CUDA backend on an NVIDIA Hopper GPU (compute capability 9.0): the
+// sm_90a cubins of kernels.mlir embedded in libuqrt decode, through the
+// public API, the end-to-end matrix (every QG 1-16, block sizes, ragged and
+// >= 128k-token contexts, large queries (E4M3 saturation),
+// padded slots, fused-QKV and padded-output strides, sliding windows with
+// 0xFF before the window, sinks, garbage spare blocks) against the host
+// kernel-faithful reference (tolerance in e2e_case.h); and a run captured
+// into a CUDA graph on the caller's stream launches nothing while captured
+// and replays to the same bits; head dims without an sm_90a kernel are
+// refused by name. Label `cuda`: skips (77) with the reason where no such
+// GPU or no cubins exist.
+#include <dlfcn.h>
+#include <string.h>
+
+#include "e2e_case.h"
+
+static uq_context_t *g_context;
+static uint64_t g_seed;
+
+static uq_problem_shape_t base_shape(void) {
+  return (uq_problem_shape_t){.batch = 3,
+                              .num_kv_heads = 2,
+                              .query_group = 8,
+                              .block_size = 16,
+                              .padded_slot = 272,
+                              .max_seq = 3000,
+                              .spare_blocks = 3,
+                              .shuffle = 1,
+                              .seed = g_seed++};
+}
+
+// Every QG 1-16 (the two cubins serve 1-8 and 9-16), each with one block
+// size of the five in turn, then every block size at the models' QGs.
+static int test_query_groups_and_block_sizes(void) {
+  int failed = 0;
+  for (uint32_t qg = 1; qg <= 16; ++qg) {
+    uq_problem_shape_t shape = base_shape();
+    shape.query_group = qg;
+    shape.block_size = 16u << (qg % 5);
+    char label[64];
+    snprintf(label, sizeof(label), "QG=%u block=%u", qg, shape.block_size);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+  }
+  static const uint32_t groups[3] = {6, 8, 16};
+  for (int g = 0; g < 3; ++g) {
+    for (uint32_t bs = 16; bs <= 256; bs *= 2) {
+      uq_problem_shape_t shape = base_shape();
+      shape.query_group = groups[g];
+      shape.block_size = bs;
+      char label[64];
+      snprintf(label, sizeof(label), "QG=%u block=%u", groups[g], bs);
+      failed |= uq_e2e_run_case(g_context, &shape, label);
+    }
+  }
+  return failed;
+}
+
+// Head dims the sm_90a set lacks are UNIMPLEMENTED, naming the target.
+static int test_other_head_dims_refused(void) {
+  static const uint32_t dims[2] = {64, 128};
+  for (int i = 0; i < 2; ++i) {
+    uq_problem_shape_t shape = base_shape();
+    shape.head_dim = dims[i];
+    shape.padded_slot = dims[i] + dims[i] / 16;
+    uq_problem_t *problem = NULL;
+    UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+    uq_plan_t *plan = NULL;
+    uq_status_t status = uq_plan_create(g_context, &problem->config, &plan);
+    printf("  D=%u: %s\n", dims[i], uq_status_message(status));
+    int names = strstr(uq_status_message(status), "sm_90a") != NULL;
+    int code = uq_status_consume_code(status);
+    uq_problem_destroy(problem);
+    UQ_EXPECT(plan == NULL);
+    UQ_EXPECT_EQ_INT(code, UQ_STATUS_UNIMPLEMENTED);
+    UQ_EXPECT(names);
+  }
+  return 0;
+}
+
+static int test_layouts(void) {
+  int failed = 0;
+  for (int v = 0; v < 4; ++v) {
+    uq_problem_shape_t shape = base_shape();
+    shape.padded_slot = v & 1 ? 304 : 276; // 4- and 8-byte slot alignment
+    shape.fused_qkv = v & 2;
+    shape.padded_output = v & 1;
+    shape.extra_blocks = 2;
+    char label[64];
+    snprintf(label, sizeof(label), "slot=%u fused=%d padded_out=%d",
+             shape.padded_slot, shape.fused_qkv != 0, shape.padded_output);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+  }
+  return failed;
+}
+
+static int test_windows_and_sinks(void) {
+  static const uint32_t windows[] = {1, 100, 1024, 5000};
+  int failed = 0;
+  for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); ++w) {
+    uq_problem_shape_t shape = base_shape();
+    shape.sliding_window = windows[w];
+    shape.sinks = (int)(w & 1);
+    char label[64];
+    snprintf(label, sizeof(label), "window=%u sinks=%d", windows[w],
+             shape.sinks);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+  }
+  uq_problem_shape_t shape = base_shape();
+  shape.sinks = 1;
+  shape.query_group = 16;
+  failed |= uq_e2e_run_case(g_context, &shape, "sinks QG=16");
+  // Rotated query elements far past E4M3's 448: the kernels saturate
+  // (cvt.rn.satfinite), as the plan tells the reference.
+  shape = base_shape();
+  shape.query_scale = 3000.0f;
+  failed |= uq_e2e_run_case(g_context, &shape, "query x3000 (E4M3 saturation)");
+  return failed;
+}
+
+static int test_long_contexts(void) {
+  static const int32_t lens[2] = {131072, 70001};
+  int failed = 0;
+  static const uint32_t groups[2] = {8, 16};
+  for (int g = 0; g < 2; ++g) {
+    uq_problem_shape_t shape = base_shape();
+    shape.batch = 2;
+    shape.num_kv_heads = 1;
+    shape.query_group = groups[g];
+    shape.seq_lens = lens;
+    shape.max_seq = 131072;
+    shape.spare_blocks = 5;
+    char label[64];
+    snprintf(label, sizeof(label), "QG=%u lens 131072,70001", groups[g]);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+  }
+  return failed;
+}
+
+// The driver calls the graph test needs beyond libuqrt's.
+typedef struct graph_api_s {
+  int (*stream_create)(void **, unsigned);
+  int (*stream_destroy)(void *);
+  int (*begin_capture)(void *, int);
+  int (*end_capture)(void *, void **);
+  int (*instantiate)(void **, void *, unsigned long long);
+  int (*graph_launch)(void *, void *);
+  int (*stream_sync)(void *);
+  int (*exec_destroy)(void *);
+  int (*graph_destroy)(void *);
+} graph_api_t;
+
+static int load_graph_api(graph_api_t *api) {
+  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib)
+    return -1;
+#define LOAD(field, name)                                                      \
+  do {                                                                         \
+    void *symbol_ = dlsym(lib, name);                                          \
+    if (!symbol_)                                                              \
+      return -1;                                                               \
+    memcpy(&api->field, &symbol_, sizeof(symbol_));                            \
+  } while (0)
+  LOAD(stream_create, "cuStreamCreate");
+  LOAD(stream_destroy, "cuStreamDestroy_v2");
+  LOAD(begin_capture, "cuStreamBeginCapture_v2");
+  LOAD(end_capture, "cuStreamEndCapture");
+  LOAD(instantiate, "cuGraphInstantiateWithFlags");
+  LOAD(graph_launch, "cuGraphLaunch");
+  LOAD(stream_sync, "cuStreamSynchronize");
+  LOAD(exec_destroy, "cuGraphExecDestroy");
+  LOAD(graph_destroy, "cuGraphDestroy");
+#undef LOAD
+  return 0; // the library stays loaded (libuqrt holds it too)
+}
+
+#define CU_OK(expr)                                                            \
+  do {                                                                         \
+    int cu_result_ = (expr);                                                   \
+    if (cu_result_ != 0)                                                       \
+      UQ_TEST_FAIL_("%s: CUDA error %d", #expr, cu_result_);                   \
+  } while (0)
+
+// One run captured into a graph: while captured nothing executes (the
+// poisoned output stays poisoned), and each replay writes the same bits as
+// a direct run on the same stream.
+static int test_graph_capture(void) {
+  graph_api_t api;
+  UQ_EXPECT(load_graph_api(&api) == 0);
+  uq_problem_shape_t shape = base_shape();
+  shape.sinks = 1;
+  uq_problem_t *problem = NULL;
+  UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+  uq_plan_t *plan = NULL;
+  UQ_EXPECT_OK(uq_plan_create(g_context, &problem->config, &plan));
+  uq_problem_device_t device = {0};
+  UQ_EXPECT_OK(uq_problem_upload(problem, g_context, &device));
+  size_t bytes = problem->output_elems * sizeof(uint16_t);
+  uint16_t *direct = malloc(bytes), *replayed = malloc(bytes),
+           *poison = malloc(bytes);
+  UQ_EXPECT(direct && replayed && poison);
+  memset(poison, 0xFF, bytes);
+  void *stream = NULL, *graph = NULL, *exec = NULL;
+  CU_OK(api.stream_create(&stream, 1 /* non-blocking */));
+  uq_stream_t *s = (uq_stream_t *)stream;
+  UQ_EXPECT_OK(uq_plan_run_with_sinks(
+      plan, shape.batch, device.query, device.cache, device.block_tables,
+      device.seq_lens, device.sinks, device.output, s));
+  UQ_EXPECT_OK(uq_context_synchronize(g_context, s));
+  UQ_EXPECT_OK(uq_context_download(g_context, direct, device.output, bytes));
+  UQ_EXPECT_OK(uq_context_upload(g_context, device.output, poison, bytes));
+  CU_OK(api.begin_capture(stream, 0 /* global: no allocation or sync */));
+  uq_status_t status = uq_plan_run_with_sinks(
+      plan, shape.batch, device.query, device.cache, device.block_tables,
+      device.seq_lens, device.sinks, device.output, s);
+  CU_OK(api.end_capture(stream, &graph));
+  UQ_EXPECT_OK(status);
+  UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
+  UQ_EXPECT(memcmp(replayed, poison, bytes) == 0); // nothing ran yet
+  CU_OK(api.instantiate(&exec, graph, 0));
+  for (int i = 0; i < 3; ++i)
+    CU_OK(api.graph_launch(exec, stream));
+  CU_OK(api.stream_sync(stream));
+  UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
+  int same = memcmp(direct, replayed, bytes) == 0;
+  printf("  captured run: %s the direct run after 3 replays\n",
+         same ? "bitwise equal to" : "DIFFERS from");
+  api.exec_destroy(exec);
+  api.graph_destroy(graph);
+  api.stream_destroy(stream);
+  free(direct);
+  free(replayed);
+  free(poison);
+  uq_problem_device_free(g_context, &device);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  UQ_EXPECT(same);
+  return 0;
+}
+
+static const uq_test_case_t tests[] = {
+    {"query_groups_and_block_sizes", test_query_groups_and_block_sizes},
+    {"other_head_dims_refused", test_other_head_dims_refused},
+    {"layouts", test_layouts},
+    {"windows_and_sinks", test_windows_and_sinks},
+    {"long_contexts", test_long_contexts},
+    {"graph_capture", test_graph_capture},
+    {0, 0}};
+
+int main(int argc, char **argv) {
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_CUDA;
+  uq_status_t status = uq_context_create(&options, &g_context);
+  if (status) {
+    printf("SKIP: no usable CUDA device: %s\n", uq_status_message(status));
+    uq_status_free(status);
+    return UQ_TEST_SKIP;
+  }
+  const char *text = NULL;
+  if (uq_context_describe(g_context, &text) == UQ_OK)
+    printf("%s\n", text);
+  // A library built without a CUDA toolkit embeds no cubins.
+  uq_problem_shape_t shape = base_shape();
+  uq_problem_t *problem = NULL;
+  uq_plan_t *plan = NULL;
+  status = uq_problem_create(&shape, &problem);
+  if (status == UQ_OK)
+    status = uq_plan_create(g_context, &problem->config, &plan);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  int rc = UQ_TEST_SKIP;
+  if (status) {
+    printf("SKIP: %s\n", uq_status_message(status));
+    uq_status_free(status);
+  } else {
+    g_seed = uq_test_seed();
+    rc = uq_test_main(argc, argv, tests);
+  }
+  uq_context_destroy(g_context);
+  return rc;
+}
