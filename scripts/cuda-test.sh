@@ -1,17 +1,33 @@
 #!/usr/bin/env bash
-# The CUDA tests, on a machine with an NVIDIA Hopper GPU (sm_90a): the
-# decode + reduce cubins against the host oracles over QG 6/8/16, block
-# sizes 16..256, padded slots (4- and 8-byte copy paths), fused-QKV and
-# padded-output strides, sliding windows, sinks, E4M3 saturation, ragged and
-# >= 128k-token contexts, unwritten (0xFF) cache blocks, and both launch
-# policies. Needs only the CUDA driver there: build here, carry
-# BUILD/tools/uq-bench-cuda/uq-bench-cuda and BUILD/kernels/*.cubin.
+# The CUDA tests, on a machine with an NVIDIA Hopper GPU (compute capability
+# 9.0), through libuqrt's CUDA backend and the sm_90a cubins embedded in it:
+#   runtime_cuda_test         backend selection and errors
+#   runtime_cuda_device_test  every QG 1-16, block sizes 16-256, padded
+#                             slots, fused-QKV and padded-output strides,
+#                             sliding windows with 0xFF before them, sinks,
+#                             large queries (E4M3 saturation), ragged and
+#                             >= 128k-token contexts, garbage spare blocks,
+#                             against the host kernel-faithful reference;
+#                             a run captured into a CUDA graph
+#   uq-run --backend=cuda     whole decode steps against the host oracles
+# Needs only the CUDA driver there (libuqrt links libc/libm): build here,
+# carry the build tree's binaries and libuqrt.so.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)
-#   UQ_BENCH_CUDA=PATH UQ_KERNEL_DIR=DIR override the two locations;
 #   UQ_TEST_SEED=N replays a run.
 set -euo pipefail
 build=${1:-build}
-tool=${UQ_BENCH_CUDA:-$build/tools/uq-bench-cuda/uq-bench-cuda}
-kernels=${UQ_KERNEL_DIR:-$build/kernels}
-echo "== uq-bench-cuda --check --long ($kernels)"
-"$tool" "--kernels=$kernels" --check --long
+export UQ_TEST_SEED=${UQ_TEST_SEED:-$(date +%s)}
+echo "seed: UQ_TEST_SEED=$UQ_TEST_SEED"
+status=0
+run() {
+  echo "== $*"
+  "$@" || { rc=$?; ((rc == 77)) && echo "(skipped)" || status=1; }
+}
+run "$build/test/unit/runtime/runtime_cuda_test"
+run "$build/test/unit/runtime/runtime_cuda_device_test"
+uq_run=$build/tools/uq-run/uq-run
+run "$uq_run" --backend=cuda --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --qg=6 --block-size=64 --fused-qkv --sinks --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --qg=16 --batch=2 --kv-heads=1 --max-seq=131072 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --qg=5 --sliding-window=700 --padded-slot=304 --seed="$UQ_TEST_SEED"
+exit $status
