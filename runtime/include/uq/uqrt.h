@@ -292,12 +292,12 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 //   kv_cache      u8 [num_blocks, block_size, Hk, padded_slot], written
 // Each stored (token, kv head) gets the D + D/16 content bytes
 // uq_cache_write would write (K rotated; byte for byte the same); no other
-// cache byte is touched. Two tokens mapped to one slot is the caller's mistake (the
-// order is unspecified on a GPU). A slot at or past num_blocks * block_size:
-// on the sim and host backends the slot mapping is read back and checked
-// first, OUT_OF_RANGE and nothing written; on a GPU the kernel skips such a
-// token (never writes out of bounds) and reports nothing. Like run: never
-// allocates, safe inside a HIP graph capture. Codes: INVALID_ARGUMENT (a
+// cache byte is touched. Two tokens mapped to one slot is the caller's mistake
+// (the order is unspecified on a GPU). A slot at or past num_blocks *
+// block_size: on the sim and host backends the slot mapping is read back and
+// checked first, OUT_OF_RANGE and nothing written; on a GPU the kernel skips
+// such a token (never writes out of bounds) and reports nothing. Like run:
+// never allocates, safe inside a HIP graph capture. Codes: INVALID_ARGUMENT (a
 // null pointer with num_tokens > 0, num_tokens over max_store_tokens),
 // NOT_FOUND (the context has no store code object: custom code objects
 // without "store_d<D>"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
