@@ -2600,9 +2600,11 @@ module attributes {gpu.container_module} {
   // take part in the shuffles). slot_mapping[t] < 0 (padding) or >= num_slots
   // (past the cache) skips the token; a stored slot gets its K codes, K
   // scales, V codes and V scales (D + D/16 bytes) and no other byte.
-  //   K: bf16 -> f32, the fp32 butterfly of uq_wht256 (strides 1, 2 in the
+  //   K: bf16 -> f32, the fp32 butterfly of uq_wht (strides 1, 2 in the
   //      lane, 4..D/2 across lanes with gpu.shuffle xor, in the host's order),
-  //      times 1/16; V as is.
+  //      times 1/sqrt(D) rounded to f32 (uq_wht_scale); V as is.
+  // One variant per head dim D = 64, 128, 256: D/4 lanes hold the row, the
+  // lanes past it only take part in the shuffles.
   //   Group of 32 = 8 lanes: absmax by integer max of |bits| (a NaN or inf
   //   shows as >= 0x7F800000 and makes a zero group, the host's rule);
   //   s = 0.156f * absmax; exp = floor(log2(s) + 1/2) exactly: s's binary
@@ -2611,7 +2613,7 @@ module attributes {gpu.container_module} {
   //   for a subnormal s; no hardware log2. Codes: x * 2^-exp snapped over the
   //   7 midpoints with torch.bucketize ties (a tie takes the level toward
   //   -inf); magnitude 0 is +0.
-  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 256}]} {
+  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
     gpu.func @uq_store(
         %kv_cache: !llvm.ptr<1> {llvm.noalias},
         %key: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
@@ -2647,7 +2649,7 @@ module attributes {gpu.container_module} {
       %mant_mask = arith.constant 8388607 : i32
       %sqrt2_mant = arith.constant 3474676 : i32
       %enc_c = arith.constant 0.156 : f32
-      %sixteenth = arith.constant dense<0.0625> : vector<4xf32>
+      %one_f = arith.constant 1.0 : f32
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
       %zero4i = arith.constant dense<0> : vector<4xi32>
       %one4i = arith.constant dense<1> : vector<4xi32>
@@ -2662,6 +2664,13 @@ module attributes {gpu.container_module} {
       %m500 = arith.constant dense<5.0> : vector<4xf32>
       %d_i32 = arith.index_cast %d : index to i32
       %d_lanes = arith.shrui %d_i32, %c2_i32 : i32
+      // 1/sqrt(D) as sqrt(1/D): 1/D is exact (D a power of two) and the
+      // square root correctly rounded, so this is uq_wht_scale's f32 bit for
+      // bit; specialized, it folds to a constant (no v_sqrt_f32 in the ISA).
+      %d_f = arith.uitofp %d_i32 : i32 to f32
+      %inv_d = arith.divf %one_f, %d_f : f32
+      %norm = math.sqrt %inv_d : f32
+      %norm4 = vector.broadcast %norm : f32 to vector<4xf32>
       %lane_ix = gpu.thread_id x
       %lane = arith.index_cast %lane_ix : index to i32
       %tok_ix = gpu.block_id x
@@ -2750,7 +2759,7 @@ module attributes {gpu.container_module} {
               }
               scf.yield %next : vector<4xf32>
             }
-            %scaled = arith.mulf %butterfly, %sixteenth : vector<4xf32>
+            %scaled = arith.mulf %butterfly, %norm4 : vector<4xf32>
             scf.yield %scaled : vector<4xf32>
           } else {
             scf.yield %x : vector<4xf32>

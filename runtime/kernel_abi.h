@@ -62,7 +62,7 @@ typedef enum uq_reduce_arg_e {
 #define UQ_SM90_REDUCE_THREADS 256
 
 // Store: grid (num_tokens, Hk), one 64-lane wave each. Kernel name
-// "uq_store_d256" (variant store_d256).
+// "uq_store_d<D>" (variant store_d<D>, D = 64, 128, 256).
 typedef enum uq_store_arg_e {
   UQ_STORE_ARG_KV_CACHE = 0,       // u8*  [blocks, block_size, Hk, slot]
   UQ_STORE_ARG_KEY,                // bf16* [T, Hk, D] with the strides below

@@ -10,6 +10,12 @@ import pytest
 import uqrt
 
 
+@pytest.fixture(params=uqrt.HEAD_DIMS, ids=lambda d: f"d{d}")
+def head_dim(request):
+    """Every supported head dim D."""
+    return request.param
+
+
 @pytest.fixture
 def rng(request):
     seed = int(os.environ.get("UQ_TEST_SEED", "0"), 0) or time.time_ns() % 2**32
@@ -23,15 +29,18 @@ def random_bf16(rng, shape, scale=1.0):
 
 
 class Problem:
-    """B sequences over a shuffled paged cache, encoded with cache_write."""
+    """B sequences over a shuffled paged cache of head dim d, encoded with
+    cache_write."""
 
     def __init__(self, rng, batch=2, kv_heads=2, qg=8, block=16, max_seq=70,
-                 spare=2):
+                 spare=2, d=256):
         self.batch, self.kv_heads, self.qg, self.block = batch, kv_heads, qg, block
+        self.d = d
         self.hq = kv_heads * qg
         self.blocks_per_seq = -(-max_seq // block)
         self.num_blocks = batch * self.blocks_per_seq + spare
-        self.cache = uqrt.new_cache(self.num_blocks, block, kv_heads)
+        self.cache = uqrt.new_cache(self.num_blocks, block, kv_heads,
+                                    head_dim=d)
         order = rng.permutation(self.num_blocks).astype(np.int32)
         self.tables = order[:batch * self.blocks_per_seq].reshape(
             batch, self.blocks_per_seq).copy()
@@ -42,20 +51,21 @@ class Problem:
             t = np.arange(n)
             slots = (self.tables[b, t // block].astype(np.int64) * block +
                      t % block)
-            k = random_bf16(rng, (n, kv_heads, 256))
-            v = random_bf16(rng, (n, kv_heads, 256))
-            uqrt.cache_write(self.cache, k, v, slots)
-        self.query = random_bf16(rng, (batch, self.hq, 256))
+            k = random_bf16(rng, (n, kv_heads, d))
+            v = random_bf16(rng, (n, kv_heads, d))
+            uqrt.cache_write(self.cache, k, v, slots, head_dim=d)
+        self.query = random_bf16(rng, (batch, self.hq, d))
 
     def plan(self, ctx, **extra):
         return ctx.plan(num_kv_heads=self.kv_heads, query_group=self.qg,
                         block_size=self.block, num_blocks=self.num_blocks,
                         max_blocks_per_seq=self.blocks_per_seq,
-                        max_batch=self.batch, **extra)
+                        max_batch=self.batch, head_dim=self.d, **extra)
 
     def exact(self, **extra):
         return uqrt.reference_decode_exact(self.query, self.cache, self.tables,
-                                           self.lens, self.qg, **extra)
+                                           self.lens, self.qg,
+                                           head_dim=self.d, **extra)
 
 
 def assert_close_bf16(got, want):

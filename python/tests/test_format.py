@@ -1,5 +1,5 @@
 """The host API (encoder, cache writer/reader, references, policy) against
-independent numpy computations."""
+independent numpy computations, for every head dim."""
 
 import ctypes
 
@@ -13,21 +13,33 @@ from conftest import random_bf16
 FP4 = np.array([0, .5, 1, 1.5, 2, 3, 4, 6, -0., -.5, -1, -1.5, -2, -3, -4, -6])
 
 
-def hadamard():
+def hadamard(d):
     h = np.array([[1.0]])
-    while h.shape[0] < 256:
+    while h.shape[0] < d:
         h = np.block([[h, h], [h, -h]])
-    return h / 16
+    return h / np.sqrt(d)
+
+
+def e4m3(x):
+    """Round normal float64 values to E4M3 (3 mantissa bits, ties to even)."""
+    m, e = np.frexp(x)
+    return np.ldexp(np.round(m * 16) / 16, e)
 
 
 def numpy_slot_decode(slot):
-    """Independent decode of a 272-byte slot (nibbles, UE8M0 bytes)."""
+    """Independent decode of a D + D/16-byte slot (nibbles, UE8M0 bytes):
+    K codes [0, D/2), K scales [.., D/2 + D/32), V codes, V scales."""
+    d = len(slot) // 17 * 16
+    g = d // 32
+
     def part(codes, scales):
-        c = codes.reshape(8, 16)
-        nib = np.stack([c & 15, c >> 4], axis=-1).reshape(8, 32)
+        c = codes.reshape(g, 16)
+        nib = np.stack([c & 15, c >> 4], axis=-1).reshape(g, 32)
         sc = np.where(scales == 0, 0.0, 2.0 ** (scales.astype(float) - 127))
-        return (FP4[nib] * sc[:, None]).reshape(256)
-    return part(slot[:128], slot[128:136]), part(slot[136:264], slot[264:272])
+        return (FP4[nib] * sc[:, None]).reshape(d)
+    k_end = d // 2 + g
+    return (part(slot[:d // 2], slot[d // 2:k_end]),
+            part(slot[k_end:k_end + d // 2], slot[k_end + d // 2:]))
 
 
 def test_bf16_matches_library(rng):
@@ -42,12 +54,18 @@ def test_bf16_matches_library(rng):
     assert np.all(np.abs(back - x[:1000]) <= np.abs(x[:1000]) * 2.0**-8)
 
 
-def test_wht256_is_the_normalized_hadamard(rng):
-    x = rng.standard_normal(256).astype(np.float32)
-    got = uqrt.wht256(x)
-    np.testing.assert_allclose(got, hadamard() @ x.astype(np.float64),
+def test_wht_is_the_normalized_hadamard(rng, head_dim):
+    x = rng.standard_normal(head_dim).astype(np.float32)
+    got = uqrt.wht(x)
+    np.testing.assert_allclose(got, hadamard(head_dim) @ x.astype(np.float64),
                                rtol=0, atol=1e-5 * np.abs(x).sum())
-    np.testing.assert_allclose(uqrt.wht256(got), x, atol=1e-5)
+    np.testing.assert_allclose(uqrt.wht(got), x, atol=1e-5)
+    # The f32 scale: a one-hot rotates to +-uq_wht_scale(D) exactly.
+    e0 = np.zeros(head_dim, np.float32)
+    e0[0] = 1
+    assert np.all(uqrt.wht(e0) == np.float32(1 / np.sqrt(head_dim)))
+    if head_dim == 256:
+        np.testing.assert_array_equal(uqrt.wht256(x), got)
 
 
 def test_group_encode_known_values():
@@ -64,9 +82,11 @@ def test_group_encode_known_values():
     assert scale == 0 and not codes.any()
 
 
-def test_slot_encode_decode(rng):
-    k, v = random_bf16(rng, 256), random_bf16(rng, 256, 10.0)
+def test_slot_encode_decode(rng, head_dim):
+    d = head_dim
+    k, v = random_bf16(rng, d), random_bf16(rng, d, 10.0)
     slot = uqrt.slot_encode(k, v)
+    assert slot.shape == (uqrt.slot_content_bytes(d),) == (d + d // 16,)
     k_rot, v_dec = uqrt.slot_decode(slot)
     nk, nv = numpy_slot_decode(slot)
     np.testing.assert_array_equal(k_rot, nk)
@@ -75,22 +95,24 @@ def test_slot_encode_decode(rng):
     # (s = 0.156 absmax rounded to a power of two within sqrt 2), so values
     # clipped at level 6 lose at most 3.1 of 9.1 units and the others half a
     # step (<= 1 unit): under 0.34 of the group's absmax either way.
-    kr = (hadamard() @ uqrt.float_from_bf16(k).astype(np.float64)).reshape(8, 32)
-    err = np.abs(k_rot.reshape(8, 32) - kr).max(axis=1)
+    kr = (hadamard(d) @
+          uqrt.float_from_bf16(k).astype(np.float64)).reshape(d // 32, 32)
+    err = np.abs(k_rot.reshape(d // 32, 32) - kr).max(axis=1)
     assert np.all(err <= 0.34 * np.abs(kr).max(axis=1))
 
 
-def test_cache_write_strided_skips_and_untouched_bytes(rng):
-    blocks, block, hk, padded = 5, 16, 3, 288
-    cache = uqrt.new_cache(blocks, block, hk, padded, fill=0xA5)
+def test_cache_write_strided_skips_and_untouched_bytes(rng, head_dim):
+    d, content = head_dim, uqrt.slot_content_bytes(head_dim)
+    blocks, block, hk, padded = 5, 16, 3, content + 16
+    cache = uqrt.new_cache(blocks, block, hk, padded, fill=0xA5, head_dim=d)
     poison = cache.copy()
     t = 9
     # A fused QKV-like tensor: per token [q heads..., k heads, v heads].
-    fused = random_bf16(rng, (t, 4 + 2 * hk, 256), 3.0)
+    fused = random_bf16(rng, (t, 4 + 2 * hk, d), 3.0)
     key, value = fused[:, 4:4 + hk], fused[:, 4 + hk:]
     slots = rng.choice(blocks * block, t, replace=False).astype(np.int64)
     slots[3] = -1  # skipped (padding)
-    uqrt.cache_write(cache, key, value, slots)
+    uqrt.cache_write(cache, key, value, slots, head_dim=d)
     flat, before = cache.reshape(-1, hk, padded), poison.reshape(-1, hk, padded)
     written = np.zeros(blocks * block, bool)
     for i, s in enumerate(slots):
@@ -99,23 +121,25 @@ def test_cache_write_strided_skips_and_untouched_bytes(rng):
         written[s] = True
         for h in range(hk):
             want = uqrt.slot_encode(key[i, h].copy(), value[i, h].copy())
-            np.testing.assert_array_equal(flat[s, h, :272], want)
-    np.testing.assert_array_equal(flat[written][:, :, 272:],
-                                  before[written][:, :, 272:])
+            np.testing.assert_array_equal(flat[s, h, :content], want)
+    np.testing.assert_array_equal(flat[written][:, :, content:],
+                                  before[written][:, :, content:])
     np.testing.assert_array_equal(flat[~written], before[~written])
     k_rot, v = uqrt.cache_read_slot(cache, slots[0] // block,
-                                    slots[0] % block, 1)
-    nk, nv = numpy_slot_decode(flat[slots[0], 1, :272])
+                                    slots[0] % block, 1, head_dim=d)
+    nk, nv = numpy_slot_decode(flat[slots[0], 1, :content])
     np.testing.assert_array_equal(k_rot, nk)
     np.testing.assert_array_equal(v, nv)
 
 
 @pytest.mark.parametrize("case", ["slot_past_cache", "float_key", "short_map",
-                                  "int32_map", "key_shape", "bad_layout"])
-def test_cache_write_rejects_and_writes_nothing(rng, case):
-    cache = uqrt.new_cache(2, 16, 2, fill=0x5A)
+                                  "int32_map", "key_shape", "key_head_dim",
+                                  "bad_layout"])
+def test_cache_write_rejects_and_writes_nothing(rng, case, head_dim):
+    d = head_dim
+    cache = uqrt.new_cache(2, 16, 2, fill=0x5A, head_dim=d)
     before = cache.copy()
-    key, value = random_bf16(rng, (3, 2, 256)), random_bf16(rng, (3, 2, 256))
+    key, value = random_bf16(rng, (3, 2, d)), random_bf16(rng, (3, 2, d))
     slots = np.array([0, 5, 31], np.int64)
     code = uqrt.StatusCode.INVALID_ARGUMENT
     if case == "slot_past_cache":
@@ -128,59 +152,68 @@ def test_cache_write_rejects_and_writes_nothing(rng, case):
         slots = slots.astype(np.int32)
     elif case == "key_shape":
         key = key[:, :1]
-    elif case == "bad_layout":
-        cache = np.zeros((2, 16, 2, 270), np.uint8)
+    elif case == "key_head_dim":
+        key = key[:, :, :d // 2].copy()
+    elif case == "bad_layout":  # a slot shorter than D + D/16
+        cache = np.zeros((2, 16, 2, uqrt.slot_content_bytes(d) - 4), np.uint8)
         before = cache.copy()
     with pytest.raises(uqrt.Error) as e:
-        uqrt.cache_write(cache, key, value, slots)
+        uqrt.cache_write(cache, key, value, slots, head_dim=d)
     assert e.value.code == code, e.value
     np.testing.assert_array_equal(cache, before)
 
 
-def test_reference_exact_against_numpy(rng):
-    # A one-hot query rotates to +-c/16 exactly (E4M3-representable), so the
-    # float64 numpy attention over the decoded cache is an independent oracle.
-    p_blocks, block, hk, qg, n = 3, 16, 1, 8, 37
-    cache = uqrt.new_cache(p_blocks, block, hk)
-    k, v = random_bf16(rng, (n, hk, 256)), random_bf16(rng, (n, hk, 256))
+def test_reference_exact_against_numpy(rng, head_dim):
+    # A one-hot query c e_j rotates to +-c uq_wht_scale(D), rounded to E4M3
+    # (exact at D 64 and 256), so the float64 numpy attention over the
+    # decoded cache is an independent oracle.
+    p_blocks, block, hk, qg, n, d = 3, 16, 1, 8, 37, head_dim
+    cache = uqrt.new_cache(p_blocks, block, hk, head_dim=d)
+    k, v = random_bf16(rng, (n, hk, d)), random_bf16(rng, (n, hk, d))
     tables = np.array([[2, 0, 1]], np.int32)
     slots = tables[0, np.arange(n) // block].astype(np.int64) * block + \
         np.arange(n) % block
-    uqrt.cache_write(cache, k, v, slots)
-    query = np.zeros((1, qg, 256), np.uint16)
-    cols = rng.integers(0, 256, qg)
+    uqrt.cache_write(cache, k, v, slots, head_dim=d)
+    query = np.zeros((1, qg, d), np.uint16)
+    cols = rng.integers(0, d, qg)
     query[0, np.arange(qg), cols] = uqrt.bf16_from_float(np.float32(4.0))
     got = uqrt.reference_decode_exact(query, cache, tables,
-                                      np.array([n], np.int32), qg)
-    kr = np.stack([uqrt.cache_read_slot(cache, s // block, s % block, 0)[0]
-                   for s in slots]).astype(np.float64)
-    vv = np.stack([uqrt.cache_read_slot(cache, s // block, s % block, 0)[1]
-                   for s in slots]).astype(np.float64)
+                                      np.array([n], np.int32), qg, head_dim=d)
+    slot_values = [uqrt.cache_read_slot(cache, s // block, s % block, 0,
+                                        head_dim=d) for s in slots]
+    kr = np.stack([kv[0] for kv in slot_values]).astype(np.float64)
+    vv = np.stack([kv[1] for kv in slot_values]).astype(np.float64)
+    q_mag = e4m3(float(np.float32(4.0) * np.float32(1 / np.sqrt(d))))
+    scale = float(np.float32(1 / np.sqrt(d)))
     for r in range(qg):
-        q_rot = hadamard()[:, cols[r]] * 4.0
-        x = kr @ q_rot / 16
+        q_rot = np.sign(hadamard(d)[:, cols[r]]) * q_mag
+        x = kr @ q_rot * scale
         p = np.exp(x - x.max())
         want = (p @ vv) / p.sum()
         g = uqrt.float_from_bf16(got[0, r]).astype(np.float64)
         assert np.all(np.abs(g - want) <= np.abs(want) * 2.0**-8 + 1e-30)
 
 
-def test_reference_rejects_bad_input(rng):
-    cache = uqrt.new_cache(2, 16, 1)
+def test_reference_rejects_bad_input(rng, head_dim):
+    d = head_dim
+    cache = uqrt.new_cache(2, 16, 1, head_dim=d)
+    tables = np.array([[0, 1]], np.int32)
     with pytest.raises(uqrt.Error) as e:
-        uqrt.reference_decode_exact(random_bf16(rng, (1, 8, 256)), cache,
-                                    np.array([[0, 1]], np.int32),
-                                    np.array([33], np.int32), 8)
+        uqrt.reference_decode_exact(random_bf16(rng, (1, 8, d)), cache,
+                                    tables, np.array([33], np.int32), 8,
+                                    head_dim=d)
     assert e.value.code == uqrt.StatusCode.OUT_OF_RANGE
-    with pytest.raises(uqrt.Error) as e:
-        uqrt.reference_decode_exact(np.zeros((1, 8, 256), np.float32), cache,
-                                    np.array([[0, 1]], np.int32),
-                                    np.array([3], np.int32), 8)
-    assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+    for query in (np.zeros((1, 8, d), np.float32),  # dtype
+                  np.zeros((1, 8, d // 2), np.uint16)):  # head dim
+        with pytest.raises(uqrt.Error) as e:
+            uqrt.reference_decode_exact(query, cache, tables,
+                                        np.array([3], np.int32), 8,
+                                        head_dim=d)
+        assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
 
 
-def test_launch_policy():
-    p, t = uqrt.launch_policy(4, 64, 64)
+def test_launch_policy(head_dim):
+    p, t = uqrt.launch_policy(4, 64, 64, head_dim=head_dim)
     assert p >= 2 and p * t * 256 >= 64 * 64
     with pytest.raises(uqrt.Error) as e:
         uqrt.launch_policy(4, 64, 24)
@@ -214,9 +247,32 @@ def test_format_entry_points_reject_bad_input():
         assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, (i, e.value)
 
 
-def test_cache_read_slot_rejects_out_of_range():
-    cache = uqrt.new_cache(2, 16, 2)
+def test_unsupported_head_dims_name_the_supported_set():
+    unsupported = [
+        lambda: uqrt.wht(np.zeros(96, np.float32)),
+        lambda: uqrt.slot_encode(np.zeros(512, np.uint16),
+                                 np.zeros(512, np.uint16)),
+        lambda: uqrt.slot_decode(np.zeros(34, np.uint8)),  # D = 32
+        lambda: uqrt.slot_content_bytes(32),
+        lambda: uqrt.new_cache(1, 16, 1, padded_slot=544, head_dim=512),
+        lambda: uqrt.cache_write(uqrt.new_cache(1, 16, 1), np.zeros(
+            (1, 1, 96), np.uint16), np.zeros((1, 1, 96), np.uint16),
+            np.zeros(1, np.int64), head_dim=96),
+        lambda: uqrt.launch_policy(4, 64, 64, head_dim=80),
+    ]
+    for i, call in enumerate(unsupported):
+        with pytest.raises(uqrt.Error) as e:
+            call()
+        assert e.value.code == uqrt.StatusCode.UNIMPLEMENTED, (i, e.value)
+        assert "64, 128 or 256" in e.value.message, (i, e.value)
+    with pytest.raises(uqrt.Error) as e:
+        uqrt.new_cache(1, 16, 1, head_dim="256")
+    assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+
+
+def test_cache_read_slot_rejects_out_of_range(head_dim):
+    cache = uqrt.new_cache(2, 16, 2, head_dim=head_dim)
     for block, offset, head in [(2, 0, 0), (0, 16, 0), (0, 0, 2), (-1, 0, 0)]:
         with pytest.raises(uqrt.Error) as e:
-            uqrt.cache_read_slot(cache, block, offset, head)
+            uqrt.cache_read_slot(cache, block, offset, head, head_dim=head_dim)
         assert e.value.code == uqrt.StatusCode.OUT_OF_RANGE

@@ -44,38 +44,39 @@ def test_version():
     assert uqrt.runtime_version()[0] == 0
 
 
-def test_run_matches_reference(ctx, rng):
-    p = Problem(rng)
+def test_run_matches_reference(ctx, rng, head_dim):
+    p = Problem(rng, d=head_dim)
     with p.plan(ctx) as plan:
-        assert plan.info["variant"].startswith("decode_d256")
+        assert plan.info["variant"].startswith(f"decode_d{head_dim}_")
         parts, tgpp = plan.launch_shape(p.batch)
         assert parts * tgpp * 256 >= p.lens.max()
-        out = np.full((p.batch, p.hq, 256), POISON, np.uint16)
+        out = np.full((p.batch, p.hq, head_dim), POISON, np.uint16)
         plan.run(p.query, p.cache, p.tables, p.lens, out)
         assert_close_bf16(out, p.exact())
 
 
-def test_run_fused_query_and_padded_output(ctx, rng):
-    p = Problem(rng, batch=2, kv_heads=1, qg=8, max_seq=40)
-    # Query rows inside a fused QKV tensor [B, Hq + 2 Hk, 256]; output rows
-    # 300 elements apart with gaps that must stay untouched.
-    fused = random_bf16(rng, (p.batch, p.hq + 2 * p.kv_heads, 256))
+def test_run_fused_query_and_padded_output(ctx, rng, head_dim):
+    d = head_dim
+    p = Problem(rng, batch=2, kv_heads=1, qg=8, max_seq=40, d=d)
+    # Query rows inside a fused QKV tensor [B, Hq + 2 Hk, D]; output rows
+    # D + 44 elements apart with gaps that must stay untouched.
+    fused = random_bf16(rng, (p.batch, p.hq + 2 * p.kv_heads, d))
     fused[:, :p.hq] = p.query
-    out_store = np.full((p.batch, p.hq, 300), POISON, np.uint16)
-    out = out_store[:, :, :256]
-    with p.plan(ctx, query_strides=((p.hq + 2) * 256, 256),
-                output_strides=(p.hq * 300, 300)) as plan:
+    out_store = np.full((p.batch, p.hq, d + 44), POISON, np.uint16)
+    out = out_store[:, :, :d]
+    with p.plan(ctx, query_strides=((p.hq + 2) * d, d),
+                output_strides=(p.hq * (d + 44), d + 44)) as plan:
         plan.run(fused[:, :p.hq], p.cache, p.tables, p.lens, out)
     assert_close_bf16(out, p.exact())
-    assert np.all(out_store[:, :, 256:] == POISON)
+    assert np.all(out_store[:, :, d:] == POISON)
 
 
-def test_run_with_sinks(ctx, rng):
-    p = Problem(rng, batch=1, kv_heads=1, max_seq=33)
+def test_run_with_sinks(ctx, rng, head_dim):
+    p = Problem(rng, batch=1, kv_heads=1, max_seq=33, d=head_dim)
     sinks = rng.normal(0, 2, p.hq).astype(np.float32)
     sinks[::5] = -np.inf
     with p.plan(ctx) as plan:
-        out = np.full((1, p.hq, 256), POISON, np.uint16)
+        out = np.full((1, p.hq, head_dim), POISON, np.uint16)
         plan.run_with_sinks(p.query, p.cache, p.tables, p.lens, sinks, out)
     assert_close_bf16(out, p.exact(sinks=sinks))
 
@@ -97,7 +98,8 @@ def test_counters(ctx, rng):
 
 def test_plan_rejects_bad_config(ctx):
     cases = [dict(block_size=24), dict(num_blocks=0), dict(max_batch=-1),
-             dict(query_strides=(10, 10))]
+             dict(query_strides=(10, 10)), dict(head_dim="64"),
+             dict(head_dim=128, padded_slot=132)]
     for bad in cases:
         config = dict(num_kv_heads=1, query_group=8, block_size=16,
                       num_blocks=4, max_blocks_per_seq=4, max_batch=2)
@@ -105,6 +107,12 @@ def test_plan_rejects_bad_config(ctx):
         with pytest.raises(uqrt.Error) as e:
             ctx.plan(**config)
         assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, bad
+    for d in (96, 512):  # no kernels: UNIMPLEMENTED, naming the supported set
+        with pytest.raises(uqrt.Error) as e:
+            ctx.plan(num_kv_heads=1, query_group=8, block_size=16,
+                     num_blocks=4, max_blocks_per_seq=4, head_dim=d)
+        assert e.value.code == uqrt.StatusCode.UNIMPLEMENTED, d
+        assert "64, 128 or 256" in e.value.message
 
 
 BAD_RUNS = {

@@ -9,14 +9,19 @@ library is found through $UQRT_LIBRARY, the install tree, the build tree
         plan = ctx.plan(num_kv_heads=2, query_group=8, block_size=16,
                         num_blocks=64, max_blocks_per_seq=8, max_batch=4)
         plan.run(query, kv_cache, block_tables, seq_lens, output)
+
+Head dims 64, 128 and 256 (HEAD_DIMS): Plan and the cache functions take
+head_dim (default 256), the vector functions read it from their argument.
 """
 
-from ._library import HEAD_DIM, SLOT_CONTENT_BYTES
+from ._library import (HEAD_DIM, HEAD_DIMS, SLOT_CONTENT_BYTES,
+                       slot_content_bytes)
 from ._library import path as library_path
 from ._status import Error, StatusCode
 from .format import (bf16_from_float, cache_read_slot, cache_write,
                      float_from_bf16, group_encode, launch_policy, new_cache,
-                     reference_decode_exact, slot_decode, slot_encode, wht256)
+                     reference_decode_exact, slot_decode, slot_encode, wht,
+                     wht256)
 from .runtime import Context, Plan
 
 
@@ -30,8 +35,9 @@ def runtime_version():
     return major.value, minor.value
 
 
-__all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM",
-           "SLOT_CONTENT_BYTES", "library_path", "runtime_version",
-           "bf16_from_float", "float_from_bf16", "wht256", "slot_encode",
-           "slot_decode", "group_encode", "new_cache", "cache_write",
-           "cache_read_slot", "reference_decode_exact", "launch_policy"]
+__all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM", "HEAD_DIMS",
+           "SLOT_CONTENT_BYTES", "slot_content_bytes", "library_path",
+           "runtime_version", "bf16_from_float", "float_from_bf16", "wht",
+           "wht256", "slot_encode", "slot_decode", "group_encode",
+           "new_cache", "cache_write", "cache_read_slot",
+           "reference_decode_exact", "launch_policy"]

@@ -12,10 +12,13 @@ import ctypes
 import os
 import pathlib
 
+import numpy as np
+
 from ._status import Error, StatusCode
 
-HEAD_DIM = 256
-SLOT_CONTENT_BYTES = 272
+HEAD_DIMS = (64, 128, 256)  # the head dims the format and kernels support
+HEAD_DIM = 256  # the default head dim
+SLOT_CONTENT_BYTES = 272  # D + D/16 content bytes of a slot, at D = 256
 
 c_status = ctypes.c_void_p
 c_device_ptr = ctypes.c_uint64
@@ -160,6 +163,7 @@ def _declare(lib):
                                   [V, P(KernelCounters), P(KernelCounters)]),
         "uq_float_to_bf16": (ctypes.c_uint16, [ctypes.c_float]),
         "uq_bf16_to_float": (ctypes.c_float, [ctypes.c_uint16]),
+        "uq_head_dim_check": (c_status, [i64]),
         "uq_wht": (c_status, [i32, V]),
         "uq_slot_encode": (c_status, [i32, V, V, V]),
         "uq_slot_decode": (c_status, [i32, V, V, V]),
@@ -199,6 +203,28 @@ def _load():
 
 
 lib, path = _load()
+
+
+def head_dim_check(head_dim, name="head_dim"):
+    """The head dim as an int, or uqrt.Error: INVALID_ARGUMENT for a
+    non-integer, UNIMPLEMENTED naming the supported set for an unsupported
+    one (the library's uq_head_dim_check)."""
+    if isinstance(head_dim, bool) or not isinstance(head_dim,
+                                                    (int, np.integer)):
+        raise Error(StatusCode.INVALID_ARGUMENT,
+                    f"{name} must be an integer (64, 128 or 256), got "
+                    f"{head_dim!r}")
+    if not -2**63 <= int(head_dim) < 2**63:
+        raise Error(StatusCode.UNIMPLEMENTED,
+                    f"{name} {head_dim} is not supported (64, 128 or 256)")
+    check(lib.uq_head_dim_check(int(head_dim)))
+    return int(head_dim)
+
+
+def slot_content_bytes(head_dim=HEAD_DIM):
+    """D + D/16: the content bytes of one (token, kv head) slot."""
+    d = head_dim_check(head_dim)
+    return d + d // 16
 
 
 def check(status):

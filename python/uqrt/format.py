@@ -2,16 +2,21 @@
 bf16 conversions, the rotation, the UltraQuant encoder, the paged-cache
 writer and reader, the exact reference decode and the launch policy.
 
-bf16 arrays are numpy uint16 (or int16) holding the bit patterns.
+bf16 arrays are numpy uint16 (or int16) holding the bit patterns. Head dims
+D = 64, 128 and 256: the vector functions (wht, slot_encode, slot_decode)
+take D from their argument's length; the cache functions take head_dim
+(default 256), since a cache's padded slot does not say it.
 """
+
+import math
 
 import ctypes
 
 import numpy as np
 
 from . import _buffers
-from ._library import (HEAD_DIM, SLOT_CONTENT_BYTES, CacheLayout,
-                       DecodeProblem, KvTokens, check, lib)
+from ._library import (HEAD_DIM, CacheLayout, DecodeProblem, KvTokens,
+                       check, head_dim_check, lib, slot_content_bytes)
 from ._status import invalid
 
 FP8_OVERFLOW = {"saturate": 0, "nan": 1}
@@ -42,31 +47,53 @@ def _vector(x, name, dtype, length):
     return a
 
 
-def wht256(x):
-    """The fp32 Walsh-Hadamard butterfly of uq_wht (D = 256) on a float32
-    [256] vector (returns a new array)."""
-    out = _vector(x, "x", np.float32, HEAD_DIM).copy()
-    check(lib.uq_wht(HEAD_DIM, out.ctypes.data))
+def _head_dim_of(x, name, dtype):
+    """D from a vector of D elements (dtype), checked."""
+    a = np.asarray(x)
+    if a.dtype != dtype or a.ndim != 1:
+        raise invalid(f"{name}: expected {np.dtype(dtype).name} [D] (D = 64, "
+                      f"128 or 256), got {a.dtype.name} {list(a.shape)}")
+    return head_dim_check(a.shape[0], f"{name}'s length")
+
+
+def wht(x):
+    """The fp32 Walsh-Hadamard butterfly of uq_wht, times 1/sqrt(D) rounded
+    to f32, on a float32 [D] vector (returns a new array)."""
+    d = _head_dim_of(x, "x", np.float32)
+    out = _vector(x, "x", np.float32, d).copy()
+    check(lib.uq_wht(d, out.ctypes.data))
     return out
 
 
+def wht256(x):
+    """wht() of a float32 [256] vector."""
+    return wht(_vector(x, "x", np.float32, 256))
+
+
 def slot_encode(k_bf16, v_bf16):
-    """One (token, kv head) slot: 272 bytes (K rotated, then encoded)."""
-    k = _vector(k_bf16, "k", np.uint16, HEAD_DIM)
-    v = _vector(v_bf16, "v", np.uint16, HEAD_DIM)
-    slot = np.zeros(SLOT_CONTENT_BYTES, np.uint8)
-    check(lib.uq_slot_encode(HEAD_DIM, k.ctypes.data, v.ctypes.data,
+    """One (token, kv head) slot of k, v bf16 [D]: D + D/16 bytes (K rotated,
+    then encoded)."""
+    d = _head_dim_of(k_bf16, "k", np.uint16)
+    k = _vector(k_bf16, "k", np.uint16, d)
+    v = _vector(v_bf16, "v", np.uint16, d)
+    slot = np.zeros(slot_content_bytes(d), np.uint8)
+    check(lib.uq_slot_encode(d, k.ctypes.data, v.ctypes.data,
                              slot.ctypes.data))
     return slot
 
 
 def slot_decode(slot):
-    """(k_rot, v) float32 [256] each, with the host's UE8M0 rule."""
-    s = _vector(slot, "slot", np.uint8, SLOT_CONTENT_BYTES)
-    k = np.empty(HEAD_DIM, np.float32)
-    v = np.empty(HEAD_DIM, np.float32)
-    check(lib.uq_slot_decode(HEAD_DIM, s.ctypes.data, k.ctypes.data,
-                             v.ctypes.data))
+    """(k_rot, v) float32 [D] each of a slot of D + D/16 bytes, with the
+    host's UE8M0 rule."""
+    n = np.asarray(slot).shape[-1] if np.ndim(slot) == 1 else 0
+    if n % 17:
+        raise invalid(f"slot: expected uint8 [D + D/16] (68, 136 or 272), "
+                      f"got {list(np.shape(slot))}")
+    d = head_dim_check(n // 17 * 16, "slot's head dim")
+    s = _vector(slot, "slot", np.uint8, slot_content_bytes(d))
+    k = np.empty(d, np.float32)
+    v = np.empty(d, np.float32)
+    check(lib.uq_slot_decode(d, s.ctypes.data, k.ctypes.data, v.ctypes.data))
     return k, v
 
 
@@ -79,27 +106,30 @@ def group_encode(x):
     return codes, scale.value
 
 
-def _layout(cache):
+def _layout(cache, head_dim):
     if not isinstance(cache, np.ndarray) or cache.ndim != 4:
         raise invalid("cache: expected a uint8 numpy array [num_blocks, "
                       "block_size, num_kv_heads, padded_slot]")
-    layout = CacheLayout(*cache.shape, HEAD_DIM)
+    layout = CacheLayout(*cache.shape, head_dim_check(head_dim))
     _buffers.host(cache, "cache", "u8", cache.shape)
     return layout
 
 
-def new_cache(num_blocks, block_size, num_kv_heads,
-              padded_slot=SLOT_CONTENT_BYTES, fill=0):
-    """A zero (or `fill`) cache of a validated layout."""
+def new_cache(num_blocks, block_size, num_kv_heads, padded_slot=None, fill=0,
+              head_dim=HEAD_DIM):
+    """A zero (or `fill`) cache of a validated layout; padded_slot defaults
+    to the slot's D + D/16 content bytes."""
+    if padded_slot is None:
+        padded_slot = slot_content_bytes(head_dim)
     layout = CacheLayout(num_blocks, block_size, num_kv_heads, padded_slot,
-                         HEAD_DIM)
+                         head_dim_check(head_dim))
     size = ctypes.c_size_t()
     check(lib.uq_cache_layout_size(ctypes.byref(layout), ctypes.byref(size)))
     return np.full((num_blocks, block_size, num_kv_heads, padded_slot), fill,
                    np.uint8)
 
 
-def _tokens(key, value, slot_mapping, num_kv_heads):
+def _tokens(key, value, slot_mapping, num_kv_heads, head_dim):
     mapping = _buffers.host(slot_mapping, "slot_mapping", "i64",
                             (_buffers.first_dim(slot_mapping, "slot_mapping"),))
     t = mapping.array.shape[0]
@@ -107,13 +137,13 @@ def _tokens(key, value, slot_mapping, num_kv_heads):
     for name, arr in (("key", key), ("value", value)):
         if not isinstance(arr, np.ndarray) or arr.ndim != 3:
             raise invalid(f"{name}: expected bf16 bits [num_tokens, "
-                          f"num_kv_heads, 256] (uint16)")
+                          f"num_kv_heads, {head_dim}] (uint16)")
         if arr.strides[2] != 2 or any(s % 2 for s in arr.strides):
             raise invalid(f"{name}: the head dim must be contiguous and "
                           f"strides whole elements")
         strides = (arr.strides[0] // 2, arr.strides[1] // 2, 1)
         bufs.append(_buffers.host(arr, name, "bf16",
-                                  (t, num_kv_heads, HEAD_DIM), strides))
+                                  (t, num_kv_heads, head_dim), strides))
     k, v = bufs
     tokens = KvTokens(k.address, key.strides[0] // 2, key.strides[1] // 2,
                       v.address, value.strides[0] // 2, value.strides[1] // 2,
@@ -121,25 +151,26 @@ def _tokens(key, value, slot_mapping, num_kv_heads):
     return tokens, (key, value, slot_mapping)
 
 
-def cache_write(cache, key, value, slot_mapping):
-    """uq_cache_write: encodes key/value bf16 [T, Hk, 256] (any element
+def cache_write(cache, key, value, slot_mapping, head_dim=HEAD_DIM):
+    """uq_cache_write: encodes key/value bf16 [T, Hk, D] (any element
     strides, head dim contiguous) into the slots of slot_mapping int64 [T]
     (negative: skip). Checks everything first: on error the cache is
     unchanged."""
-    layout = _layout(cache)
+    layout = _layout(cache, head_dim)
     if not cache.flags.writeable:
         raise invalid("cache: array is read-only")
-    tokens, keep = _tokens(key, value, slot_mapping, layout.num_kv_heads)
+    tokens, keep = _tokens(key, value, slot_mapping, layout.num_kv_heads,
+                           layout.head_dim)
     check(lib.uq_cache_write(ctypes.byref(layout), cache.ctypes.data,
                              cache.nbytes, ctypes.byref(tokens)))
     del keep
 
 
-def cache_read_slot(cache, block, offset, kv_head):
-    """(k_rot, v) float32 [256] of one slot, host UE8M0 rule."""
-    layout = _layout(cache)
-    k = np.empty(HEAD_DIM, np.float32)
-    v = np.empty(HEAD_DIM, np.float32)
+def cache_read_slot(cache, block, offset, kv_head, head_dim=HEAD_DIM):
+    """(k_rot, v) float32 [D] of one slot, host UE8M0 rule."""
+    layout = _layout(cache, head_dim)
+    k = np.empty(layout.head_dim, np.float32)
+    v = np.empty(layout.head_dim, np.float32)
     check(lib.uq_cache_read_slot(ctypes.byref(layout), cache.ctypes.data,
                                  cache.nbytes, block, offset, kv_head,
                                  k.ctypes.data, v.ctypes.data))
@@ -147,10 +178,16 @@ def cache_read_slot(cache, block, offset, kv_head):
 
 
 def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
-                           softmax_scale=1.0 / 16, sliding_window=0,
-                           sinks=None, q_overflow="saturate"):
-    """The exact (float64) reference decode: bf16 output [B, Hq, 256]."""
-    layout = _layout(cache)
+                           softmax_scale=None, sliding_window=0,
+                           sinks=None, q_overflow="saturate",
+                           head_dim=HEAD_DIM):
+    """The exact (float64) reference decode: bf16 output [B, Hq, D] of
+    query bf16 [B, Hq, D]; softmax_scale defaults to 1/sqrt(D), as a
+    plan's."""
+    layout = _layout(cache, head_dim)
+    d = layout.head_dim
+    if softmax_scale is None:
+        softmax_scale = 1.0 / math.sqrt(d)
     if q_overflow not in FP8_OVERFLOW:
         raise invalid(f"q_overflow must be one of {', '.join(FP8_OVERFLOW)}")
     tables = np.asarray(block_tables)
@@ -158,35 +195,37 @@ def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
     if tables.ndim != 2:
         raise invalid("block_tables: expected int32 [B, max_blocks_per_seq]")
     hq = layout.num_kv_heads * query_group
-    q = _buffers.host(query, "query", "bf16", (b, hq, HEAD_DIM))
+    q = _buffers.host(query, "query", "bf16", (b, hq, d))
     t = _buffers.host(block_tables, "block_tables", "i32", tables.shape)
     lens = _buffers.host(seq_lens, "seq_lens", "i32", (b,))
     s = (_buffers.host(sinks, "sinks", "f32", (hq,)).address
          if sinks is not None else None)
-    out = np.zeros((b, hq, HEAD_DIM), np.uint16)
+    out = np.zeros((b, hq, d), np.uint16)
     problem = DecodeProblem(
         num_seqs=b, query_group=query_group, cache=layout,
         max_blocks_per_seq=tables.shape[1], softmax_scale=softmax_scale,
         q_overflow=FP8_OVERFLOW[q_overflow], query=q.address,
-        query_stride_seq=hq * HEAD_DIM, query_stride_head=HEAD_DIM,
+        query_stride_seq=hq * d, query_stride_head=d,
         kv_cache=cache.ctypes.data, block_tables=t.address,
         seq_lens=lens.address, output=out.ctypes.data,
-        output_stride_seq=hq * HEAD_DIM, output_stride_head=HEAD_DIM,
+        output_stride_seq=hq * d, output_stride_head=d,
         sliding_window=sliding_window, sinks=s)
     check(lib.uq_reference_decode_exact(ctypes.byref(problem)))
     return out
 
 
 def launch_policy(num_seqs, max_blocks_per_seq, block_size, max_kv_splits=0,
-                  sliding_window=0):
+                  sliding_window=0, head_dim=HEAD_DIM):
     """(partitions, tile-groups per partition) of uq_launch_policy_window."""
     out = (ctypes.c_int32 * 2)()
     check(lib.uq_launch_policy_window(num_seqs, max_blocks_per_seq,
-                                      block_size, HEAD_DIM, max_kv_splits,
+                                      block_size, head_dim_check(head_dim),
+                                      max_kv_splits,
                                       sliding_window, ctypes.byref(out)))
     return out[0], out[1]
 
 
-__all__ = ["bf16_from_float", "float_from_bf16", "wht256", "slot_encode",
+__all__ = ["bf16_from_float", "float_from_bf16", "wht", "wht256",
+           "slot_encode",
            "slot_decode", "group_encode", "new_cache", "cache_write",
            "cache_read_slot", "reference_decode_exact", "launch_policy"]

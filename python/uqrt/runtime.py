@@ -13,9 +13,9 @@ import ctypes
 import numpy as np
 
 from . import _buffers
-from ._library import (HEAD_DIM, SLOT_CONTENT_BYTES, ContextOptions,
-                       DecodeConfig, KernelCounters, PlanInfo, c_device_ptr,
-                       check, lib)
+from ._library import (HEAD_DIM, ContextOptions, DecodeConfig,
+                       KernelCounters, PlanInfo, c_device_ptr, check, lib,
+                       slot_content_bytes)
 from ._status import Error, StatusCode, invalid
 
 BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3, "cuda": 4}
@@ -133,24 +133,27 @@ def _counters(c):
 class Plan:
     """uq_plan_t: everything fixed for its life is given here, checked once.
 
-    Shapes: query [batch, Hq, 256] bf16 (Hq = num_kv_heads * query_group),
-    kv_cache uint8 [num_blocks, block_size, num_kv_heads, padded_slot],
+    Shapes (D = head_dim: 64, 128 or 256): query [batch, Hq, D] bf16
+    (Hq = num_kv_heads * query_group), kv_cache uint8 [num_blocks,
+    block_size, num_kv_heads, padded_slot] (padded_slot None: D + D/16),
     block_tables int32 [batch, max_blocks_per_seq], seq_lens int32 [batch],
-    output [batch, Hq, 256] bf16, sinks float32 [Hq]. query_strides /
+    output [batch, Hq, D] bf16, sinks float32 [Hq]. query_strides /
     output_strides: (seq, head) in elements (None: contiguous), e.g. a
     fused QKV tensor's query view. For store(): key and value bf16
-    [tokens, num_kv_heads, 256] with key_strides / value_strides (token,
+    [tokens, num_kv_heads, D] with key_strides / value_strides (token,
     head) in elements (None: contiguous), at most max_store_tokens tokens
     (0: max_batch), slot_mapping int64 [tokens].
     """
 
     def __init__(self, context, *, num_kv_heads, query_group, block_size,
                  num_blocks, max_blocks_per_seq, max_batch=1,
-                 head_dim=HEAD_DIM, padded_slot=SLOT_CONTENT_BYTES,
+                 head_dim=HEAD_DIM, padded_slot=None,
                  max_kv_splits=0, softmax_scale=0.0, query_strides=None,
                  output_strides=None, sliding_window=0, max_store_tokens=0,
                  key_strides=None, value_strides=None):
         config = DecodeConfig()
+        if padded_slot is None:
+            padded_slot = slot_content_bytes(head_dim)
         try:
             config.num_kv_heads, config.query_group = num_kv_heads, query_group
             config.head_dim, config.block_size = head_dim, block_size

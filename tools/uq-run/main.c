@@ -38,8 +38,9 @@ static void usage(FILE *out) {
         "  --scale=X          softmax scale in (0, 1] (default 1/sqrt(D))\n"
         "  --query-scale=X    stddev of the random query, in (0, 16] "
         "(default 1);\n"
-        "                     scale x query-scale <= 1 (logits at most 16x "
-        "the default)\n"
+        "                     scale x query-scale <= 16/sqrt(D) (logits at "
+        "most 16x\n"
+        "                     the default's)\n"
         "  --fused-qkv        query strides of a fused QKV tensor\n"
         "  --padded-output    output strides with gaps between heads\n"
         "  --no-shuffle       sequential block table\n"
@@ -292,14 +293,18 @@ int main(int argc, char **argv) {
   }
   // Sharper logits than 16x the default make softmax a near argmax that the
   // 4-bit K flips; the verdict's tolerance against unquantized attention
-  // (below) is measured up to there.
-  float scale = shape.softmax_scale > 0 ? shape.softmax_scale : 1.0f / 16;
+  // (below) is measured up to there. The default scale is 1/sqrt(D), as the
+  // plan's, so the bound is 16/sqrt(D) (1 for D = 256, 2 for D = 64).
+  const double default_scale = 1.0 / sqrt((double)shape.head_dim);
+  float scale =
+      shape.softmax_scale > 0 ? shape.softmax_scale : (float)default_scale;
   float query_scale = shape.query_scale > 0 ? shape.query_scale : 1.0f;
-  if ((double)scale * query_scale > 1.0) {
+  const double limit = 16 * default_scale;
+  if ((double)scale * query_scale > limit) {
     fprintf(stderr,
-            "uq-run: error: --scale x --query-scale = %g is above 1 (16x the "
-            "default logits)\n",
-            (double)scale * query_scale);
+            "uq-run: error: --scale x --query-scale = %g is above %g (16x the "
+            "default logits for head dim %u)\n",
+            (double)scale * query_scale, limit, shape.head_dim);
     return 1;
   }
   if (have_lens) {

@@ -24,7 +24,7 @@ static float gaussian(uint64_t *state) {
 
 // Host and device buffers of one step's new tokens.
 typedef struct step_buffers_s {
-  uint16_t *kv;   // [2][B, Hk, 256]: K then V
+  uint16_t *kv;   // [2][B, Hk, D]: K then V
   int64_t *slots; // [B]
   uint16_t *got, *want;
   uint8_t *cache; // device cache read back

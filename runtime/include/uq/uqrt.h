@@ -290,22 +290,23 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 
 // Since 0.3: stores `num_tokens` (0..max_store_tokens) new tokens into the
 // cache, as a server does before each decode step:
-//   key, value    bf16 [num_tokens, Hk, 256] with the plan's key/value
+//   key, value    bf16 [num_tokens, Hk, D] with the plan's key/value
 //                 strides (head dim contiguous)
 //   slot_mapping  i64 [num_tokens]: block * block_size + offset, or
 //                 negative to skip the token (vLLM's padding convention)
 //   kv_cache      u8 [num_blocks, block_size, Hk, padded_slot], written
-// Each stored (token, kv head) gets the 272 content bytes uq_cache_write
-// would write (K rotated; byte for byte the same); no other cache byte is
-// touched. Two tokens mapped to one slot is the caller's mistake (the
-// order is unspecified on a GPU). A slot at or past num_blocks * block_size:
-// on the sim and host backends the slot mapping is read back and checked
-// first, OUT_OF_RANGE and nothing written; on a GPU the kernel skips such a
-// token (never writes out of bounds) and reports nothing. Like run: never
-// allocates, safe inside a HIP graph capture. Codes: INVALID_ARGUMENT (a
+// Each stored (token, kv head) gets the D + D/16 content bytes
+// uq_cache_write would write (K rotated; byte for byte the same); no other
+// cache byte is touched. Two tokens mapped to one slot is the caller's mistake
+// (the order is unspecified on a GPU). A slot at or past num_blocks *
+// block_size: on the sim and host backends the slot mapping is read back and
+// checked first, OUT_OF_RANGE and nothing written; on a GPU the kernel skips
+// such a token (never writes out of bounds) and reports nothing. Like run:
+// never allocates, safe inside a HIP graph capture. Codes: INVALID_ARGUMENT (a
 // null pointer with num_tokens > 0, num_tokens over max_store_tokens),
 // NOT_FOUND (the context has no store code object: custom code objects
-// without "store_d256"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
+// without "store_d<D>"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
+// Every head dim the decode supports (64, 128, 256) has a store kernel.
 UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
                                  uq_device_ptr_t key, uq_device_ptr_t value,
                                  uq_device_ptr_t slot_mapping,

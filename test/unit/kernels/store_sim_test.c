@@ -6,7 +6,8 @@
 // larger allocation whose bytes past the cache are poisoned too, so a write
 // out of bounds shows even where the simulator would not fault.
 //
-// Code object: $UQ_KERNEL_DIR/store_d256.hsaco (uq-compile -o DIR).
+// Every head dim; code objects: $UQ_KERNEL_DIR/store_d<D>.hsaco (uq-compile
+// -o DIR).
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "uq_test.h"
 
 enum { kHeads = 2, kBlock = 16, kBlocks = 3, kPadded = 280, kTokens = 7 };
+// kPadded holds the largest slot (D = 256); smaller D leave more padding.
 enum { kSlots = kBlocks * kBlock, kCacheBytes = kSlots * kHeads * kPadded };
 enum { kGuardBytes = 64 * kHeads * kPadded }; // past the cache
 
@@ -62,13 +64,10 @@ static int pack(const uq_kernel_info_t *k, const uint64_t *values,
   return 0;
 }
 
-static int test_skipped_slots_untouched(void) {
-  const char *dir = getenv("UQ_KERNEL_DIR");
-  if (!dir || !*dir)
-    return UQ_TEST_SKIP;
-  rng = uq_test_seed() | 1;
-  char path[1024];
-  snprintf(path, sizeof(path), "%s/store_d256.hsaco", dir);
+static int skipped_slots_untouched(const char *dir, int D) {
+  char path[1024], name[32];
+  snprintf(path, sizeof(path), "%s/store_d%d.hsaco", dir, D);
+  snprintf(name, sizeof(name), "uq_store_d%d", D);
   size_t size = 0;
   uint8_t *blob = read_file(path, &size);
   UQ_EXPECT(blob);
@@ -79,11 +78,13 @@ static int test_skipped_slots_untouched(void) {
   free(blob);
   const uq_kernel_info_t *kernel = NULL;
   UQ_EXPECT_OK(uq_code_object_find_kernel(uq_sim_program_code_object(program),
-                                          "uq_store_d256", &kernel));
+                                          name, &kernel));
 
+  // K then V, each [kTokens, kHeads, D] (the arrays' 256 leave room).
   static uint16_t kv[2][kTokens][kHeads][256];
   for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0][0][0][0]); ++i)
     (&kv[0][0][0][0])[i] = random_bf16();
+  const uint16_t *key = &kv[0][0][0][0], *value = key + kTokens * kHeads * D;
   // Valid, padding, past the end, far past, valid, the last slot, INT64_MAX.
   const int64_t slots[kTokens] = {5,  -1,         kSlots,   kSlots + 1000,
                                   17, kSlots - 1, INT64_MAX};
@@ -93,7 +94,8 @@ static int test_skipped_slots_untouched(void) {
   for (int t = 0; t < kTokens; ++t)
     if (slots[t] >= 0 && slots[t] < kSlots)
       for (int h = 0; h < kHeads; ++h)
-        uq_slot_encode(256, kv[0][t][h], kv[1][t][h],
+        uq_slot_encode(D, key + ((size_t)t * kHeads + h) * D,
+                       value + ((size_t)t * kHeads + h) * D,
                        want + ((size_t)slots[t] * kHeads + h) * kPadded);
 
   uint64_t d_cache, d_kv, d_slots;
@@ -108,15 +110,15 @@ static int test_skipped_slots_untouched(void) {
   uint64_t args[UQ_STORE_ARG_COUNT] = {
       [UQ_STORE_ARG_KV_CACHE] = d_cache,
       [UQ_STORE_ARG_KEY] = d_kv,
-      [UQ_STORE_ARG_VALUE] = d_kv + sizeof(kv[0]),
+      [UQ_STORE_ARG_VALUE] = d_kv + (uint64_t)kTokens * kHeads * D * 2,
       [UQ_STORE_ARG_SLOT_MAPPING] = d_slots,
       [UQ_STORE_ARG_NUM_KV_HEADS] = kHeads,
       [UQ_STORE_ARG_PADDED_SLOT] = kPadded,
       [UQ_STORE_ARG_NUM_SLOTS] = kSlots,
-      [UQ_STORE_ARG_KEY_STRIDE_TOKEN] = kHeads * 256,
-      [UQ_STORE_ARG_KEY_STRIDE_HEAD] = 256,
-      [UQ_STORE_ARG_VALUE_STRIDE_TOKEN] = kHeads * 256,
-      [UQ_STORE_ARG_VALUE_STRIDE_HEAD] = 256};
+      [UQ_STORE_ARG_KEY_STRIDE_TOKEN] = kHeads * D,
+      [UQ_STORE_ARG_KEY_STRIDE_HEAD] = D,
+      [UQ_STORE_ARG_VALUE_STRIDE_TOKEN] = kHeads * D,
+      [UQ_STORE_ARG_VALUE_STRIDE_HEAD] = D};
   uint8_t kernargs[256];
   if (pack(kernel, args, kernargs))
     return 1;
@@ -125,19 +127,29 @@ static int test_skipped_slots_untouched(void) {
                             .kernargs = kernargs,
                             .kernarg_size = kernel->kernarg_segment_size};
   uq_sim_counters_t counters;
-  UQ_EXPECT_OK(
-      uq_sim_launch(sim, program, "uq_store_d256", &launch, &counters));
+  UQ_EXPECT_OK(uq_sim_launch(sim, program, name, &launch, &counters));
   UQ_EXPECT_OK(uq_sim_read(sim, d_cache, got, sizeof(got)));
-  // Three tokens stored for two heads: 6 slots of 272 content bytes.
-  UQ_EXPECT_EQ_INT(counters.global_bytes_written,
-                   6 * UQ_SLOT_CONTENT_BYTES(256));
+  // Three tokens stored for two heads: 6 slots of D + D/16 content bytes.
+  UQ_EXPECT_EQ_INT(counters.global_bytes_written, 6 * UQ_SLOT_CONTENT_BYTES(D));
   for (size_t i = 0; i < sizeof(got); ++i)
     if (got[i] != want[i])
-      UQ_TEST_FAIL_("byte %zu (%s) is 0x%02x, want 0x%02x", i,
+      UQ_TEST_FAIL_("D %d: byte %zu (%s) is 0x%02x, want 0x%02x", D, i,
                     i < kCacheBytes ? "in the cache" : "past the cache", got[i],
                     want[i]);
   uq_sim_program_destroy(program);
   uq_sim_destroy(sim);
+  return 0;
+}
+
+static int test_skipped_slots_untouched(void) {
+  const char *dir = getenv("UQ_KERNEL_DIR");
+  if (!dir || !*dir)
+    return UQ_TEST_SKIP;
+  rng = uq_test_seed() | 1;
+  static const int kHeadDims[] = {64, 128, 256};
+  for (size_t d = 0; d < sizeof(kHeadDims) / sizeof(kHeadDims[0]); ++d)
+    if (skipped_slots_untouched(dir, kHeadDims[d]))
+      return 1;
   return 0;
 }
 

@@ -5,7 +5,8 @@
 // skipped slots) keeps its poison. Values: Gaussian, heavy-tailed, huge,
 // subnormal, zero groups, NaN/inf groups, FP4 midpoint ties and UE8M0
 // exponent boundaries; skipped, repeated and past-the-cache slots; fused
-// QKV strides. Seeded by uq_test_seed.
+// QKV strides; every case for every head dim (64, 128, 256). Seeded by
+// uq_test_seed.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,6 @@
 #include "uq/format.h"
 #include "uq/uqrt.h"
 #include "uq_test.h"
-
-enum { kD = 256 };
 
 static uint64_t rng;
 
@@ -86,12 +85,13 @@ static uint16_t value_for(values_t kind, int g, int i, float group_scale) {
   }
 }
 
-// A store case: T tokens of Hk heads into a cache of num_blocks x 16 slots.
+// A store case: T tokens of Hk heads into a cache of num_blocks x 16 slots
+// of D + D/16 content bytes and `slot_padding` more.
 typedef struct store_case_s {
   const char *label;
   values_t values;
-  uint32_t tokens, heads, num_blocks, padded_slot;
-  int fused;       // key/value as views of a [T, Hq + 2 Hk, 256] tensor
+  uint32_t tokens, heads, num_blocks, slot_padding;
+  int fused;       // key/value as views of a [T, Hq + 2 Hk, D] tensor
   int skip_every;  // every n-th token maps to -1 (0: none)
   int repeat;      // token 1 repeats token 0's slot and data
   int past_cache;  // one slot past the cache: OUT_OF_RANGE, nothing written
@@ -101,18 +101,20 @@ typedef struct store_case_s {
 
 enum { kBlock = 16, kQg = 8 };
 
-static int run_case(uq_context_t *context, const store_case_t *c) {
+static int run_case(uq_context_t *context, const store_case_t *c,
+                    const int32_t D) {
+  const uint32_t padded_slot = UQ_SLOT_CONTENT_BYTES(D) + c->slot_padding;
   uint32_t hq = c->heads * kQg;
   uint32_t row_heads = c->fused ? hq + 2 * c->heads : c->heads;
-  size_t tensor_elems = (size_t)c->tokens * row_heads * kD;
+  size_t tensor_elems = (size_t)c->tokens * row_heads * D;
   uint16_t *qkv = malloc(tensor_elems * 2);
-  uint16_t *value_own = malloc((size_t)c->tokens * c->heads * kD * 2);
+  uint16_t *value_own = malloc((size_t)c->tokens * c->heads * D * 2);
   int64_t *slots = malloc(c->tokens * sizeof(int64_t));
   uq_cache_layout_t layout = {.num_blocks = c->num_blocks,
                               .block_size = kBlock,
                               .num_kv_heads = (int32_t)c->heads,
-                              .padded_slot = (int32_t)c->padded_slot,
-                              .head_dim = kD};
+                              .padded_slot = (int32_t)padded_slot,
+                              .head_dim = D};
   size_t cache_bytes = 0;
   UQ_EXPECT_OK(uq_cache_layout_size(&layout, &cache_bytes));
   uint8_t *want = malloc(cache_bytes), *got = malloc(cache_bytes);
@@ -121,14 +123,14 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
     want[i] = (uint8_t)(0xA5 ^ (i * 7));
 
   // Key (and value, fused) data; distinct slots from a shuffled range.
-  for (size_t r = 0; r < tensor_elems / kD; ++r) {
+  for (size_t r = 0; r < tensor_elems / D; ++r) {
     float scale = ldexpf(1.0f, (int)(next_random() % 16) - 8);
-    for (int g = 0; g < kD / 32; ++g)
+    for (int g = 0; g < D / 32; ++g)
       for (int i = 0; i < 32; ++i)
-        qkv[r * kD + g * 32 + i] =
-            value_for(c->values, (int)(r * 8 + g), i, scale);
+        qkv[r * D + g * 32 + i] =
+            value_for(c->values, (int)(r * (D / 32) + g), i, scale);
   }
-  for (size_t i = 0; i < (size_t)c->tokens * c->heads * kD; ++i)
+  for (size_t i = 0; i < (size_t)c->tokens * c->heads * D; ++i)
     value_own[i] = value_for(c->values, (int)(i / 32), (int)(i % 32), 1.0f);
   uint64_t num_slots = (uint64_t)c->num_blocks * kBlock;
   for (uint32_t t = 0; t < c->tokens; ++t) {
@@ -137,15 +139,15 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
         (int)(t % (uint32_t)c->skip_every) == c->skip_every - 1)
       slots[t] = -1 - (int64_t)(next_random() % 1000);
   }
-  const uint16_t *key = c->fused ? qkv + (size_t)hq * kD : qkv;
+  const uint16_t *key = c->fused ? qkv + (size_t)hq * D : qkv;
   const uint16_t *value =
-      c->fused ? qkv + (size_t)(hq + c->heads) * kD : value_own;
-  int64_t k_stride_token = (int64_t)row_heads * kD;
-  int64_t v_stride_token = c->fused ? k_stride_token : (int64_t)c->heads * kD;
+      c->fused ? qkv + (size_t)(hq + c->heads) * D : value_own;
+  int64_t k_stride_token = (int64_t)row_heads * D;
+  int64_t v_stride_token = c->fused ? k_stride_token : (int64_t)c->heads * D;
   if (c->repeat && c->tokens > 1 && !c->fused) {
     slots[1] = slots[0];
-    memcpy(qkv + k_stride_token, qkv, (size_t)c->heads * kD * 2);
-    memcpy(value_own + v_stride_token, value_own, (size_t)c->heads * kD * 2);
+    memcpy(qkv + k_stride_token, qkv, (size_t)c->heads * D * 2);
+    memcpy(value_own + v_stride_token, value_own, (size_t)c->heads * D * 2);
   }
   if (c->past_cache)
     slots[c->tokens / 2] = (int64_t)num_slots + c->past_cache - 1;
@@ -154,10 +156,10 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
   memcpy(got, want, cache_bytes);
   uq_kv_tokens_t tokens = {.key = key,
                            .key_stride_token = k_stride_token,
-                           .key_stride_head = kD,
+                           .key_stride_head = D,
                            .value = value,
                            .value_stride_token = v_stride_token,
-                           .value_stride_head = kD,
+                           .value_stride_head = D,
                            .slot_mapping = slots,
                            .num_tokens = c->tokens};
   uq_status_t host_status = uq_cache_write(&layout, want, cache_bytes, &tokens);
@@ -169,9 +171,9 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
   uq_decode_config_t config = {
       .num_kv_heads = c->heads,
       .query_group = kQg,
-      .head_dim = kD,
+      .head_dim = D,
       .block_size = kBlock,
-      .padded_slot = c->padded_slot,
+      .padded_slot = padded_slot,
       .max_blocks_per_seq = 1,
       .num_blocks = c->num_blocks,
       .max_batch = 1,
@@ -182,23 +184,23 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
   UQ_EXPECT_OK(uq_plan_create(context, &config, &plan));
   uq_device_ptr_t d_qkv = 0, d_value = 0, d_slots = 0, d_cache = 0;
   UQ_EXPECT_OK(uq_context_alloc(context, tensor_elems * 2, &d_qkv));
-  UQ_EXPECT_OK(uq_context_alloc(context, (size_t)c->tokens * c->heads * kD * 2,
+  UQ_EXPECT_OK(uq_context_alloc(context, (size_t)c->tokens * c->heads * D * 2,
                                 &d_value));
   UQ_EXPECT_OK(uq_context_alloc(context, c->tokens * 8, &d_slots));
   UQ_EXPECT_OK(uq_context_alloc(context, cache_bytes, &d_cache));
   UQ_EXPECT_OK(uq_context_upload(context, d_qkv, qkv, tensor_elems * 2));
   UQ_EXPECT_OK(uq_context_upload(context, d_value, value_own,
-                                 (size_t)c->tokens * c->heads * kD * 2));
+                                 (size_t)c->tokens * c->heads * D * 2));
   UQ_EXPECT_OK(uq_context_upload(context, d_slots, slots, c->tokens * 8));
   UQ_EXPECT_OK(uq_context_upload(context, d_cache, got, cache_bytes));
-  uq_device_ptr_t d_key = d_qkv + (c->fused ? (uint64_t)hq * kD * 2 : 0);
+  uq_device_ptr_t d_key = d_qkv + (c->fused ? (uint64_t)hq * D * 2 : 0);
   uq_device_ptr_t d_val =
-      c->fused ? d_qkv + (uint64_t)(hq + c->heads) * kD * 2 : d_value;
+      c->fused ? d_qkv + (uint64_t)(hq + c->heads) * D * 2 : d_value;
   uq_status_t status =
       uq_plan_store(plan, c->tokens, d_key, d_val, d_slots, d_cache, NULL);
   int code = uq_status_code(status);
   if (code != c->want_status)
-    fprintf(stderr, "%s: store: %s (%s)\n", c->label,
+    fprintf(stderr, "%s, D %d: store: %s (%s)\n", c->label, D,
             uq_status_code_name(uq_status_code(status)),
             uq_status_message(status));
   uq_status_free(status);
@@ -223,12 +225,12 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
     if (got[i] != want[i])
       first_bad = i;
   if (first_bad != cache_bytes) {
-    size_t slot = first_bad / c->padded_slot;
+    size_t slot = first_bad / padded_slot;
     fprintf(stderr,
-            "%s: byte %zu (slot %zu head %zu, offset %zu) is 0x%02x, the "
-            "host encoder gives 0x%02x\n",
-            c->label, first_bad, slot / c->heads, slot % c->heads,
-            first_bad % c->padded_slot, got[first_bad], want[first_bad]);
+            "%s, D %d: byte %zu (slot %zu head %zu, offset %zu) is 0x%02x, "
+            "the host encoder gives 0x%02x\n",
+            c->label, D, first_bad, slot / c->heads, slot % c->heads,
+            first_bad % padded_slot, got[first_bad], want[first_bad]);
   }
   UQ_EXPECT_EQ_INT(first_bad, cache_bytes);
 
@@ -246,20 +248,22 @@ static int run_case(uq_context_t *context, const store_case_t *c) {
 }
 
 static const store_case_t kCases[] = {
-    {"gaussian", VALUES_GAUSSIAN, 24, 2, 4, 272, 0, 0, 0, 0, 0, UQ_STATUS_OK},
-    {"heavy-tailed, padded slots", VALUES_HEAVY_TAILED, 20, 3, 3, 288, 0, 0, 0,
+    {"gaussian", VALUES_GAUSSIAN, 24, 2, 4, 0, 0, 0, 0, 0, 0, UQ_STATUS_OK},
+    {"heavy-tailed, padded slots", VALUES_HEAVY_TAILED, 20, 3, 3, 16, 0, 0, 0,
      0, 0, UQ_STATUS_OK},
-    {"adversarial", VALUES_ADVERSARIAL, 40, 2, 4, 276, 0, 0, 0, 0, 0,
+    {"adversarial", VALUES_ADVERSARIAL, 40, 2, 4, 4, 0, 0, 0, 0, 0,
      UQ_STATUS_OK},
-    {"fused QKV strides, skipped slots", VALUES_GAUSSIAN, 17, 2, 2, 272, 1, 3,
-     0, 0, 0, UQ_STATUS_OK},
-    {"repeated slot", VALUES_ADVERSARIAL, 9, 1, 2, 272, 0, 0, 1, 0, 0,
+    {"fused QKV strides, skipped slots", VALUES_GAUSSIAN, 17, 2, 2, 0, 1, 3, 0,
+     0, 0, UQ_STATUS_OK},
+    {"repeated slot", VALUES_ADVERSARIAL, 9, 1, 2, 0, 0, 0, 1, 0, 0,
      UQ_STATUS_OK},
-    {"slot past the cache", VALUES_GAUSSIAN, 8, 2, 2, 272, 0, 0, 0, 1, 0,
+    {"slot past the cache", VALUES_GAUSSIAN, 8, 2, 2, 0, 0, 0, 0, 1, 0,
      UQ_STATUS_OUT_OF_RANGE},
-    {"more tokens than max_store_tokens", VALUES_GAUSSIAN, 8, 1, 2, 272, 0, 0,
-     0, 0, 4, UQ_STATUS_INVALID_ARGUMENT},
+    {"more tokens than max_store_tokens", VALUES_GAUSSIAN, 8, 1, 2, 0, 0, 0, 0,
+     0, 4, UQ_STATUS_INVALID_ARGUMENT},
 };
+
+static const int32_t kHeadDims[] = {64, 128, 256};
 
 static int run_cases(uq_backend_t backend) {
   rng = uq_test_seed();
@@ -269,11 +273,13 @@ static int run_cases(uq_backend_t backend) {
   uq_context_t *context = NULL;
   UQ_EXPECT_OK(uq_context_create(&options, &context));
   int failed = 0;
-  for (size_t i = 0; i < sizeof(kCases) / sizeof(kCases[0]); ++i) {
-    int rc = run_case(context, &kCases[i]);
-    printf("  %-36s %s\n", kCases[i].label, rc ? "FAIL" : "ok");
-    failed |= rc;
-  }
+  for (size_t d = 0; d < sizeof(kHeadDims) / sizeof(kHeadDims[0]); ++d)
+    for (size_t i = 0; i < sizeof(kCases) / sizeof(kCases[0]); ++i) {
+      int rc = run_case(context, &kCases[i], kHeadDims[d]);
+      printf("  D %-3d %-36s %s\n", kHeadDims[d], kCases[i].label,
+             rc ? "FAIL" : "ok");
+      failed |= rc;
+    }
   uq_context_destroy(context);
   return failed;
 }
@@ -295,13 +301,17 @@ static int test_store_rejects(void) {
   UQ_EXPECT_OK(uq_context_create(&options, &context));
   uq_decode_config_t config = {.num_kv_heads = 2,
                                .query_group = 8,
-                               .head_dim = kD,
+                               .head_dim = 256,
                                .block_size = 16,
                                .padded_slot = 272,
                                .max_blocks_per_seq = 1,
                                .num_blocks = 2,
                                .max_batch = 4};
   uq_plan_t *plan = NULL;
+  config.head_dim = 96; // no store (nor decode) kernel for it
+  UQ_EXPECT_CODE(uq_plan_create(context, &config, &plan),
+                 UQ_STATUS_UNIMPLEMENTED);
+  config.head_dim = 256;
   config.key_stride_head = 100; // heads overlap
   UQ_EXPECT_CODE(uq_plan_create(context, &config, &plan),
                  UQ_STATUS_INVALID_ARGUMENT);
