@@ -6,6 +6,8 @@
 #   kernels  per variant: global bytes read per token per KV head, VALU/LDS/
 #            MFMA instructions per 16-token tile (simulator counters)
 #   run      host cost of one uq_plan_run call (null launches)
+#   cuda     on an H100/H200 (skips elsewhere): the issue-9 shapes through
+#            libuqrt's CUDA backend, us/step, KV GB/s and % of copy bandwidth
 #   fuzz     the code-object loader fuzzer for 60 s (needs clang; see
 #            scripts/fuzz-codeobj.sh), then the simulator's full mutation
 #            sweep of every shipped code object (scripts/fuzz-sim.sh)
@@ -35,6 +37,7 @@ for name in "${names[@]}"; do
     "$build/tools/uq-bench-run/uq-bench-run" --batch=1
     "$build/tools/uq-bench-run/uq-bench-run" --batch=4 --embedded
     ;;
+  cuda) "$build/tools/uq-bench-cuda/uq-bench-cuda" || [[ $? == 77 ]] ;;
   fuzz) ./scripts/fuzz-codeobj.sh 60 && ./scripts/fuzz-sim.sh ;;
   *) echo "bench: unknown benchmark '$name'" >&2; exit 1 ;;
   esac
