@@ -61,14 +61,16 @@ static inline uint8_t *mem_at(uq_sim_ctx_t *c, uint64_t a, uint32_t n) {
   uint64_t off = a - c->mem_base;
   if (off < c->mem_size && n <= c->mem_size - off)
     return c->mem_data + off;
-  uint8_t *p = uq_sim_memory_lookup(c->sim, a, n);
-  if (p) {
-    const uq_sim_alloc_t *al = &c->sim->allocs[c->sim->last_hit];
-    c->mem_base = al->base;
-    c->mem_size = al->size;
-    c->mem_data = al->data;
-  }
-  return p;
+  // Another allocation: found under the table's lock and remembered
+  // here (the launch holds no lock while it runs; freeing memory a running
+  // kernel uses is the caller's error, as on a GPU).
+  uq_sim_alloc_t al;
+  if (!uq_sim_memory_find_alloc(c->sim, a, n, &al))
+    return NULL;
+  c->mem_base = al.base;
+  c->mem_size = al.size;
+  c->mem_data = al.data;
+  return al.data + (a - al.base);
 }
 
 // Addresses below this do not reach the image, so that a null pointer (and

@@ -48,6 +48,11 @@ typedef struct uq_rt_device_vtable_s {
   uq_status_t (*launch)(uq_rt_device_t *device, const uq_rt_launch_t *launch,
                         uq_stream_t *stream, uq_kernel_counters_t *out_counters,
                         int *out_counted);
+  // Nonzero when launches may run on several threads at once and alongside
+  // the memory calls: the context then does not hold its mutex across a
+  // launch (uq_rt_context_launch), so a long one (the simulator's) does not
+  // stall other plans on the context.
+  int concurrent_launch;
 } uq_rt_device_vtable_t;
 
 struct uq_rt_device_s {

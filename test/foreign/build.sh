@@ -21,7 +21,7 @@ if [ $check = 1 ]; then
 fi
 flags="-x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu=gfx950 -O3 -nogpulib
   -Wno-everything"
-for src in softmax dequant_fp4 mfma_scale short_math; do
+for src in softmax dequant_fp4 mfma_scale short_math spin; do
   extra=
   # Correctly rounded f32 division: the v_div_scale/fmas/fixup sequence.
   [ $src = softmax ] && extra=-cl-fp32-correctly-rounded-divide-sqrt
@@ -29,7 +29,7 @@ for src in softmax dequant_fp4 mfma_scale short_math; do
   "$clang" $flags $extra "$dir/$src.cl" -o "$out/$src.hsaco"
 done
 if [ $check = 1 ]; then
-  for src in softmax dequant_fp4 mfma_scale short_math; do
+  for src in softmax dequant_fp4 mfma_scale short_math spin; do
     cmp -s "$out/$src.hsaco" "$dir/$src.hsaco" ||
       { echo "build.sh: $src.hsaco is out of date; run test/foreign/build.sh" >&2; exit 1; }
   done

@@ -4,6 +4,7 @@
 // compared with host computations written here from the kernels' stated
 // meaning (each source's header), not from the simulator.
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "codeobj/codeobj.h"
@@ -439,7 +440,110 @@ static int test_short_math_scalar(void) {
   return run_short("short_math_scalar", 0);
 }
 
+// ---------------------------------------------------------------------------
+// One simulator, two threads: thread A launches spin_until_flag, which runs
+// until the flag in device memory is set; the main thread meanwhile
+// allocates, launches another kernel (short_math_scalar) and checks it, and
+// only then sets the flag. Deterministic: if a launch held a lock the others
+// need, the main thread would wait for A and A would spin until its
+// instruction budget ran out (RESOURCE_EXHAUSTED), failing the test instead
+// of hanging it.
+
+typedef struct spin_job_s {
+  uq_sim_t *sim;
+  uq_sim_program_t *prog;
+  uint64_t flag, out;
+  uq_status_t status;
+} spin_job_t;
+
+static void *spin_thread(void *arg) {
+  spin_job_t *job = arg;
+  const uq_kernel_info_t *k = NULL;
+  job->status = uq_code_object_find_kernel(
+      uq_sim_program_code_object(job->prog), "spin_until_flag", &k);
+  if (job->status)
+    return NULL;
+  uint8_t args[16];
+  memcpy(args, &job->flag, 8);
+  memcpy(args + 8, &job->out, 8);
+  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1},
+                       args,      k->kernarg_segment_size,
+                       0,         200u * 1000 * 1000};
+  job->status = uq_sim_launch(job->sim, job->prog, "spin_until_flag", &L, NULL);
+  return NULL;
+}
+
+static int test_concurrent_launches(void) {
+  fixture_t spin, other;
+  UQ_EXPECT_OK(fixture_open(&spin, "spin.hsaco"));
+  // The second program shares the first one's simulator.
+  memset(&other, 0, sizeof(other));
+  other.sim = spin.sim;
+  FILE *fp = fopen(UQ_FOREIGN_DIR "/short_math.hsaco", "rb");
+  UQ_EXPECT(fp != NULL);
+  uint8_t buf[1 << 16];
+  size_t got = fread(buf, 1, sizeof(buf), fp);
+  fclose(fp);
+  UQ_EXPECT_OK(uq_sim_program_load(spin.sim, buf, got, &other.prog));
+  spin_job_t job = {spin.sim, spin.prog, 0, 0, UQ_OK};
+  uint32_t zero = 0;
+  UQ_EXPECT_OK(uq_sim_alloc(spin.sim, 4, &job.flag));
+  UQ_EXPECT_OK(uq_sim_write(spin.sim, job.flag, &zero, 4));
+  UQ_EXPECT_OK(uq_sim_alloc(spin.sim, 4, &job.out));
+  pthread_t thread;
+  UQ_EXPECT(pthread_create(&thread, NULL, spin_thread, &job) == 0);
+  // While A spins: a whole launch on the same simulator, checked.
+  int failures = 0;
+  const uint32_t n = 64;
+  uint16_t x[64], y[64], out[8 * 64];
+  uint8_t sh[64];
+  for (uint32_t i = 0; i < n; ++i) {
+    x[i] = (uint16_t)rnd();
+    y[i] = (uint16_t)rnd();
+    sh[i] = (uint8_t)(rnd() % 32);
+  }
+  bufs_t b = {0};
+  uq_status_t st = buf_add(&other, &b, x, sizeof(x));
+  if (!st)
+    st = buf_add(&other, &b, y, sizeof(y));
+  if (!st)
+    st = buf_add(&other, &b, sh, sizeof(sh));
+  if (!st)
+    st = buf_add(&other, &b, NULL, sizeof(out));
+  if (!st)
+    st = launch(&other, "short_math_scalar", &b, &n, 1, 1, 64);
+  if (!st)
+    st = uq_sim_read(other.sim, b.addr[3], out, sizeof(out));
+  bufs_free(&other, &b);
+  if (st) {
+    fprintf(stderr, "second launch: %s\n", uq_status_message(st));
+    uq_status_free(st);
+    ++failures;
+  }
+  for (uint32_t i = 0; i < n && !failures; ++i) {
+    uint16_t r[8];
+    short_ref(x[i], y[i], sh[i], 0, r);
+    for (int j = 0; j < 8; ++j)
+      failures += out[j * n + i] != r[j];
+  }
+  // Release A, then check it finished by seeing the flag.
+  uint32_t one = 1, spins = 0;
+  UQ_EXPECT_OK(uq_sim_write(spin.sim, job.flag, &one, 4));
+  pthread_join(thread, NULL);
+  if (job.status) {
+    fprintf(stderr, "spinning launch: %s\n", uq_status_message(job.status));
+    uq_status_free(job.status);
+    ++failures;
+  } else {
+    UQ_EXPECT_OK(uq_sim_read(spin.sim, job.out, &spins, 4));
+  }
+  uq_sim_program_destroy(other.prog);
+  fixture_close(&spin);
+  return failures ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
+    {"concurrent_launches", test_concurrent_launches},
     {"softmax", test_softmax},
     {"dequant_fp4", test_dequant_fp4},
     {"mfma_scale_16x16", test_mfma_scale_16x16},
