@@ -447,10 +447,11 @@ uq_status_t uq_sim_decoder_create(const uint8_t *image, size_t image_size,
   if (d->image)
     memcpy(d->image, image, image_size);
   d->image_size = image_size;
+  d->mutex_initialized = pthread_mutex_init(&d->mutex, NULL) == 0;
   d->by_word = calloc(image_size / 4 + 1, sizeof(*d->by_word));
   d->disasm =
       LLVMCreateDisasmCPU("amdgcn-amd-amdhsa", "gfx950", NULL, 0, NULL, NULL);
-  if (!d->image || !d->by_word || !d->disasm) {
+  if (!d->image || !d->by_word || !d->disasm || !d->mutex_initialized) {
     uq_sim_decoder_destroy(d);
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot create LLVM's gfx950 disassembler");
@@ -473,6 +474,8 @@ void uq_sim_decoder_destroy(uq_sim_decoder_t *d) {
   }
   if (d->disasm)
     LLVMDisasmDispose(d->disasm);
+  if (d->mutex_initialized)
+    pthread_mutex_destroy(&d->mutex);
   free(d->image);
   free(d);
 }
@@ -506,14 +509,32 @@ static int uq_sim_bad_f8f6f4(const uint8_t *b) {
   return ((w0 >> 8) & 7) > 4 || (w1 >> 29) > 4;
 }
 
+static uq_status_t decode_locked(uq_sim_decoder_t *d, uint64_t pc,
+                                 const uq_sim_inst_t **out_inst);
+
 uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *d, uint64_t pc,
                                const uq_sim_inst_t **out_inst) {
   if ((pc & 3) || pc >= d->image_size)
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "program counter 0x%llx is outside the code",
                           (unsigned long long)pc);
-  uq_sim_inst_t *inst = d->by_word[pc / 4];
+  uq_sim_inst_t *inst = __atomic_load_n(&d->by_word[pc / 4], __ATOMIC_ACQUIRE);
   if (inst) {
+    *out_inst = inst;
+    return UQ_OK;
+  }
+  pthread_mutex_lock(&d->mutex);
+  uq_status_t st = decode_locked(d, pc, out_inst);
+  pthread_mutex_unlock(&d->mutex);
+  return st;
+}
+
+// Decodes the instruction at `pc` (checked aligned and inside the image)
+// and publishes it; the caller holds d->mutex.
+static uq_status_t decode_locked(uq_sim_decoder_t *d, uint64_t pc,
+                                 const uq_sim_inst_t **out_inst) {
+  uq_sim_inst_t *inst = d->by_word[pc / 4];
+  if (inst) { // another thread decoded it meanwhile
     *out_inst = inst;
     return UQ_OK;
   }
@@ -560,7 +581,7 @@ uq_status_t uq_sim_decoder_get(uq_sim_decoder_t *d, uint64_t pc,
     free(owned);
     return st;
   }
-  d->by_word[pc / 4] = inst;
+  __atomic_store_n(&d->by_word[pc / 4], inst, __ATOMIC_RELEASE);
   *out_inst = inst;
   return UQ_OK;
 }

@@ -370,6 +370,8 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
   memset(waves, 0, sizeof(uq_sim_wave_t) * nwaves);
   ctx.sim = sim;
   ctx.decoder = decoder;
+  ctx.image = decoder->image;
+  ctx.image_size = decoder->image_size;
   ctx.cnt = counters;
   ctx.lds = lds;
   ctx.lds_size = (uint32_t)lds_size;

@@ -35,6 +35,12 @@ typedef struct uq_sim_ctx_s {
   // The allocation hit last, so that a wave's accesses skip the search.
   uint64_t mem_base, mem_size;
   uint8_t *mem_data;
+  // The loaded code object, readable (not writable) at its virtual
+  // addresses from UQ_SIM_IMAGE_FIRST on: PC-relative loads of constant
+  // tables (s_getpc_b64 + offset) read it, as they read the loaded image on
+  // hardware. The simulator's PCs are the image's virtual addresses.
+  const uint8_t *image;
+  uint64_t image_size;
   // UQ_SIM_TRACE=1: every executed instruction goes to stderr.
   int trace;
   uint64_t inst_limit; // per wave; UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides
@@ -55,13 +61,30 @@ static inline uint8_t *mem_at(uq_sim_ctx_t *c, uint64_t a, uint32_t n) {
   uint64_t off = a - c->mem_base;
   if (off < c->mem_size && n <= c->mem_size - off)
     return c->mem_data + off;
-  uint8_t *p = uq_sim_memory_lookup(c->sim, a, n);
-  if (p) {
-    const uq_sim_alloc_t *al = &c->sim->allocs[c->sim->last_hit];
-    c->mem_base = al->base;
-    c->mem_size = al->size;
-    c->mem_data = al->data;
-  }
+  // Another allocation: found under the table's lock and remembered
+  // here (the launch holds no lock while it runs; freeing memory a running
+  // kernel uses is the caller's error, as on a GPU).
+  uq_sim_alloc_t al;
+  if (!uq_sim_memory_find_alloc(c->sim, a, n, &al))
+    return NULL;
+  c->mem_base = al.base;
+  c->mem_size = al.size;
+  c->mem_data = al.data;
+  return al.data + (a - al.base);
+}
+
+// Addresses below this do not reach the image, so that a null pointer (and
+// small offsets from one) still faults.
+#define UQ_SIM_IMAGE_FIRST 0x100u
+
+// As mem_at, for a load: an address outside every allocation may be in the
+// code object's image.
+static inline const uint8_t *mem_load_at(uq_sim_ctx_t *c, uint64_t a,
+                                         uint32_t n) {
+  const uint8_t *p = mem_at(c, a, n);
+  if (!p && a >= UQ_SIM_IMAGE_FIRST && a < c->image_size &&
+      n <= c->image_size - a)
+    p = c->image + a;
   return p;
 }
 

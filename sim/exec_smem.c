@@ -27,7 +27,7 @@ uq_status_t uq_sim_exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       uint64_t o4 = (off & ~3ull) + 4ull * i;
       vals[i] = 0;
       if (o4 + 4 <= limit) {
-        const uint8_t *p = mem_at(c, base + o4, 4);
+        const uint8_t *p = mem_load_at(c, base + o4, 4);
         if (!p)
           return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                                 "memory fault at 0x%llx: '%s' at 0x%llx",
@@ -41,7 +41,7 @@ uq_status_t uq_sim_exec_smem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     }
   } else {
     uint64_t addr = (sread64(w, &in->o[1]) + off) & ~3ull;
-    const uint8_t *p = mem_at(c, addr, 4u * n);
+    const uint8_t *p = mem_load_at(c, addr, 4u * n);
     if (!p)
       return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                             "memory fault: %u bytes at 0x%llx: '%s' at 0x%llx",

@@ -97,6 +97,82 @@ static inline uint32_t perm_byte(uint64_t x, uint32_t sel) {
 }
 
 // DPP: the lane whose src0 lane `l` reads, or -1 when out of range.
+// A 16-bit integer result: wrapped (the D16 writeback keeps 16 bits), or
+// with the clamp bit saturated to the type's range.
+static inline uint32_t sat_u16(int64_t v, int clamp) {
+  if (clamp)
+    v = v < 0 ? 0 : v > 0xFFFF ? 0xFFFF : v;
+  return (uint32_t)v;
+}
+static inline uint32_t sat_i16(int64_t v, int clamp) {
+  if (clamp)
+    v = v < -32768 ? -32768 : v > 32767 ? 32767 : v;
+  return (uint32_t)v;
+}
+// An f16 result clamped to [0, 1]: negative values (and -0) and NaN give +0
+// (DX10 clamp), values above 1 (and +inf) give 1.
+static inline uint16_t clamp01_f16(uint16_t h) {
+  int nan = (h & 0x7C00) == 0x7C00 && (h & 0x3FF);
+  if (nan || (h & 0x8000))
+    return 0;
+  return h > 0x3C00 ? 0x3C00 : h;
+}
+
+// One half of a packed 16-bit integer op (VOP3P) on sources x[0..2]: shifts
+// take the low four bits of x[0] and shift x[1]; clamp saturates add, sub and
+// mad to the type's range (min, max, mul_lo and shifts cannot overflow or
+// ignore it).
+static uint16_t pk_int16(uq_sim_op_t op, const uint16_t x[3], int clamp) {
+  int32_t sa = (int16_t)x[0], sb = (int16_t)x[1], sc = (int16_t)x[2];
+  switch (op) {
+  case UQ_OP_V_PK_ADD_U16:
+    return (uint16_t)sat_u16((int64_t)x[0] + x[1], clamp);
+  case UQ_OP_V_PK_SUB_U16:
+    return (uint16_t)sat_u16((int64_t)x[0] - x[1], clamp);
+  case UQ_OP_V_PK_ADD_I16:
+    return (uint16_t)sat_i16((int64_t)sa + sb, clamp);
+  case UQ_OP_V_PK_SUB_I16:
+    return (uint16_t)sat_i16((int64_t)sa - sb, clamp);
+  case UQ_OP_V_PK_MUL_LO_U16:
+    return (uint16_t)((uint32_t)x[0] * x[1]);
+  case UQ_OP_V_PK_MAD_U16:
+    return (uint16_t)sat_u16((int64_t)x[0] * x[1] + x[2], clamp);
+  case UQ_OP_V_PK_MAD_I16:
+    return (uint16_t)sat_i16((int64_t)sa * sb + sc, clamp);
+  case UQ_OP_V_PK_LSHLREV_B16:
+    return (uint16_t)(x[1] << (x[0] & 15));
+  case UQ_OP_V_PK_LSHRREV_B16:
+    return (uint16_t)(x[1] >> (x[0] & 15));
+  case UQ_OP_V_PK_ASHRREV_I16:
+    return (uint16_t)(sb >> (x[0] & 15));
+  case UQ_OP_V_PK_MAX_U16:
+    return x[0] > x[1] ? x[0] : x[1];
+  case UQ_OP_V_PK_MIN_U16:
+    return x[0] < x[1] ? x[0] : x[1];
+  case UQ_OP_V_PK_MAX_I16:
+    return (uint16_t)(sa > sb ? sa : sb);
+  default: // UQ_OP_V_PK_MIN_I16
+    return (uint16_t)(sa < sb ? sa : sb);
+  }
+}
+
+// The 16-bit ops whose clamp bit is modelled: integer add/sub/mad saturate,
+// float ops clamp to [0, 1].
+static int clamp16_ok(uq_sim_op_t op) {
+  switch (op) {
+  case UQ_OP_V_ADD_U16:
+  case UQ_OP_V_ADD_I16:
+  case UQ_OP_V_SUB_U16:
+  case UQ_OP_V_SUB_I16:
+  case UQ_OP_V_SUBREV_U16:
+  case UQ_OP_V_MAD_U16:
+  case UQ_OP_V_MAD_I16:
+    return 1;
+  default:
+    return uq_sim_op_info[op].type == UQ_OPT_F;
+  }
+}
+
 static inline int dpp_lane(uint32_t ctrl, int l) {
   int row = l & ~15, r = l & 15;
   if (ctrl <= 0xFF)
@@ -325,7 +401,7 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
           uint32_t v = src[i][l];
           lo[i] = (uint16_t)(((in->op_sel >> i) & 1) ? v >> 16 : v);
           hi[i] = (uint16_t)(((in->op_sel_hi >> i) & 1) ? v >> 16 : v);
-          if (op != UQ_OP_V_PK_ADD_U16) {
+          if (in->type == UQ_OPT_F) { // neg_lo/neg_hi: float ops only
             if ((in->neg_lo >> i) & 1)
               lo[i] ^= 0x8000;
             if ((in->neg_hi >> i) & 1)
@@ -359,9 +435,13 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
           rhh = f32_to_f16(fminf(b0, b1), 0);
           break;
         default:
-          rl = (uint16_t)(lo[0] + lo[1]);
-          rhh = (uint16_t)(hi[0] + hi[1]);
+          rl = pk_int16(op, lo, in->clamp);
+          rhh = pk_int16(op, hi, in->clamp);
           break;
+        }
+        if (in->clamp && in->type == UQ_OPT_F) {
+          rl = clamp01_f16(rl);
+          rhh = clamp01_f16(rhh);
         }
         d0[l] = (uint32_t)rl | (uint32_t)rhh << 16;
       }
@@ -397,8 +477,14 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     }
     if (so->mods && !s64[i]) {
       uint32_t *tt = t[3 + i];
-      int is16 = (in->flags & UQ_OPF_D16) != 0;
-      uint32_t sb = is16 ? 0x8000u : 0x80000000u;
+      // The sign bit of the source's width: bit 15 of a 16-bit source (of
+      // the half op_sel picks, when the op selects it itself, as
+      // v_cvt_f32_f16 does), bit 31 of a 32-bit one.
+      int is16 = in->width == 16;
+      uint32_t sb = !is16 ? 0x80000000u
+                    : (!(in->flags & UQ_OPF_D16) && ((in->op_sel >> i) & 1))
+                        ? 0x80000000u
+                        : 0x8000u;
       for (int l = 0; l < 64; ++l) {
         uint32_t v = src[i][l];
         if (so->mods & UQ_MOD_ABS)
@@ -442,9 +528,9 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   // Every lane is computed (into r, rh and sdst_bits) and vwrite and the
   // carry-out write below keep only the lanes in `mask`: the loops have no
   // per-lane test, so the compiler vectorizes them.
-  // Clamp (saturation) on 16-bit ops is not modelled: such forms stop
-  // rather than compute something else.
-  if ((in->flags & UQ_OPF_D16) && in->clamp)
+  // Clamp on a 16-bit op: integer add/sub/mad saturate to the type's range,
+  // float results clamp to [0, 1] (below); other ops with clamp stop.
+  if ((in->flags & UQ_OPF_D16) && in->clamp && !clamp16_ok(op))
     UNIMPL(in);
 #define LANES for (int l = 0; l < 64; ++l)
 #define F(x) u2f(x)
@@ -996,22 +1082,31 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   // 16-bit integer ops: the low 16 bits of each (selected) source; the D16
   // writeback below keeps 16 bits of the result. Shifts use S0[3:0].
   case UQ_OP_V_ADD_U16:
+    LANES r[l] = sat_u16((int64_t)(a[l] & 0xFFFF) + (b[l] & 0xFFFF), in->clamp);
+    break;
   case UQ_OP_V_ADD_I16:
-    LANES r[l] = a[l] + b[l];
+    LANES r[l] = sat_i16((int64_t)(int16_t)a[l] + (int16_t)b[l], in->clamp);
     break;
   case UQ_OP_V_SUB_U16:
+    LANES r[l] = sat_u16((int64_t)(a[l] & 0xFFFF) - (b[l] & 0xFFFF), in->clamp);
+    break;
   case UQ_OP_V_SUB_I16:
-    LANES r[l] = a[l] - b[l];
+    LANES r[l] = sat_i16((int64_t)(int16_t)a[l] - (int16_t)b[l], in->clamp);
     break;
   case UQ_OP_V_SUBREV_U16:
-    LANES r[l] = b[l] - a[l];
+    LANES r[l] = sat_u16((int64_t)(b[l] & 0xFFFF) - (a[l] & 0xFFFF), in->clamp);
     break;
   case UQ_OP_V_MUL_LO_U16:
     LANES r[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF);
     break;
   case UQ_OP_V_MAD_U16:
+    LANES r[l] =
+        sat_u16((int64_t)(a[l] & 0xFFFF) * (b[l] & 0xFFFF) + (cc[l] & 0xFFFF),
+                in->clamp);
+    break;
   case UQ_OP_V_MAD_I16:
-    LANES r[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF) + cc[l];
+    LANES r[l] = sat_i16(
+        (int64_t)(int16_t)a[l] * (int16_t)b[l] + (int16_t)cc[l], in->clamp);
     break;
   case UQ_OP_V_MAD_U32_U16:
     LANES r[l] = (a[l] & 0xFFFF) * (b[l] & 0xFFFF) + cc[l];
@@ -1076,6 +1171,11 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         x = fminf(fmaxf(x, 0.0f), 1.0f);
       r[l] = f2u(x);
     }
+  }
+  if ((in->flags & UQ_OPF_D16) && in->clamp && in->type == UQ_OPT_F) {
+    // Clamp to [0, 1]; NaN gives 0 (DX10 clamp).
+    for (int l = 0; l < 64; ++l)
+      r[l] = clamp01_f16((uint16_t)r[l]);
   }
   if (in->flags & UQ_OPF_D16) {
     // 16-bit results: the high half of the VGPR is zeroed (gfx9), or with

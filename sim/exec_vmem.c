@@ -74,14 +74,15 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
         (!is_buffer || (!oob_all && (structured || range_off + n <= num)))) {
       // Every dword in range and, usually, in one allocation: one lookup
       // for the lane (else the per-dword path below finds the fault).
-      uint8_t *p = mem_at(c, addr, n);
-      if (p) {
+      uint8_t *p = is_store ? mem_at(c, addr, n) : NULL;
+      const uint8_t *q = is_store ? p : mem_load_at(c, addr, n);
+      if (q) {
         for (uint32_t i = 0; i < comps; ++i) {
           uint32_t *reg = &w->v[(data->reg + i) & 511][l];
           if (is_store)
             memcpy(p + 4 * i, reg, 4);
           else
-            memcpy(reg, p + 4 * i, 4);
+            memcpy(reg, q + 4 * i, 4);
         }
         if (is_store) {
           bytes_written += n;
@@ -117,7 +118,7 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       } else {
         uint32_t v = 0;
         if (!oob) {
-          const uint8_t *p = mem_at(c, a, csize);
+          const uint8_t *p = mem_load_at(c, a, csize);
           if (!p)
             return mem_fault(in, a, csize);
           if (csize == 4)

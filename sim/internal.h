@@ -3,6 +3,7 @@
 #ifndef UQ_SIM_INTERNAL_H_
 #define UQ_SIM_INTERNAL_H_
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,17 +22,23 @@ typedef struct uq_sim_alloc_s {
   int mapped; // data is an mmap'ed sparse mapping (uq_sim_alloc)
 } uq_sim_alloc_t;
 
+// The allocation table is shared by the threads that use one simulator:
+// uq_sim_alloc and uq_sim_free change it under `lock`; lookups
+// (uq_sim_read, uq_sim_write, a launch's accesses) hold it only
+// while they search and copy. A launch holds no lock while it runs.
 struct uq_sim_s {
+  pthread_mutex_t lock;
   uq_sim_alloc_t *allocs; // sorted by base
   size_t alloc_count;
   size_t alloc_capacity;
   uint64_t next_base;
-  size_t last_hit; // index of the allocation found last
+  size_t last_hit; // index found last (a hint; relaxed atomic accesses)
 };
 
-// The host pointer of [address, address + size) when it lies inside one
-// allocation, else NULL.
-uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address, uint64_t size);
+// The allocation holding [address, address + size), copied into *out, or
+// 0 when there is none. Takes the lock.
+int uq_sim_memory_find_alloc(uq_sim_t *sim, uint64_t address, uint64_t size,
+                             uq_sim_alloc_t *out);
 
 // ---------------------------------------------------------------------------
 // Decoded instructions.
@@ -179,13 +186,21 @@ struct uq_sim_decoder_s {
   uint8_t *image;
   size_t image_size;
   LLVMDisasmContextRef disasm;
-  uq_sim_inst_t **by_word; // image_size / 4 slots, decoded lazily
+  // image_size / 4 slots, decoded lazily: launches of one program may run
+  // on several threads at once, so a slot is published with a release store
+  // and read with an acquire load, and decoding (LLVM's disassembler is not
+  // thread-safe) holds `mutex`.
+  uq_sim_inst_t **by_word;
+  pthread_mutex_t mutex;
+  int mutex_initialized;
 };
 
 // The executor's fast path: the instruction at `pc` when already decoded.
 static inline const uq_sim_inst_t *
 uq_sim_decoder_cached(const uq_sim_decoder_t *d, uint64_t pc) {
-  return pc < d->image_size && !(pc & 3) ? d->by_word[pc / 4] : NULL;
+  return pc < d->image_size && !(pc & 3)
+             ? __atomic_load_n(&d->by_word[pc / 4], __ATOMIC_ACQUIRE)
+             : NULL;
 }
 // Decodes one instruction from bytes (tests); `inst->text` is owned by the
 // caller-supplied buffer.

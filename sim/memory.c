@@ -22,6 +22,11 @@ uq_status_t uq_sim_create(uq_sim_t **out_sim) {
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "cannot allocate the simulator");
   sim->next_base = UQ_SIM_MEMORY_BASE;
+  if (pthread_mutex_init(&sim->lock, NULL) != 0) {
+    free(sim);
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "cannot create the simulator's lock");
+  }
   *out_sim = sim;
   return UQ_OK;
 }
@@ -39,6 +44,7 @@ void uq_sim_destroy(uq_sim_t *sim) {
   for (size_t i = 0; i < sim->alloc_count; ++i)
     release(&sim->allocs[i]);
   free(sim->allocs);
+  pthread_mutex_destroy(&sim->lock);
   free(sim);
 }
 
@@ -51,15 +57,6 @@ uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size, uint64_t *out_address) {
   if (size > (1ull << 40))
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "allocation of %zu bytes is too large", size);
-  if (sim->alloc_count == sim->alloc_capacity) {
-    size_t cap = sim->alloc_capacity ? 2 * sim->alloc_capacity : 16;
-    uq_sim_alloc_t *a = realloc(sim->allocs, cap * sizeof(*a));
-    if (!a)
-      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
-                            "cannot grow the allocation table");
-    sim->allocs = a;
-    sim->alloc_capacity = cap;
-  }
   // A big allocation is a sparse mapping: no poison (it would back every
   // page), untouched pages read as zero and cost no memory.
   int mapped = size >= UQ_SIM_SPARSE_BYTES;
@@ -76,19 +73,35 @@ uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size, uint64_t *out_address) {
   if (!data)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "cannot allocate %zu bytes of device memory", size);
+  pthread_mutex_lock(&sim->lock);
+  if (sim->alloc_count == sim->alloc_capacity) {
+    size_t cap = sim->alloc_capacity ? 2 * sim->alloc_capacity : 16;
+    uq_sim_alloc_t *a = realloc(sim->allocs, cap * sizeof(*a));
+    if (!a) {
+      pthread_mutex_unlock(&sim->lock);
+      release(&(uq_sim_alloc_t){0, size, data, mapped});
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                            "cannot grow the allocation table");
+    }
+    sim->allocs = a;
+    sim->alloc_capacity = cap;
+  }
   // Bases only grow, so appending keeps the table sorted.
   uint64_t base = sim->next_base;
   sim->next_base = (base + size + UQ_SIM_MEMORY_GUARD + 0xFFFF) & ~0xFFFFull;
   sim->allocs[sim->alloc_count++] = (uq_sim_alloc_t){base, size, data, mapped};
+  pthread_mutex_unlock(&sim->lock);
   *out_address = base;
   return UQ_OK;
 }
 
+// Caller holds sim->lock.
 static ptrdiff_t uq_sim_memory_find(uq_sim_t *sim, uint64_t address) {
-  if (sim->last_hit < sim->alloc_count) {
-    const uq_sim_alloc_t *a = &sim->allocs[sim->last_hit];
+  size_t hint = __atomic_load_n(&sim->last_hit, __ATOMIC_RELAXED);
+  if (hint < sim->alloc_count) {
+    const uq_sim_alloc_t *a = &sim->allocs[hint];
     if (address >= a->base && address - a->base < a->size)
-      return (ptrdiff_t)sim->last_hit;
+      return (ptrdiff_t)hint;
   }
   size_t lo = 0, hi = sim->alloc_count;
   while (lo < hi) {
@@ -103,11 +116,13 @@ static ptrdiff_t uq_sim_memory_find(uq_sim_t *sim, uint64_t address) {
   const uq_sim_alloc_t *a = &sim->allocs[lo - 1];
   if (address - a->base >= a->size)
     return -1;
-  sim->last_hit = lo - 1;
+  __atomic_store_n(&sim->last_hit, lo - 1, __ATOMIC_RELAXED);
   return (ptrdiff_t)(lo - 1);
 }
 
-uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address, uint64_t size) {
+// Caller holds sim->lock.
+static uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address,
+                                     uint64_t size) {
   ptrdiff_t i = uq_sim_memory_find(sim, address);
   if (i < 0)
     return NULL;
@@ -118,19 +133,34 @@ uint8_t *uq_sim_memory_lookup(uq_sim_t *sim, uint64_t address, uint64_t size) {
   return a->data + off;
 }
 
+int uq_sim_memory_find_alloc(uq_sim_t *sim, uint64_t address, uint64_t size,
+                             uq_sim_alloc_t *out) {
+  pthread_mutex_lock(&sim->lock);
+  int found = uq_sim_memory_lookup(sim, address, size) != NULL;
+  if (found)
+    *out = sim->allocs[__atomic_load_n(&sim->last_hit, __ATOMIC_RELAXED)];
+  pthread_mutex_unlock(&sim->lock);
+  return found;
+}
+
 uq_status_t uq_sim_free(uq_sim_t *sim, uint64_t address) {
   if (!sim)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "sim is NULL");
+  pthread_mutex_lock(&sim->lock);
   ptrdiff_t i = uq_sim_memory_find(sim, address);
-  if (i < 0 || sim->allocs[i].base != address)
+  if (i < 0 || sim->allocs[i].base != address) {
+    pthread_mutex_unlock(&sim->lock);
     return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND,
                           "0x%llx is not the start of an allocation",
                           (unsigned long long)address);
-  release(&sim->allocs[i]);
+  }
+  uq_sim_alloc_t gone = sim->allocs[i];
   memmove(&sim->allocs[i], &sim->allocs[i + 1],
           (sim->alloc_count - (size_t)i - 1) * sizeof(uq_sim_alloc_t));
   --sim->alloc_count;
-  sim->last_hit = 0;
+  __atomic_store_n(&sim->last_hit, 0, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&sim->lock);
+  release(&gone);
   return UQ_OK;
 }
 
@@ -140,13 +170,16 @@ uq_status_t uq_sim_write(uq_sim_t *sim, uint64_t address, const void *data,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
   if (size == 0)
     return UQ_OK;
+  pthread_mutex_lock(&sim->lock);
   uint8_t *p = uq_sim_memory_lookup(sim, address, size);
+  if (p)
+    memcpy(p, data, size);
+  pthread_mutex_unlock(&sim->lock);
   if (!p)
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "write of %zu bytes at 0x%llx is outside every "
                           "allocation",
                           size, (unsigned long long)address);
-  memcpy(p, data, size);
   return UQ_OK;
 }
 
@@ -156,12 +189,15 @@ uq_status_t uq_sim_read(uq_sim_t *sim, uint64_t address, void *data,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
   if (size == 0)
     return UQ_OK;
+  pthread_mutex_lock(&sim->lock);
   const uint8_t *p = uq_sim_memory_lookup(sim, address, size);
+  if (p)
+    memcpy(data, p, size);
+  pthread_mutex_unlock(&sim->lock);
   if (!p)
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "read of %zu bytes at 0x%llx is outside every "
                           "allocation",
                           size, (unsigned long long)address);
-  memcpy(data, p, size);
   return UQ_OK;
 }

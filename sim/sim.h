@@ -1,8 +1,12 @@
 // The gfx950 functional simulator: runs real code objects on the CPU.
 //
 // A simulator instance is one device: a flat 64-bit global address space
-// backed by host buffers, loaded programs, and launches. An instance is not
-// thread-safe; callers that share one serialize access (the runtime does).
+// backed by host buffers, loaded programs, and launches. Threads may share an
+// instance: allocation, reads, writes and launches (also of one program) may
+// run concurrently; a launch holds no lock while it runs, so it does not
+// stall the others. Freeing or loading over memory a running launch uses is
+// the caller's race, as on a GPU. Program load and destroy are not
+// concurrent with launches of that program.
 #ifndef UQ_SIM_SIM_H_
 #define UQ_SIM_SIM_H_
 

@@ -282,6 +282,22 @@ uq_status_t uq_rt_context_load_object(uq_context_t *context,
                             object->source.variant);
 }
 
+uq_status_t uq_rt_context_launch(uq_context_t *context,
+                                 const uq_rt_launch_t *launch,
+                                 uq_stream_t *stream,
+                                 uq_kernel_counters_t *out_counters,
+                                 int *out_counted) {
+  uq_rt_device_t *device = context->device;
+  if (device->vtable->concurrent_launch)
+    return device->vtable->launch(device, launch, stream, out_counters,
+                                  out_counted);
+  pthread_mutex_lock(&context->mutex);
+  uq_status_t status =
+      device->vtable->launch(device, launch, stream, out_counters, out_counted);
+  pthread_mutex_unlock(&context->mutex);
+  return status;
+}
+
 // Auto: hip when a device opens and accepts our gfx950 code object (a
 // device of another architecture rejects it), otherwise sim. The reason
 // for not using hip is kept for uq_context_describe.

@@ -54,6 +54,11 @@ typedef struct uq_rt_device_vtable_s {
   uq_status_t (*resident_workgroups)(uq_rt_device_t *device, void *function,
                                      uint32_t threads, uint32_t dynamic_lds,
                                      uint32_t *out_count);
+  // Nonzero when launches may run on several threads at once and alongside
+  // the memory calls: the context then does not hold its mutex across a
+  // launch (uq_rt_context_launch), so a long one (the simulator's) does not
+  // stall other plans on the context.
+  int concurrent_launch;
 } uq_rt_device_vtable_t;
 
 struct uq_rt_device_s {

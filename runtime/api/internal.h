@@ -58,6 +58,13 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
 // return at once). Takes the context mutex.
 uq_status_t uq_rt_context_load_object(uq_context_t *context,
                                       uq_rt_object_t *object);
+// One launch on the context's device: under the context mutex, unless the
+// device's launches are concurrent (vtable.concurrent_launch).
+uq_status_t uq_rt_context_launch(uq_context_t *context,
+                                 const uq_rt_launch_t *launch,
+                                 uq_stream_t *stream,
+                                 uq_kernel_counters_t *out_counters,
+                                 int *out_counted);
 
 // One expected explicit kernel argument of kernel_abi.h.
 typedef struct uq_rt_arg_spec_s {

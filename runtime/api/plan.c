@@ -486,7 +486,6 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
                                uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
                                uq_device_ptr_t output, uq_stream_t *stream) {
   uq_context_t *context = plan->context;
-  uq_rt_device_t *device = context->device;
   const uint32_t *d = plan->decode_layout.offset;
   uint8_t *a = plan->decode_args;
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY], 8, query);
@@ -531,13 +530,11 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   }
 
   int counted_decode = 0, counted_reduce = 0;
-  pthread_mutex_lock(&context->mutex);
-  uq_status_t status = device->vtable->launch(
-      device, &decode, stream, &plan->last_decode, &counted_decode);
+  uq_status_t status = uq_rt_context_launch(
+      context, &decode, stream, &plan->last_decode, &counted_decode);
   if (status == UQ_OK)
-    status = device->vtable->launch(device, &reduce, stream, &plan->last_reduce,
-                                    &counted_reduce);
-  pthread_mutex_unlock(&context->mutex);
+    status = uq_rt_context_launch(context, &reduce, stream, &plan->last_reduce,
+                                  &counted_reduce);
   plan->counted = counted_decode && counted_reduce;
   return status;
 }

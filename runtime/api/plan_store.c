@@ -182,11 +182,8 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
       .kernarg_size = store->layout.kernarg_size,
   };
   int counted = 0;
-  uq_rt_device_t *device = context->device;
-  pthread_mutex_lock(&context->mutex);
   uq_status_t status =
-      device->vtable->launch(device, &launch, stream, &store->last, &counted);
-  pthread_mutex_unlock(&context->mutex);
+      uq_rt_context_launch(context, &launch, stream, &store->last, &counted);
   store->counted = counted && status == UQ_OK;
   return status;
 }

@@ -1,6 +1,7 @@
 // The sim backend: the same code objects the GPU runs, executed by the gfx950
 // simulator (sim/sim.h). Device addresses are simulator addresses. The
-// simulator is not thread-safe; the context's mutex serializes every call.
+// simulator locks its own shared state, so launches run without the
+// context's mutex (module loads still take it).
 #include "runtime/api/device.h"
 
 #include <stdio.h>
@@ -164,6 +165,9 @@ static const uq_rt_device_vtable_t sim_vtable = {
     .module_unload = sim_module_unload,
     .function_get = sim_function_get,
     .launch = sim_launch,
+    // The simulator's allocation table and decoders take their own locks;
+    // a launch holds none while it runs (sim/internal.h).
+    .concurrent_launch = 1,
 };
 
 uq_status_t uq_sim_device_create(const uq_allocator_t *allocator,

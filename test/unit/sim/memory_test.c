@@ -35,7 +35,9 @@ static int test_alloc_read_write(void) {
     UQ_EXPECT_OK(uq_sim_write(sim, addr[i] + off, p, len));
     UQ_EXPECT_OK(uq_sim_read(sim, addr[i] + off, q, len));
     int same = memcmp(p, q, len) == 0;
-    UQ_EXPECT(uq_sim_memory_lookup(sim, addr[i] + off, len) != NULL);
+    uq_sim_alloc_t found;
+    UQ_EXPECT(uq_sim_memory_find_alloc(sim, addr[i] + off, len, &found));
+    UQ_EXPECT_EQ_HEX(found.base, addr[i]);
     free(p);
     free(q);
     UQ_EXPECT(same);
@@ -45,7 +47,9 @@ static int test_alloc_read_write(void) {
                  UQ_STATUS_OUT_OF_RANGE);
   UQ_EXPECT_CODE(uq_sim_write(sim, addr[0] - 1, &b, 1), UQ_STATUS_OUT_OF_RANGE);
   UQ_EXPECT_CODE(uq_sim_read(sim, 0x1000, &b, 1), UQ_STATUS_OUT_OF_RANGE);
-  UQ_EXPECT(uq_sim_memory_lookup(sim, addr[N - 1] + size[N - 1], 1) == NULL);
+  uq_sim_alloc_t none;
+  UQ_EXPECT(
+      !uq_sim_memory_find_alloc(sim, addr[N - 1] + size[N - 1], 1, &none));
   // Free: the range is gone, the others stay.
   UQ_EXPECT_OK(uq_sim_free(sim, addr[7]));
   UQ_EXPECT_CODE(uq_sim_read(sim, addr[7], &b, 1), UQ_STATUS_OUT_OF_RANGE);

@@ -1,8 +1,8 @@
 // The instruction table (sim/ops.def) against the executor and the tests:
 // every row is self-consistent, reaches a handler that models it, and is
 // run by a test kernel (kernels/*.s, found by decoding the assembled code
-// object, so loops written with .irp count) or is on the list below of ops
-// still waiting for one.
+// object, so loops written with .irp count, or a clang-compiled kernel of
+// test/foreign) or is on the list below of ops still waiting for one.
 #include <stdlib.h>
 
 #include "codeobj/codeobj.h"
@@ -157,7 +157,16 @@ static uq_status_t collect_tested(const char *path, uint8_t *seen) {
 
 static int test_coverage(void) {
   uint8_t seen[UQ_OP_COUNT] = {0};
+  // The assembly test kernels, and the kernels clang wrote
+  // (test/foreign/foreign_test.c checks those against host computations).
+  static const char *const foreign[] = {"softmax", "dequant_fp4", "mfma_scale",
+                                        "short_math"};
   uq_status_t st = collect_tested(UQ_SIM_TEST_HSACO, seen);
+  for (size_t i = 0; !st && i < sizeof(foreign) / sizeof(foreign[0]); ++i) {
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/%s.hsaco", UQ_FOREIGN_DIR, foreign[i]);
+    st = collect_tested(path, seen);
+  }
   if (st) {
     fprintf(stderr, "%s\n", uq_status_message(st));
     uq_status_free(st);
