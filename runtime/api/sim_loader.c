@@ -11,23 +11,18 @@
 #define _GNU_SOURCE // dladdr, RTLD_NODELETE
 #include "runtime/api/device.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/api/dynamic_library.h"
+
 #define UQ_SIM_MODULE_NAME "libuqrt_sim.so"
 
-// Opens `path`; on failure appends "path: reason" to `tried`.
+// Opens `path`; on failure appends the reason to `tried`.
 static void *open_module(const char *path, char *tried, size_t tried_size) {
-  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-  if (!handle) {
-    const char *reason = dlerror();
-    size_t used = strlen(tried);
-    snprintf(tried + used, tried_size - used, "%s%s", used ? "; " : "",
-             reason ? reason : path);
-  }
-  return handle;
+  return uq_rt_dlopen_first(&path, 1, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE,
+                            tried, tried_size);
 }
 
 // The directory libuqrt was loaded from, with a trailing '/', or "".

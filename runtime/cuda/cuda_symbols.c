@@ -1,15 +1,10 @@
 // Loads the CUDA driver with dlopen and converts its errors.
 #include "runtime/cuda/cuda_symbols.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
-static void append(char *buffer, size_t capacity, const char *text) {
-  size_t used = strlen(buffer);
-  if (used + 1 < capacity)
-    snprintf(buffer + used, capacity - used, "%s", text);
-}
+#include "runtime/api/dynamic_library.h"
 
 uq_status_t uq_cuda_symbols_initialize(const char *library,
                                        uq_cuda_symbols_t *out_symbols) {
@@ -20,14 +15,8 @@ uq_status_t uq_cuda_symbols_initialize(const char *library,
   const char *const *paths = library ? &library : defaults;
   size_t path_count = library ? 1 : sizeof(defaults) / sizeof(defaults[0]);
   char tried[1024] = "";
-  for (size_t i = 0; i < path_count && !out_symbols->library; ++i) {
-    out_symbols->library = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
-    if (!out_symbols->library) {
-      const char *why = dlerror();
-      append(tried, sizeof(tried), i ? "; " : "");
-      append(tried, sizeof(tried), why ? why : paths[i]);
-    }
-  }
+  out_symbols->library = uq_rt_dlopen_first(
+      paths, path_count, RTLD_NOW | RTLD_LOCAL, tried, sizeof(tried));
   if (!out_symbols->library)
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot load the CUDA driver (tried: %s)", tried);
@@ -38,8 +27,8 @@ uq_status_t uq_cuda_symbols_initialize(const char *library,
     void *address = dlsym(out_symbols->library, symbol);                       \
     memcpy(&out_symbols->name, &address, sizeof(address));                     \
     if (!address) {                                                            \
-      append(missing, sizeof(missing), *missing ? ", " : "");                  \
-      append(missing, sizeof(missing), symbol);                                \
+      uq_rt_text_append(missing, sizeof(missing), *missing ? ", " : "");       \
+      uq_rt_text_append(missing, sizeof(missing), symbol);                     \
     }                                                                          \
   } while (0);
 #include "runtime/cuda/cuda_symbol_table.h"

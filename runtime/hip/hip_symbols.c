@@ -1,9 +1,10 @@
 // Loads the HIP runtime with dlopen and converts its errors.
 #include "runtime/hip/hip_symbols.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "runtime/api/dynamic_library.h"
 
 // The unversioned name first (a development install, or whatever the
 // loader's path prefers), then the sonames of ROCm 7, 6 and 5 (newest
@@ -20,27 +21,14 @@ const char *const uq_hip_default_libraries[UQ_HIP_DEFAULT_LIBRARY_COUNT] = {
     "/opt/rocm/lib/libamdhip64.so.5",
 };
 
-// Appends to a fixed buffer, truncating quietly.
-static void append(char *buffer, size_t capacity, const char *text) {
-  size_t used = strlen(buffer);
-  if (used + 1 < capacity)
-    snprintf(buffer + used, capacity - used, "%s", text);
-}
-
 uq_status_t uq_hip_symbols_initialize(const char *library,
                                       uq_hip_symbols_t *out_symbols) {
   memset(out_symbols, 0, sizeof(*out_symbols));
   const char *const *paths = library ? &library : uq_hip_default_libraries;
   size_t path_count = library ? 1 : UQ_HIP_DEFAULT_LIBRARY_COUNT;
   char tried[1024] = "";
-  for (size_t i = 0; i < path_count && !out_symbols->library; ++i) {
-    out_symbols->library = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
-    if (!out_symbols->library) {
-      const char *why = dlerror();
-      append(tried, sizeof(tried), i ? "; " : "");
-      append(tried, sizeof(tried), why ? why : paths[i]);
-    }
-  }
+  out_symbols->library = uq_rt_dlopen_first(
+      paths, path_count, RTLD_NOW | RTLD_LOCAL, tried, sizeof(tried));
   if (!out_symbols->library)
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot load the HIP runtime (tried: %s)", tried);
@@ -53,8 +41,8 @@ uq_status_t uq_hip_symbols_initialize(const char *library,
     void *symbol = dlsym(out_symbols->library, #name);                         \
     memcpy(&out_symbols->name, &symbol, sizeof(symbol));                       \
     if (!symbol && (required)) {                                               \
-      append(missing, sizeof(missing), *missing ? ", " : "");                  \
-      append(missing, sizeof(missing), #name);                                 \
+      uq_rt_text_append(missing, sizeof(missing), *missing ? ", " : "");       \
+      uq_rt_text_append(missing, sizeof(missing), #name);                      \
     }                                                                          \
   } while (0);
 #define UQ_HIP_REQUIRED(name, result, params) UQ_HIP_RESOLVE_(name, 1)
