@@ -31,12 +31,6 @@ static inline const char *uq_rt_record_target(const uq_variant_record_t *r) {
   return r->target ? r->target : "gfx950";
 }
 
-// HIP and CUDA: the tables, slot mappings and caches stay on the device (a
-// run neither reads them back nor waits); sim and host check them first.
-static inline int uq_rt_backend_is_gpu(uq_backend_t backend) {
-  return backend == UQ_BACKEND_HIP || backend == UQ_BACKEND_CUDA;
-}
-
 struct uq_context_s {
   uq_allocator_t allocator;
   uq_backend_t backend;

@@ -1,7 +1,6 @@
 // The cache store of a plan: K and V of new tokens encoded into their slots
-// by the store kernel (sim, HIP, CUDA) or the host encoder (host backend),
-// with the slot mapping checked first where the runtime can read it (sim,
-// host; on a GPU the kernel skips a slot past the cache).
+// by the store kernel (sim, HIP) or the host encoder (host backend), with
+// the slot mapping checked first where the runtime can read it.
 #include "runtime/api/plan_store.h"
 
 #include <string.h>
@@ -57,7 +56,7 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
     return status;
   store->num_slots = (uint64_t)c->num_blocks * c->block_size;
 
-  if (!uq_rt_backend_is_gpu(context->backend)) {
+  if (context->backend != UQ_BACKEND_HIP) {
     store->slots_host = uq_rt_alloc(
         &context->allocator, (size_t)store->max_tokens * sizeof(int64_t));
     if (!store->slots_host)
@@ -81,11 +80,6 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
   if (status != UQ_OK)
     return status;
   store->object = found;
-  // One 64-lane wave on gfx950, one warp on sm_90a (kernel_abi.h).
-  store->workgroup_size =
-      strcmp(uq_rt_record_target(&found->source), "sm_90a") == 0
-          ? UQ_SM90_STORE_THREADS
-          : 64;
   const uint32_t *o = store->layout.offset;
   uint8_t *a = store->args;
   uq_rt_arg_put(a, o[UQ_STORE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
@@ -150,7 +144,7 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
   if (context->backend != UQ_BACKEND_HOST && !store->object)
     return UQ_MAKE_STATUS(uq_status_code(store->missing), "uq_plan_store: %s",
                           uq_status_message(store->missing));
-  if (!uq_rt_backend_is_gpu(context->backend))
+  if (context->backend != UQ_BACKEND_HIP)
     UQ_RETURN_IF_ERROR(check_slots(context, store, num_tokens, slot_mapping),
                        "uq_plan_store");
   if (context->backend == UQ_BACKEND_HOST) {
@@ -183,7 +177,7 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
   uq_rt_launch_t launch = {
       .function = store->object->function,
       .grid = {num_tokens, c->num_kv_heads, 1},
-      .workgroup = {store->workgroup_size, 1, 1},
+      .workgroup = {64, 1, 1},
       .kernargs = store->args,
       .kernarg_size = store->layout.kernarg_size,
   };
