@@ -1266,11 +1266,295 @@ static int test_vcmp(void) {
   return bad ? 1 : 0;
 }
 
+// A float result against the oracle's: NaN matches any NaN (hardware may
+// quiet a signaling NaN or keep its payload), anything else bit for bit.
+static int f32_match(uint32_t got, uint32_t want) {
+  if (isnan(u2f(want)))
+    return isnan(u2f(got));
+  return got == want;
+}
+static int f16_isnan(uint16_t h) {
+  return (h & 0x7C00) == 0x7C00 && (h & 0x3FF);
+}
+static int f16_match(uint16_t got, uint16_t want) {
+  if (f16_isnan(want))
+    return f16_isnan(got);
+  return got == want;
+}
+// neg/abs on a 16-bit value: the sign is its bit 15.
+static uint16_t mod16(uint16_t h, int neg, int abs) {
+  if (abs)
+    h &= 0x7FFF;
+  if (neg)
+    h ^= 0x8000;
+  return h;
+}
+// Halves with the ISA guide's edge cases: both zeros, the smallest and
+// largest subnormals, the smallest normal, the largest finite, infinities,
+// quiet and signaling NaNs of both signs, +-1.
+static const uint16_t kF16Edges[] = {
+    0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x7BFF,
+    0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7D01, 0x3C00, 0xBC00};
+static const uint16_t kBf16Edges[] = {
+    0x0000, 0x8000, 0x0001, 0x807F, 0x0080, 0x7F7F, 0xFF7F, 0x7F80,
+    0xFF80, 0x7FC0, 0xFFC1, 0x7F81, 0x3F80, 0xBF80, 0x4049, 0xC0A0};
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+static uint32_t edge_pair(const uint16_t *t, size_t n) {
+  return t[rnd() % n] | (uint32_t)t[rnd() % n] << 16;
+}
+
+// v_cvt_f32_f16, v_cvt_f32_bf16 and v_pack_b32_f16 with neg/abs: the
+// modifiers flip or clear the sign of the 16-bit source (the half SDWA or
+// op_sel selects), never bit 31 of the register; conversions are exact.
+static int test_f16_mods(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 15 };
+  uint32_t in[3][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l) {
+    int edge = l < 40;
+    in[0][l] = edge ? edge_pair(kF16Edges, NELEM(kF16Edges)) : rnd();
+    in[1][l] = edge ? edge_pair(kF16Edges, NELEM(kF16Edges)) : rnd();
+    in[2][l] = edge ? edge_pair(kBf16Edges, NELEM(kBf16Edges)) : rnd();
+  }
+  UQ_EXPECT_OK(run(&f, "f16_mods", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], b = in[1][l], h = in[2][l];
+    uint16_t alo = (uint16_t)a, ahi = (uint16_t)(a >> 16), blo = (uint16_t)b,
+             bhi = (uint16_t)(b >> 16), hlo = (uint16_t)h,
+             hhi = (uint16_t)(h >> 16);
+#define CVT16(x) f2u(f16f(x))
+#define CVTBF(x) ((uint32_t)(x) << 16)
+    uint32_t e[NOUT];
+    e[0] = CVT16(mod16(alo, 1, 0));
+    e[1] = CVT16(mod16(alo, 0, 1));
+    e[2] = CVT16(mod16(alo, 1, 1));
+    e[3] = CVT16(mod16(ahi, 1, 0));
+    e[4] = CVT16(mod16(ahi, 0, 1));
+    e[5] = CVTBF(mod16(hlo, 1, 0));
+    e[6] = CVTBF(mod16(hlo, 0, 1));
+    e[7] = CVTBF(mod16(hlo, 1, 1));
+    e[8] = CVTBF(mod16(hhi, 1, 0));
+    e[9] = CVTBF(mod16(hhi, 1, 1));
+    e[10] = mod16(alo, 1, 0) | (uint32_t)mod16(blo, 0, 1) << 16;
+    e[11] = mod16(ahi, 0, 1) | (uint32_t)mod16(bhi, 1, 0) << 16;
+    e[12] = mod16(alo, 1, 1) | (uint32_t)mod16(bhi, 1, 0) << 16;
+    e[13] = CVT16(alo);
+    e[14] = CVTBF(hlo);
+#undef CVT16
+#undef CVTBF
+    for (int k = 0; k < NOUT; ++k) {
+      uint32_t g = out[k][l];
+      int ok = k >= 10 && k <= 12
+                   ? f16_match((uint16_t)g, (uint16_t)e[k]) &&
+                         f16_match((uint16_t)(g >> 16), (uint16_t)(e[k] >> 16))
+                   : f32_match(g, e[k]);
+      if (!ok && bad++ < 10)
+        fprintf(stderr,
+                "f16_mods case %d lane %d (a 0x%08x b 0x%08x h 0x%08x): got "
+                "0x%08x want 0x%08x\n",
+                k, l, a, b, h, g, e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// The clamp bit on an f16 result: [0, 1], NaN to 0 (MODE.DX10_CLAMP, set by
+// default), -0 to +0 (max(-0, +0) is +0).
+static uint16_t clamp01(double x) {
+  uint16_t r = h16((_Float16)x);
+  if (f16_isnan(r) || (r & 0x8000) || r == 0)
+    return 0;
+  return r > 0x3C00 ? 0x3C00 : r;
+}
+static int f16_issnan(uint16_t h) { return f16_isnan(h) && !(h & 0x200); }
+// v_max_f16/v_min_f16 in IEEE mode (the default): a signaling NaN input
+// gives a NaN, one quiet NaN gives the other operand.
+static double maxnum16(uint16_t x, uint16_t y, int is_max) {
+  if (f16_issnan(x) || f16_issnan(y))
+    return NAN;
+  double a = f16f(x), b = f16f(y);
+  return is_max ? fmax(a, b) : fmin(a, b);
+}
+static uint32_t sat16u(int64_t v) {
+  return (uint32_t)(v < 0 ? 0 : v > 0xFFFF ? 0xFFFF : v);
+}
+static uint32_t sat16i(int64_t v) {
+  return (uint16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
+}
+// A moderate f16 (magnitude 2^-6 .. 4): sums and FMAs of these are exact in
+// double, so rounding the double result once gives the f16 result.
+static uint16_t f16_moderate(void) {
+  return (uint16_t)((rnd() & 1) << 15 | (9 + rnd() % 8) << 10 |
+                    (rnd() & 0x3FF));
+}
+
+static int test_clamp16(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 31 };
+  uint32_t in[6][64], out[NOUT][64];
+  // Integer edges: sums and products past both ends of u16 and i16.
+  static const uint32_t ia[] = {0xFFFF, 0x7FFF, 0x8000, 0x0000,
+                                0x8000, 0x7FFF, 0x00FF, 0x0001};
+  static const uint32_t ib[] = {0x0001, 0x0001, 0x0001, 0x0001,
+                                0x8000, 0x7FFF, 0x0101, 0xFFFF};
+  for (int l = 0; l < 64; ++l) {
+    for (int k = 0; k < 3; ++k) {
+      if (l < 8)
+        in[k][l] = k == 0   ? ia[l] | ib[7 - l] << 16
+                   : k == 1 ? ib[l] | ia[7 - l] << 16
+                            : rnd();
+      else if (l < 24)
+        in[k][l] = edge_pair(kF16Edges, NELEM(kF16Edges));
+      else if (l < 48)
+        in[k][l] = f16_moderate() | (uint32_t)f16_moderate() << 16;
+      else
+        in[k][l] = rnd();
+    }
+    for (int k = 3; k < 6; ++k)
+      in[k][l] = l < 8 ? edge_pair(kF16Edges, NELEM(kF16Edges))
+                       : f16_moderate() | (uint32_t)f16_moderate() << 16;
+  }
+  UQ_EXPECT_OK(run(&f, "clamp16", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint16_t x[6][2]; // [source][half]
+    for (int k = 0; k < 6; ++k)
+      x[k][0] = (uint16_t)in[k][l], x[k][1] = (uint16_t)(in[k][l] >> 16);
+    uint32_t e[NOUT], p[NOUT][2];
+    double A = f16f(x[0][0]), B = f16f(x[1][0]);
+    e[0] = clamp01(A + B);
+    e[1] = clamp01(A - B);
+    e[2] = clamp01(A * B);
+    e[3] = clamp01(maxnum16(x[0][0], x[1][0], 1));
+    e[4] = clamp01(maxnum16(x[0][0], x[1][0], 0));
+    e[5] = clamp01(fma(f16f(x[3][0]), f16f(x[4][0]), f16f(x[5][0])));
+    for (int h = 0; h < 2; ++h) {
+      uint16_t a = x[0][h], b = x[1][h], c = x[2][h];
+      int32_t as = (int16_t)a, bs = (int16_t)b, cs = (int16_t)c;
+      double fa = f16f(a), fb = f16f(b);
+      p[6][h] = clamp01(fa + fb);
+      p[7][h] = clamp01(fa * fb);
+      p[8][h] = clamp01(fma(f16f(x[3][h]), f16f(x[4][h]), f16f(x[5][h])));
+      p[9][h] = clamp01(maxnum16(a, b, 1));
+      p[30][h] = clamp01(maxnum16(a, b, 0));
+      p[17][h] = sat16u((int64_t)a + b);
+      p[18][h] = sat16u((int64_t)a - b);
+      p[19][h] = (uint16_t)(as + bs);
+      p[20][h] = sat16i((int64_t)as + bs);
+      p[21][h] = sat16i((int64_t)as - bs);
+      p[22][h] = (uint16_t)((uint32_t)a * b + c);
+      p[23][h] = sat16u((int64_t)a * b + c);
+      p[24][h] = (uint16_t)(as * bs + cs);
+      p[25][h] = sat16i((int64_t)as * bs + cs);
+      p[26][h] = a > b ? a : b;
+      p[27][h] = a < b ? a : b;
+    }
+    uint16_t a = x[0][0], b = x[1][0], c = x[2][0];
+    int32_t as = (int16_t)a, bs = (int16_t)b, cs = (int16_t)c;
+    e[10] = sat16u((int64_t)a + b);
+    e[11] = sat16u((int64_t)a - b);
+    e[12] = sat16u((int64_t)b - a);
+    e[13] = sat16i((int64_t)as + bs);
+    e[14] = sat16i((int64_t)as - bs);
+    e[15] = sat16u((int64_t)a * b + c);
+    e[16] = sat16i((int64_t)as * bs + cs);
+    // op_sel picks each source's half for the low result, op_sel_hi for
+    // the high one.
+    p[28][0] = x[0][1] > x[1][0] ? x[0][1] : x[1][0];
+    p[28][1] = x[0][0] > x[1][1] ? x[0][0] : x[1][1];
+    p[29][0] = x[0][0] < x[1][1] ? x[0][0] : x[1][1];
+    p[29][1] = x[0][1] < x[1][1] ? x[0][1] : x[1][1];
+    for (int k = 6; k < NOUT; ++k)
+      if (k <= 9 || k >= 17)
+        e[k] = p[k][0] | p[k][1] << 16;
+    for (int k = 0; k < NOUT; ++k) {
+      if (out[k][l] != e[k] && bad++ < 10)
+        fprintf(stderr,
+                "clamp16 case %d lane %d (a 0x%08x b 0x%08x c 0x%08x): got "
+                "0x%08x want 0x%08x\n",
+                k, l, in[0][l], in[1][l], in[2][l], out[k][l], e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// v_mfma_f32_32x32x64_f8f6f4 against a host dot product. Lane layout (CDNA4
+// ISA, dense 8-bit-and-smaller layouts, two lane groups g = l / 32): lane l
+// holds row (column) l % 32; an FP8 operand holds K [16g, 16g + 16) in its
+// first 16 bytes and [32 + 16g, 32 + 16g + 16) in the next 16; an FP4
+// operand holds K [32g, 32g + 32), low nibble first. C and D: lane l
+// register r is row 8 * (r / 4) + 4 * g + r % 4, column l % 32.
+static int test_mfma_32x32(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  static uint8_t in[9216];
+  for (int i = 0; i < 4096; ++i) {
+    uint8_t v = (uint8_t)rnd();
+    in[i] = (v & 0x7F) == 0x7F ? v ^ 1 : v; // no NaN codes
+  }
+  for (int i = 4096; i < 5120; ++i)
+    in[i] = (uint8_t)rnd();
+  for (int i = 0; i < 1024; ++i) {
+    float c = rndf(-50, 50);
+    memcpy(in + 5120 + 4 * i, &c, 4);
+  }
+  static uint32_t out[32][64];
+  UQ_EXPECT_OK(run(&f, "mfma_32x32", in, sizeof(in), out, sizeof(out), 0, 0,
+                   one, wave, NULL));
+  static double A[32][64], B8[64][32], B4[64][32];
+  for (int l = 0; l < 64; ++l) {
+    int rc = l % 32, g = l / 32;
+    for (int t = 0; t < 32; ++t) {
+      int k8 = t < 16 ? 16 * g + t : 32 + 16 * g + (t - 16);
+      A[rc][k8] = e4m3_value(in[32 * l + t]);
+      B8[k8][rc] = e4m3_value(in[2048 + 32 * l + t]);
+      B4[32 * g + t][rc] =
+          fp4_value((in[4096 + 16 * l + t / 2] >> (4 * (t & 1))) & 15);
+    }
+  }
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    for (int r = 0; r < 16; ++r) {
+      int i = 8 * (r / 4) + 4 * (l / 32) + r % 4, j = l % 32;
+      double s8 = 0, m8 = 0, s4 = 0, m4 = 0;
+      for (int k = 0; k < 64; ++k) {
+        s8 += A[i][k] * B8[k][j];
+        m8 += fabs(A[i][k] * B8[k][j]);
+        s4 += A[i][k] * B4[k][j];
+        m4 += fabs(A[i][k] * B4[k][j]);
+      }
+      float cv;
+      memcpy(&cv, in + 5120 + 64 * l + 4 * r, 4);
+      double w8 = s8 + cv, t8 = 1e-6 * (m8 + fabs(cv)) + 1e-30;
+      double t4 = 1e-6 * m4 + 1e-30;
+      float g8 = u2f(out[r][l]), g4 = u2f(out[16 + r][l]);
+      if (!(fabs(g8 - w8) <= t8) && bad++ < 10)
+        fprintf(stderr, "fp8 x fp8 lane %d reg %d: got %.9g want %.9g\n", l, r,
+                g8, w8);
+      if (!(fabs(g4 - s4) <= t4) && bad++ < 10)
+        fprintf(stderr, "fp8 x fp4 lane %d reg %d: got %.9g want %.9g\n", l, r,
+                g4, s4);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
     {"int16", test_int16},
     {"d16", test_d16},
     {"vcmp", test_vcmp},
+    {"f16_mods", test_f16_mods},
+    {"clamp16", test_clamp16},
+    {"mfma_32x32", test_mfma_32x32},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

@@ -1140,6 +1140,167 @@ BEGIN vcmp_all
 .size vcmp_all, .Lvcmp_end-vcmp_all
 KD vcmp_all, vgprs=16
 
+// Source modifiers on 16-bit float sources: neg/abs act on the sign of the
+// 16-bit value (bit 15 of the selected half; bit 31 when v_pack_b32_f16's
+// op_sel picks the high half). a, b (f16 pairs, v2, v3) and h (bf16 pairs,
+// v5) from in[64*k + lane]; one result per case to out.
+BEGIN f16_mods
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v5, v1, s[4:5] offset:512
+  s_waitcnt vmcnt(0)
+  v_cvt_f32_f16_e64 v10, -v2       // 0
+  ST
+  v_cvt_f32_f16_e64 v10, |v2|      // 1
+  ST
+  v_cvt_f32_f16_e64 v10, -|v2|     // 2
+  ST
+  v_cvt_f32_f16_sdwa v10, -v2 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 3
+  ST
+  v_cvt_f32_f16_sdwa v10, |v2| dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 4
+  ST
+  v_cvt_f32_bf16_e64 v10, -v5      // 5
+  ST
+  v_cvt_f32_bf16_e64 v10, |v5|     // 6
+  ST
+  v_cvt_f32_bf16_e64 v10, -|v5|    // 7
+  ST
+  v_cvt_f32_bf16_sdwa v10, -v5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 8
+  ST
+  v_cvt_f32_bf16_sdwa v10, -|v5| dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 9
+  ST
+  v_pack_b32_f16 v10, -v2, |v3|    // 10
+  ST
+  v_pack_b32_f16 v10, |v2|, -v3 op_sel:[1,1,0]   // 11
+  ST
+  v_pack_b32_f16 v10, -|v2|, -v3 op_sel:[0,1,0]  // 12
+  ST
+  v_cvt_f32_f16 v10, v2            // 13: no modifier
+  ST
+  v_cvt_f32_bf16 v10, v5           // 14
+  ST
+  s_endpgm
+.Lf16_mods_end:
+.size f16_mods, .Lf16_mods_end-f16_mods
+KD f16_mods, vgprs=16
+
+// The clamp bit on 16-bit results: f16 VOP3 and packed ops clamp to
+// [0, 1] (NaN gives 0), 16-bit integer add/sub/mad saturate; with them the
+// packed 16-bit integer ops. a, b, c (v2..v4) and moderate f16 pairs d, e,
+// g (v5..v7, for the FMAs) from in[64*k + lane]; one result per case.
+BEGIN clamp16
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  global_load_dword v5, v1, s[4:5] offset:768
+  global_load_dword v6, v1, s[4:5] offset:1024
+  global_load_dword v7, v1, s[4:5] offset:1280
+  s_waitcnt vmcnt(0)
+  v_add_f16_e64 v10, v2, v3 clamp  // 0
+  ST
+  v_sub_f16_e64 v10, v2, v3 clamp  // 1
+  ST
+  v_mul_f16_e64 v10, v2, v3 clamp  // 2
+  ST
+  v_max_f16_e64 v10, v2, v3 clamp  // 3
+  ST
+  v_min_f16_e64 v10, v2, v3 clamp  // 4
+  ST
+  v_fma_f16 v10, v5, v6, v7 clamp  // 5
+  ST
+  v_pk_add_f16 v10, v2, v3 clamp   // 6
+  ST
+  v_pk_mul_f16 v10, v2, v3 clamp   // 7
+  ST
+  v_pk_fma_f16 v10, v5, v6, v7 clamp  // 8
+  ST
+  v_pk_max_f16 v10, v2, v3 clamp   // 9
+  ST
+  v_add_u16_e64 v10, v2, v3 clamp  // 10
+  ST
+  v_sub_u16_e64 v10, v2, v3 clamp  // 11
+  ST
+  v_subrev_u16_e64 v10, v2, v3 clamp  // 12
+  ST
+  v_add_i16 v10, v2, v3 clamp      // 13
+  ST
+  v_sub_i16 v10, v2, v3 clamp      // 14
+  ST
+  v_mad_u16 v10, v2, v3, v4 clamp  // 15
+  ST
+  v_mad_i16 v10, v2, v3, v4 clamp  // 16
+  ST
+  v_pk_add_u16 v10, v2, v3 clamp   // 17
+  ST
+  v_pk_sub_u16 v10, v2, v3 clamp   // 18
+  ST
+  v_pk_add_i16 v10, v2, v3         // 19
+  ST
+  v_pk_add_i16 v10, v2, v3 clamp   // 20
+  ST
+  v_pk_sub_i16 v10, v2, v3 clamp   // 21
+  ST
+  v_pk_mad_u16 v10, v2, v3, v4     // 22
+  ST
+  v_pk_mad_u16 v10, v2, v3, v4 clamp  // 23
+  ST
+  v_pk_mad_i16 v10, v2, v3, v4     // 24
+  ST
+  v_pk_mad_i16 v10, v2, v3, v4 clamp  // 25
+  ST
+  v_pk_max_u16 v10, v2, v3         // 26
+  ST
+  v_pk_min_u16 v10, v2, v3         // 27
+  ST
+  v_pk_max_u16 v10, v2, v3 op_sel:[1,0] op_sel_hi:[0,1]  // 28
+  ST
+  v_pk_min_u16 v10, v2, v3 op_sel:[0,1] op_sel_hi:[1,1]  // 29
+  ST
+  v_pk_min_f16 v10, v2, v3 clamp   // 30
+  ST
+  s_endpgm
+.Lclamp16_end:
+.size clamp16, .Lclamp16_end-clamp16
+KD clamp16, vgprs=16
+
+// v_mfma_f32_32x32x64_f8f6f4 (unscaled): FP8 A at in+0 and B at in+2048
+// (32 B/lane), FP4 B at in+4096 (16 B/lane), C at in+5120 (64 B/lane).
+// Two products: E4M3 x E4M3 with C, E4M3 x E2M1 with C = 0.
+BEGIN mfma_32x32
+  PROLOGUE
+  v_lshlrev_b32 v52, 5, v0
+  v_lshlrev_b32 v53, 4, v0
+  v_lshlrev_b32 v54, 6, v0
+  global_load_dwordx4 v[4:7], v52, s[4:5]
+  global_load_dwordx4 v[8:11], v52, s[4:5] offset:16
+  global_load_dwordx4 v[12:15], v52, s[4:5] offset:2048
+  global_load_dwordx4 v[16:19], v52, s[4:5] offset:2064
+  s_add_u32 s10, s4, 0x1000
+  s_addc_u32 s11, s5, 0
+  global_load_dwordx4 v[60:63], v53, s[10:11]
+  s_add_u32 s10, s4, 0x1400
+  s_addc_u32 s11, s5, 0
+  global_load_dwordx4 v[20:23], v54, s[10:11]
+  global_load_dwordx4 v[24:27], v54, s[10:11] offset:16
+  global_load_dwordx4 v[28:31], v54, s[10:11] offset:32
+  global_load_dwordx4 v[32:35], v54, s[10:11] offset:48
+  s_waitcnt vmcnt(0)
+  v_mfma_f32_32x32x64_f8f6f4 v[36:51], v[4:11], v[12:19], v[20:35] cbsz:0 blgp:0
+  v_mfma_f32_32x32x64_f8f6f4 v[64:79], v[4:11], v[60:63], 0 cbsz:0 blgp:4
+  s_nop 7
+  s_nop 7
+  s_nop 7
+  s_nop 7
+.irp r, 36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79
+  ST v\r
+.endr
+  s_endpgm
+.Lmfma32_end:
+.size mfma_32x32, .Lmfma32_end-mfma_32x32
+KD mfma_32x32, vgprs=80
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1458,6 +1619,54 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: f16_mods
+    .symbol: f16_mods.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: clamp16
+    .symbol: clamp16.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mfma_32x32
+    .symbol: mfma_32x32.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 80
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
