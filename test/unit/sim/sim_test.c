@@ -1547,6 +1547,112 @@ static int test_mfma_32x32(void) {
   return bad ? 1 : 0;
 }
 
+// More VALU arithmetic, each from the ISA's definition: byte conversions,
+// rounding conversions, fract (capped below 1), frexp, legacy multiply (0
+// times anything is 0), 24-bit multiplies, 64-bit shifts by S0[5:0], borrow
+// chains, three-input min/max, bfm, saturating packs, v_pk_mov_b32 op_sel,
+// v_writelane.
+static int32_t sext24(uint32_t x) { return (int32_t)(x << 8) >> 8; }
+static int test_valu_more(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 42 };
+  uint32_t in[7][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l) {
+    for (int k = 0; k < 3; ++k)
+      in[k][l] = rnd();
+    for (int k = 3; k < 6; ++k)
+      in[k][l] = f2u(rndf(-100, 100));
+    in[6][l] = (uint32_t)((int32_t)(rnd() % 41) - 20);
+  }
+  static const float edge[] = {0.0f, -2.5f, 2.5f, -1e-9f, 1.0f, -0.5f, 0.5f};
+  for (int l = 0; l < 7; ++l)
+    in[3][l] = f2u(edge[l]);
+  in[4][0] = f2u(1e30f);                              // legacy: 0 * 1e30 is 0
+  in[0][1] = 0xFFFFFFFFu, in[0][2] = 0, in[0][3] = 1; // ffbh: -1, 0, 1
+  in[1][1] = 0x00012345u, in[1][2] = 0xFFFF0000u;     // pack: both clamps
+  UQ_EXPECT_OK(run(&f, "valu_more", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], b = in[1][l], c = in[2][l];
+    float fa = u2f(in[3][l]), fb = u2f(in[4][l]), fc = u2f(in[5][l]);
+    int32_t s = (int32_t)in[6][l];
+    uint32_t e[NOUT];
+    int ex;
+    e[0] = f2u((float)((a >> 8) & 0xFF));
+    e[1] = f2u((float)(a >> 24));
+    e[2] = (uint32_t)(int32_t)floor((double)fa + 0.5);
+    e[3] = (uint32_t)(int32_t)floor(fa);
+    e[4] = f2u(fminf((float)((double)fa - floor(fa)), 0x1.fffffep-1f));
+    e[5] = f2u(truncf(fa));
+    e[6] = f2u(ceilf(fa));
+    e[7] = f2u(floorf(fa));
+    e[8] = e[9] = e[10] = 0; // checked to 1 ULP below
+    uint32_t y = (int32_t)a < 0 ? ~a : a;
+    e[11] = y ? (uint32_t)__builtin_clz(y) : 0xFFFFFFFFu;
+    e[12] = f2u(frexpf(fa, &ex));
+    e[13] = (uint32_t)ex;
+    e[14] = f2u(fa * fb);
+    int64_t p24 = (int64_t)sext24(a) * sext24(b);
+    e[15] = (uint32_t)p24;
+    e[16] = (uint32_t)((uint64_t)p24 >> 32);
+    e[17] = (uint32_t)((int32_t)a < (int32_t)b ? (int32_t)a : (int32_t)b);
+    e[18] = a > b ? a : b;
+    e[19] = f2u(fmaf(fa, u2f(0x40490fdb), fb));
+    e[20] = f2u(fmaf(fa, fb, u2f(0xc0490fdb)));
+    e[21] = b - a;
+    uint32_t borrow = a > b;
+    e[22] = a - c - borrow;
+    e[23] = (uint64_t)c + borrow > a;
+    uint64_t ab = (uint64_t)b << 32 | a;
+    uint64_t sr = ab >> (s & 63);
+    int64_t sa = (int64_t)ab >> (s & 63);
+    e[24] = (uint32_t)sr, e[25] = (uint32_t)(sr >> 32);
+    e[26] = (uint32_t)sa, e[27] = (uint32_t)((uint64_t)sa >> 32);
+    e[28] = (uint32_t)(sext24(a) * sext24(b)) + c;
+    e[29] = f2u(fminf(fminf(fa, fb), fc));
+    int32_t m3 = (int32_t)a < (int32_t)b ? (int32_t)a : (int32_t)b;
+    e[30] = (uint32_t)((int32_t)c < m3 ? (int32_t)c : m3);
+    uint32_t x3 = a > b ? a : b;
+    e[31] = c > x3 ? c : x3;
+    uint64_t m64 = (uint64_t)((int64_t)(int32_t)a * (int32_t)b) +
+                   ((uint64_t)in[3][l] << 32 | c);
+    e[32] = (uint32_t)m64, e[33] = (uint32_t)(m64 >> 32);
+    e[34] = (a + b) << (s & 31);
+    e[35] = ((1u << (s & 31)) - 1) << (b & 31);
+    e[36] = (a > 0xFFFF ? 0xFFFF : a) | (b > 0xFFFF ? 0xFFFF : b) << 16;
+    int32_t ia = (int32_t)a, ib = (int32_t)b;
+    ia = ia > 32767 ? 32767 : ia < -32768 ? -32768 : ia;
+    ib = ib > 32767 ? 32767 : ib < -32768 ? -32768 : ib;
+    e[37] = (uint16_t)ia | (uint32_t)(uint16_t)ib << 16;
+    e[38] = b, e[39] = c;
+    e[40] = l == 5 ? in[1][0] : a;
+    e[41] = f2u(s == 0 ? 0.0f : s > 0 ? INFINITY : -INFINITY);
+    for (int k = 0; k < NOUT; ++k) {
+      uint32_t g = out[k][l];
+      int ok;
+      if (k == 8)
+        ok = ulp_close(u2f(g), log2(fabs((double)fa)), 1);
+      else if (k == 9)
+        ok = ulp_close(u2f(g), 1 / sqrt(fabs((double)fa)), 1);
+      else if (k == 10)
+        ok = ulp_close(u2f(g), sqrt(fabs((double)fa)), 1);
+      else if (k == 14 || k == 41) // a zero of either sign
+        ok = u2f(g) == u2f(e[k]) && !isnan(u2f(g));
+      else
+        ok = g == e[k];
+      if (!ok && bad++ < 10)
+        fprintf(stderr,
+                "valu_more case %d lane %d (a 0x%08x b 0x%08x c 0x%08x fa %a "
+                "fb %a s %d): got 0x%08x want 0x%08x\n",
+                k, l, a, b, c, fa, fb, s, g, e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
     {"int16", test_int16},
@@ -1555,6 +1661,7 @@ static const uq_test_case_t tests[] = {
     {"f16_mods", test_f16_mods},
     {"clamp16", test_clamp16},
     {"mfma_32x32", test_mfma_32x32},
+    {"valu_more", test_valu_more},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

@@ -1301,6 +1301,109 @@ BEGIN mfma_32x32
 .size mfma_32x32, .Lmfma32_end-mfma_32x32
 KD mfma_32x32, vgprs=80
 
+// More VALU arithmetic LLVM emits: a, b, c (ints, v2..v4), fa, fb, fc
+// (floats, v5..v7), s (small ints, v9) from in[64*k + lane]; one result per
+// case to out.
+BEGIN valu_more
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  global_load_dword v5, v1, s[4:5] offset:768
+  global_load_dword v6, v1, s[4:5] offset:1024
+  global_load_dword v7, v1, s[4:5] offset:1280
+  global_load_dword v9, v1, s[4:5] offset:1536
+  s_waitcnt vmcnt(0)
+  v_nop
+  v_cvt_f32_ubyte1 v10, v2         // 0
+  ST
+  v_cvt_f32_ubyte3 v10, v2         // 1
+  ST
+  v_cvt_rpi_i32_f32 v10, v5        // 2
+  ST
+  v_cvt_flr_i32_f32 v10, v5        // 3
+  ST
+  v_fract_f32 v10, v5              // 4
+  ST
+  v_trunc_f32 v10, v5              // 5
+  ST
+  v_ceil_f32 v10, v5               // 6
+  ST
+  v_floor_f32 v10, v5              // 7
+  ST
+  v_log_f32_e64 v10, |v5|          // 8
+  ST
+  v_rsq_f32_e64 v10, |v5|          // 9
+  ST
+  v_sqrt_f32_e64 v10, |v5|         // 10
+  ST
+  v_ffbh_i32 v10, v2               // 11
+  ST
+  v_frexp_mant_f32 v10, v5         // 12
+  ST
+  v_frexp_exp_i32_f32 v10, v5      // 13
+  ST
+  v_mul_legacy_f32 v10, v5, v6     // 14
+  ST
+  v_mul_i32_i24 v10, v2, v3        // 15
+  ST
+  v_mul_hi_i32_i24 v10, v2, v3     // 16
+  ST
+  v_min_i32 v10, v2, v3            // 17
+  ST
+  v_max_u32 v10, v2, v3            // 18
+  ST
+  v_fmamk_f32 v10, v5, 0x40490fdb, v6   // 19: fa * pi + fb
+  ST
+  v_fmaak_f32 v10, v5, v6, 0xc0490fdb   // 20: fa * fb - pi
+  ST
+  v_subrev_co_u32 v10, vcc, v2, v3      // 21: b - a
+  ST
+  v_subbrev_co_u32 v10, vcc, v4, v2, vcc   // 22: a - c - borrow
+  ST
+  v_cndmask_b32_e64 v10, 0, 1, vcc      // 23: the borrow out
+  ST
+  v_lshrrev_b64 v[10:11], v9, v[2:3]    // 24, 25
+  ST
+  ST v11
+  v_ashrrev_i64 v[10:11], v9, v[2:3]    // 26, 27
+  ST
+  ST v11
+  v_mad_i32_i24 v10, v2, v3, v4    // 28
+  ST
+  v_min3_f32 v10, v5, v6, v7       // 29
+  ST
+  v_min3_i32 v10, v2, v3, v4       // 30
+  ST
+  v_max3_u32 v10, v2, v3, v4       // 31
+  ST
+  v_mad_i64_i32 v[10:11], s[12:13], v2, v3, v[4:5]   // 32, 33
+  ST
+  ST v11
+  v_add_lshl_u32 v10, v2, v3, v9   // 34
+  ST
+  v_bfm_b32 v10, v9, v3            // 35
+  ST
+  v_cvt_pk_u16_u32 v10, v2, v3     // 36
+  ST
+  v_cvt_pk_i16_i32 v10, v2, v3     // 37
+  ST
+  v_pk_mov_b32 v[10:11], v[2:3], v[4:5] op_sel:[1,0]   // 38, 39: b, c
+  ST
+  ST v11
+  v_mov_b32 v10, v2                // 40: lane 5 from lane 0's b
+  v_readfirstlane_b32 s12, v3
+  v_writelane_b32 v10, s12, 5
+  ST
+  v_mov_b32 v11, 0x7f800000        // 41: 0 * inf is 0
+  v_cvt_f32_i32 v12, v9
+  v_mul_legacy_f32 v10, v11, v12
+  ST
+  s_endpgm
+.Lvalu_more_end:
+.size valu_more, .Lvalu_more_end-valu_more
+KD valu_more, vgprs=16
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1667,6 +1770,22 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 80
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: valu_more
+    .symbol: valu_more.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
