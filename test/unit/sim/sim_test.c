@@ -1653,6 +1653,114 @@ static int test_valu_more(void) {
   return bad ? 1 : 0;
 }
 
+// Loads, stores and LDS ops of every width from byte arithmetic on the
+// input: zero/sign extension of bytes and shorts, D16 halves (the other
+// half kept), two-address LDS forms (offsets in elements, ST64 in 64
+// elements), LDS atomics; stores leave the bytes they do not cover alone.
+static int test_mem_more(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NROW = 62, NBLK = 11 };
+  static uint8_t in[1536], out[NROW * 256 + NBLK * 1024];
+  for (int i = 0; i < 1024; ++i)
+    in[i] = (uint8_t)rnd();
+  for (int i = 0; i < 128; ++i) {
+    float v = rndf(-10, 10);
+    memcpy(in + 1024 + 4 * i, &v, 4);
+  }
+  UQ_EXPECT_OK(run(&f, "mem_more", in, sizeof(in), out, sizeof(out), sizeof(in),
+                   0, one, wave, NULL));
+  const uint8_t *X = in;
+#define U8(o) ((uint32_t)X[o])
+#define S8(o) ((uint32_t)(int32_t)(int8_t)X[o])
+#define U16(o) ((uint32_t)X[o] | (uint32_t)X[(o) + 1] << 8)
+#define S16(o) ((uint32_t)(int32_t)(int16_t)U16(o))
+#define U32(o) (U16(o) | U16((o) + 2) << 16)
+#define LO(v) (0xA5A50000u | ((v)&0xFFFF))
+#define HI(v) (0xC3C3u | (v) << 16)
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    int q = 16 * l;
+    uint32_t e[NROW];
+    e[0] = U32(q), e[1] = U32(q + 4), e[2] = U32(q + 8);
+    e[3] = U8(l), e[4] = S8(64 + l), e[5] = U16(2 * l), e[6] = S16(128 + 2 * l);
+    e[7] = U32(q + 4), e[8] = U32(q + 8), e[9] = U32(q + 12);
+    e[10] = S16(256 + 2 * l);
+    e[11] = U32(q), e[12] = U32(q + 4);
+    e[13] = U32(q), e[14] = U32(q + 4), e[15] = U32(q + 8);
+    for (int k = 0; k < 4; ++k)
+      e[16 + k] = U32(q + 4 * k);
+    e[20] = U8(q + 3), e[21] = S8(q + 5), e[22] = U16(q + 6);
+    e[23] = S16(q + 10);
+    e[24] = LO(U8(l)), e[25] = HI(U8(64 + l)), e[26] = LO(S8(128 + l));
+    e[27] = HI(S8(192 + l) & 0xFFFF), e[28] = LO(U16(256 + 2 * l));
+    e[29] = HI(U16(384 + 2 * l));
+    e[30] = LO(U8(q + 1)), e[31] = HI(U8(q + 2)), e[32] = LO(S8(q + 7));
+    e[33] = HI(S8(q + 9) & 0xFFFF), e[34] = LO(U16(q + 12));
+    e[35] = HI(U16(q + 14));
+    e[36] = U32(q), e[37] = U32(q + 4), e[38] = U32(q + 8);
+    e[39] = S8(l);
+    e[40] = U32(4 * l + 4), e[41] = U32(4 * l + 68);
+    e[42] = U32(8 * l), e[43] = U32(8 * l + 4), e[44] = U32(8 * l + 24);
+    e[45] = U32(8 * l + 28);
+    e[46] = U32(8 * l), e[47] = U32(8 * l + 4), e[48] = U32(8 * l + 512);
+    e[49] = U32(8 * l + 516);
+    e[50] = U32(q), e[51] = U32(q + 8);
+    e[52] = U32(q), e[53] = U32(q + 4);
+    e[54] = U32(q), e[55] = U32(q + 4), e[56] = U32(q + 8);
+    e[57] = U32(q + 12);
+    e[58] = U32(q) + U32(q + 4);
+    float F = u2f(U32(1024 + 4 * l)), G = u2f(U32(1280 + 4 * l));
+    e[59] = f2u(fmaxf(F, G)), e[60] = f2u(fminf(F, G)), e[61] = f2u(F + G);
+    for (int k = 0; k < NROW; ++k) {
+      uint32_t g;
+      memcpy(&g, out + 256 * k + 4 * l, 4);
+      if (g != e[k] && bad++ < 10)
+        fprintf(stderr, "mem_more row %d lane %d: got 0x%08x want 0x%08x\n", k,
+                l, g, e[k]);
+    }
+    // The store blocks: slot = 16 bytes of lane l in each 1 KiB block.
+    uint8_t want[NBLK][16];
+    memset(want, 0xCD, sizeof(want));
+    memcpy(want[0], X + q, 8);
+    memcpy(want[1], X + q, 12);
+    memcpy(want[2], X + q, 16);
+    want[3][0] = X[q];
+    memcpy(want[3] + 4, X + q, 2);
+    want[3][8] = X[q + 2];
+    memcpy(want[3] + 12, X + q + 2, 2);
+    memcpy(want[4], X + q, 12);
+    memcpy(want[5], X + q, 16);
+    want[6][0] = X[q + 4];
+    memcpy(want[7], X + q, 4);
+    memcpy(want[7] + 4, X + q + 4, 2);
+    want[7][8] = X[q + 8];
+    want[7][9] = X[q + 10];
+    memcpy(want[7] + 12, X + q + 14, 2);
+    memcpy(want[8], X + q, 8);
+    memcpy(want[9], X + q, 12);
+    memcpy(want[10], X + q, 16);
+    for (int b = 0; b < NBLK; ++b) {
+      const uint8_t *got = out + NROW * 256 + 1024 * b + q;
+      for (int i = 0; i < 16; ++i)
+        if (got[i] != want[b][i] && bad++ < 10)
+          fprintf(stderr,
+                  "mem_more store block %d lane %d byte %d: got 0x%02x want "
+                  "0x%02x\n",
+                  b, l, i, got[i], want[b][i]);
+    }
+  }
+#undef U8
+#undef S8
+#undef U16
+#undef S16
+#undef U32
+#undef LO
+#undef HI
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
     {"int16", test_int16},
@@ -1662,6 +1770,7 @@ static const uq_test_case_t tests[] = {
     {"clamp16", test_clamp16},
     {"mfma_32x32", test_mfma_32x32},
     {"valu_more", test_valu_more},
+    {"mem_more", test_mem_more},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

@@ -1404,6 +1404,199 @@ BEGIN valu_more
 .size valu_more, .Lvalu_more_end-valu_more
 KD valu_more, vgprs=16
 
+// Buffer, global, flat and LDS forms LLVM emits: loads of every width and
+// extension from `in` (X: 1024 random bytes, then floats F and G), LDS
+// reads of X after writing it, LDS two-address writes and atomics read
+// back; one result per ST row. Then stores into 16-byte slots per lane of
+// eleven 1 KiB blocks after the rows (bytes not written keep out's 0xCD).
+BEGIN mem_more
+  PROLOGUE
+  v_lshlrev_b32 v20, 4, v0         // 16 l
+  v_lshlrev_b32 v21, 3, v0         // 8 l
+  v_lshlrev_b32 v22, 1, v0         // 2 l
+  s_mov_b32 s12, s4
+  s_and_b32 s13, s5, 0xffff
+  s_mov_b32 s14, s8
+  s_mov_b32 s15, 0x27000
+  v_add_co_u32 v24, vcc, s4, v20
+  v_mov_b32 v25, s5
+  v_addc_co_u32 v25, vcc, 0, v25, vcc
+  buffer_load_dwordx3 v[10:12], v20, s[12:15], 0 offen  // 0..2
+  s_waitcnt vmcnt(0)
+  ST
+  ST v11
+  ST v12
+  buffer_load_ubyte v10, v0, s[12:15], 0 offen          // 3
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_sbyte v10, v0, s[12:15], 0 offen offset:64  // 4
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_ushort v10, v22, s[12:15], 0 offen        // 5
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_sshort v10, v22, s[12:15], 0 offen offset:128  // 6
+  s_waitcnt vmcnt(0)
+  ST
+  global_load_dwordx3 v[10:12], v20, s[4:5] offset:4    // 7..9
+  s_waitcnt vmcnt(0)
+  ST
+  ST v11
+  ST v12
+  global_load_sshort v10, v22, s[4:5] offset:256        // 10
+  s_waitcnt vmcnt(0)
+  ST
+  flat_load_dwordx2 v[10:11], v[24:25]                  // 11, 12
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  ST v11
+  flat_load_dwordx3 v[10:12], v[24:25]                  // 13..15
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  flat_load_dwordx4 v[10:13], v[24:25]                  // 16..19
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+  flat_load_ubyte v10, v[24:25] offset:3                // 20
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  flat_load_sbyte v10, v[24:25] offset:5                // 21
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  flat_load_ushort v10, v[24:25] offset:6               // 22
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  flat_load_sshort v10, v[24:25] offset:10              // 23
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+.macro D16B op, addr, off
+  v_mov_b32 v10, 0xa5a5c3c3
+  \op v10, \addr, s[12:15], 0 offen offset:\off
+  s_waitcnt vmcnt(0)
+  ST
+.endm
+  D16B buffer_load_ubyte_d16, v0, 0       // 24
+  D16B buffer_load_ubyte_d16_hi, v0, 64   // 25
+  D16B buffer_load_sbyte_d16, v0, 128     // 26
+  D16B buffer_load_sbyte_d16_hi, v0, 192  // 27
+  D16B buffer_load_short_d16, v22, 256    // 28
+  D16B buffer_load_short_d16_hi, v22, 384 // 29
+.macro D16F op, off
+  v_mov_b32 v10, 0xa5a5c3c3
+  \op v10, v[24:25] offset:\off
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+.endm
+  D16F flat_load_ubyte_d16, 1             // 30
+  D16F flat_load_ubyte_d16_hi, 2          // 31
+  D16F flat_load_sbyte_d16, 7             // 32
+  D16F flat_load_sbyte_d16_hi, 9          // 33
+  D16F flat_load_short_d16, 12            // 34
+  D16F flat_load_short_d16_hi, 14         // 35
+  global_load_dwordx4 v[30:33], v20, s[4:5]
+  global_load_dword v34, v1, s[4:5] offset:1024   // F
+  global_load_dword v35, v1, s[4:5] offset:1280   // G
+  s_waitcnt vmcnt(0)
+  ds_write_b96 v20, v[30:32]              // LDS[0, 1024) = X
+  ds_write_b32 v20, v33 offset:12
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_read_b96 v[10:12], v20               // 36..38
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ds_read_i8 v10, v0                      // 39
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_read2_b32 v[10:11], v1 offset0:1 offset1:17      // 40, 41
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ds_read2_b64 v[10:13], v21 offset0:0 offset1:3      // 42..45
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+  ds_read2st64_b64 v[10:13], v21 offset0:0 offset1:1  // 46..49
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+  ds_write2_b64 v20, v[30:31], v[32:33] offset0:128 offset1:129
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v36, 0x400, v20
+  ds_read2_b32 v[10:11], v36 offset0:0 offset1:2      // 50, 51
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ds_write2st64_b32 v1, v30, v31 offset0:4 offset1:5
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v37, 0x400, v1
+  ds_read2_b32 v[10:11], v37 offset0:0 offset1:64     // 52, 53
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ds_write2st64_b64 v21, v[30:31], v[32:33] offset0:2 offset1:3
+  s_waitcnt lgkmcnt(0)
+  ds_read2_b64 v[10:13], v21 offset0:128 offset1:192  // 54..57
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+.macro DSATOM op, a, b
+  ds_write_b32 v1, \a offset:1024
+  \op v1, \b offset:1024
+  ds_read_b32 v10, v1 offset:1024
+  s_waitcnt lgkmcnt(0)
+  ST
+.endm
+  DSATOM ds_add_u32, v30, v31             // 58
+  DSATOM ds_max_f32, v34, v35             // 59
+  DSATOM ds_min_f32, v34, v35             // 60
+  DSATOM ds_add_f32, v34, v35             // 61
+  s_mov_b32 s16, s6                       // the store blocks
+  s_and_b32 s17, s7, 0xffff
+  s_mov_b32 s18, 0x10000
+  s_mov_b32 s19, 0x27000
+  buffer_store_dwordx2 v[30:31], v20, s[16:19], 0 offen              // 0
+  buffer_store_dwordx3 v[30:32], v20, s[16:19], 0 offen offset:1024  // 1
+  buffer_store_dwordx4 v[30:33], v20, s[16:19], 0 offen offset:2048  // 2
+  buffer_store_byte v30, v20, s[16:19], 0 offen offset:3072          // 3
+  buffer_store_short v30, v20, s[16:19], 0 offen offset:3076
+  buffer_store_byte_d16_hi v30, v20, s[16:19], 0 offen offset:3080
+  buffer_store_short_d16_hi v30, v20, s[16:19], 0 offen offset:3084
+  s_add_u32 s24, s6, 0x1000
+  s_addc_u32 s25, s7, 0
+  global_store_dwordx3 v20, v[30:32], s[24:25]                       // 4
+  global_store_dwordx4 v20, v[30:33], s[24:25] offset:1024           // 5
+  global_store_byte v20, v31, s[24:25] offset:2048                   // 6
+  v_add_co_u32 v26, vcc, s24, v20
+  v_mov_b32 v27, s25
+  v_addc_co_u32 v27, vcc, 0, v27, vcc
+  flat_store_dword v[26:27], v30 offset:3072                         // 7
+  flat_store_short v[26:27], v31 offset:3076
+  flat_store_byte v[26:27], v32 offset:3080
+  flat_store_byte_d16_hi v[26:27], v32 offset:3081
+  flat_store_short_d16_hi v[26:27], v33 offset:3084
+  v_add_co_u32 v26, vcc, 0x1000, v26
+  v_addc_co_u32 v27, vcc, 0, v27, vcc
+  flat_store_dwordx2 v[26:27], v[30:31]                              // 8
+  flat_store_dwordx3 v[26:27], v[30:32] offset:1024                  // 9
+  flat_store_dwordx4 v[26:27], v[30:33] offset:2048                  // 10
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  s_endpgm
+.Lmem_more_end:
+.size mem_more, .Lmem_more_end-mem_more
+KD mem_more, vgprs=40, lds=2048
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1786,6 +1979,22 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mem_more
+    .symbol: mem_more.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 2048
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 40
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
