@@ -646,7 +646,9 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     LANES r[l] = f2u(uq_sim_rcp_f32(F(a[l])));
     break;
   case UQ_OP_V_RSQ_F32:
-    LANES r[l] = f2u(1.0f / sqrtf(F(a[l])));
+    // In double, rounded once: 1.0f / sqrtf() rounds twice and can be 1.1
+    // ULP off, past the ISA's 1 ULP.
+    LANES r[l] = f2u((float)(1.0 / sqrt((double)F(a[l]))));
     break;
   case UQ_OP_V_SQRT_F32:
     LANES r[l] = f2u(sqrtf(F(a[l])));

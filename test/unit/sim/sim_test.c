@@ -1266,11 +1266,511 @@ static int test_vcmp(void) {
   return bad ? 1 : 0;
 }
 
+// A float result against the oracle's: NaN matches any NaN (hardware may
+// quiet a signaling NaN or keep its payload), anything else bit for bit.
+static int f32_match(uint32_t got, uint32_t want) {
+  if (isnan(u2f(want)))
+    return isnan(u2f(got));
+  return got == want;
+}
+static int f16_isnan(uint16_t h) {
+  return (h & 0x7C00) == 0x7C00 && (h & 0x3FF);
+}
+static int f16_match(uint16_t got, uint16_t want) {
+  if (f16_isnan(want))
+    return f16_isnan(got);
+  return got == want;
+}
+// neg/abs on a 16-bit value: the sign is its bit 15.
+static uint16_t mod16(uint16_t h, int neg, int abs) {
+  if (abs)
+    h &= 0x7FFF;
+  if (neg)
+    h ^= 0x8000;
+  return h;
+}
+// Halves with the ISA guide's edge cases: both zeros, the smallest and
+// largest subnormals, the smallest normal, the largest finite, infinities,
+// quiet and signaling NaNs of both signs, +-1.
+static const uint16_t kF16Edges[] = {
+    0x0000, 0x8000, 0x0001, 0x8001, 0x03FF, 0x83FF, 0x0400, 0x7BFF,
+    0xFBFF, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7D01, 0x3C00, 0xBC00};
+static const uint16_t kBf16Edges[] = {
+    0x0000, 0x8000, 0x0001, 0x807F, 0x0080, 0x7F7F, 0xFF7F, 0x7F80,
+    0xFF80, 0x7FC0, 0xFFC1, 0x7F81, 0x3F80, 0xBF80, 0x4049, 0xC0A0};
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+static uint32_t edge_pair(const uint16_t *t, size_t n) {
+  return t[rnd() % n] | (uint32_t)t[rnd() % n] << 16;
+}
+
+// v_cvt_f32_f16, v_cvt_f32_bf16 and v_pack_b32_f16 with neg/abs: the
+// modifiers flip or clear the sign of the 16-bit source (the half SDWA or
+// op_sel selects), never bit 31 of the register; conversions are exact.
+static int test_f16_mods(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 15 };
+  uint32_t in[3][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l) {
+    int edge = l < 40;
+    in[0][l] = edge ? edge_pair(kF16Edges, NELEM(kF16Edges)) : rnd();
+    in[1][l] = edge ? edge_pair(kF16Edges, NELEM(kF16Edges)) : rnd();
+    in[2][l] = edge ? edge_pair(kBf16Edges, NELEM(kBf16Edges)) : rnd();
+  }
+  UQ_EXPECT_OK(run(&f, "f16_mods", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], b = in[1][l], h = in[2][l];
+    uint16_t alo = (uint16_t)a, ahi = (uint16_t)(a >> 16), blo = (uint16_t)b,
+             bhi = (uint16_t)(b >> 16), hlo = (uint16_t)h,
+             hhi = (uint16_t)(h >> 16);
+#define CVT16(x) f2u(f16f(x))
+#define CVTBF(x) ((uint32_t)(x) << 16)
+    uint32_t e[NOUT];
+    e[0] = CVT16(mod16(alo, 1, 0));
+    e[1] = CVT16(mod16(alo, 0, 1));
+    e[2] = CVT16(mod16(alo, 1, 1));
+    e[3] = CVT16(mod16(ahi, 1, 0));
+    e[4] = CVT16(mod16(ahi, 0, 1));
+    e[5] = CVTBF(mod16(hlo, 1, 0));
+    e[6] = CVTBF(mod16(hlo, 0, 1));
+    e[7] = CVTBF(mod16(hlo, 1, 1));
+    e[8] = CVTBF(mod16(hhi, 1, 0));
+    e[9] = CVTBF(mod16(hhi, 1, 1));
+    e[10] = mod16(alo, 1, 0) | (uint32_t)mod16(blo, 0, 1) << 16;
+    e[11] = mod16(ahi, 0, 1) | (uint32_t)mod16(bhi, 1, 0) << 16;
+    e[12] = mod16(alo, 1, 1) | (uint32_t)mod16(bhi, 1, 0) << 16;
+    e[13] = CVT16(alo);
+    e[14] = CVTBF(hlo);
+#undef CVT16
+#undef CVTBF
+    for (int k = 0; k < NOUT; ++k) {
+      uint32_t g = out[k][l];
+      int ok = k >= 10 && k <= 12
+                   ? f16_match((uint16_t)g, (uint16_t)e[k]) &&
+                         f16_match((uint16_t)(g >> 16), (uint16_t)(e[k] >> 16))
+                   : f32_match(g, e[k]);
+      if (!ok && bad++ < 10)
+        fprintf(stderr,
+                "f16_mods case %d lane %d (a 0x%08x b 0x%08x h 0x%08x): got "
+                "0x%08x want 0x%08x\n",
+                k, l, a, b, h, g, e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// The clamp bit on an f16 result: [0, 1], NaN to 0 (MODE.DX10_CLAMP, set by
+// default), -0 to +0 (max(-0, +0) is +0).
+static uint16_t clamp01(double x) {
+  uint16_t r = h16((_Float16)x);
+  if (f16_isnan(r) || (r & 0x8000) || r == 0)
+    return 0;
+  return r > 0x3C00 ? 0x3C00 : r;
+}
+static int f16_issnan(uint16_t h) { return f16_isnan(h) && !(h & 0x200); }
+// v_max_f16/v_min_f16 in IEEE mode (the default): a signaling NaN input
+// gives a NaN, one quiet NaN gives the other operand.
+static double maxnum16(uint16_t x, uint16_t y, int is_max) {
+  if (f16_issnan(x) || f16_issnan(y))
+    return NAN;
+  double a = f16f(x), b = f16f(y);
+  return is_max ? fmax(a, b) : fmin(a, b);
+}
+static uint32_t sat16u(int64_t v) {
+  return (uint32_t)(v < 0 ? 0 : v > 0xFFFF ? 0xFFFF : v);
+}
+static uint32_t sat16i(int64_t v) {
+  return (uint16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v);
+}
+// A moderate f16 (magnitude 2^-6 .. 4): sums and FMAs of these are exact in
+// double, so rounding the double result once gives the f16 result.
+static uint16_t f16_moderate(void) {
+  return (uint16_t)((rnd() & 1) << 15 | (9 + rnd() % 8) << 10 |
+                    (rnd() & 0x3FF));
+}
+
+static int test_clamp16(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 31 };
+  uint32_t in[6][64], out[NOUT][64];
+  // Integer edges: sums and products past both ends of u16 and i16.
+  static const uint32_t ia[] = {0xFFFF, 0x7FFF, 0x8000, 0x0000,
+                                0x8000, 0x7FFF, 0x00FF, 0x0001};
+  static const uint32_t ib[] = {0x0001, 0x0001, 0x0001, 0x0001,
+                                0x8000, 0x7FFF, 0x0101, 0xFFFF};
+  for (int l = 0; l < 64; ++l) {
+    for (int k = 0; k < 3; ++k) {
+      if (l < 8)
+        in[k][l] = k == 0   ? ia[l] | ib[7 - l] << 16
+                   : k == 1 ? ib[l] | ia[7 - l] << 16
+                            : rnd();
+      else if (l < 24)
+        in[k][l] = edge_pair(kF16Edges, NELEM(kF16Edges));
+      else if (l < 48)
+        in[k][l] = f16_moderate() | (uint32_t)f16_moderate() << 16;
+      else
+        in[k][l] = rnd();
+    }
+    for (int k = 3; k < 6; ++k)
+      in[k][l] = l < 8 ? edge_pair(kF16Edges, NELEM(kF16Edges))
+                       : f16_moderate() | (uint32_t)f16_moderate() << 16;
+  }
+  UQ_EXPECT_OK(run(&f, "clamp16", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint16_t x[6][2]; // [source][half]
+    for (int k = 0; k < 6; ++k)
+      x[k][0] = (uint16_t)in[k][l], x[k][1] = (uint16_t)(in[k][l] >> 16);
+    uint32_t e[NOUT], p[NOUT][2];
+    double A = f16f(x[0][0]), B = f16f(x[1][0]);
+    e[0] = clamp01(A + B);
+    e[1] = clamp01(A - B);
+    e[2] = clamp01(A * B);
+    e[3] = clamp01(maxnum16(x[0][0], x[1][0], 1));
+    e[4] = clamp01(maxnum16(x[0][0], x[1][0], 0));
+    e[5] = clamp01(fma(f16f(x[3][0]), f16f(x[4][0]), f16f(x[5][0])));
+    for (int h = 0; h < 2; ++h) {
+      uint16_t a = x[0][h], b = x[1][h], c = x[2][h];
+      int32_t as = (int16_t)a, bs = (int16_t)b, cs = (int16_t)c;
+      double fa = f16f(a), fb = f16f(b);
+      p[6][h] = clamp01(fa + fb);
+      p[7][h] = clamp01(fa * fb);
+      p[8][h] = clamp01(fma(f16f(x[3][h]), f16f(x[4][h]), f16f(x[5][h])));
+      p[9][h] = clamp01(maxnum16(a, b, 1));
+      p[30][h] = clamp01(maxnum16(a, b, 0));
+      p[17][h] = sat16u((int64_t)a + b);
+      p[18][h] = sat16u((int64_t)a - b);
+      p[19][h] = (uint16_t)(as + bs);
+      p[20][h] = sat16i((int64_t)as + bs);
+      p[21][h] = sat16i((int64_t)as - bs);
+      p[22][h] = (uint16_t)((uint32_t)a * b + c);
+      p[23][h] = sat16u((int64_t)a * b + c);
+      p[24][h] = (uint16_t)(as * bs + cs);
+      p[25][h] = sat16i((int64_t)as * bs + cs);
+      p[26][h] = a > b ? a : b;
+      p[27][h] = a < b ? a : b;
+    }
+    uint16_t a = x[0][0], b = x[1][0], c = x[2][0];
+    int32_t as = (int16_t)a, bs = (int16_t)b, cs = (int16_t)c;
+    e[10] = sat16u((int64_t)a + b);
+    e[11] = sat16u((int64_t)a - b);
+    e[12] = sat16u((int64_t)b - a);
+    e[13] = sat16i((int64_t)as + bs);
+    e[14] = sat16i((int64_t)as - bs);
+    e[15] = sat16u((int64_t)a * b + c);
+    e[16] = sat16i((int64_t)as * bs + cs);
+    // op_sel picks each source's half for the low result, op_sel_hi for
+    // the high one.
+    p[28][0] = x[0][1] > x[1][0] ? x[0][1] : x[1][0];
+    p[28][1] = x[0][0] > x[1][1] ? x[0][0] : x[1][1];
+    p[29][0] = x[0][0] < x[1][1] ? x[0][0] : x[1][1];
+    p[29][1] = x[0][1] < x[1][1] ? x[0][1] : x[1][1];
+    for (int k = 6; k < NOUT; ++k)
+      if (k <= 9 || k >= 17)
+        e[k] = p[k][0] | p[k][1] << 16;
+    for (int k = 0; k < NOUT; ++k) {
+      if (out[k][l] != e[k] && bad++ < 10)
+        fprintf(stderr,
+                "clamp16 case %d lane %d (a 0x%08x b 0x%08x c 0x%08x): got "
+                "0x%08x want 0x%08x\n",
+                k, l, in[0][l], in[1][l], in[2][l], out[k][l], e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// v_mfma_f32_32x32x64_f8f6f4 against a host dot product. Lane layout (CDNA4
+// ISA, dense 8-bit-and-smaller layouts, two lane groups g = l / 32): lane l
+// holds row (column) l % 32; an FP8 operand holds K [16g, 16g + 16) in its
+// first 16 bytes and [32 + 16g, 32 + 16g + 16) in the next 16; an FP4
+// operand holds K [32g, 32g + 32), low nibble first. C and D: lane l
+// register r is row 8 * (r / 4) + 4 * g + r % 4, column l % 32.
+static int test_mfma_32x32(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  static uint8_t in[9216];
+  for (int i = 0; i < 4096; ++i) {
+    uint8_t v = (uint8_t)rnd();
+    in[i] = (v & 0x7F) == 0x7F ? v ^ 1 : v; // no NaN codes
+  }
+  for (int i = 4096; i < 5120; ++i)
+    in[i] = (uint8_t)rnd();
+  for (int i = 0; i < 1024; ++i) {
+    float c = rndf(-50, 50);
+    memcpy(in + 5120 + 4 * i, &c, 4);
+  }
+  static uint32_t out[32][64];
+  UQ_EXPECT_OK(run(&f, "mfma_32x32", in, sizeof(in), out, sizeof(out), 0, 0,
+                   one, wave, NULL));
+  static double A[32][64], B8[64][32], B4[64][32];
+  for (int l = 0; l < 64; ++l) {
+    int rc = l % 32, g = l / 32;
+    for (int t = 0; t < 32; ++t) {
+      int k8 = t < 16 ? 16 * g + t : 32 + 16 * g + (t - 16);
+      A[rc][k8] = e4m3_value(in[32 * l + t]);
+      B8[k8][rc] = e4m3_value(in[2048 + 32 * l + t]);
+      B4[32 * g + t][rc] =
+          fp4_value((in[4096 + 16 * l + t / 2] >> (4 * (t & 1))) & 15);
+    }
+  }
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    for (int r = 0; r < 16; ++r) {
+      int i = 8 * (r / 4) + 4 * (l / 32) + r % 4, j = l % 32;
+      double s8 = 0, m8 = 0, s4 = 0, m4 = 0;
+      for (int k = 0; k < 64; ++k) {
+        s8 += A[i][k] * B8[k][j];
+        m8 += fabs(A[i][k] * B8[k][j]);
+        s4 += A[i][k] * B4[k][j];
+        m4 += fabs(A[i][k] * B4[k][j]);
+      }
+      float cv;
+      memcpy(&cv, in + 5120 + 64 * l + 4 * r, 4);
+      double w8 = s8 + cv, t8 = 1e-6 * (m8 + fabs(cv)) + 1e-30;
+      double t4 = 1e-6 * m4 + 1e-30;
+      float g8 = u2f(out[r][l]), g4 = u2f(out[16 + r][l]);
+      if (!(fabs(g8 - w8) <= t8) && bad++ < 10)
+        fprintf(stderr, "fp8 x fp8 lane %d reg %d: got %.9g want %.9g\n", l, r,
+                g8, w8);
+      if (!(fabs(g4 - s4) <= t4) && bad++ < 10)
+        fprintf(stderr, "fp8 x fp4 lane %d reg %d: got %.9g want %.9g\n", l, r,
+                g4, s4);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// More VALU arithmetic, each from the ISA's definition: byte conversions,
+// rounding conversions, fract (capped below 1), frexp, legacy multiply (0
+// times anything is 0), 24-bit multiplies, 64-bit shifts by S0[5:0], borrow
+// chains, three-input min/max, bfm, saturating packs, v_pk_mov_b32 op_sel,
+// v_writelane.
+static int32_t sext24(uint32_t x) { return (int32_t)(x << 8) >> 8; }
+static int test_valu_more(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NOUT = 42 };
+  uint32_t in[7][64], out[NOUT][64];
+  for (int l = 0; l < 64; ++l) {
+    for (int k = 0; k < 3; ++k)
+      in[k][l] = rnd();
+    for (int k = 3; k < 6; ++k)
+      in[k][l] = f2u(rndf(-100, 100));
+    in[6][l] = (uint32_t)((int32_t)(rnd() % 41) - 20);
+  }
+  static const float edge[] = {0.0f, -2.5f, 2.5f, -1e-9f, 1.0f, -0.5f, 0.5f};
+  for (int l = 0; l < 7; ++l)
+    in[3][l] = f2u(edge[l]);
+  in[4][0] = f2u(1e30f);                              // legacy: 0 * 1e30 is 0
+  in[0][1] = 0xFFFFFFFFu, in[0][2] = 0, in[0][3] = 1; // ffbh: -1, 0, 1
+  in[1][1] = 0x00012345u, in[1][2] = 0xFFFF0000u;     // pack: both clamps
+  UQ_EXPECT_OK(run(&f, "valu_more", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    uint32_t a = in[0][l], b = in[1][l], c = in[2][l];
+    float fa = u2f(in[3][l]), fb = u2f(in[4][l]), fc = u2f(in[5][l]);
+    int32_t s = (int32_t)in[6][l];
+    uint32_t e[NOUT];
+    int ex;
+    e[0] = f2u((float)((a >> 8) & 0xFF));
+    e[1] = f2u((float)(a >> 24));
+    e[2] = (uint32_t)(int32_t)floor((double)fa + 0.5);
+    e[3] = (uint32_t)(int32_t)floor(fa);
+    e[4] = f2u(fminf((float)((double)fa - floor(fa)), 0x1.fffffep-1f));
+    e[5] = f2u(truncf(fa));
+    e[6] = f2u(ceilf(fa));
+    e[7] = f2u(floorf(fa));
+    e[8] = e[9] = e[10] = 0; // checked to 1 ULP below
+    uint32_t y = (int32_t)a < 0 ? ~a : a;
+    e[11] = y ? (uint32_t)__builtin_clz(y) : 0xFFFFFFFFu;
+    e[12] = f2u(frexpf(fa, &ex));
+    e[13] = (uint32_t)ex;
+    e[14] = f2u(fa * fb);
+    int64_t p24 = (int64_t)sext24(a) * sext24(b);
+    e[15] = (uint32_t)p24;
+    e[16] = (uint32_t)((uint64_t)p24 >> 32);
+    e[17] = (uint32_t)((int32_t)a < (int32_t)b ? (int32_t)a : (int32_t)b);
+    e[18] = a > b ? a : b;
+    e[19] = f2u(fmaf(fa, u2f(0x40490fdb), fb));
+    e[20] = f2u(fmaf(fa, fb, u2f(0xc0490fdb)));
+    e[21] = b - a;
+    uint32_t borrow = a > b;
+    e[22] = a - c - borrow;
+    e[23] = (uint64_t)c + borrow > a;
+    uint64_t ab = (uint64_t)b << 32 | a;
+    uint64_t sr = ab >> (s & 63);
+    int64_t sa = (int64_t)ab >> (s & 63);
+    e[24] = (uint32_t)sr, e[25] = (uint32_t)(sr >> 32);
+    e[26] = (uint32_t)sa, e[27] = (uint32_t)((uint64_t)sa >> 32);
+    e[28] = (uint32_t)(sext24(a) * sext24(b)) + c;
+    e[29] = f2u(fminf(fminf(fa, fb), fc));
+    int32_t m3 = (int32_t)a < (int32_t)b ? (int32_t)a : (int32_t)b;
+    e[30] = (uint32_t)((int32_t)c < m3 ? (int32_t)c : m3);
+    uint32_t x3 = a > b ? a : b;
+    e[31] = c > x3 ? c : x3;
+    uint64_t m64 = (uint64_t)((int64_t)(int32_t)a * (int32_t)b) +
+                   ((uint64_t)in[3][l] << 32 | c);
+    e[32] = (uint32_t)m64, e[33] = (uint32_t)(m64 >> 32);
+    e[34] = (a + b) << (s & 31);
+    e[35] = ((1u << (s & 31)) - 1) << (b & 31);
+    e[36] = (a > 0xFFFF ? 0xFFFF : a) | (b > 0xFFFF ? 0xFFFF : b) << 16;
+    int32_t ia = (int32_t)a, ib = (int32_t)b;
+    ia = ia > 32767 ? 32767 : ia < -32768 ? -32768 : ia;
+    ib = ib > 32767 ? 32767 : ib < -32768 ? -32768 : ib;
+    e[37] = (uint16_t)ia | (uint32_t)(uint16_t)ib << 16;
+    e[38] = b, e[39] = c;
+    e[40] = l == 5 ? in[1][0] : a;
+    e[41] = f2u(s == 0 ? 0.0f : s > 0 ? INFINITY : -INFINITY);
+    for (int k = 0; k < NOUT; ++k) {
+      uint32_t g = out[k][l];
+      int ok;
+      if (k == 8)
+        ok = ulp_close(u2f(g), log2(fabs((double)fa)), 1);
+      else if (k == 9)
+        ok = ulp_close(u2f(g), 1 / sqrt(fabs((double)fa)), 1);
+      else if (k == 10)
+        ok = ulp_close(u2f(g), sqrt(fabs((double)fa)), 1);
+      else if (k == 14 || k == 41) // a zero of either sign
+        ok = u2f(g) == u2f(e[k]) && !isnan(u2f(g));
+      else
+        ok = g == e[k];
+      if (!ok && bad++ < 10)
+        fprintf(stderr,
+                "valu_more case %d lane %d (a 0x%08x b 0x%08x c 0x%08x fa %a "
+                "fb %a s %d): got 0x%08x want 0x%08x\n",
+                k, l, a, b, c, fa, fb, s, g, e[k]);
+    }
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
+// Loads, stores and LDS ops of every width from byte arithmetic on the
+// input: zero/sign extension of bytes and shorts, D16 halves (the other
+// half kept), two-address LDS forms (offsets in elements, ST64 in 64
+// elements), LDS atomics; stores leave the bytes they do not cover alone.
+static int test_mem_more(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NROW = 62, NBLK = 11 };
+  static uint8_t in[1536], out[NROW * 256 + NBLK * 1024];
+  for (int i = 0; i < 1024; ++i)
+    in[i] = (uint8_t)rnd();
+  for (int i = 0; i < 128; ++i) {
+    float v = rndf(-10, 10);
+    memcpy(in + 1024 + 4 * i, &v, 4);
+  }
+  UQ_EXPECT_OK(run(&f, "mem_more", in, sizeof(in), out, sizeof(out), sizeof(in),
+                   0, one, wave, NULL));
+  const uint8_t *X = in;
+#define U8(o) ((uint32_t)X[o])
+#define S8(o) ((uint32_t)(int32_t)(int8_t)X[o])
+#define U16(o) ((uint32_t)X[o] | (uint32_t)X[(o) + 1] << 8)
+#define S16(o) ((uint32_t)(int32_t)(int16_t)U16(o))
+#define U32(o) (U16(o) | U16((o) + 2) << 16)
+#define LO(v) (0xA5A50000u | ((v)&0xFFFF))
+#define HI(v) (0xC3C3u | (v) << 16)
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    int q = 16 * l;
+    uint32_t e[NROW];
+    e[0] = U32(q), e[1] = U32(q + 4), e[2] = U32(q + 8);
+    e[3] = U8(l), e[4] = S8(64 + l), e[5] = U16(2 * l), e[6] = S16(128 + 2 * l);
+    e[7] = U32(q + 4), e[8] = U32(q + 8), e[9] = U32(q + 12);
+    e[10] = S16(256 + 2 * l);
+    e[11] = U32(q), e[12] = U32(q + 4);
+    e[13] = U32(q), e[14] = U32(q + 4), e[15] = U32(q + 8);
+    for (int k = 0; k < 4; ++k)
+      e[16 + k] = U32(q + 4 * k);
+    e[20] = U8(q + 3), e[21] = S8(q + 5), e[22] = U16(q + 6);
+    e[23] = S16(q + 10);
+    e[24] = LO(U8(l)), e[25] = HI(U8(64 + l)), e[26] = LO(S8(128 + l));
+    e[27] = HI(S8(192 + l) & 0xFFFF), e[28] = LO(U16(256 + 2 * l));
+    e[29] = HI(U16(384 + 2 * l));
+    e[30] = LO(U8(q + 1)), e[31] = HI(U8(q + 2)), e[32] = LO(S8(q + 7));
+    e[33] = HI(S8(q + 9) & 0xFFFF), e[34] = LO(U16(q + 12));
+    e[35] = HI(U16(q + 14));
+    e[36] = U32(q), e[37] = U32(q + 4), e[38] = U32(q + 8);
+    e[39] = S8(l);
+    e[40] = U32(4 * l + 4), e[41] = U32(4 * l + 68);
+    e[42] = U32(8 * l), e[43] = U32(8 * l + 4), e[44] = U32(8 * l + 24);
+    e[45] = U32(8 * l + 28);
+    e[46] = U32(8 * l), e[47] = U32(8 * l + 4), e[48] = U32(8 * l + 512);
+    e[49] = U32(8 * l + 516);
+    e[50] = U32(q), e[51] = U32(q + 8);
+    e[52] = U32(q), e[53] = U32(q + 4);
+    e[54] = U32(q), e[55] = U32(q + 4), e[56] = U32(q + 8);
+    e[57] = U32(q + 12);
+    e[58] = U32(q) + U32(q + 4);
+    float F = u2f(U32(1024 + 4 * l)), G = u2f(U32(1280 + 4 * l));
+    e[59] = f2u(fmaxf(F, G)), e[60] = f2u(fminf(F, G)), e[61] = f2u(F + G);
+    for (int k = 0; k < NROW; ++k) {
+      uint32_t g;
+      memcpy(&g, out + 256 * k + 4 * l, 4);
+      if (g != e[k] && bad++ < 10)
+        fprintf(stderr, "mem_more row %d lane %d: got 0x%08x want 0x%08x\n", k,
+                l, g, e[k]);
+    }
+    // The store blocks: slot = 16 bytes of lane l in each 1 KiB block.
+    uint8_t want[NBLK][16];
+    memset(want, 0xCD, sizeof(want));
+    memcpy(want[0], X + q, 8);
+    memcpy(want[1], X + q, 12);
+    memcpy(want[2], X + q, 16);
+    want[3][0] = X[q];
+    memcpy(want[3] + 4, X + q, 2);
+    want[3][8] = X[q + 2];
+    memcpy(want[3] + 12, X + q + 2, 2);
+    memcpy(want[4], X + q, 12);
+    memcpy(want[5], X + q, 16);
+    want[6][0] = X[q + 4];
+    memcpy(want[7], X + q, 4);
+    memcpy(want[7] + 4, X + q + 4, 2);
+    want[7][8] = X[q + 8];
+    want[7][9] = X[q + 10];
+    memcpy(want[7] + 12, X + q + 14, 2);
+    memcpy(want[8], X + q, 8);
+    memcpy(want[9], X + q, 12);
+    memcpy(want[10], X + q, 16);
+    for (int b = 0; b < NBLK; ++b) {
+      const uint8_t *got = out + NROW * 256 + 1024 * b + q;
+      for (int i = 0; i < 16; ++i)
+        if (got[i] != want[b][i] && bad++ < 10)
+          fprintf(stderr,
+                  "mem_more store block %d lane %d byte %d: got 0x%02x want "
+                  "0x%02x\n",
+                  b, l, i, got[i], want[b][i]);
+    }
+  }
+#undef U8
+#undef S8
+#undef U16
+#undef S16
+#undef U32
+#undef LO
+#undef HI
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
     {"int16", test_int16},
     {"d16", test_d16},
     {"vcmp", test_vcmp},
+    {"f16_mods", test_f16_mods},
+    {"clamp16", test_clamp16},
+    {"mfma_32x32", test_mfma_32x32},
+    {"valu_more", test_valu_more},
+    {"mem_more", test_mem_more},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

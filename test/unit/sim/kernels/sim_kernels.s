@@ -1140,6 +1140,463 @@ BEGIN vcmp_all
 .size vcmp_all, .Lvcmp_end-vcmp_all
 KD vcmp_all, vgprs=16
 
+// Source modifiers on 16-bit float sources: neg/abs act on the sign of the
+// 16-bit value (bit 15 of the selected half; bit 31 when v_pack_b32_f16's
+// op_sel picks the high half). a, b (f16 pairs, v2, v3) and h (bf16 pairs,
+// v5) from in[64*k + lane]; one result per case to out.
+BEGIN f16_mods
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v5, v1, s[4:5] offset:512
+  s_waitcnt vmcnt(0)
+  v_cvt_f32_f16_e64 v10, -v2       // 0
+  ST
+  v_cvt_f32_f16_e64 v10, |v2|      // 1
+  ST
+  v_cvt_f32_f16_e64 v10, -|v2|     // 2
+  ST
+  v_cvt_f32_f16_sdwa v10, -v2 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 3
+  ST
+  v_cvt_f32_f16_sdwa v10, |v2| dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 4
+  ST
+  v_cvt_f32_bf16_e64 v10, -v5      // 5
+  ST
+  v_cvt_f32_bf16_e64 v10, |v5|     // 6
+  ST
+  v_cvt_f32_bf16_e64 v10, -|v5|    // 7
+  ST
+  v_cvt_f32_bf16_sdwa v10, -v5 dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 8
+  ST
+  v_cvt_f32_bf16_sdwa v10, -|v5| dst_sel:DWORD dst_unused:UNUSED_PRESERVE src0_sel:WORD_1  // 9
+  ST
+  v_pack_b32_f16 v10, -v2, |v3|    // 10
+  ST
+  v_pack_b32_f16 v10, |v2|, -v3 op_sel:[1,1,0]   // 11
+  ST
+  v_pack_b32_f16 v10, -|v2|, -v3 op_sel:[0,1,0]  // 12
+  ST
+  v_cvt_f32_f16 v10, v2            // 13: no modifier
+  ST
+  v_cvt_f32_bf16 v10, v5           // 14
+  ST
+  s_endpgm
+.Lf16_mods_end:
+.size f16_mods, .Lf16_mods_end-f16_mods
+KD f16_mods, vgprs=16
+
+// The clamp bit on 16-bit results: f16 VOP3 and packed ops clamp to
+// [0, 1] (NaN gives 0), 16-bit integer add/sub/mad saturate; with them the
+// packed 16-bit integer ops. a, b, c (v2..v4) and moderate f16 pairs d, e,
+// g (v5..v7, for the FMAs) from in[64*k + lane]; one result per case.
+BEGIN clamp16
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  global_load_dword v5, v1, s[4:5] offset:768
+  global_load_dword v6, v1, s[4:5] offset:1024
+  global_load_dword v7, v1, s[4:5] offset:1280
+  s_waitcnt vmcnt(0)
+  v_add_f16_e64 v10, v2, v3 clamp  // 0
+  ST
+  v_sub_f16_e64 v10, v2, v3 clamp  // 1
+  ST
+  v_mul_f16_e64 v10, v2, v3 clamp  // 2
+  ST
+  v_max_f16_e64 v10, v2, v3 clamp  // 3
+  ST
+  v_min_f16_e64 v10, v2, v3 clamp  // 4
+  ST
+  v_fma_f16 v10, v5, v6, v7 clamp  // 5
+  ST
+  v_pk_add_f16 v10, v2, v3 clamp   // 6
+  ST
+  v_pk_mul_f16 v10, v2, v3 clamp   // 7
+  ST
+  v_pk_fma_f16 v10, v5, v6, v7 clamp  // 8
+  ST
+  v_pk_max_f16 v10, v2, v3 clamp   // 9
+  ST
+  v_add_u16_e64 v10, v2, v3 clamp  // 10
+  ST
+  v_sub_u16_e64 v10, v2, v3 clamp  // 11
+  ST
+  v_subrev_u16_e64 v10, v2, v3 clamp  // 12
+  ST
+  v_add_i16 v10, v2, v3 clamp      // 13
+  ST
+  v_sub_i16 v10, v2, v3 clamp      // 14
+  ST
+  v_mad_u16 v10, v2, v3, v4 clamp  // 15
+  ST
+  v_mad_i16 v10, v2, v3, v4 clamp  // 16
+  ST
+  v_pk_add_u16 v10, v2, v3 clamp   // 17
+  ST
+  v_pk_sub_u16 v10, v2, v3 clamp   // 18
+  ST
+  v_pk_add_i16 v10, v2, v3         // 19
+  ST
+  v_pk_add_i16 v10, v2, v3 clamp   // 20
+  ST
+  v_pk_sub_i16 v10, v2, v3 clamp   // 21
+  ST
+  v_pk_mad_u16 v10, v2, v3, v4     // 22
+  ST
+  v_pk_mad_u16 v10, v2, v3, v4 clamp  // 23
+  ST
+  v_pk_mad_i16 v10, v2, v3, v4     // 24
+  ST
+  v_pk_mad_i16 v10, v2, v3, v4 clamp  // 25
+  ST
+  v_pk_max_u16 v10, v2, v3         // 26
+  ST
+  v_pk_min_u16 v10, v2, v3         // 27
+  ST
+  v_pk_max_u16 v10, v2, v3 op_sel:[1,0] op_sel_hi:[0,1]  // 28
+  ST
+  v_pk_min_u16 v10, v2, v3 op_sel:[0,1] op_sel_hi:[1,1]  // 29
+  ST
+  v_pk_min_f16 v10, v2, v3 clamp   // 30
+  ST
+  s_endpgm
+.Lclamp16_end:
+.size clamp16, .Lclamp16_end-clamp16
+KD clamp16, vgprs=16
+
+// v_mfma_f32_32x32x64_f8f6f4 (unscaled): FP8 A at in+0 and B at in+2048
+// (32 B/lane), FP4 B at in+4096 (16 B/lane), C at in+5120 (64 B/lane).
+// Two products: E4M3 x E4M3 with C, E4M3 x E2M1 with C = 0.
+BEGIN mfma_32x32
+  PROLOGUE
+  v_lshlrev_b32 v52, 5, v0
+  v_lshlrev_b32 v53, 4, v0
+  v_lshlrev_b32 v54, 6, v0
+  global_load_dwordx4 v[4:7], v52, s[4:5]
+  global_load_dwordx4 v[8:11], v52, s[4:5] offset:16
+  global_load_dwordx4 v[12:15], v52, s[4:5] offset:2048
+  global_load_dwordx4 v[16:19], v52, s[4:5] offset:2064
+  s_add_u32 s10, s4, 0x1000
+  s_addc_u32 s11, s5, 0
+  global_load_dwordx4 v[60:63], v53, s[10:11]
+  s_add_u32 s10, s4, 0x1400
+  s_addc_u32 s11, s5, 0
+  global_load_dwordx4 v[20:23], v54, s[10:11]
+  global_load_dwordx4 v[24:27], v54, s[10:11] offset:16
+  global_load_dwordx4 v[28:31], v54, s[10:11] offset:32
+  global_load_dwordx4 v[32:35], v54, s[10:11] offset:48
+  s_waitcnt vmcnt(0)
+  v_mfma_f32_32x32x64_f8f6f4 v[36:51], v[4:11], v[12:19], v[20:35] cbsz:0 blgp:0
+  v_mfma_f32_32x32x64_f8f6f4 v[64:79], v[4:11], v[60:63], 0 cbsz:0 blgp:4
+  s_nop 7
+  s_nop 7
+  s_nop 7
+  s_nop 7
+.irp r, 36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79
+  ST v\r
+.endr
+  s_endpgm
+.Lmfma32_end:
+.size mfma_32x32, .Lmfma32_end-mfma_32x32
+KD mfma_32x32, vgprs=80
+
+// More VALU arithmetic LLVM emits: a, b, c (ints, v2..v4), fa, fb, fc
+// (floats, v5..v7), s (small ints, v9) from in[64*k + lane]; one result per
+// case to out.
+BEGIN valu_more
+  PROLOGUE
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[4:5] offset:256
+  global_load_dword v4, v1, s[4:5] offset:512
+  global_load_dword v5, v1, s[4:5] offset:768
+  global_load_dword v6, v1, s[4:5] offset:1024
+  global_load_dword v7, v1, s[4:5] offset:1280
+  global_load_dword v9, v1, s[4:5] offset:1536
+  s_waitcnt vmcnt(0)
+  v_nop
+  v_cvt_f32_ubyte1 v10, v2         // 0
+  ST
+  v_cvt_f32_ubyte3 v10, v2         // 1
+  ST
+  v_cvt_rpi_i32_f32 v10, v5        // 2
+  ST
+  v_cvt_flr_i32_f32 v10, v5        // 3
+  ST
+  v_fract_f32 v10, v5              // 4
+  ST
+  v_trunc_f32 v10, v5              // 5
+  ST
+  v_ceil_f32 v10, v5               // 6
+  ST
+  v_floor_f32 v10, v5              // 7
+  ST
+  v_log_f32_e64 v10, |v5|          // 8
+  ST
+  v_rsq_f32_e64 v10, |v5|          // 9
+  ST
+  v_sqrt_f32_e64 v10, |v5|         // 10
+  ST
+  v_ffbh_i32 v10, v2               // 11
+  ST
+  v_frexp_mant_f32 v10, v5         // 12
+  ST
+  v_frexp_exp_i32_f32 v10, v5      // 13
+  ST
+  v_mul_legacy_f32 v10, v5, v6     // 14
+  ST
+  v_mul_i32_i24 v10, v2, v3        // 15
+  ST
+  v_mul_hi_i32_i24 v10, v2, v3     // 16
+  ST
+  v_min_i32 v10, v2, v3            // 17
+  ST
+  v_max_u32 v10, v2, v3            // 18
+  ST
+  v_fmamk_f32 v10, v5, 0x40490fdb, v6   // 19: fa * pi + fb
+  ST
+  v_fmaak_f32 v10, v5, v6, 0xc0490fdb   // 20: fa * fb - pi
+  ST
+  v_subrev_co_u32 v10, vcc, v2, v3      // 21: b - a
+  ST
+  v_subbrev_co_u32 v10, vcc, v4, v2, vcc   // 22: a - c - borrow
+  ST
+  v_cndmask_b32_e64 v10, 0, 1, vcc      // 23: the borrow out
+  ST
+  v_lshrrev_b64 v[10:11], v9, v[2:3]    // 24, 25
+  ST
+  ST v11
+  v_ashrrev_i64 v[10:11], v9, v[2:3]    // 26, 27
+  ST
+  ST v11
+  v_mad_i32_i24 v10, v2, v3, v4    // 28
+  ST
+  v_min3_f32 v10, v5, v6, v7       // 29
+  ST
+  v_min3_i32 v10, v2, v3, v4       // 30
+  ST
+  v_max3_u32 v10, v2, v3, v4       // 31
+  ST
+  v_mad_i64_i32 v[10:11], s[12:13], v2, v3, v[4:5]   // 32, 33
+  ST
+  ST v11
+  v_add_lshl_u32 v10, v2, v3, v9   // 34
+  ST
+  v_bfm_b32 v10, v9, v3            // 35
+  ST
+  v_cvt_pk_u16_u32 v10, v2, v3     // 36
+  ST
+  v_cvt_pk_i16_i32 v10, v2, v3     // 37
+  ST
+  v_pk_mov_b32 v[10:11], v[2:3], v[4:5] op_sel:[1,0]   // 38, 39: b, c
+  ST
+  ST v11
+  v_mov_b32 v10, v2                // 40: lane 5 from lane 0's b
+  v_readfirstlane_b32 s12, v3
+  v_writelane_b32 v10, s12, 5
+  ST
+  v_mov_b32 v11, 0x7f800000        // 41: 0 * inf is 0
+  v_cvt_f32_i32 v12, v9
+  v_mul_legacy_f32 v10, v11, v12
+  ST
+  s_endpgm
+.Lvalu_more_end:
+.size valu_more, .Lvalu_more_end-valu_more
+KD valu_more, vgprs=16
+
+// Buffer, global, flat and LDS forms LLVM emits: loads of every width and
+// extension from `in` (X: 1024 random bytes, then floats F and G), LDS
+// reads of X after writing it, LDS two-address writes and atomics read
+// back; one result per ST row. Then stores into 16-byte slots per lane of
+// eleven 1 KiB blocks after the rows (bytes not written keep out's 0xCD).
+BEGIN mem_more
+  PROLOGUE
+  v_lshlrev_b32 v20, 4, v0         // 16 l
+  v_lshlrev_b32 v21, 3, v0         // 8 l
+  v_lshlrev_b32 v22, 1, v0         // 2 l
+  s_mov_b32 s12, s4
+  s_and_b32 s13, s5, 0xffff
+  s_mov_b32 s14, s8
+  s_mov_b32 s15, 0x27000
+  v_add_co_u32 v24, vcc, s4, v20
+  v_mov_b32 v25, s5
+  v_addc_co_u32 v25, vcc, 0, v25, vcc
+  buffer_load_dwordx3 v[10:12], v20, s[12:15], 0 offen  // 0..2
+  s_waitcnt vmcnt(0)
+  ST
+  ST v11
+  ST v12
+  buffer_load_ubyte v10, v0, s[12:15], 0 offen          // 3
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_sbyte v10, v0, s[12:15], 0 offen offset:64  // 4
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_ushort v10, v22, s[12:15], 0 offen        // 5
+  s_waitcnt vmcnt(0)
+  ST
+  buffer_load_sshort v10, v22, s[12:15], 0 offen offset:128  // 6
+  s_waitcnt vmcnt(0)
+  ST
+  global_load_dwordx3 v[10:12], v20, s[4:5] offset:4    // 7..9
+  s_waitcnt vmcnt(0)
+  ST
+  ST v11
+  ST v12
+  global_load_sshort v10, v22, s[4:5] offset:256        // 10
+  s_waitcnt vmcnt(0)
+  ST
+  flat_load_dwordx2 v[10:11], v[24:25]                  // 11, 12
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  ST v11
+  flat_load_dwordx3 v[10:12], v[24:25]                  // 13..15
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  flat_load_dwordx4 v[10:13], v[24:25]                  // 16..19
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+  flat_load_ubyte v10, v[24:25] offset:3                // 20
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  flat_load_sbyte v10, v[24:25] offset:5                // 21
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  flat_load_ushort v10, v[24:25] offset:6               // 22
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+  flat_load_sshort v10, v[24:25] offset:10              // 23
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+.macro D16B op, addr, off
+  v_mov_b32 v10, 0xa5a5c3c3
+  \op v10, \addr, s[12:15], 0 offen offset:\off
+  s_waitcnt vmcnt(0)
+  ST
+.endm
+  D16B buffer_load_ubyte_d16, v0, 0       // 24
+  D16B buffer_load_ubyte_d16_hi, v0, 64   // 25
+  D16B buffer_load_sbyte_d16, v0, 128     // 26
+  D16B buffer_load_sbyte_d16_hi, v0, 192  // 27
+  D16B buffer_load_short_d16, v22, 256    // 28
+  D16B buffer_load_short_d16_hi, v22, 384 // 29
+.macro D16F op, off
+  v_mov_b32 v10, 0xa5a5c3c3
+  \op v10, v[24:25] offset:\off
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  ST
+.endm
+  D16F flat_load_ubyte_d16, 1             // 30
+  D16F flat_load_ubyte_d16_hi, 2          // 31
+  D16F flat_load_sbyte_d16, 7             // 32
+  D16F flat_load_sbyte_d16_hi, 9          // 33
+  D16F flat_load_short_d16, 12            // 34
+  D16F flat_load_short_d16_hi, 14         // 35
+  global_load_dwordx4 v[30:33], v20, s[4:5]
+  global_load_dword v34, v1, s[4:5] offset:1024   // F
+  global_load_dword v35, v1, s[4:5] offset:1280   // G
+  s_waitcnt vmcnt(0)
+  ds_write_b96 v20, v[30:32]              // LDS[0, 1024) = X
+  ds_write_b32 v20, v33 offset:12
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_read_b96 v[10:12], v20               // 36..38
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ds_read_i8 v10, v0                      // 39
+  s_waitcnt lgkmcnt(0)
+  ST
+  ds_read2_b32 v[10:11], v1 offset0:1 offset1:17      // 40, 41
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ds_read2_b64 v[10:13], v21 offset0:0 offset1:3      // 42..45
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+  ds_read2st64_b64 v[10:13], v21 offset0:0 offset1:1  // 46..49
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+  ds_write2_b64 v20, v[30:31], v[32:33] offset0:128 offset1:129
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v36, 0x400, v20
+  ds_read2_b32 v[10:11], v36 offset0:0 offset1:2      // 50, 51
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ds_write2st64_b32 v1, v30, v31 offset0:4 offset1:5
+  s_waitcnt lgkmcnt(0)
+  v_add_u32 v37, 0x400, v1
+  ds_read2_b32 v[10:11], v37 offset0:0 offset1:64     // 52, 53
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ds_write2st64_b64 v21, v[30:31], v[32:33] offset0:2 offset1:3
+  s_waitcnt lgkmcnt(0)
+  ds_read2_b64 v[10:13], v21 offset0:128 offset1:192  // 54..57
+  s_waitcnt lgkmcnt(0)
+  ST
+  ST v11
+  ST v12
+  ST v13
+.macro DSATOM op, a, b
+  ds_write_b32 v1, \a offset:1024
+  \op v1, \b offset:1024
+  ds_read_b32 v10, v1 offset:1024
+  s_waitcnt lgkmcnt(0)
+  ST
+.endm
+  DSATOM ds_add_u32, v30, v31             // 58
+  DSATOM ds_max_f32, v34, v35             // 59
+  DSATOM ds_min_f32, v34, v35             // 60
+  DSATOM ds_add_f32, v34, v35             // 61
+  s_mov_b32 s16, s6                       // the store blocks
+  s_and_b32 s17, s7, 0xffff
+  s_mov_b32 s18, 0x10000
+  s_mov_b32 s19, 0x27000
+  buffer_store_dwordx2 v[30:31], v20, s[16:19], 0 offen              // 0
+  buffer_store_dwordx3 v[30:32], v20, s[16:19], 0 offen offset:1024  // 1
+  buffer_store_dwordx4 v[30:33], v20, s[16:19], 0 offen offset:2048  // 2
+  buffer_store_byte v30, v20, s[16:19], 0 offen offset:3072          // 3
+  buffer_store_short v30, v20, s[16:19], 0 offen offset:3076
+  buffer_store_byte_d16_hi v30, v20, s[16:19], 0 offen offset:3080
+  buffer_store_short_d16_hi v30, v20, s[16:19], 0 offen offset:3084
+  s_add_u32 s24, s6, 0x1000
+  s_addc_u32 s25, s7, 0
+  global_store_dwordx3 v20, v[30:32], s[24:25]                       // 4
+  global_store_dwordx4 v20, v[30:33], s[24:25] offset:1024           // 5
+  global_store_byte v20, v31, s[24:25] offset:2048                   // 6
+  v_add_co_u32 v26, vcc, s24, v20
+  v_mov_b32 v27, s25
+  v_addc_co_u32 v27, vcc, 0, v27, vcc
+  flat_store_dword v[26:27], v30 offset:3072                         // 7
+  flat_store_short v[26:27], v31 offset:3076
+  flat_store_byte v[26:27], v32 offset:3080
+  flat_store_byte_d16_hi v[26:27], v32 offset:3081
+  flat_store_short_d16_hi v[26:27], v33 offset:3084
+  v_add_co_u32 v26, vcc, 0x1000, v26
+  v_addc_co_u32 v27, vcc, 0, v27, vcc
+  flat_store_dwordx2 v[26:27], v[30:31]                              // 8
+  flat_store_dwordx3 v[26:27], v[30:32] offset:1024                  // 9
+  flat_store_dwordx4 v[26:27], v[30:33] offset:2048                  // 10
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  s_endpgm
+.Lmem_more_end:
+.size mem_more, .Lmem_more_end-mem_more
+KD mem_more, vgprs=40, lds=2048
+
 .amdgpu_metadata
 ---
 amdhsa.version: [ 1, 2 ]
@@ -1458,6 +1915,86 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: f16_mods
+    .symbol: f16_mods.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: clamp16
+    .symbol: clamp16.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mfma_32x32
+    .symbol: mfma_32x32.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 80
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: valu_more
+    .symbol: valu_more.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 16
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mem_more
+    .symbol: mem_more.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 2048
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 24
+    .vgpr_count: 40
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
