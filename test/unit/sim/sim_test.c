@@ -1636,7 +1636,7 @@ static int test_valu_more(void) {
     int64_t sa = (int64_t)ab >> (s & 63);
     e[24] = (uint32_t)sr, e[25] = (uint32_t)(sr >> 32);
     e[26] = (uint32_t)sa, e[27] = (uint32_t)((uint64_t)sa >> 32);
-    e[28] = (uint32_t)(sext24(a) * sext24(b)) + c;
+    e[28] = (uint32_t)p24 + c;
     e[29] = f2u(fminf(fminf(fa, fb), fc));
     int32_t m3 = (int32_t)a < (int32_t)b ? (int32_t)a : (int32_t)b;
     e[30] = (uint32_t)((int32_t)c < m3 ? (int32_t)c : m3);
