@@ -752,8 +752,9 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     LANES r[l] = a[l] ^ b[l];
     break;
   case UQ_OP_V_MUL_I32_I24:
-    LANES r[l] =
-        (uint32_t)(((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8));
+    // The 48-bit product in 64 bits (an int product overflows), low half.
+    LANES r[l] = (uint32_t)((int64_t)((int32_t)(a[l] << 8) >> 8) *
+                            ((int32_t)(b[l] << 8) >> 8));
     break;
   case UQ_OP_V_MUL_U32_U24:
     LANES r[l] = (a[l] & 0xFFFFFF) * (b[l] & 0xFFFFFF);
@@ -850,9 +851,9 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     LANES r[l] = (a[l] & 0xFFFFFF) * (b[l] & 0xFFFFFF) + cc[l];
     break;
   case UQ_OP_V_MAD_I32_I24:
-    LANES r[l] =
-        (uint32_t)(((int32_t)(a[l] << 8) >> 8) * ((int32_t)(b[l] << 8) >> 8)) +
-        cc[l];
+    LANES r[l] = (uint32_t)((int64_t)((int32_t)(a[l] << 8) >> 8) *
+                            ((int32_t)(b[l] << 8) >> 8)) +
+                 cc[l];
     break;
   case UQ_OP_V_BFE_U32:
     LANES {

@@ -1490,7 +1490,10 @@ static int test_clamp16(void) {
 // holds row (column) l % 32; an FP8 operand holds K [16g, 16g + 16) in its
 // first 16 bytes and [32 + 16g, 32 + 16g + 16) in the next 16; an FP4
 // operand holds K [32g, 32g + 32), low nibble first. C and D: lane l
-// register r is row 8 * (r / 4) + 4 * g + r % 4, column l % 32.
+// register r is row 8 * (r / 4) + 4 * g + r % 4, column l % 32. The
+// 16x16x128 form on the same FP8 registers: four lane groups g = l / 16,
+// row (column) l % 16, K [16g, 16g + 16) then [64 + 16g, 64 + 16g + 16); D
+// lane l register r is row 4 * g + r, column l % 16.
 static int test_mfma_32x32(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
@@ -1505,7 +1508,7 @@ static int test_mfma_32x32(void) {
     float c = rndf(-50, 50);
     memcpy(in + 5120 + 4 * i, &c, 4);
   }
-  static uint32_t out[32][64];
+  static uint32_t out[36][64];
   UQ_EXPECT_OK(run(&f, "mfma_32x32", in, sizeof(in), out, sizeof(out), 0, 0,
                    one, wave, NULL));
   static double A[32][64], B8[64][32], B4[64][32];
@@ -1519,7 +1522,30 @@ static int test_mfma_32x32(void) {
           fp4_value((in[4096 + 16 * l + t / 2] >> (4 * (t & 1))) & 15);
     }
   }
+  static double A16[16][128], B16[128][16];
+  for (int l = 0; l < 64; ++l) {
+    int rc = l % 16, g = l / 16;
+    for (int t = 0; t < 32; ++t) {
+      int k = t < 16 ? 16 * g + t : 64 + 16 * g + (t - 16);
+      A16[rc][k] = e4m3_value(in[32 * l + t]);
+      B16[k][rc] = e4m3_value(in[2048 + 32 * l + t]);
+    }
+  }
   int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    for (int r = 0; r < 4; ++r) {
+      int i = 4 * (l / 16) + r, j = l % 16;
+      double s = 0, m = 0;
+      for (int k = 0; k < 128; ++k) {
+        s += A16[i][k] * B16[k][j];
+        m += fabs(A16[i][k] * B16[k][j]);
+      }
+      float got = u2f(out[32 + r][l]);
+      if (!(fabs(got - s) <= 1e-6 * m + 1e-30) && bad++ < 10)
+        fprintf(stderr, "16x16x128 lane %d reg %d: got %.9g want %.9g\n", l, r,
+                got, s);
+    }
+  }
   for (int l = 0; l < 64; ++l) {
     for (int r = 0; r < 16; ++r) {
       int i = 8 * (r / 4) + 4 * (l / 32) + r % 4, j = l % 32;
@@ -1610,7 +1636,7 @@ static int test_valu_more(void) {
     int64_t sa = (int64_t)ab >> (s & 63);
     e[24] = (uint32_t)sr, e[25] = (uint32_t)(sr >> 32);
     e[26] = (uint32_t)sa, e[27] = (uint32_t)((uint64_t)sa >> 32);
-    e[28] = (uint32_t)(sext24(a) * sext24(b)) + c;
+    e[28] = (uint32_t)p24 + c;
     e[29] = f2u(fminf(fminf(fa, fb), fc));
     int32_t m3 = (int32_t)a < (int32_t)b ? (int32_t)a : (int32_t)b;
     e[30] = (uint32_t)((int32_t)c < m3 ? (int32_t)c : m3);
@@ -1761,6 +1787,121 @@ static int test_mem_more(void) {
   return bad ? 1 : 0;
 }
 
+// More scalar ops from their ISA definitions: conditional moves, 64-bit
+// logic and bit counts, bfm/bfe on 64 bits (offset S1[5:0], width
+// S1[22:16]), cmpk (a signed or zero-extended 16-bit immediate), compares,
+// bit tests, MODE through setreg/getreg, wide scalar loads, a call through
+// s_swappc_b64, and every saveexec/wrexec form from a full EXEC.
+static int test_salu_more(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  enum { NROW = 131 };
+  uint32_t in[64], out[NROW][64];
+  for (int i = 0; i < 64; ++i)
+    in[i] = rnd();
+  // Equal operands half the time, so compares see both outcomes.
+  if (rnd() & 1)
+    in[1] = in[0];
+  if (rnd() & 1)
+    in[2] = in[0], in[3] = in[1];
+  in[4] = rnd() % 64;
+  in[5] = rnd() % 64;
+  in[6] = rnd() % 64 | (rnd() % 64) << 16;
+  static const uint32_t k19[] = {0xFFFF8010u, 0x8010, 0x8011, 0xFFFF800Fu,
+                                 0x7FFF};
+  in[7] = k19[rnd() % 5];
+  UQ_EXPECT_OK(run(&f, "salu_more", in, sizeof(in), out, sizeof(out), 0, 0, one,
+                   wave, NULL));
+  uint32_t a = in[0], b = in[1], sh = in[4], sh2 = in[5], ctl = in[6];
+  uint64_t A = (uint64_t)in[1] << 32 | in[0], B = (uint64_t)in[3] << 32 | in[2];
+  uint32_t e[NROW];
+  int k = 0;
+#define E64(v) (e[k++] = (uint32_t)(v), e[k++] = (uint32_t)((v) >> 32))
+  e[k++] = in[2];
+  e[k++] = a;
+  E64(B);
+  E64(~A);
+  e[k++] = (uint32_t)__builtin_popcountll(A);
+  e[k++] = A ? (uint32_t)__builtin_ctzll(A) : 0xFFFFFFFFu;
+  e[k++] = 0xFFFFFFFFu;
+  e[k++] = a ? (uint32_t)__builtin_clz(a) : 0xFFFFFFFFu;
+  e[k++] = 0xFFFFFFFFu;
+  e[k++] = (uint32_t)(int32_t)(int16_t)a;
+  E64(A | ~B);
+  E64(~(A & B));
+  e[k++] = ~(a | b);
+  E64(~(A | B));
+  E64(~(A ^ B));
+  E64(A >> (sh & 63));
+  E64(((1ull << (sh & 63)) - 1) << (sh2 & 63));
+  unsigned off = ctl & 63, w = (ctl >> 16) & 127;
+  uint64_t fu = w == 0 ? 0 : (A >> off) & (w >= 64 ? ~0ull : (1ull << w) - 1);
+  uint64_t fi = w == 0 || w >= 64
+                    ? fu
+                    : (uint64_t)((int64_t)(fu << (64 - w)) >> (64 - w));
+  E64(fu);
+  E64(fi);
+  e[k++] = (a << 1) + b;
+  e[k++] = (a << 3) + b;
+  e[k++] = 0xFFFF8001u;
+  e[k++] = a * (uint32_t)-13;
+  int32_t si = (int32_t)in[7], ki = (int16_t)0x8010;
+  uint32_t su = in[7], ku = 0x8010;
+  int ci[6] = {si == ki, si != ki, si > ki, si >= ki, si < ki, si <= ki};
+  int cu[6] = {su == ku, su != ku, su > ku, su >= ku, su < ku, su <= ku};
+  for (int i = 0; i < 6; ++i)
+    e[k++] = (uint32_t)ci[i];
+  for (int i = 0; i < 6; ++i)
+    e[k++] = (uint32_t)cu[i];
+  e[k++] = (int32_t)a == (int32_t)b;
+  e[k++] = (int32_t)a != (int32_t)b;
+  e[k++] = (int32_t)a >= (int32_t)b;
+  e[k++] = a == b;
+  e[k++] = a != b;
+  e[k++] = a <= b;
+  e[k++] = A == B;
+  e[k++] = !((A >> (sh & 63)) & 1);
+  e[k++] = (A >> (sh & 63)) & 1;
+  e[k++] = a & ~(1u << (sh & 31));
+  e[k++] = a | 1u << (sh & 31);
+  e[k++] = 5;
+  e[k++] = 0; // the kernel's descriptor: round to nearest even
+  for (int i = 0; i < 16; ++i)
+    e[k++] = in[i];
+  for (int i = 0; i < 4; ++i)
+    e[k++] = in[4 + i];
+  for (int i = 0; i < 8; ++i)
+    e[k++] = in[8 + i];
+  for (int i = 0; i < 16; ++i)
+    e[k++] = in[16 + i];
+  e[k++] = 7;
+  // saveexec: D = the old EXEC (all lanes), EXEC = f(S0, EXEC); wrexec:
+  // D = the new EXEC.
+  const uint64_t X = ~0ull;
+  uint64_t nx[9] = {A ^ X,  A | ~X, ~(A & X), ~(A | X), ~(A ^ X),
+                    ~A & X, ~A | X, ~A & X,   A & ~X};
+  for (int i = 0; i < 9; ++i) {
+    e[k++] = i < 7 ? 0xFFFFFFFFu : (uint32_t)nx[i];
+    E64(nx[i]);
+  }
+#undef E64
+  UQ_EXPECT_EQ_INT(k, NROW - 1);
+  int bad = 0;
+  for (int l = 0; l < 64; ++l) {
+    e[NROW - 1] = (uint32_t)l;
+    for (int r = 0; r < NROW; ++r)
+      if (out[r][l] != e[r] && bad++ < 10)
+        fprintf(stderr,
+                "salu_more row %d lane %d: got 0x%08x want 0x%08x (a 0x%08x "
+                "b 0x%08x c 0x%08x d 0x%08x s16 %u s17 %u s18 0x%x s19 "
+                "0x%x)\n",
+                r, l, out[r][l], e[r], in[0], in[1], in[2], in[3], in[4], in[5],
+                in[6], in[7]);
+  }
+  fixture_close(&f);
+  return bad ? 1 : 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"valu", test_valu},
     {"int16", test_int16},
@@ -1771,6 +1912,7 @@ static const uq_test_case_t tests[] = {
     {"mfma_32x32", test_mfma_32x32},
     {"valu_more", test_valu_more},
     {"mem_more", test_mem_more},
+    {"salu_more", test_salu_more},
     {"salu", test_salu},
     {"control_flow", test_control_flow},
     {"lds_barrier", test_lds_barrier},

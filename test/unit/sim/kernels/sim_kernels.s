@@ -1267,7 +1267,8 @@ KD clamp16, vgprs=16
 
 // v_mfma_f32_32x32x64_f8f6f4 (unscaled): FP8 A at in+0 and B at in+2048
 // (32 B/lane), FP4 B at in+4096 (16 B/lane), C at in+5120 (64 B/lane).
-// Two products: E4M3 x E4M3 with C, E4M3 x E2M1 with C = 0.
+// Two products: E4M3 x E4M3 with C, E4M3 x E2M1 with C = 0; then the
+// same FP8 registers through v_mfma_f32_16x16x128_f8f6f4 with C = 0.
 BEGIN mfma_32x32
   PROLOGUE
   v_lshlrev_b32 v52, 5, v0
@@ -1289,17 +1290,18 @@ BEGIN mfma_32x32
   s_waitcnt vmcnt(0)
   v_mfma_f32_32x32x64_f8f6f4 v[36:51], v[4:11], v[12:19], v[20:35] cbsz:0 blgp:0
   v_mfma_f32_32x32x64_f8f6f4 v[64:79], v[4:11], v[60:63], 0 cbsz:0 blgp:4
+  v_mfma_f32_16x16x128_f8f6f4 v[80:83], v[4:11], v[12:19], 0
   s_nop 7
   s_nop 7
   s_nop 7
   s_nop 7
-.irp r, 36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79
+.irp r, 36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83
   ST v\r
 .endr
   s_endpgm
 .Lmfma32_end:
 .size mfma_32x32, .Lmfma32_end-mfma_32x32
-KD mfma_32x32, vgprs=80
+KD mfma_32x32, vgprs=84
 
 // More VALU arithmetic LLVM emits: a, b, c (ints, v2..v4), fa, fb, fc
 // (floats, v5..v7), s (small ints, v9) from in[64*k + lane]; one result per
@@ -1596,6 +1598,181 @@ BEGIN mem_more
 .Lmem_more_end:
 .size mem_more, .Lmem_more_end-mem_more
 KD mem_more, vgprs=40, lds=2048
+
+// More scalar ALU, compare, memory and EXEC ops: a..h (s12..s19) from
+// in[0..7] (A64 = s[12:13], B64 = s[14:15], s16 a shift/bit index, s17 a
+// shift, s18 a bfe control, s19 a cmpk operand); one result per row, every
+// lane storing the same value.
+.macro SAVEEXEC op
+  \op s[20:21], s[12:13]
+  s_mov_b64 s[22:23], exec
+  s_mov_b64 exec, -1
+  SST s20
+  SST s22
+  SST s23
+.endm
+BEGIN salu_more
+  PROLOGUE
+  s_load_dwordx8 s[12:19], s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_mov_b32 s20, s12               // 0: SCC set, moves
+  s_cmp_eq_u32 s13, s13
+  s_cmov_b32 s20, s14
+  SST
+  s_mov_b32 s20, s12               // 1: SCC clear, keeps
+  s_cmp_lg_u32 s13, s13
+  s_cmov_b32 s20, s14
+  SST
+  s_mov_b64 s[20:21], s[12:13]     // 2, 3
+  s_cmp_eq_u32 0, 0
+  s_cmov_b64 s[20:21], s[14:15]
+  SST
+  SST s21
+  s_not_b64 s[20:21], s[12:13]     // 4, 5
+  SST
+  SST s21
+  s_bcnt1_i32_b64 s20, s[12:13]    // 6
+  SST
+  s_ff1_i32_b64 s20, s[12:13]      // 7
+  SST
+  s_ff1_i32_b64 s20, 0             // 8
+  SST
+  s_flbit_i32_b32 s20, s12         // 9
+  SST
+  s_flbit_i32_b32 s20, 0           // 10
+  SST
+  s_sext_i32_i16 s20, s12          // 11
+  SST
+  s_orn2_b64 s[20:21], s[12:13], s[14:15]   // 12, 13
+  SST
+  SST s21
+  s_nand_b64 s[20:21], s[12:13], s[14:15]   // 14, 15
+  SST
+  SST s21
+  s_nor_b32 s20, s12, s13          // 16
+  SST
+  s_nor_b64 s[20:21], s[12:13], s[14:15]    // 17, 18
+  SST
+  SST s21
+  s_xnor_b64 s[20:21], s[12:13], s[14:15]   // 19, 20
+  SST
+  SST s21
+  s_lshr_b64 s[20:21], s[12:13], s16        // 21, 22
+  SST
+  SST s21
+  s_bfm_b64 s[20:21], s16, s17              // 23, 24
+  SST
+  SST s21
+  s_bfe_u64 s[20:21], s[12:13], s18         // 25, 26
+  SST
+  SST s21
+  s_bfe_i64 s[20:21], s[12:13], s18         // 27, 28
+  SST
+  SST s21
+  s_lshl1_add_u32 s20, s12, s13    // 29
+  SST
+  s_lshl3_add_u32 s20, s12, s13    // 30
+  SST
+  s_mov_b32 s20, s12               // 31
+  s_cmp_eq_u32 s13, s13
+  s_cmovk_i32 s20, 0x8001
+  SST
+  s_mov_b32 s20, s12               // 32
+  s_mulk_i32 s20, 0xfff3
+  SST
+.irp c, eq_i32,lg_i32,gt_i32,ge_i32,lt_i32,le_i32,eq_u32,lg_u32,gt_u32,ge_u32,lt_u32,le_u32
+  s_cmpk_\c s19, 0x8010            // 33..44
+  s_cselect_b32 s20, 1, 0
+  SST
+.endr
+.irp c, eq_i32,lg_i32,ge_i32,eq_u32,lg_u32,le_u32
+  s_cmp_\c s12, s13                // 45..50
+  s_cselect_b32 s20, 1, 0
+  SST
+.endr
+  s_cmp_eq_u64 s[12:13], s[14:15]  // 51
+  s_cselect_b32 s20, 1, 0
+  SST
+  s_bitcmp0_b64 s[12:13], s16      // 52
+  s_cselect_b32 s20, 1, 0
+  SST
+  s_bitcmp1_b64 s[12:13], s16      // 53
+  s_cselect_b32 s20, 1, 0
+  SST
+  s_mov_b32 s20, s12               // 54
+  s_bitset0_b32 s20, s16
+  SST
+  s_mov_b32 s20, s12               // 55
+  s_bitset1_b32 s20, s16
+  SST
+  s_getreg_b32 s26, hwreg(HW_REG_MODE, 0, 4)   // 56, 57: round mode
+  s_mov_b32 s21, 5
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s21
+  s_getreg_b32 s20, hwreg(HW_REG_MODE, 0, 4)
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s26
+  SST
+  SST s26
+  s_load_dwordx16 s[32:47], s[4:5], 0x0     // 58..73
+  s_waitcnt lgkmcnt(0)
+.irp r, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+  SST s\r
+.endr
+  s_mov_b32 s24, s4
+  s_and_b32 s25, s5, 0xffff
+  s_mov_b32 s26, 256
+  s_mov_b32 s27, 0x27000
+  s_buffer_load_dwordx4 s[32:35], s[24:27], 0x10   // 74..77
+  s_waitcnt lgkmcnt(0)
+.irp r, 32,33,34,35
+  SST s\r
+.endr
+  s_buffer_load_dwordx8 s[32:39], s[24:27], 0x20   // 78..85
+  s_waitcnt lgkmcnt(0)
+.irp r, 32,33,34,35,36,37,38,39
+  SST s\r
+.endr
+  s_buffer_load_dwordx16 s[32:47], s[24:27], 0x40  // 86..101
+  s_waitcnt lgkmcnt(0)
+.irp r, 32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47
+  SST s\r
+.endr
+  s_mov_b32 s26, 0                 // 102: a call and its return
+  s_getpc_b64 s[20:21]
+.Lsm_pc:
+  s_add_u32 s20, s20, .Lsm_callee-.Lsm_pc
+  s_addc_u32 s21, s21, 0
+  s_swappc_b64 s[22:23], s[20:21]
+  s_branch .Lsm_after
+.Lsm_callee:
+  s_mov_b32 s26, 7
+  s_setpc_b64 s[22:23]
+.Lsm_after:
+  SST s26
+  SAVEEXEC s_xor_saveexec_b64      // 103..105: D, EXEC lo, EXEC hi
+  SAVEEXEC s_orn2_saveexec_b64     // 106..108
+  SAVEEXEC s_nand_saveexec_b64     // 109..111
+  SAVEEXEC s_nor_saveexec_b64      // 112..114
+  SAVEEXEC s_xnor_saveexec_b64     // 115..117
+  SAVEEXEC s_andn1_saveexec_b64    // 118..120
+  SAVEEXEC s_orn1_saveexec_b64     // 121..123
+  SAVEEXEC s_andn1_wrexec_b64      // 124..126
+  SAVEEXEC s_andn2_wrexec_b64      // 127..129
+  s_setprio 1                      // ops with no visible result
+  s_sleep 1
+  s_dcache_wb
+  s_dcache_inv
+  s_icache_inv
+  buffer_wbl2 sc0 sc1
+  buffer_inv sc1
+  s_setprio 0
+  v_accvgpr_write_b32 a0, v0       // 130: lane id through a1
+  v_accvgpr_mov_b32 a1, a0
+  v_accvgpr_read_b32 v10, a1
+  ST
+  s_endpgm
+.Lsalu_more_end:
+.size salu_more, .Lsalu_more_end-salu_more
+KD salu_more, vgprs=16, sgprs=56
 
 .amdgpu_metadata
 ---
@@ -1962,7 +2139,7 @@ amdhsa.kernels:
     .private_segment_fixed_size: 0
     .wavefront_size: 64
     .sgpr_count: 24
-    .vgpr_count: 80
+    .vgpr_count: 84
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
@@ -1995,6 +2172,22 @@ amdhsa.kernels:
     .wavefront_size: 64
     .sgpr_count: 24
     .vgpr_count: 40
+    .agpr_count: 0
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: salu_more
+    .symbol: salu_more.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 56
+    .vgpr_count: 16
     .agpr_count: 0
     .max_flat_workgroup_size: 1024
     .args:
