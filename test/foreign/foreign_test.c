@@ -9,6 +9,7 @@
 
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
+#include "tools/common/file_util.h"
 #include "uq_test.h"
 
 static uint32_t rng_state;
@@ -31,19 +32,12 @@ static uq_status_t fixture_open(fixture_t *f, const char *name) {
   memset(f, 0, sizeof(*f));
   char path[1024];
   snprintf(path, sizeof(path), "%s/%s", UQ_FOREIGN_DIR, name);
-  FILE *fp = fopen(path, "rb");
-  if (!fp)
-    return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND, "cannot open %s", path);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  void *buf = malloc((size_t)n);
-  size_t got = buf ? fread(buf, 1, (size_t)n, fp) : 0;
-  fclose(fp);
+  char *buf = NULL;
+  size_t size = 0;
+  UQ_RETURN_IF_ERROR(uq_file_read(path, &buf, &size), "fixture");
   uq_status_t st = uq_sim_create(&f->sim);
   if (!st)
-    st = got == (size_t)n ? uq_sim_program_load(f->sim, buf, got, &f->prog)
-                          : UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "short read");
+    st = uq_sim_program_load(f->sim, buf, size, &f->prog);
   free(buf);
   return st;
 }

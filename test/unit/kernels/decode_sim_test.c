@@ -34,6 +34,7 @@
 #include "codeobj/codeobj.h"
 #include "runtime/kernel_abi.h"
 #include "sim/sim.h"
+#include "tools/common/file_util.h"
 #include "uq/format.h"
 #include "uq/policy.h"
 #include "uq/reference.h"
@@ -71,20 +72,10 @@ static uq_status_t load_program(const char *dir, const char *file,
                                 uq_sim_program_t **out) {
   char path[1024];
   snprintf(path, sizeof(path), "%s/%s", dir, file);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND, "cannot open %s", path);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  void *data = malloc((size_t)n);
-  size_t got = data ? fread(data, 1, (size_t)n, f) : 0;
-  fclose(f);
-  if (got != (size_t)n) {
-    free(data);
-    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL, "cannot read %s", path);
-  }
-  uq_status_t s = uq_sim_program_load(g_sim, data, (size_t)n, out);
+  char *data = NULL;
+  size_t size = 0;
+  UQ_RETURN_IF_ERROR(uq_file_read(path, &data, &size), "kernel");
+  uq_status_t s = uq_sim_program_load(g_sim, data, size, out);
   free(data);
   return s;
 }

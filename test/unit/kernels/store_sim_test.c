@@ -16,6 +16,7 @@
 #include "codeobj/codeobj.h"
 #include "runtime/kernel_abi.h"
 #include "sim/sim.h"
+#include "tools/common/file_util.h"
 #include "uq/format.h"
 #include "uq_test.h"
 
@@ -31,23 +32,6 @@ static uint16_t random_bf16(void) {
   uint64_t r = rng * 0x2545F4914F6CDD1Dull;
   // Magnitudes over 2^-20..2^20 with random signs and mantissas.
   return (uint16_t)(((r >> 8) & 0x807F) | ((107 + (r % 41)) << 7));
-}
-
-static uint8_t *read_file(const char *path, size_t *out_size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *data = n > 0 ? malloc((size_t)n) : NULL;
-  if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-    free(data);
-    data = NULL;
-  }
-  fclose(f);
-  *out_size = (size_t)n;
-  return data;
 }
 
 // Packs the store kernel's explicit arguments at the metadata's offsets.
@@ -69,8 +53,8 @@ static int skipped_slots_untouched(const char *dir, int D) {
   snprintf(path, sizeof(path), "%s/store_d%d.hsaco", dir, D);
   snprintf(name, sizeof(name), "uq_store_d%d", D);
   size_t size = 0;
-  uint8_t *blob = read_file(path, &size);
-  UQ_EXPECT(blob);
+  char *blob = NULL;
+  UQ_EXPECT_OK(uq_file_read(path, &blob, &size));
   uq_sim_t *sim = NULL;
   uq_sim_program_t *program = NULL;
   UQ_EXPECT_OK(uq_sim_create(&sim));

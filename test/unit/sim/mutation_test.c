@@ -15,6 +15,7 @@
 
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
+#include "tools/common/file_util.h"
 #include "uq_test.h"
 
 // A launch's budget: the unmutated kernels below finish well within it.
@@ -132,23 +133,6 @@ static void find_code(const uint8_t *file, size_t size, size_t *out_off,
   uq_code_object_destroy(co);
 }
 
-static uint8_t *read_file(const char *path, size_t *out_size) {
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = n > 0 ? malloc((size_t)n) : NULL;
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  *out_size = (size_t)n;
-  return b;
-}
-
 int main(int argc, char **argv) {
   double seconds = 10;
   int full = 0, first = 1;
@@ -171,11 +155,14 @@ int main(int argc, char **argv) {
   double per_object = seconds / objects;
   for (int i = first; i < argc; ++i) {
     size_t size = 0;
-    uint8_t *orig = read_file(argv[i], &size);
-    if (!orig) {
-      fprintf(stderr, "%s: cannot read %s\n", argv[0], argv[i]);
+    char *text = NULL;
+    uq_status_t read = uq_file_read(argv[i], &text, &size);
+    if (read) {
+      fprintf(stderr, "%s: %s\n", argv[0], uq_status_message(read));
+      uq_status_free(read);
       return 1;
     }
+    uint8_t *orig = (uint8_t *)text;
     uint8_t *buf = malloc(size);
     stats_t s = {0};
     // The unmutated object must run cleanly: otherwise the sweep explores

@@ -8,6 +8,7 @@
 
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
+#include "tools/common/file_util.h"
 #include "uq_test.h"
 
 static unsigned g_seed;
@@ -40,20 +41,12 @@ typedef struct fixture_s {
 
 static uq_status_t fixture_open(fixture_t *f) {
   memset(f, 0, sizeof(*f));
-  FILE *fp = fopen(UQ_SIM_TEST_HSACO, "rb");
-  if (!fp)
-    return UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND, "cannot open %s",
-                          UQ_SIM_TEST_HSACO);
-  fseek(fp, 0, SEEK_END);
-  long n = ftell(fp);
-  fseek(fp, 0, SEEK_SET);
-  void *buf = malloc((size_t)n);
-  size_t got = fread(buf, 1, (size_t)n, fp);
-  fclose(fp);
+  char *buf = NULL;
+  size_t size = 0;
+  UQ_RETURN_IF_ERROR(uq_file_read(UQ_SIM_TEST_HSACO, &buf, &size), "fixture");
   uq_status_t st = uq_sim_create(&f->sim);
   if (!st)
-    st = got == (size_t)n ? uq_sim_program_load(f->sim, buf, got, &f->prog)
-                          : UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "short read");
+    st = uq_sim_program_load(f->sim, buf, size, &f->prog);
   free(buf);
   return st;
 }
