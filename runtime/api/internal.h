@@ -31,6 +31,14 @@ static inline const char *uq_rt_record_target(const uq_variant_record_t *r) {
   return r->target ? r->target : "gfx950";
 }
 
+// A GPU backend (hip, cuda) keeps a run's tables on the device: the plan
+// never reads them back to check them (a run neither copies nor waits) and
+// its kernels skip what they cannot serve. The sim and host backends check
+// on the host first.
+static inline int uq_rt_backend_is_gpu(uq_backend_t backend) {
+  return backend == UQ_BACKEND_HIP || backend == UQ_BACKEND_CUDA;
+}
+
 struct uq_context_s {
   uq_allocator_t allocator;
   uq_backend_t backend;

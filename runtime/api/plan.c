@@ -334,8 +334,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
 
   if (context->backend != UQ_BACKEND_HOST)
     TRY(prepare_kernels(plan));
-  if (context->backend != UQ_BACKEND_HIP &&
-      context->backend != UQ_BACKEND_CUDA) {
+  if (!uq_rt_backend_is_gpu(context->backend)) {
     plan->seq_lens_host = uq_rt_alloc(&context->allocator,
                                       (size_t)c->max_batch * sizeof(int32_t));
     plan->tables_host = uq_rt_alloc(
@@ -574,8 +573,7 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                           batch, (unsigned long long)rows,
                           (unsigned long long)plan->workspace_rows);
   uq_backend_t backend = plan->context->backend;
-  // On a GPU the tables stay on the device: a run neither copies nor waits.
-  if (backend != UQ_BACKEND_HIP && backend != UQ_BACKEND_CUDA)
+  if (!uq_rt_backend_is_gpu(backend))
     UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens, sinks),
                        "uq_plan_run");
   if (backend == UQ_BACKEND_HOST) {

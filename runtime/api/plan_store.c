@@ -56,7 +56,7 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
     return status;
   store->num_slots = (uint64_t)c->num_blocks * c->block_size;
 
-  if (context->backend != UQ_BACKEND_HIP) {
+  if (!uq_rt_backend_is_gpu(context->backend)) {
     store->slots_host = uq_rt_alloc(
         &context->allocator, (size_t)store->max_tokens * sizeof(int64_t));
     if (!store->slots_host)
@@ -144,7 +144,7 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
   if (context->backend != UQ_BACKEND_HOST && !store->object)
     return UQ_MAKE_STATUS(uq_status_code(store->missing), "uq_plan_store: %s",
                           uq_status_message(store->missing));
-  if (context->backend != UQ_BACKEND_HIP)
+  if (!uq_rt_backend_is_gpu(context->backend))
     UQ_RETURN_IF_ERROR(check_slots(context, store, num_tokens, slot_mapping),
                        "uq_plan_store");
   if (context->backend == UQ_BACKEND_HOST) {
