@@ -41,19 +41,27 @@ static void print_to_buffer(MlirStringRef text, void *user_data) {
   snprintf(buffer + used, 256 - used, "%.*s", (int)text.length, text.data);
 }
 
-// The chip named by the gpu.module's first target attribute
-// (#rocdl.target<chip = "gfx950"> or #nvvm.target<chip = "sm_90a">); no
-// target attribute means gfx950, the chip these modules were first written
-// for.
-static void module_target(MlirOperation op, char *out, size_t size) {
-  snprintf(out, size, "gfx950");
+// The gpu.module's target attributes (#rocdl.target<chip = "gfx950">,
+// #nvvm.target<chip = "sm_90a">, ...): their number (0 when the module names
+// none: gfx950, the chip these modules were first written for) and the chip
+// of the one at `index`.
+static intptr_t target_count(MlirOperation op) {
   MlirAttribute targets = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("targets"));
-  if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets) ||
-      mlirArrayAttrGetNumElements(targets) < 1)
+  if (mlirAttributeIsNull(targets) || !mlirAttributeIsAArray(targets))
+    return 0;
+  return mlirArrayAttrGetNumElements(targets);
+}
+
+static void module_target(MlirOperation op, intptr_t index, char *out,
+                          size_t size) {
+  snprintf(out, size, "gfx950");
+  if (index >= target_count(op))
     return;
+  MlirAttribute targets = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("targets"));
   char text[256] = "";
-  mlirAttributePrint(mlirArrayAttrGetElement(targets, 0), print_to_buffer,
+  mlirAttributePrint(mlirArrayAttrGetElement(targets, index), print_to_buffer,
                      text);
   const char *chip = strstr(text, "chip = \"");
   if (!chip)
@@ -64,107 +72,185 @@ static void module_target(MlirOperation op, char *out, size_t size) {
     snprintf(out, size, "%.*s", (int)(end - chip), chip);
 }
 
+// The tag naming a module's second and later targets in variant keys and
+// kernel names: the chip without '_' and without the letters after its
+// number ("sm_90a" -> "sm90", as in @uq_decode_sm90).
+static void target_tag(const char *chip, char *out, size_t size) {
+  size_t n = 0;
+  for (const char *c = chip; *c && n + 1 < size; ++c)
+    if (*c != '_')
+      out[n++] = *c;
+  size_t m = n; // drop the feature letters after the number
+  while (m > 0 && out[m - 1] >= 'a' && out[m - 1] <= 'z')
+    --m;
+  if (m > 0 && out[m - 1] >= '0' && out[m - 1] <= '9')
+    n = m;
+  out[n] = 0;
+}
+
+// Appends "NAME=VALUE" for every integer entry of `dict` to `bindings`.
+static bool append_bindings(MlirOperation op, MlirAttribute dict,
+                            char *bindings, size_t size) {
+  if (!mlirAttributeIsADictionary(dict)) {
+    uq_emit_error(op, "uq.target_params must be an array of dictionaries, "
+                      "one per target");
+    return false;
+  }
+  for (intptr_t e = 0; e < mlirDictionaryAttrGetNumElements(dict); ++e) {
+    MlirNamedAttribute entry = mlirDictionaryAttrGetElement(dict, e);
+    if (!mlirAttributeIsAInteger(entry.attribute)) {
+      uq_emit_error(op, "uq.target_params values must be integers");
+      return false;
+    }
+    MlirStringRef key = mlirIdentifierStr(entry.name);
+    size_t used = strlen(bindings);
+    snprintf(bindings + used, size - used, "%s%.*s=%" PRId64, used ? "," : "",
+             (int)key.length, key.data,
+             mlirIntegerAttrGetValueInt(entry.attribute));
+  }
+  return true;
+}
+
 bool uq_variant_is_nvidia(const uq_variant_t *variant) {
   return strncmp(variant->target, "sm_", 3) == 0;
+}
+
+// The variants of one target (index `t` of `targets`, 0 when the module
+// names none) of gpu.module `op`. The first target's keys are the module's
+// stem and entries ("store_d256"); a later target's carry its tag
+// ("store_sm90_d256"), and so do its kernel names. The target's
+// uq.target_params entry (parallel to the module's targets) adds bindings
+// that are not part of the key: what differs between targets, e.g. the
+// lanes of a wave or warp. Returns false with a diagnostic, or *oom.
+static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
+                                 uq_variant_t **out_variants, size_t *out_count,
+                                 bool *oom) {
+  MlirStringRef name = symbol_name(op);
+  uq_variant_t base;
+  memset(&base, 0, sizeof(base));
+  snprintf(base.module, sizeof(base.module), "%.*s", (int)name.length,
+           name.data);
+  module_target(op, t, base.target, sizeof(base.target));
+  base.target_index = t;
+  base.target_count = (int32_t)targets;
+  snprintf(base.stem, sizeof(base.stem), "%.50s",
+           strncmp(base.module, "uq_", 3) == 0 ? base.module + 3 : base.module);
+  if (t > 0) {
+    char tag[16];
+    target_tag(base.target, tag, sizeof(tag));
+    size_t used = strlen(base.stem);
+    snprintf(base.stem + used, sizeof(base.stem) - used, "_%s", tag);
+    snprintf(base.suffix, sizeof(base.suffix), "_%s", tag);
+  }
+  MlirAttribute params = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("uq.target_params"));
+  if (!mlirAttributeIsNull(params)) {
+    if (!mlirAttributeIsAArray(params) ||
+        mlirArrayAttrGetNumElements(params) != (targets ? targets : 1)) {
+      uq_emit_error(op, "uq.target_params must be an array of dictionaries, "
+                        "one per target");
+      return false;
+    }
+    if (!append_bindings(op, mlirArrayAttrGetElement(params, t), base.bindings,
+                         sizeof(base.bindings)))
+      return false;
+  }
+  const char *stem = base.stem;
+  MlirAttribute variants = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("uq.variants"));
+  if (mlirAttributeIsNull(variants)) {
+    snprintf(base.key, sizeof(base.key), "%.63s", stem);
+    *oom = !append_variant(out_variants, out_count, &base);
+    return !*oom;
+  }
+  if (!mlirAttributeIsAArray(variants)) {
+    uq_emit_error(op, "uq.variants must be an array of dictionaries");
+    return false;
+  }
+  // Optional, parallel to uq.variants: the CTAs per SM each variant is
+  // built for (an NVIDIA kernel's register budget, nvvm.minctasm).
+  MlirAttribute min_ctas = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("uq.min_ctas_per_sm"));
+  if (!mlirAttributeIsNull(min_ctas) &&
+      (!mlirAttributeIsAArray(min_ctas) ||
+       mlirArrayAttrGetNumElements(min_ctas) !=
+           mlirArrayAttrGetNumElements(variants))) {
+    uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers, "
+                      "one per entry of uq.variants");
+    return false;
+  }
+  for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(variants); ++i) {
+    MlirAttribute dict = mlirArrayAttrGetElement(variants, i);
+    if (!mlirAttributeIsADictionary(dict)) {
+      uq_emit_error(op, "uq.variants must be an array of dictionaries");
+      return false;
+    }
+    uq_variant_t v = base;
+    snprintf(v.key, sizeof(v.key), "%.63s", stem);
+    if (!mlirAttributeIsNull(min_ctas)) {
+      MlirAttribute n = mlirArrayAttrGetElement(min_ctas, i);
+      if (!mlirAttributeIsAInteger(n)) {
+        uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers");
+        return false;
+      }
+      v.min_ctas = (int32_t)mlirIntegerAttrGetValueInt(n);
+    }
+    for (intptr_t e = 0; e < mlirDictionaryAttrGetNumElements(dict); ++e) {
+      MlirNamedAttribute entry = mlirDictionaryAttrGetElement(dict, e);
+      if (!mlirAttributeIsAInteger(entry.attribute)) {
+        uq_emit_error(op, "uq.variants values must be integers");
+        return false;
+      }
+      MlirStringRef key = mlirIdentifierStr(entry.name);
+      int64_t value = mlirIntegerAttrGetValueInt(entry.attribute);
+      if (value < 0 || value > 4096) {
+        uq_emit_error(op, "uq.variants value %" PRId64 " is out of range",
+                      value);
+        return false;
+      }
+      if (key.length == 1 && key.data[0] == 'd')
+        v.head_dim = (uint32_t)value;
+      else if (key.length == 6 && strncmp(key.data, "qg_max", 6) == 0)
+        v.qg_max = (uint32_t)value;
+      size_t used;
+      used = strlen(v.key);
+      snprintf(v.key + used, sizeof(v.key) - used, "_%.*s%" PRId64,
+               (int)key.length, key.data, value);
+      used = strlen(v.suffix);
+      snprintf(v.suffix + used, sizeof(v.suffix) - used, "_%.*s%" PRId64,
+               (int)key.length, key.data, value);
+      used = strlen(v.bindings);
+      snprintf(v.bindings + used, sizeof(v.bindings) - used, "%s%.*s=%" PRId64,
+               used ? "," : "", (int)key.length, key.data, value);
+    }
+    if (!append_variant(out_variants, out_count, &v)) {
+      *oom = true;
+      return false;
+    }
+  }
+  return true;
 }
 
 bool uq_variants_list(MlirModule module, uq_variant_t **out_variants,
                       size_t *out_count) {
   *out_variants = NULL;
   *out_count = 0;
+  bool oom = false;
   MlirBlock body = mlirModuleGetBody(module);
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (!uq_op_named(op, "gpu.module"))
       continue;
-    MlirStringRef name = symbol_name(op);
-    uq_variant_t base;
-    memset(&base, 0, sizeof(base));
-    snprintf(base.module, sizeof(base.module), "%.*s", (int)name.length,
-             name.data);
-    module_target(op, base.target, sizeof(base.target));
-    snprintf(base.stem, sizeof(base.stem), "%.60s",
-             strncmp(base.module, "uq_", 3) == 0 ? base.module + 3
-                                                 : base.module);
-    const char *stem = base.stem;
-    MlirAttribute variants = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("uq.variants"));
-    if (mlirAttributeIsNull(variants)) {
-      snprintf(base.key, sizeof(base.key), "%.63s", stem);
-      if (!append_variant(out_variants, out_count, &base))
-        goto oom;
-      continue;
-    }
-    if (!mlirAttributeIsAArray(variants)) {
-      uq_emit_error(op, "uq.variants must be an array of dictionaries");
-      goto fail;
-    }
-    // Optional, parallel to uq.variants: the CTAs per SM each variant is
-    // built for (an NVIDIA kernel's register budget, nvvm.minctasm).
-    MlirAttribute min_ctas = mlirOperationGetAttributeByName(
-        op, mlirStringRefCreateFromCString("uq.min_ctas_per_sm"));
-    if (!mlirAttributeIsNull(min_ctas) &&
-        (!mlirAttributeIsAArray(min_ctas) ||
-         mlirArrayAttrGetNumElements(min_ctas) !=
-             mlirArrayAttrGetNumElements(variants))) {
-      uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers, "
-                        "one per entry of uq.variants");
-      goto fail;
-    }
-    for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(variants); ++i) {
-      MlirAttribute dict = mlirArrayAttrGetElement(variants, i);
-      if (!mlirAttributeIsADictionary(dict)) {
-        uq_emit_error(op, "uq.variants must be an array of dictionaries");
+    intptr_t targets = target_count(op);
+    for (intptr_t t = 0; t < (targets ? targets : 1); ++t)
+      if (!list_target_variants(op, t, targets, out_variants, out_count, &oom))
         goto fail;
-      }
-      uq_variant_t v = base;
-      snprintf(v.key, sizeof(v.key), "%.63s", stem);
-      if (!mlirAttributeIsNull(min_ctas)) {
-        MlirAttribute n = mlirArrayAttrGetElement(min_ctas, i);
-        if (!mlirAttributeIsAInteger(n)) {
-          uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers");
-          goto fail;
-        }
-        v.min_ctas = (int32_t)mlirIntegerAttrGetValueInt(n);
-      }
-      for (intptr_t e = 0; e < mlirDictionaryAttrGetNumElements(dict); ++e) {
-        MlirNamedAttribute entry = mlirDictionaryAttrGetElement(dict, e);
-        if (!mlirAttributeIsAInteger(entry.attribute)) {
-          uq_emit_error(op, "uq.variants values must be integers");
-          goto fail;
-        }
-        MlirStringRef key = mlirIdentifierStr(entry.name);
-        int64_t value = mlirIntegerAttrGetValueInt(entry.attribute);
-        if (value < 0 || value > 4096) {
-          uq_emit_error(op, "uq.variants value %" PRId64 " is out of range",
-                        value);
-          goto fail;
-        }
-        if (key.length == 1 && key.data[0] == 'd')
-          v.head_dim = (uint32_t)value;
-        else if (key.length == 6 && strncmp(key.data, "qg_max", 6) == 0)
-          v.qg_max = (uint32_t)value;
-        size_t used;
-        used = strlen(v.key);
-        snprintf(v.key + used, sizeof(v.key) - used, "_%.*s%" PRId64,
-                 (int)key.length, key.data, value);
-        used = strlen(v.suffix);
-        snprintf(v.suffix + used, sizeof(v.suffix) - used, "_%.*s%" PRId64,
-                 (int)key.length, key.data, value);
-        used = strlen(v.bindings);
-        snprintf(v.bindings + used, sizeof(v.bindings) - used,
-                 "%s%.*s=%" PRId64, used ? "," : "", (int)key.length, key.data,
-                 value);
-      }
-      if (!append_variant(out_variants, out_count, &v))
-        goto oom;
-    }
   }
   return true;
-oom:
-  mlirEmitError(mlirOperationGetLocation(mlirModuleGetOperation(module)),
-                "out of memory");
 fail:
+  if (oom)
+    mlirEmitError(mlirOperationGetLocation(mlirModuleGetOperation(module)),
+                  "out of memory");
   free(*out_variants);
   *out_variants = NULL;
   *out_count = 0;
@@ -215,8 +301,21 @@ void uq_pipeline_text(const uq_variant_t *variant,
       options->emit_isa ? "isa" : "bin", options->toolkit_dir);
 }
 
-// Keeps only the variant's gpu.module in the clone and gives its kernels
-// the variant suffix, so each code object names its variant.
+// Keeps element `index` of the array attribute `name` of `op`, if any.
+static void keep_one(MlirOperation op, const char *name, intptr_t index) {
+  MlirStringRef ref = mlirStringRefCreateFromCString(name);
+  MlirAttribute array = mlirOperationGetAttributeByName(op, ref);
+  if (mlirAttributeIsNull(array) || !mlirAttributeIsAArray(array) ||
+      index >= mlirArrayAttrGetNumElements(array))
+    return;
+  MlirAttribute element = mlirArrayAttrGetElement(array, index);
+  mlirOperationSetAttributeByName(
+      op, ref, mlirArrayAttrGet(mlirOperationGetContext(op), 1, &element));
+}
+
+// Keeps only the variant's gpu.module in the clone, with only the variant's
+// target (gpu-module-to-binary builds one object per target), and gives its
+// kernels the variant suffix, so each code object names its variant.
 static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(clone, 0));
   MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -227,7 +326,14 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
       if (strlen(variant->module) != name.length ||
           strncmp(variant->module, name.data, name.length) != 0) {
         mlirOperationDestroy(op);
-      } else if (variant->suffix[0]) {
+        op = next;
+        continue;
+      }
+      if (variant->target_count > 1) {
+        keep_one(op, "targets", variant->target_index);
+        keep_one(op, "uq.target_params", variant->target_index);
+      }
+      if (variant->suffix[0]) {
         MlirBlock inner =
             mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
         for (MlirOperation f = mlirBlockGetFirstOperation(inner);

@@ -60,9 +60,14 @@ typedef enum uq_reduce_arg_e {
 #define UQ_SM90_DECODE_SHARED_BYTES_FOR(qg_max) ((qg_max) <= 8 ? 66816 : 86272)
 #define UQ_SM90_DECODE_SHARED_BYTES 86272
 #define UQ_SM90_REDUCE_THREADS 256
+// Store grid (num_tokens, Hk) of one 32-lane warp each: the same kernel
+// source as gfx950's (kernels.mlir @uq_store, uq.target_params lanes = 32),
+// records store_sm90_d{64,128,256}, kernels uq_store_sm90_d<D>.
+#define UQ_SM90_STORE_THREADS 32
 
-// Store: grid (num_tokens, Hk), one 64-lane wave each. Kernel name
-// "uq_store_d<D>" (variant store_d<D>, D = 64, 128, 256).
+// Store: grid (num_tokens, Hk), one 64-lane wave each on gfx950 (one warp,
+// UQ_SM90_STORE_THREADS, on sm_90a). Kernel name "uq_store_d<D>" (variant
+// store_d<D>, D = 64, 128, 256; "uq_store_sm90_d<D>" on sm_90a).
 typedef enum uq_store_arg_e {
   UQ_STORE_ARG_KV_CACHE = 0,       // u8*  [blocks, block_size, Hk, slot]
   UQ_STORE_ARG_KEY,                // bf16* [T, Hk, D] with the strides below

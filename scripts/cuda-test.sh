@@ -9,6 +9,11 @@
 #                             >= 128k-token contexts, garbage spare blocks,
 #                             against the host kernel-faithful reference;
 #                             a run captured into a CUDA graph
+#   runtime_cuda_store_test   the sm_90a store kernel (D 64, 128, 256)
+#                             byte for byte against the host encoder:
+#                             random, heavy-tailed and adversarial values,
+#                             skipped, repeated and past-the-cache slots,
+#                             fused strides, poison outside the slots kept
 #   uq-run --backend=cuda     whole decode steps against the host oracles
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
@@ -25,9 +30,11 @@ run() {
 }
 run "$build/test/unit/runtime/runtime_cuda_test"
 run "$build/test/unit/runtime/runtime_cuda_device_test"
+run "$build/test/unit/runtime/runtime_cuda_store_test"
 uq_run=$build/tools/uq-run/uq-run
 run "$uq_run" --backend=cuda --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --qg=6 --block-size=64 --fused-qkv --sinks --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --qg=16 --batch=2 --kv-heads=1 --max-seq=131072 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --qg=5 --sliding-window=700 --padded-slot=304 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --steps=8 --seed="$UQ_TEST_SEED"
 exit $status

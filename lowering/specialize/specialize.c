@@ -215,16 +215,62 @@ static bool specialize_param(MlirOperation op, void *user_data) {
   return replace_param(op, user_data);
 }
 
+// A kernel whose workgroup is a parameter (the lanes of a wave or warp,
+// which differ by target) names it in `uq.block_size`; the bound value
+// becomes its known_block_size [value, 1, 1], which the GPU lowerings turn
+// into the target's launch bound.
+static bool is_sized_kernel(MlirOperation op) {
+  return uq_op_named(op, "gpu.func") &&
+         !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+             op, mlirStringRefCreateFromCString("uq.block_size")));
+}
+
+static bool set_block_size(MlirOperation op, void *user_data) {
+  const specialize_state_t *state = user_data;
+  MlirAttribute name = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("uq.block_size"));
+  if (!mlirAttributeIsAString(name)) {
+    uq_emit_error(op, "uq.block_size must name a parameter");
+    return false;
+  }
+  MlirStringRef param = mlirStringAttrGetValue(name);
+  const binding_t *binding = find_binding(state, param);
+  if (!binding || binding->value < 1 || binding->value > 1024) {
+    uq_emit_error(op,
+                  "uq.block_size \"%.*s\" needs a value in 1..1024: run "
+                  "uq-specialize{%.*s=N}",
+                  (int)param.length, param.data, (int)param.length, param.data);
+    return false;
+  }
+  int32_t size[3] = {(int32_t)binding->value, 1, 1};
+  mlirOperationSetAttributeByName(
+      op, mlirStringRefCreateFromCString("known_block_size"),
+      mlirDenseI32ArrayGet(mlirOperationGetContext(op), 3, size));
+  mlirOperationRemoveAttributeByName(
+      op, mlirStringRefCreateFromCString("uq.block_size"));
+  return true;
+}
+
+static bool specialize_block_size(MlirOperation op, void *user_data) {
+  MlirOperation module = enclosing_gpu_module(op);
+  if (!mlirOperationIsNull(module) && declares_variants(module) &&
+      !check_variants(module, user_data, false))
+    return true; // another module's variant: left as it is
+  return set_block_size(op, user_data);
+}
+
 static bool run(MlirOperation root, void *state) {
   if (is_gpu_module(root))
     return check_variants(root, state, true) &&
-           uq_walk_collect(root, is_param, replace_param, state);
+           uq_walk_collect(root, is_param, replace_param, state) &&
+           uq_walk_collect(root, is_sized_kernel, set_block_size, state);
   module_scan_t scan = {state, {NULL}, 0, 0};
   if (!uq_walk_collect(root, is_gpu_module, scan_module, &scan))
     return false;
   if (scan.declaring > 0 && scan.matched == 0)
     return check_variants(scan.first_declaring, state, true);
-  return uq_walk_collect(root, is_param, specialize_param, state);
+  return uq_walk_collect(root, is_param, specialize_param, state) &&
+         uq_walk_collect(root, is_sized_kernel, specialize_block_size, state);
 }
 
 const uq_pass_def_t uq_specialize_pass = {

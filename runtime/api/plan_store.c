@@ -1,6 +1,7 @@
 // The cache store of a plan: K and V of new tokens encoded into their slots
-// by the store kernel (sim, HIP) or the host encoder (host backend), with
-// the slot mapping checked first where the runtime can read it.
+// by the store kernel (sim, HIP, CUDA) or the host encoder (host backend),
+// with the slot mapping checked first where the runtime can read it (sim,
+// host; on a GPU the kernel skips a slot past the cache).
 #include "runtime/api/plan_store.h"
 
 #include <string.h>
@@ -80,6 +81,11 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
   if (status != UQ_OK)
     return status;
   store->object = found;
+  // One 64-lane wave on gfx950, one warp on sm_90a (kernel_abi.h).
+  store->workgroup_size =
+      strcmp(uq_rt_record_target(&found->source), "sm_90a") == 0
+          ? UQ_SM90_STORE_THREADS
+          : 64;
   const uint32_t *o = store->layout.offset;
   uint8_t *a = store->args;
   uq_rt_arg_put(a, o[UQ_STORE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
@@ -177,7 +183,7 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
   uq_rt_launch_t launch = {
       .function = store->object->function,
       .grid = {num_tokens, c->num_kv_heads, 1},
-      .workgroup = {64, 1, 1},
+      .workgroup = {store->workgroup_size, 1, 1},
       .kernargs = store->args,
       .kernarg_size = store->layout.kernarg_size,
   };

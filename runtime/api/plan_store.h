@@ -21,6 +21,7 @@ typedef struct uq_rt_store_s {
   // Kernel backends: NULL when the context has no store code object (then
   // `missing` says why and a store returns it).
   uq_rt_object_t *object;
+  uint32_t workgroup_size; // lanes: 64 (gfx950) or UQ_SM90_STORE_THREADS
   uq_rt_arg_layout_t layout;
   uint8_t *args;
   uq_status_t missing;
@@ -32,7 +33,8 @@ typedef struct uq_rt_store_s {
 
 // Resolves and checks the store fields of a (defaults-resolved) decode
 // config, prepares the store kernel on kernel backends and allocates the
-// slot read-back buffer on sim/host. INVALID_ARGUMENT names the field.
+// slot read-back buffer on sim/host (a GPU backend reads nothing back).
+// INVALID_ARGUMENT names the field.
 uq_status_t uq_rt_store_initialize(uq_context_t *context,
                                    const uq_decode_config_t *config,
                                    uq_rt_store_t *store);

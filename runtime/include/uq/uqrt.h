@@ -302,11 +302,12 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 // block_size: on the sim and host backends the slot mapping is read back and
 // checked first, OUT_OF_RANGE and nothing written; on a GPU the kernel skips
 // such a token (never writes out of bounds) and reports nothing. Like run:
-// never allocates, safe inside a HIP graph capture. Codes: INVALID_ARGUMENT (a
-// null pointer with num_tokens > 0, num_tokens over max_store_tokens),
-// NOT_FOUND (the context has no store code object: custom code objects
-// without "store_d<D>"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from the device.
-// Every head dim the decode supports (64, 128, 256) has a store kernel.
+// never allocates, safe inside a HIP or CUDA graph capture. Codes:
+// INVALID_ARGUMENT (a null pointer with num_tokens > 0, num_tokens over
+// max_store_tokens), NOT_FOUND (the context has no store code object: custom
+// code objects without "store_d<D>"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from
+// the device. Every head dim the decode supports (64, 128, 256) has a store
+// kernel, on every backend (sm_90a included: "store_sm90_d<D>").
 UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
                                  uq_device_ptr_t key, uq_device_ptr_t value,
                                  uq_device_ptr_t slot_mapping,
