@@ -136,8 +136,12 @@ static inline int uq_store_run_case(uq_context_t *context,
   for (size_t i = 0; i < (size_t)c->tokens * c->heads * D; ++i)
     value_own[i] = value_for(c->values, (int)(i / 32), (int)(i % 32), 1.0f);
   uint64_t num_slots = (uint64_t)c->num_blocks * kBlock;
+  // Distinct slots: 2654435761 is prime, so t -> t * 2654435761 + 17 (in
+  // 64 bits) is a permutation modulo any smaller num_slots. Two tokens in
+  // one slot are the caller's mistake, written in an unspecified order on a
+  // GPU: only the repeat case makes them, with equal data.
   for (uint32_t t = 0; t < c->tokens; ++t) {
-    slots[t] = (int64_t)((t * 2654435761u + 17) % num_slots);
+    slots[t] = (int64_t)(((uint64_t)t * 2654435761u + 17) % num_slots);
     if (c->skip_every &&
         (int)(t % (uint32_t)c->skip_every) == c->skip_every - 1)
       slots[t] = -1 - (int64_t)(next_random() % 1000);
