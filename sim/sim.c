@@ -55,8 +55,11 @@ uq_sim_program_code_object(const uq_sim_program_t *program) {
 // against what the simulator models: the user SGPR count must be the one the
 // enabled user SGPRs and preloaded arguments imply (the simulator places
 // workgroup ids after it), and wave32, dynamic stacks and trap handlers are
-// not modelled. Floating-point modes are not checked: the simulator rounds
-// to nearest even and keeps f32 denormals whatever the descriptor says.
+// not modelled. The simulator's arithmetic rounds to nearest even and keeps
+// denormals (FLOAT_ROUND_MODE 0, FLOAT_DENORM_MODE 3 for f32 and f16/f64,
+// LLVM's default): a kernel that asks for another rounding or for flushed
+// denormals is refused rather than run with answers its hardware would not
+// give.
 static uq_status_t check_descriptor(const uq_kernel_descriptor_t *d) {
   static const uint8_t sgprs[7] = {4, 2, 2, 2, 2, 2, 1};
   uint32_t implied = uq_kd_kernarg_preload_length(d);
@@ -68,6 +71,14 @@ static uq_status_t check_descriptor(const uq_kernel_descriptor_t *d) {
                           "kernel descriptor: USER_SGPR_COUNT %u, but the "
                           "enabled user SGPRs and preloaded arguments take %u",
                           uq_kd_user_sgpr_count(d), implied);
+  uint32_t round_mode = (d->compute_pgm_rsrc1 >> 12) & 0xF;
+  uint32_t denorm_mode = (d->compute_pgm_rsrc1 >> 16) & 0xF;
+  if (round_mode != 0 || denorm_mode != 0xF)
+    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                          "kernel descriptor: FLOAT_ROUND_MODE 0x%x, "
+                          "FLOAT_DENORM_MODE 0x%x; only round-to-nearest-even "
+                          "with denormals kept (0x0, 0xf) is modelled",
+                          round_mode, denorm_mode);
   if (d->compute_pgm_rsrc2 & (1u << 6))
     return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
                           "kernel descriptor: ENABLE_TRAP_HANDLER is set; no "

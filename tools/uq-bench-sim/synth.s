@@ -63,6 +63,7 @@ uq_bench_synth:
 .rodata
 .p2align 6
 .amdhsa_kernel uq_bench_synth
+  .amdhsa_float_denorm_mode_32 3 // keep f32 denormals (what the simulator models)
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_next_free_vgpr 40
   .amdhsa_next_free_sgpr 24

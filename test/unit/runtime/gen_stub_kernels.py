@@ -54,6 +54,7 @@ def kernel(name, args, dest_offset, max_flat=64):
              f".size {name}, .Lend_{name}-{name}", "",
              ".rodata", ".p2align 6", f".amdhsa_kernel {name}",
              "  .amdhsa_user_sgpr_kernarg_segment_ptr 1",
+             "  .amdhsa_float_denorm_mode_32 3",
              f"  .amdhsa_kernarg_size {size}",
              "  .amdhsa_next_free_vgpr 2", "  .amdhsa_next_free_sgpr 8",
              "  .amdhsa_accum_offset 4", ".end_amdhsa_kernel", ""]

@@ -987,6 +987,21 @@ static int test_unimplemented(void) {
   return 0;
 }
 
+// A descriptor asking for a floating-point mode the simulator does not
+// model (here f32 denormals flushed) is UNIMPLEMENTED, naming the field.
+static int test_float_mode_refused(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  uint32_t in[64] = {0}, out[64];
+  uq_status_t st = run(&f, "flush_denormals", in, sizeof(in), out, sizeof(out),
+                       0, 0, one, wave, NULL);
+  UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT(strstr(uq_status_message(st), "FLOAT_DENORM_MODE 0xc") != NULL);
+  uq_status_free(st);
+  fixture_close(&f);
+  return 0;
+}
+
 static int test_launch_errors(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
@@ -1921,6 +1936,7 @@ static const uq_test_case_t tests[] = {
     {"preload", test_preload},
     {"endless", test_endless},
     {"unimplemented", test_unimplemented},
+    {"float_mode_refused", test_float_mode_refused},
     {"launch_errors", test_launch_errors},
     {0, 0},
 };

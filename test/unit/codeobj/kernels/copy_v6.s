@@ -21,6 +21,7 @@ copy_kernel:
 .rodata
 .p2align 6
 .amdhsa_kernel copy_kernel
+  .amdhsa_float_denorm_mode_32 3 // keep f32 denormals (what the simulator models)
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_next_free_vgpr 3
   .amdhsa_next_free_sgpr 8

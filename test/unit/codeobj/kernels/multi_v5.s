@@ -32,6 +32,7 @@ preload_kernel:
 .rodata
 .p2align 6
 .amdhsa_kernel wide_kernel
+  .amdhsa_float_denorm_mode_32 3 // keep f32 denormals (what the simulator models)
   .amdhsa_user_sgpr_dispatch_ptr 1
   .amdhsa_user_sgpr_queue_ptr 1
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
@@ -54,6 +55,7 @@ preload_kernel:
 
 .p2align 6
 .amdhsa_kernel preload_kernel
+  .amdhsa_float_denorm_mode_32 3 // keep f32 denormals (what the simulator models)
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_user_sgpr_kernarg_preload_length 2
   .amdhsa_next_free_vgpr 1

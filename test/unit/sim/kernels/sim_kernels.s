@@ -718,6 +718,15 @@ BEGIN unimplemented
 .size unimplemented, .Lun_end-unimplemented
 KD unimplemented, vgprs=16
 
+// The same body, asking for flushed f32 denormals: refused, not run.
+BEGIN flush_denormals
+  PROLOGUE
+  ST
+  s_endpgm
+.Lfd_end:
+.size flush_denormals, .Lfd_end-flush_denormals
+KD flush_denormals, vgprs=16, denorm32=0
+
 // Work-item and workgroup ids in a 3-D launch (grid 2x3x2, workgroup
 // 8x4x2): out[64*lin + t] = v0 as dispatched, out[768 + 64*lin + t] = ids.
 BEGIN ids
@@ -906,6 +915,7 @@ BEGIN preload
 .rodata
 .p2align 6
 .amdhsa_kernel preload
+  .amdhsa_float_denorm_mode_32 3 // keep f32 denormals (what the simulator models)
   .amdhsa_user_sgpr_kernarg_segment_ptr 1
   .amdhsa_user_sgpr_kernarg_preload_length 4
   .amdhsa_user_sgpr_kernarg_preload_offset 0
@@ -1925,6 +1935,22 @@ amdhsa.kernels:
       - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
   - .name: unimplemented
     .symbol: unimplemented.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 48
+    .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: flush_denormals
+    .symbol: flush_denormals.kd
     .kernarg_segment_size: 24
     .kernarg_segment_align: 8
     .group_segment_fixed_size: 0
