@@ -1,9 +1,10 @@
 // Device memory of the simulator: allocations in a flat 64-bit address
 // space (not host pointers), found by binary search with a last-hit cache.
-#define _DEFAULT_SOURCE // MAP_ANONYMOUS, MAP_NORESERVE
+#define _GNU_SOURCE // MAP_ANONYMOUS, MAP_NORESERVE, memfd_create
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "sim/internal.h"
 #include "sim/sim.h"
@@ -48,6 +49,39 @@ void uq_sim_destroy(uq_sim_t *sim) {
   free(sim);
 }
 
+// A big allocation is sparse and still poisoned: one chunk of 0xCD bytes in
+// a memory file, mapped copy-on-write over every chunk of the range. Reads
+// of unwritten memory see 0xCD as in a small allocation, while only the
+// chunk and the pages a kernel writes cost memory. The chunk grows with the
+// allocation to keep the mappings few (at most 8192). Without memfd the
+// range is plain anonymous memory (reads zero).
+static uint8_t *map_poisoned(size_t size) {
+  size_t chunk = (size_t)2 << 20;
+  while (size / chunk > 8192)
+    chunk *= 2;
+  uint8_t *base = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED)
+    return NULL;
+  int fd = memfd_create("uq-sim-poison", MFD_CLOEXEC);
+  uint8_t *fill = MAP_FAILED;
+  if (fd >= 0 && ftruncate(fd, (off_t)chunk) == 0)
+    fill = mmap(NULL, chunk, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (fill != MAP_FAILED) {
+    memset(fill, 0xCD, chunk);
+    munmap(fill, chunk);
+    for (size_t off = 0; off < size; off += chunk) {
+      size_t n = size - off < chunk ? size - off : chunk;
+      if (mmap(base + off, n, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_FIXED | MAP_NORESERVE, fd, 0) == MAP_FAILED)
+        break; // the rest stays anonymous (zero)
+    }
+  }
+  if (fd >= 0)
+    close(fd); // the mappings keep the file
+  return base;
+}
+
 uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size, uint64_t *out_address) {
   if (!sim || !out_address)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
@@ -57,14 +91,10 @@ uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size, uint64_t *out_address) {
   if (size > (1ull << 40))
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "allocation of %zu bytes is too large", size);
-  // A big allocation is a sparse mapping: no poison (it would back every
-  // page), untouched pages read as zero and cost no memory.
   int mapped = size >= UQ_SIM_SPARSE_BYTES;
   uint8_t *data;
   if (mapped) {
-    void *map = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    data = map == MAP_FAILED ? NULL : map;
+    data = map_poisoned(size);
   } else {
     data = malloc(size);
     if (data)

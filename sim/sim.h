@@ -67,10 +67,11 @@ UQ_API uq_status_t uq_sim_create(uq_sim_t **out_sim);
 UQ_API void uq_sim_destroy(uq_sim_t *sim);
 
 // Device memory. Addresses are not host pointers; 0 is never returned.
-// Allocation contents start as 0xCD so unwritten reads show, except in
-// allocations of UQ_SIM_SPARSE_BYTES and more: those are sparse (host pages
-// are backed when first written; unwritten bytes read as 0), so a test can
-// give a kernel a cache or block table spanning many gigabytes.
+// Allocation contents start as 0xCD so unwritten reads show. Allocations of
+// UQ_SIM_SPARSE_BYTES and more are sparse (one poisoned chunk mapped
+// copy-on-write over the range: host pages are backed when first written),
+// so a test can give a kernel a cache or block table spanning many
+// gigabytes; where memfd_create is missing they read as 0 instead.
 #define UQ_SIM_SPARSE_BYTES ((size_t)1 << 30)
 UQ_API uq_status_t uq_sim_alloc(uq_sim_t *sim, size_t size,
                                 uint64_t *out_address);

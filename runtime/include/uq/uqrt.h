@@ -256,7 +256,9 @@ UQ_API uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
 // sequences:
 //   query        bf16, [batch, Hq, D] with the plan's query strides
 //   kv_cache     u8 [num_blocks, block_size, Hk, padded_slot]
-//   block_tables i32 [batch, max_blocks_per_seq]
+//   block_tables i32 [batch, max_blocks_per_seq]: the entries covering
+//                each sequence's tokens, and entry 0 even when its seq len
+//                is 0 (the kernels may read it); other entries are not read
 //   seq_lens     i32 [batch]
 //   output       bf16, [batch, Hq, D] with the plan's output strides
 // Never allocates device memory or calls the context's allocator: safe

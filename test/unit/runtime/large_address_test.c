@@ -114,7 +114,12 @@ static int test_cache_and_table_past_4gib(void) {
     UQ_EXPECT_OK(
         uq_context_upload(context, d_cache + (uint64_t)blocks[i] * block_bytes,
                           compact + (size_t)i * block_bytes, block_bytes));
-  // Rows 0..127 are empty sequences whose entries read as 0 (a valid block).
+  // Rows 0..kBatch-2 are empty sequences: their entry 0 must still name a
+  // valid block (uq_plan_run's contract); the rest stays poisoned.
+  const int32_t block_zero = 0;
+  for (int b = 0; b + 1 < kBatch; ++b)
+    UQ_EXPECT_OK(uq_context_upload(
+        context, d_table + (uint64_t)b * kMaxBlocksPerSeq * 4, &block_zero, 4));
   const uint64_t last_row = (uint64_t)(kBatch - 1) * kMaxBlocksPerSeq * 4;
   UQ_EXPECT(last_row >= (8ull << 30));
   UQ_EXPECT_OK(
