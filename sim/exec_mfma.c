@@ -67,11 +67,50 @@ static void mfma_32x32x64(int fa, int fb, const uint32_t a[64][8],
   }
 }
 
+// The operands of a v_mfma[_scale]_f32_*_f8f6f4: A and B (8 registers,
+// zero past the operand's count), C as `c_regs` f32 registers per lane
+// (row-major [64][c_regs]; a constant C is the same in every register), and
+// the E8M0 scales with their op_sel bytes when the scaled form passes them
+// (else 1.0).
+static void gather_f8f6f4(uq_sim_wave_t *w, const uq_sim_inst_t *in, int scaled,
+                          uint32_t a[64][8], uint32_t b[64][8], float *c,
+                          int c_regs, uint32_t sa[64], uint32_t sb[64],
+                          int *opsel_a, int *opsel_b) {
+  const uq_sim_opnd_t *o = in->o;
+  uint32_t tmp[64];
+  memset(a, 0, 64 * sizeof a[0]);
+  memset(b, 0, 64 * sizeof b[0]);
+  for (int i = 0; i < o[1].count && i < 8; ++i) {
+    const uint32_t *s = vsrc(w, &o[1], i, tmp);
+    for (int l = 0; l < 64; ++l)
+      a[l][i] = s[l];
+  }
+  for (int i = 0; i < o[2].count && i < 8; ++i) {
+    const uint32_t *s = vsrc(w, &o[2], i, tmp);
+    for (int l = 0; l < 64; ++l)
+      b[l][i] = s[l];
+  }
+  for (int i = 0; i < c_regs; ++i) {
+    const uint32_t *s = vsrc(w, &o[3], o[3].kind == UQ_OPND_VGPR ? i : 0, tmp);
+    for (int l = 0; l < 64; ++l)
+      c[l * c_regs + i] = u2f(s[l]);
+  }
+  *opsel_a = *opsel_b = 0;
+  if (scaled && in->nopnd >= 6 && (in->abid & 1)) {
+    memcpy(sa, vsrc(w, &o[4], 0, tmp), 64 * sizeof sa[0]);
+    memcpy(sb, vsrc(w, &o[5], 0, tmp), 64 * sizeof sb[0]);
+    *opsel_a = (in->op_sel & 1) | ((in->op_sel_hi & 1) << 1);
+    *opsel_b = ((in->op_sel >> 1) & 1) | (((in->op_sel_hi >> 1) & 1) << 1);
+  } else {
+    for (int l = 0; l < 64; ++l)
+      sa[l] = sb[l] = 0x7F7F7F7Fu; // E8M0 1.0
+  }
+}
+
 uq_status_t uq_sim_exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
   const uq_sim_opnd_t *o = in->o;
   static __thread uint32_t A[64][8], B[64][8], SA[64], SB[64];
   static __thread float C[64][4], D[64][4];
-  uint32_t tmp[64];
   if (in->nopnd < 4)
     UNIMPL(in);
   if (in->op == UQ_OP_V_MFMA_F32_16X16X16_BF16) {
@@ -100,35 +139,9 @@ uq_status_t uq_sim_exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
     int fa = in->cbsz, fb = in->blgp;
     if (fa > 4 || fb > 4 || o[0].kind != UQ_OPND_VGPR)
       UNIMPL(in);
-    memset(A, 0, sizeof A);
-    memset(B, 0, sizeof B);
-    for (int i = 0; i < o[1].count && i < 8; ++i) {
-      const uint32_t *s = vsrc(w, &o[1], i, tmp);
-      for (int l = 0; l < 64; ++l)
-        A[l][i] = s[l];
-    }
-    for (int i = 0; i < o[2].count && i < 8; ++i) {
-      const uint32_t *s = vsrc(w, &o[2], i, tmp);
-      for (int l = 0; l < 64; ++l)
-        B[l][i] = s[l];
-    }
-    for (int i = 0; i < 16; ++i) {
-      const uint32_t *s =
-          vsrc(w, &o[3], o[3].kind == UQ_OPND_VGPR ? i : 0, tmp);
-      for (int l = 0; l < 64; ++l)
-        C16[l][i] = u2f(s[l]);
-    }
-    int opsel_a = 0, opsel_b = 0;
-    if (in->op == UQ_OP_V_MFMA_SCALE_F32_32X32X64_F8F6F4 && in->nopnd >= 6 &&
-        (in->abid & 1)) {
-      memcpy(SA, vsrc(w, &o[4], 0, tmp), sizeof(SA));
-      memcpy(SB, vsrc(w, &o[5], 0, tmp), sizeof(SB));
-      opsel_a = (in->op_sel & 1) | ((in->op_sel_hi & 1) << 1);
-      opsel_b = ((in->op_sel >> 1) & 1) | (((in->op_sel_hi >> 1) & 1) << 1);
-    } else {
-      for (int l = 0; l < 64; ++l)
-        SA[l] = SB[l] = 0x7F7F7F7Fu; // E8M0 1.0
-    }
+    int opsel_a, opsel_b;
+    gather_f8f6f4(w, in, in->op == UQ_OP_V_MFMA_SCALE_F32_32X32X64_F8F6F4, A, B,
+                  &C16[0][0], 16, SA, SB, &opsel_a, &opsel_b);
     mfma_32x32x64(fa, fb, (const uint32_t(*)[8])A, (const uint32_t(*)[8])B,
                   (const float(*)[16])C16, SA, opsel_a, SB, opsel_b, D16);
     for (int i = 0; i < 16; ++i) {
@@ -138,43 +151,14 @@ uq_status_t uq_sim_exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
     }
     return UQ_OK;
   }
-  for (int i = 0; i < 4; ++i) {
-    const uint32_t *s = vsrc(w, &o[3], o[3].kind == UQ_OPND_VGPR ? i : 0, tmp);
-    for (int l = 0; l < 64; ++l)
-      C[l][i] = u2f(s[l]); // a constant C (0) is the same in every register
-  }
   {
     // The scaled MFMA (the bf16 one returned above).
     int fa = in->cbsz, fb = in->blgp;
     if (fa > 4 || fb > 4)
       UNIMPL(in);
-    for (int i = 0; i < 8; ++i) {
-      for (int l = 0; l < 64; ++l)
-        A[l][i] = B[l][i] = 0;
-    }
-    for (int i = 0; i < o[1].count && i < 8; ++i) {
-      const uint32_t *s = vsrc(w, &o[1], i, tmp);
-      for (int l = 0; l < 64; ++l)
-        A[l][i] = s[l];
-    }
-    for (int i = 0; i < o[2].count && i < 8; ++i) {
-      const uint32_t *s = vsrc(w, &o[2], i, tmp);
-      for (int l = 0; l < 64; ++l)
-        B[l][i] = s[l];
-    }
-    int opsel_a = 0, opsel_b = 0;
-    int scaled = in->op == UQ_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4;
-    if (scaled && in->nopnd >= 6 && (in->abid & 1)) {
-      const uint32_t *s = vsrc(w, &o[4], 0, tmp);
-      memcpy(SA, s, sizeof(SA));
-      s = vsrc(w, &o[5], 0, tmp);
-      memcpy(SB, s, sizeof(SB));
-      opsel_a = (in->op_sel & 1) | ((in->op_sel_hi & 1) << 1);
-      opsel_b = ((in->op_sel >> 1) & 1) | (((in->op_sel_hi >> 1) & 1) << 1);
-    } else {
-      for (int l = 0; l < 64; ++l)
-        SA[l] = SB[l] = 0x7F7F7F7Fu; // E8M0 1.0
-    }
+    int opsel_a, opsel_b;
+    gather_f8f6f4(w, in, in->op == UQ_OP_V_MFMA_SCALE_F32_16X16X128_F8F6F4, A,
+                  B, &C[0][0], 4, SA, SB, &opsel_a, &opsel_b);
     uq_sim_mfma_scale_f32_16x16x128_f8f6f4(
         fa, fb, (const uint32_t(*)[8])A, (const uint32_t(*)[8])B,
         (const float(*)[4])C, SA, opsel_a, SB, opsel_b, D);
