@@ -1020,8 +1020,11 @@ module attributes {gpu.container_module} {
 
   // ==== NVIDIA Hopper (sm_90a) ==========================================
   // The same contract as the gfx950 decode + reduce (argument order:
-  // runtime/kernel_abi.h; partials [B, Hk, P, QG, 256] with the same
-  // partition walk), designed for Hopper rather than ported:
+  // runtime/kernel_abi.h; partials [B, Hk, P, QG, D] with the same
+  // partition walk), designed for Hopper rather than ported. The head dim
+  // D (128 or 256) is a uq.param: the helpers that need it read it
+  // themselves (this pipeline has no uq-inline: LLVM inlines after the
+  // loops are unrolled), and shapes fold to constants once specialized.
   //
   // - 4 warps per CTA (grid B x Hk x P), each warp an independent stream of
   //   16-token tiles of the partition (tiles w, w+4, ...) with its own
@@ -1046,45 +1049,86 @@ module attributes {gpu.container_module} {
   //   (exact: a power of two). QG 16: O = P V (M = query rows). QG <= 8:
   //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
   //   rows (64 registers: 3 CTAs per SM) and half the MMAs.
-  // - Shared-memory slot layout (stride 304 B, odd multiple of 16: ldmatrix
-  //   is free of bank conflicts): [0,136) K codes + K scales, [144,280) V
-  //   codes + V scales (16 B aligned for ldmatrix). Copies are 8 B cp.async
-  //   (4 B when padded_slot is not a multiple of 8), each warp instruction
-  //   one slot's contiguous bytes (few cache lines per instruction).
+  // - Shared-memory slot layout (@uq_sm90_slot_geometry; stride an odd
+  //   multiple of 16: ldmatrix is free of bank conflicts): K codes + K
+  //   scales [0, D/2 + D/32), V codes + V scales from the next multiple of
+  //   16 (aligned for ldmatrix): D = 256: [0,136), [144,280), stride 304;
+  //   D = 128: [0,68), [80,148), 176. Copies are 8 B cp.async (4 B when
+  //   padded_slot or D/2 + D/32 is not a multiple of 8), each warp
+  //   instruction contiguous bytes of one slot or a few (few cache lines
+  //   per instruction). D = 64 (K end 34) would need 2-byte placement,
+  //   which cp.async cannot do: not built.
   // - Tokens of a tile outside [window start, seq_len) are clamped to a
   //   valid token for the copy (no read past the used block table entries,
   //   no garbage slot ever loaded) and masked to -inf.
   // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
   // (nvvm.minctasm: ptxas keeps registers <= 168 for 3, <= 255 for 2); the
   // shared memory per QG (kernel_abi.h) allows exactly that many.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [3, 2]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [4, 3, 3, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
+    // The slot geometry of the head dim D (runtime/kernel_abi.h's
+    // UQ_SM90_SLOT_STRIDE): K codes + scales [0, kend), kend = D/2 + D/32;
+    // V codes + scales at voff = kend rounded up to 16 (ldmatrix rows), so
+    // %gap = voff - kend; the stride is the smallest odd multiple of 16
+    // holding both (ldmatrix free of bank conflicts). D = 256: kend 136,
+    // voff 144, stride 304; D = 128: 68, 80, 176.
+    func.func private @uq_sm90_slot_geometry() -> (i32, i32, i32) {
+      %c1 = arith.constant 1 : i32
+      %c4 = arith.constant 4 : i32
+      %c5 = arith.constant 5 : i32
+      %c15 = arith.constant 15 : i32
+      %cm16 = arith.constant -16 : i32
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %k0 = arith.shrui %hd_i, %c1 : i32
+      %k1 = arith.shrui %hd_i, %c5 : i32
+      %kend = arith.addi %k0, %k1 : i32
+      %v0 = arith.addi %kend, %c15 : i32
+      %voff = arith.andi %v0, %cm16 : i32
+      %vend = arith.addi %voff, %kend : i32
+      %s0 = arith.addi %vend, %c15 : i32
+      %s1 = arith.shrui %s0, %c4 : i32
+      %s2 = arith.ori %s1, %c1 : i32
+      %stride = arith.shli %s2, %c4 : i32
+      return %kend, %voff, %stride : i32, i32, i32
+    }
+
     // Copies the 16 slots of one tile (token base %tb) into a stage buffer
-    // (shared address %stage). Lane l & 15 finds the slot of token
-    // tb + (l & 15); then each cp.async of the warp copies one slot's
-    // contiguous bytes (lane l: 8-byte chunk l, [0, 256)), and a last one the
-    // 16 slots' tails [256, 272): few cache lines per instruction. Bytes
-    // [136, 272) land 8 further in shared memory (V rows 16-byte aligned for
-    // ldmatrix). 4-byte copies, twice as many, when padded_slot is not a
-    // multiple of 8.
+    // (shared address %stage, slot s at s x stride). Lane l & 15 finds the
+    // slot of token tb + (l & 15); then each cp.async of the warp copies 32
+    // chunks of the bodies (bytes [0, D) of the slots, slot-major: one slot
+    // per instruction for D = 256 with 8-byte chunks, several for a smaller
+    // D), and the last ones the 16 slots' tails [D, D + D/16): few cache
+    // lines per instruction. Bytes from kend on (V codes and scales) land
+    // gap further in shared memory. 8-byte copies when padded_slot and kend
+    // are multiples of 8 (kend = 68 for D = 128 is not), else 4-byte ones.
     func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %lane: i32,
         %win_start: i32, %seq_len: i32, %bs_shift: i32, %bs_mask: i32,
         %block_tables: !llvm.ptr<1>, %bt_row: i64, %kv_cache: !llvm.ptr<1>,
-        %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8: i1) {
+        %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8_slot: i1) attributes {passthrough = ["noinline"]} {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
-      %c2 = arith.constant 2 : i32
-      %c3 = arith.constant 3 : i32
       %c4 = arith.constant 4 : i32
-      %c8 = arith.constant 8 : i32
+      %c7 = arith.constant 7 : i32
       %c15 = arith.constant 15 : i32
+      %c16 = arith.constant 16 : i32
       %c32 = arith.constant 32 : i32
-      %c136 = arith.constant 136 : i32
-      %c256 = arith.constant 256 : i32
-      %c264 = arith.constant 264 : i32
-      %c304 = arith.constant 304 : i32
       %c32_i64 = arith.constant 32 : i64
+      %z = arith.constant 0 : index
+      %one = arith.constant 1 : index
+      %i16 = arith.constant 16 : index
+      %i32 = arith.constant 32 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %kend = arith.addi %geo#0, %c0 : i32
+      %gap = arith.subi %geo#1, %geo#0 : i32
+      %stride = arith.addi %geo#2, %c0 : i32
+      %dt = arith.addi %hd_i, %gap : i32
+      %k7 = arith.andi %kend, %c7 : i32
+      %k8 = arith.cmpi eq, %k7, %c0 : i32
+      %unit8 = arith.andi %unit8_slot, %k8 : i1
       %mine = arith.andi %lane, %c15 : i32
       %t0 = arith.addi %tb, %mine : i32
       %t1 = arith.maxsi %t0, %win_start : i32
@@ -1107,40 +1151,90 @@ module attributes {gpu.container_module} {
       %lo = arith.trunci %src : i64 to i32
       %hi64 = arith.shrui %src, %c32_i64 : i64
       %hi = arith.trunci %hi64 : i64 to i32
-      %z = arith.constant 0 : index
-      %one = arith.constant 1 : index
-      %n16 = arith.constant 16 : index
-      %unit = arith.select %unit8, %c8, %c4 : i32
-      // chunk offsets of this lane in the body [0, 256): unit * (lane + 32 h)
-      scf.for %sl = %z to %n16 step %one {
-        %si = arith.index_cast %sl : index to i32
-        %slo, %v0 = gpu.shuffle idx %lo, %si, %c32 : i32
-        %shi, %v1 = gpu.shuffle idx %hi, %si, %c32 : i32
-        %slo64 = arith.extui %slo : i32 to i64
-        %shi64 = arith.extui %shi : i32 to i64
-        %shh = arith.shli %shi64, %c32_i64 : i64
-        %base = arith.ori %shh, %slo64 : i64
-        %dbase0 = arith.muli %si, %c304 : i32
-        %dbase = arith.addi %stage, %dbase0 : i32
-        scf.if %unit8 {
-          %go = arith.muli %lane, %c8 : i32
-          %isv = arith.cmpi uge, %go, %c136 : i32
-          %gap = arith.select %isv, %c8, %c0 : i32
-          %do = arith.addi %go, %gap : i32
-          %go64 = arith.extui %go : i32 to i64
-          %s = arith.addi %base, %go64 : i64
-          %d = arith.addi %dbase, %do : i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
-        } else {
-          %n2 = arith.constant 2 : index
-          scf.for %h = %z to %n2 step %one {
+      scf.if %unit8 {
+        // bodies, 8-byte chunks, nb = D / 8 per slot: a slot per
+        // instruction (nb / 32 of them when nb > 32), or 32 / nb slots
+        // (lane l: slot l / nb, chunk l % nb) when nb < 32
+        %u_ix = arith.constant 8 : index
+        %u = arith.constant 8 : i32
+        %nb_ix = arith.divui %hd, %u_ix : index
+        %nb = arith.index_cast %nb_ix : index to i32
+        %spi0 = arith.divui %i32, %nb_ix : index
+        %spi = arith.maxui %spi0, %one : index
+        %spi_i = arith.index_cast %spi : index to i32
+        %hpi0 = arith.divui %nb_ix, %i32 : index
+        %hpi = arith.maxui %hpi0, %one : index
+        %multi = arith.cmpi ugt, %spi, %one : index
+        %nsl = arith.divui %i16, %spi : index
+        %lsub = arith.divui %lane, %nb : i32
+        %lch = arith.remui %lane, %nb : i32
+        %sub = arith.select %multi, %lsub, %c0 : i32
+        scf.for %sl = %z to %nsl step %one {
+          %sl_i = arith.index_cast %sl : index to i32
+          %si0 = arith.muli %sl_i, %spi_i : i32
+          %si = arith.addi %si0, %sub : i32
+          %slo, %v0 = gpu.shuffle idx %lo, %si, %c32 : i32
+          %shi, %v1 = gpu.shuffle idx %hi, %si, %c32 : i32
+          %slo64 = arith.extui %slo : i32 to i64
+          %shi64 = arith.extui %shi : i32 to i64
+          %shh = arith.shli %shi64, %c32_i64 : i64
+          %base = arith.ori %shh, %slo64 : i64
+          %dbase0 = arith.muli %si, %stride : i32
+          %dbase = arith.addi %stage, %dbase0 : i32
+          scf.for %h = %z to %hpi step %one {
             %hi32 = arith.index_cast %h : index to i32
             %c = arith.muli %hi32, %c32 : i32
             %cl = arith.addi %lane, %c : i32
-            %go = arith.muli %cl, %c4 : i32
-            %isv = arith.cmpi uge, %go, %c136 : i32
-            %gap = arith.select %isv, %c8, %c0 : i32
-            %do = arith.addi %go, %gap : i32
+            %ch = arith.select %multi, %lch, %cl : i32
+            %go = arith.muli %ch, %u : i32
+            %isv = arith.cmpi uge, %go, %kend : i32
+            %gp = arith.select %isv, %gap, %c0 : i32
+            %do = arith.addi %go, %gp : i32
+            %go64 = arith.extui %go : i32 to i64
+            %s = arith.addi %base, %go64 : i64
+            %d = arith.addi %dbase, %do : i32
+            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+          }
+        }
+      } else {
+        // bodies, 4-byte chunks, nb = D / 4 per slot: a slot per
+        // instruction (nb / 32 of them when nb > 32), or 32 / nb slots
+        // (lane l: slot l / nb, chunk l % nb) when nb < 32
+        %u_ix = arith.constant 4 : index
+        %u = arith.constant 4 : i32
+        %nb_ix = arith.divui %hd, %u_ix : index
+        %nb = arith.index_cast %nb_ix : index to i32
+        %spi0 = arith.divui %i32, %nb_ix : index
+        %spi = arith.maxui %spi0, %one : index
+        %spi_i = arith.index_cast %spi : index to i32
+        %hpi0 = arith.divui %nb_ix, %i32 : index
+        %hpi = arith.maxui %hpi0, %one : index
+        %multi = arith.cmpi ugt, %spi, %one : index
+        %nsl = arith.divui %i16, %spi : index
+        %lsub = arith.divui %lane, %nb : i32
+        %lch = arith.remui %lane, %nb : i32
+        %sub = arith.select %multi, %lsub, %c0 : i32
+        scf.for %sl = %z to %nsl step %one {
+          %sl_i = arith.index_cast %sl : index to i32
+          %si0 = arith.muli %sl_i, %spi_i : i32
+          %si = arith.addi %si0, %sub : i32
+          %slo, %v0 = gpu.shuffle idx %lo, %si, %c32 : i32
+          %shi, %v1 = gpu.shuffle idx %hi, %si, %c32 : i32
+          %slo64 = arith.extui %slo : i32 to i64
+          %shi64 = arith.extui %shi : i32 to i64
+          %shh = arith.shli %shi64, %c32_i64 : i64
+          %base = arith.ori %shh, %slo64 : i64
+          %dbase0 = arith.muli %si, %stride : i32
+          %dbase = arith.addi %stage, %dbase0 : i32
+          scf.for %h = %z to %hpi step %one {
+            %hi32 = arith.index_cast %h : index to i32
+            %c = arith.muli %hi32, %c32 : i32
+            %cl = arith.addi %lane, %c : i32
+            %ch = arith.select %multi, %lch, %cl : i32
+            %go = arith.muli %ch, %u : i32
+            %isv = arith.cmpi uge, %go, %kend : i32
+            %gp = arith.select %isv, %gap, %c0 : i32
+            %do = arith.addi %go, %gp : i32
             %go64 = arith.extui %go : i32 to i64
             %s = arith.addi %base, %go64 : i64
             %d = arith.addi %dbase, %do : i32
@@ -1148,49 +1242,83 @@ module attributes {gpu.container_module} {
           }
         }
       }
-      // tails [256, 272) of the 16 slots: 8-byte unit: slot l >> 1, chunk
-      // l & 1; 4-byte: slot (l >> 2) + 8 i, chunk l & 3, i = 0, 1
       scf.if %unit8 {
-        %ts = arith.shrui %lane, %c1 : i32
-        %tc = arith.andi %lane, %c1 : i32
-        %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
-        %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
-        %slo64 = arith.extui %slo : i32 to i64
-        %shi64 = arith.extui %shi : i32 to i64
-        %shh = arith.shli %shi64, %c32_i64 : i64
-        %base = arith.ori %shh, %slo64 : i64
-        %to = arith.muli %tc, %c8 : i32
-        %go = arith.addi %to, %c256 : i32
-        %go64 = arith.extui %go : i32 to i64
-        %s = arith.addi %base, %go64 : i64
-        %d0 = arith.muli %ts, %c304 : i32
-        %d1 = arith.addi %d0, %c264 : i32
-        %d2 = arith.addi %d1, %to : i32
-        %d = arith.addi %stage, %d2 : i32
-        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
-      } else {
-        %n2 = arith.constant 2 : index
-        scf.for %h = %z to %n2 step %one {
+        // tails, 8-byte chunks, nt = ceil(D/16 / 8) per slot: lane l
+        // copies chunk l % nt of slot l / nt + (32 / nt) h (slots < 16)
+        %u_ix = arith.constant 8 : index
+        %u = arith.constant 8 : i32
+        %tl_ix = arith.divui %hd, %i16 : index
+        %nt_ix = arith.ceildivui %tl_ix, %u_ix : index
+        %nt = arith.index_cast %nt_ix : index to i32
+        %spt_ix = arith.divui %i32, %nt_ix : index
+        %spt = arith.index_cast %spt_ix : index to i32
+        %nh = arith.ceildivui %i16, %spt_ix : index
+        %nch = arith.muli %nt_ix, %i16 : index
+        %full = arith.cmpi uge, %nch, %i32 : index
+        scf.for %h = %z to %nh step %one {
           %hi32 = arith.index_cast %h : index to i32
-          %ts0 = arith.shrui %lane, %c2 : i32
-          %hs = arith.muli %hi32, %c8 : i32
+          %ts0 = arith.divui %lane, %nt : i32
+          %hs = arith.muli %hi32, %spt : i32
           %ts = arith.addi %ts0, %hs : i32
-          %tc = arith.andi %lane, %c3 : i32
-          %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
-          %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
-          %slo64 = arith.extui %slo : i32 to i64
-          %shi64 = arith.extui %shi : i32 to i64
-          %shh = arith.shli %shi64, %c32_i64 : i64
-          %base = arith.ori %shh, %slo64 : i64
-          %to = arith.muli %tc, %c4 : i32
-          %go = arith.addi %to, %c256 : i32
-          %go64 = arith.extui %go : i32 to i64
-          %s = arith.addi %base, %go64 : i64
-          %d0 = arith.muli %ts, %c304 : i32
-          %d1 = arith.addi %d0, %c264 : i32
-          %d2 = arith.addi %d1, %to : i32
-          %d = arith.addi %stage, %d2 : i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+          %tc = arith.remui %lane, %nt : i32
+          %ts16 = arith.cmpi ult, %ts, %c16 : i32
+          %in = arith.ori %full, %ts16 : i1
+          scf.if %in {
+            %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
+            %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
+            %slo64 = arith.extui %slo : i32 to i64
+            %shi64 = arith.extui %shi : i32 to i64
+            %shh = arith.shli %shi64, %c32_i64 : i64
+            %base = arith.ori %shh, %slo64 : i64
+            %to = arith.muli %tc, %u : i32
+            %go = arith.addi %to, %hd_i : i32
+            %go64 = arith.extui %go : i32 to i64
+            %s = arith.addi %base, %go64 : i64
+            %d0 = arith.muli %ts, %stride : i32
+            %d1 = arith.addi %d0, %dt : i32
+            %d2 = arith.addi %d1, %to : i32
+            %d = arith.addi %stage, %d2 : i32
+            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+          }
+        }
+      } else {
+        // tails, 4-byte chunks, nt = ceil(D/16 / 4) per slot: lane l
+        // copies chunk l % nt of slot l / nt + (32 / nt) h (slots < 16)
+        %u_ix = arith.constant 4 : index
+        %u = arith.constant 4 : i32
+        %tl_ix = arith.divui %hd, %i16 : index
+        %nt_ix = arith.ceildivui %tl_ix, %u_ix : index
+        %nt = arith.index_cast %nt_ix : index to i32
+        %spt_ix = arith.divui %i32, %nt_ix : index
+        %spt = arith.index_cast %spt_ix : index to i32
+        %nh = arith.ceildivui %i16, %spt_ix : index
+        %nch = arith.muli %nt_ix, %i16 : index
+        %full = arith.cmpi uge, %nch, %i32 : index
+        scf.for %h = %z to %nh step %one {
+          %hi32 = arith.index_cast %h : index to i32
+          %ts0 = arith.divui %lane, %nt : i32
+          %hs = arith.muli %hi32, %spt : i32
+          %ts = arith.addi %ts0, %hs : i32
+          %tc = arith.remui %lane, %nt : i32
+          %ts16 = arith.cmpi ult, %ts, %c16 : i32
+          %in = arith.ori %full, %ts16 : i1
+          scf.if %in {
+            %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
+            %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
+            %slo64 = arith.extui %slo : i32 to i64
+            %shi64 = arith.extui %shi : i32 to i64
+            %shh = arith.shli %shi64, %c32_i64 : i64
+            %base = arith.ori %shh, %slo64 : i64
+            %to = arith.muli %tc, %u : i32
+            %go = arith.addi %to, %hd_i : i32
+            %go64 = arith.extui %go : i32 to i64
+            %s = arith.addi %base, %go64 : i64
+            %d0 = arith.muli %ts, %stride : i32
+            %d1 = arith.addi %d0, %dt : i32
+            %d2 = arith.addi %d1, %to : i32
+            %d = arith.addi %stage, %d2 : i32
+            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+          }
         }
       }
       return
@@ -1251,28 +1379,18 @@ module attributes {gpu.container_module} {
       return %v : i32
     }
 
-    // The 8 scale bytes (K at %off = 128, V at 272) of the tokens this
-    // thread's fragments touch: 2t, 2t + 1, 8 + 2t, 9 + 2t (two words each).
-    func.func private @uq_sm90_scale_words(%sbp: !llvm.ptr<3>, %t2: i32, %off: i32) -> vector<8xi32> {
-      %c0 = arith.constant 0 : i32
+    // The scale bytes (K at %off = D/2, V at voff + D/2) of the tokens this
+    // thread's fragments touch: 2t, 2t + 1, 8 + 2t, 9 + 2t (two words each;
+    // D/32 bytes are scales, the rest of the 8 is whatever follows them in
+    // the slot's stride, never used).
+    func.func private @uq_sm90_scale_words(%sbp: !llvm.ptr<3>, %t2: i32, %off: i32, %stride: i32) -> vector<8xi32> {
       %c1 = arith.constant 1 : i32
-      %c2 = arith.constant 2 : i32
-      %c3 = arith.constant 3 : i32
-      %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
-      %c23 = arith.constant 23 : i32
-      %c32 = arith.constant 32 : i32
-      %c304 = arith.constant 304 : i32
-      %c0xff = arith.constant 255 : i32
-      %ninf = arith.constant 0xFF800000 : f32
-      %zero_f = arith.constant 0.0 : f32
-      %zero8 = arith.constant dense<0.0> : vector<8xf32>
       %zero8i = arith.constant dense<0> : vector<8xi32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
       %i4 = arith.constant 4 : index
-      %i8 = arith.constant 8 : index
       // ---- K scales of this thread's columns: tokens 2t + e (n-tile 0)
       // and 8 + 2t + e (n-tile 1), e = 0, 1; 8 bytes each.
       %ks = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
@@ -1282,7 +1400,7 @@ module attributes {gpu.container_module} {
         %cn8 = arith.muli %cn, %c8 : i32
         %tk0 = arith.addi %t2, %ce : i32
         %tk = arith.addi %tk0, %cn8 : i32
-        %o0 = arith.muli %tk, %c304 : i32
+        %o0 = arith.muli %tk, %stride : i32
         %o1 = arith.addi %o0, %off : i32
         %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
         %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
@@ -1297,9 +1415,7 @@ module attributes {gpu.container_module} {
       return %ks : vector<8xi32>
     }
 
-    // S = Q K^T of one tile: 8 groups x 2 n-tiles of m16n8k32 E4M3, each
-    // group's f32 result times its UE8M0 scale (column = token).
-    // S = Q K^T of one tile on mma.sync m16n8k16 f16 (Q's E4M3 values and
+    // S = Q K^T of one tile (D/32 groups) on mma.sync m16n8k16 f16 (Q's E4M3 values and
     // K's E2M1 x 2^-6 are exact in f16): per group j two k-steps from the
     // zero accumulator, then times the group's UE8M0 scale (column = token).
     // Q fragments come from shared memory (ldmatrix at %qaddr, Q stored in
@@ -1308,7 +1424,6 @@ module attributes {gpu.container_module} {
     // 8t + 4hi + 2e + s, which is what F2FP gives from the E4M3 bytes of one
     // code word (even elements of word t, then odd ones).
     func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> vector<8xf32> {
-      %c0 = arith.constant 0 : i32
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
       %c8 = arith.constant 8 : i32
@@ -1323,7 +1438,10 @@ module attributes {gpu.container_module} {
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
       %i4 = arith.constant 4 : index
-      %S = scf.for %jp = %i0 to %i4 step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
+      %i64 = arith.constant 64 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %njp = arith.divui %hd, %i64 : index
+      %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
         %jpi = arith.index_cast %jp : index to i32
         %jo = arith.muli %jpi, %c32 : i32
         %la = arith.addi %lbase, %jo : i32
@@ -1418,24 +1536,12 @@ module attributes {gpu.container_module} {
     // Scores in base-2 units (x mult) with tokens outside [win_start, seq_len)
     // at -inf.
     func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<8xf32> {
-      %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
-      %c3 = arith.constant 3 : i32
-      %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
-      %c23 = arith.constant 23 : i32
-      %c32 = arith.constant 32 : i32
-      %c304 = arith.constant 304 : i32
-      %c0xff = arith.constant 255 : i32
       %ninf = arith.constant 0xFF800000 : f32
-      %zero_f = arith.constant 0.0 : f32
-      %zero8 = arith.constant dense<0.0> : vector<8xf32>
-      %zero8i = arith.constant dense<0> : vector<8xi32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
-      %i2 = arith.constant 2 : index
-      %i4 = arith.constant 4 : index
       %i8 = arith.constant 8 : index
       // ---- online softmax in base 2 over this tile (rows g and g + 8).
       // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
@@ -1509,15 +1615,48 @@ module attributes {gpu.container_module} {
       %qg_max_i = arith.index_cast %qg_max : index to i32
       %qgi = arith.addi %query_group, %c0_pre : i32
       %c0 = arith.constant 0 : i32
-      // Q in f16 (the E4M3 values), 16 rows of 528 B, after the stages
-      // (3 x 4 warps x 4864 B for QG <= 8, 4 x ... for QG 16).
+      // The head dim D: the slot geometry (@uq_sm90_slot_geometry), K
+      // scales at D/2, V codes at voff, V scales at voff + D/2.
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %c5_g = arith.constant 5 : i32
+      %c1_g = arith.constant 1 : i32
+      %c4_g = arith.constant 4 : i32
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %voff = arith.addi %geo#1, %c0 : i32
+      %stride = arith.addi %geo#2, %c0 : i32
+      %kso = arith.shrui %hd_i, %c1_g : i32
+      %vso = arith.addi %voff, %kso : i32
+      // a stage: 16 slots; a warp's: 3 stages (QG <= 8) or 4 (QG 16)
+      %stage_b = arith.shli %stride, %c4_g : i32
+      %c3_g = arith.constant 3 : i32
+      %wst3 = arith.muli %stage_b, %c3_g : i32
+      %c2_g = arith.constant 2 : i32
+      %wst4 = arith.shli %stage_b, %c2_g : i32
+      // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
+      // n-tiles (QG 16) of PV accumulators
+      %i64_g = arith.constant 64 : index
+      %i16_g = arith.constant 16 : index
+      %i8_g = arith.constant 8 : index
+      %njp = arith.divui %hd, %i64_g : index
+      %nmt = arith.divui %hd, %i16_g : index
+      %nnt = arith.divui %hd, %i8_g : index
+      // merge: acc [rows][D] f32 per warp, then max and sum at rows x 4 x D
+      %acc8 = arith.shli %hd_i, %c3_g : i32
+      %acc16 = arith.shli %hd_i, %c4_g : i32
+      %mb8 = arith.shli %hd_i, %c5_g : i32
+      %c6_g = arith.constant 6 : i32
+      %mb16 = arith.shli %hd_i, %c6_g : i32
+      // Q in f16 (the E4M3 values), 16 rows of 2 D + 16 B (odd multiple of
+      // 16), after the stages (4 warps x 3 stages for QG <= 8, x 4 for 16).
       %c8_q = arith.constant 8 : i32
       %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
-      %c58368 = arith.constant 58368 : i32
-      %c77824 = arith.constant 77824 : i32
-      %q16_off = arith.select %small, %c58368, %c77824 : i32
-      %c528 = arith.constant 528 : i32
-      %cm32 = arith.constant -32 : i32
+      %wst3x4 = arith.shli %wst3, %c2_g : i32
+      %wst4x4 = arith.shli %wst4, %c2_g : i32
+      %q16_off = arith.select %small, %wst3x4, %wst4x4 : i32
+      %c16_g = arith.constant 16 : i32
+      %qrow_b0 = arith.shli %hd_i, %c1_g : i32
+      %qrow_bytes = arith.addi %qrow_b0, %c16_g : i32
       %i5 = arith.constant 5 : index
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
@@ -1528,48 +1667,24 @@ module attributes {gpu.container_module} {
       %c8 = arith.constant 8 : i32
       %c15 = arith.constant 15 : i32
       %c16 = arith.constant 16 : i32
-      %c23 = arith.constant 23 : i32
       %c31 = arith.constant 31 : i32
       %c32 = arith.constant 32 : i32
       %c128 = arith.constant 128 : i32
-      %c144 = arith.constant 144 : i32
       %c255 = arith.constant 255 : i32
-      %c256 = arith.constant 256 : i32
-      %c272 = arith.constant 272 : i32
-      %c304 = arith.constant 304 : i32
-      %c4864 = arith.constant 4864 : i32
-      %c19456 = arith.constant 19456 : i32
-      %c16384 = arith.constant 16384 : i32
-      %c65536 = arith.constant 65536 : i32
-      %c65792 = arith.constant 65792 : i32
       %c64 = arith.constant 64 : i32
-      %c127 = arith.constant 127 : i32
-      %c2048 = arith.constant 2048 : i32
-      %c4096 = arith.constant 4096 : i32
-      %zero8i = arith.constant dense<0> : vector<8xi32>
       %i3 = arith.constant 3 : index
-      %c0x6420 = arith.constant 0x6420 : i32
-      %c0x7531 = arith.constant 0x7531 : i32
-      %c0xff = arith.constant 255 : i32
-      %c32_i64 = arith.constant 32 : i64
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
       %ln2 = arith.constant 0.693147180559945309 : f32
       %sixty4 = arith.constant 64.0 : f32
-      %sixteenth = arith.constant 0.0625 : f32
-      %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %zero8 = arith.constant dense<0.0> : vector<8xf32>
       %zero128 = arith.constant dense<0.0> : vector<128xf32>
-      %zero32i = arith.constant dense<0> : vector<32xi32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
       %i4 = arith.constant 4 : index
       %i8 = arith.constant 8 : index
-      %i16 = arith.constant 16 : index
-      %i32 = arith.constant 32 : index
       %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
       %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
       %tid_ix = gpu.thread_id x
@@ -1620,12 +1735,14 @@ module attributes {gpu.container_module} {
       %ntiles = arith.select %owns, %walk17, %c0 : i32
 
       // ---- Q: lane L of warp w rotates query row 4w + (L >> 3) (zero past
-      // QG), head dims 32 (L & 7) .. + 31 in registers: Walsh-Hadamard
-      // butterflies of strides 1 .. 16 in registers, 32, 64, 128 across the
-      // row's 8 lanes (the host reference's order: strides ascending, the
-      // lower index gets a + b, the upper a - b), x 1/16, E4M3 with
-      // saturation, then f16 into shared memory at the k order of the QK
-      // fragments (see uq_sm90_qk).
+      // QG), head dims E (L & 7) .. + E - 1 in registers, E = D / 8:
+      // Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
+      // 2 E, 4 E across the row's 8 lanes (the host reference's order:
+      // strides ascending, the lower index gets a + b, the upper a - b),
+      // x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
+      // the k order of the QK fragments (see uq_sm90_qk).
+      %qe = arith.divui %hd, %i8_g : index
+      %qe_i = arith.index_cast %qe : index to i32
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
       %seq64 = arith.extui %seq : i32 to i64
@@ -1641,11 +1758,11 @@ module attributes {gpu.container_module} {
       %qhq64 = arith.extui %qhq : i32 to i64
       %qo0 = arith.muli %qhq64, %qsh64 : i64
       %qo1 = arith.addi %qrow_seq, %qo0 : i64
-      %qd0 = arith.muli %qchunk, %c32 : i32
+      %qd0 = arith.muli %qchunk, %qe_i : i32
       %qd064 = arith.extui %qd0 : i32 to i64
       %qo2 = arith.addi %qo1, %qd064 : i64
       %zero32f = arith.constant dense<0.0> : vector<32xf32>
-      %qv0 = scf.for %x = %i0 to %i32 step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
+      %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
         %xi = arith.index_cast %x : index to i64
         %o = arith.addi %qo2, %xi : i64
         %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
@@ -1657,10 +1774,13 @@ module attributes {gpu.container_module} {
         %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
         scf.yield %v1 : vector<32xf32>
       }
-      // strides 1, 2, 4, 8, 16 in registers
+      // strides 1, 2, .. E / 2 in registers (E / 2 pairs each)
+      %qe2 = arith.divui %qe, %i2 : index
       %qv1 = scf.for %st = %i0 to %i5 step %i1 iter_args(%v = %qv0) -> (vector<32xf32>) {
         %h = arith.shli %i1, %st : index
-        %vo = scf.for %b = %i0 to %i16 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
+        %hin = arith.cmpi ult, %h, %qe : index
+        %vh = scf.if %hin -> (vector<32xf32>) {
+        %vo = scf.for %b = %i0 to %qe2 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
           // b-th pair: lower index (b / h) * 2h + b % h
           %bq = arith.divui %b, %h : index
           %br = arith.remui %b, %h : index
@@ -1677,14 +1797,18 @@ module attributes {gpu.container_module} {
           scf.yield %w2 : vector<32xf32>
         }
         scf.yield %vo : vector<32xf32>
+        } else {
+          scf.yield %v : vector<32xf32>
+        }
+        scf.yield %vh : vector<32xf32>
       }
-      // strides 32, 64, 128: the partner lane L ^ m holds the other element
+      // strides E, 2 E, 4 E: the partner lane L ^ m holds the other element
       %qv2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
         %sti = arith.index_cast %st : index to i32
         %m = arith.shli %c1, %sti : i32
         %mine_hi0 = arith.andi %qchunk, %m : i32
         %mine_hi = arith.cmpi ne, %mine_hi0, %c0 : i32
-        %vo = scf.for %x = %i0 to %i32 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
+        %vo = scf.for %x = %i0 to %qe step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
           %a = vector.extract %w[%x] : f32 from vector<32xf32>
           %o, %ok = gpu.shuffle xor %a, %m, %c32 : f32
           %lower = arith.select %mine_hi, %o, %a : f32
@@ -1697,20 +1821,39 @@ module attributes {gpu.container_module} {
         }
         scf.yield %vo : vector<32xf32>
       }
-      // x 1/16, E4M3 (saturating) and back to f16, at the permuted position
-      // (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 | ((d >> 3) & 3) << 1 |
-      // ((d >> 1) & 1), d = 32 chunk + x; rows of 528 B after the stages.
-      %qrow_b = arith.muli %qrow_r, %c528 : i32
+      // x 1/sqrt(D), E4M3 (saturating) and back to f16, at the permuted
+      // position (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 |
+      // ((d >> 3) & 3) << 1 | ((d >> 1) & 1), d = E chunk + x: a permutation
+      // of bits, so the lane's base E chunk (a multiple of 8) and x permute
+      // apart; rows of 2 D + 16 B after the stages. 1/sqrt(D) as sqrt(1/D):
+      // uq_wht_scale's f32 bit for bit (as in @uq_store), folded to a
+      // constant once specialized.
+      %hd_f = arith.uitofp %hd_i : i32 to f32
+      %inv_hd = arith.divf %one_f, %hd_f : f32
+      %wht_scale = math.sqrt %inv_hd : f32
+      %qrow_b = arith.muli %qrow_r, %qrow_bytes : i32
       %qrow_b2 = arith.addi %qrow_b, %q16_off : i32
-      %qd0b = arith.muli %qd0, %c2 : i32
+      %c31_q = arith.constant 31 : i32
+      %cm32_q = arith.constant -32 : i32
+      %qd_lo = arith.andi %qd0, %c31_q : i32
+      %qd_hi = arith.andi %qd0, %cm32_q : i32
+      %qd_p0 = arith.shrui %qd_lo, %c2 : i32
+      %qd_p1 = arith.andi %qd_p0, %c1 : i32
+      %qd_p2 = arith.shli %qd_p1, %c3 : i32
+      %qd_p3 = arith.shrui %qd_lo, %c3 : i32
+      %qd_p4 = arith.andi %qd_p3, %c3 : i32
+      %qd_p5 = arith.shli %qd_p4, %c1 : i32
+      %qd_p6 = arith.ori %qd_p2, %qd_p5 : i32
+      %qd_pos = arith.ori %qd_hi, %qd_p6 : i32
+      %qd0b = arith.muli %qd_pos, %c2 : i32
       %qrow_b3 = arith.addi %qrow_b2, %qd0b : i32
-      scf.for %x2 = %i0 to %i16 step %i1 {
+      scf.for %x2 = %i0 to %qe2 step %i1 {
         %x = arith.muli %x2, %i2 : index
         %x1 = arith.addi %x, %i1 : index
         %a = vector.extract %qv2[%x] : f32 from vector<32xf32>
         %b = vector.extract %qv2[%x1] : f32 from vector<32xf32>
-        %s0f = arith.mulf %a, %sixteenth : f32
-        %s1f = arith.mulf %b, %sixteenth : f32
+        %s0f = arith.mulf %a, %wht_scale : f32
+        %s1f = arith.mulf %b, %wht_scale : f32
         // x + (x - x): +-inf -> NaN, so an infinite query element gives a
         // non-finite head (satfinite would clamp it to +-448), as on gfx950.
         %z0 = arith.subf %s0f, %s0f : f32
@@ -1775,26 +1918,24 @@ module attributes {gpu.container_module} {
       %lrow = arith.addi %lr0, %lr3 : i32
       %lg0 = arith.shrui %lane, %c4 : i32
       %lgo = arith.shli %lg0, %c4 : i32
-      %lrb = arith.muli %lrow, %c304 : i32
+      %lrb = arith.muli %lrow, %stride : i32
       %lrow_off = arith.addi %lrb, %lgo : i32
       %nw_ix = arith.index_cast %nw : i32 to index
-      %c14592 = arith.constant 14592 : i32
       %zero64 = arith.constant dense<0.0> : vector<64xf32>
       // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
       // 16; then max and sum [16] per warp at float index rows * 1024
-      %c8192 = arith.constant 8192 : i32
-      %qrow = arith.muli %lrow, %c528 : i32
+      %qrow = arith.muli %lrow, %qrow_bytes : i32
       %qaddr0 = arith.addi %smem_i, %q16_off : i32
       %qaddr1 = arith.addi %qaddr0, %qrow : i32
       %qaddr = arith.addi %qaddr1, %lgo : i32
-      %accw = arith.select %small, %c2048, %c4096 : i32
-      %mbase = arith.select %small, %c8192, %c16384 : i32
+      %accw = arith.select %small, %acc8, %acc16 : i32
+      %mbase = arith.select %small, %mb8, %mb16 : i32
       scf.if %small {
         // ---- QG <= 8: PV as O^T = V^T P^T (M = head dim), so the
         // accumulators hold only the 8 real query rows (64 registers, 3 CTAs
         // per SM) and half the PV MMAs; each m-tile lies in one V group, so
         // the group's V scales go into P^T's token rows. 3-stage pipeline.
-        %wstage0 = arith.muli %warp, %c14592 : i32
+        %wstage0 = arith.muli %warp, %wst3 : i32
         %wbase = arith.addi %smem_i, %wstage0 : i32
         scf.for %s = %i0 to %i2 step %i1 {
           %si = arith.index_cast %s : index to i32
@@ -1803,7 +1944,7 @@ module attributes {gpu.container_module} {
             %k4 = arith.muli %si, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %so = arith.muli %si, %c4864 : i32
+            %so = arith.muli %si, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
@@ -1821,7 +1962,7 @@ module attributes {gpu.container_module} {
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
             %ns = arith.remui %ni, %c3 : i32
-            %so = arith.muli %ns, %c4864 : i32
+            %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
@@ -1829,7 +1970,7 @@ module attributes {gpu.container_module} {
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 2;", "~{memory}" : () -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           %cs = arith.remui %iti, %c3 : i32
-          %cso = arith.muli %cs, %c4864 : i32
+          %cso = arith.muli %cs, %stage_b : i32
           %sb = arith.addi %wbase, %cso : i32
           %sbp_off = arith.subi %sb, %smem_i : i32
           %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -1837,7 +1978,7 @@ module attributes {gpu.container_module} {
           %kc = arith.addi %warp, %k4c : i32
           %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %lbase = arith.addi %sb, %lrow_off : i32
-          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %c128) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           // softmax over row g (elements 0, 1: tokens 2t, 2t + 1; 4, 5: + 8)
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
@@ -1879,7 +2020,7 @@ module attributes {gpu.container_module} {
           %cq0, %vq0 = gpu.shuffle idx %corr_g, %src_q0, %c32 : f32
           %cq1, %vq1 = gpu.shuffle idx %corr_g, %src_q1, %c32 : f32
           %acc1 = scf.if %anyb -> (vector<64xf32>) {
-            %sc = scf.for %mt = %i0 to %i16 step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
+            %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
               %o = arith.muli %mt, %i4 : index
               %o1 = arith.addi %o, %i1 : index
               %o2 = arith.addi %o, %i2 : index
@@ -1906,12 +2047,12 @@ module attributes {gpu.container_module} {
           // of query row g, bf16
           %pb0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
           %pb1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
-          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %c272) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
-          %accv = scf.for %jp = %i0 to %i4 step %i1 iter_args(%av = %acc1) -> (vector<64xf32>) {
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %acc1) -> (vector<64xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
-            %la = arith.addi %la0, %c144 : i32
+            %la = arith.addi %la0, %voff : i32
             %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
             %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
             %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
@@ -1981,11 +2122,11 @@ module attributes {gpu.container_module} {
         gpu.barrier
         // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
         // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
-        %wacc = arith.muli %warp, %c2048 : i32
-        %q0r = arith.muli %t2, %c256 : i32
-        %q1r = arith.addi %q0r, %c256 : i32
+        %wacc = arith.muli %warp, %acc8 : i32
+        %q0r = arith.muli %t2, %hd_i : i32
+        %q1r = arith.addi %q0r, %hd_i : i32
         %g4 = arith.muli %g, %c4 : i32
-        scf.for %mt = %i0 to %i16 step %i1 {
+        scf.for %mt = %i0 to %nmt step %i1 {
           %mti = arith.index_cast %mt : index to i32
           %j = arith.shrui %mti, %c1 : i32
           %ip = arith.andi %mti, %c1 : i32
@@ -2031,7 +2172,7 @@ module attributes {gpu.container_module} {
           llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
       } else {
-        %wstage0 = arith.muli %warp, %c19456 : i32
+        %wstage0 = arith.muli %warp, %wst4 : i32
         %wbase = arith.addi %smem_i, %wstage0 : i32
         // Prologue: tiles 0, 1, 2 (one commit group each, empty or not).
         scf.for %s = %i0 to %i3 step %i1 {
@@ -2041,7 +2182,7 @@ module attributes {gpu.container_module} {
             %k4 = arith.muli %si, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %so = arith.muli %si, %c4864 : i32
+            %so = arith.muli %si, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
@@ -2057,7 +2198,7 @@ module attributes {gpu.container_module} {
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
             %ns = arith.andi %ni, %c3 : i32
-            %so = arith.muli %ns, %c4864 : i32
+            %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
@@ -2065,7 +2206,7 @@ module attributes {gpu.container_module} {
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           %cs = arith.andi %iti, %c3 : i32
-          %cso = arith.muli %cs, %c4864 : i32
+          %cso = arith.muli %cs, %stage_b : i32
           %sb = arith.addi %wbase, %cso : i32
           %sbp_off = arith.subi %sb, %smem_i : i32
           %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -2074,7 +2215,7 @@ module attributes {gpu.container_module} {
           %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %lbase = arith.addi %sb, %lrow_off : i32
 
-          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %c128) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
           %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
@@ -2144,7 +2285,7 @@ module attributes {gpu.container_module} {
           %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
           %anyb = arith.cmpi ne, %any, %c0 : i32
           %acc1 = scf.if %anyb -> (vector<128xf32>) {
-            %sc = scf.for %nt = %i0 to %i32 step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
+            %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
               %o = arith.muli %nt, %i4 : index
               %o1 = arith.addi %o, %i1 : index
               %o2 = arith.addi %o, %i2 : index
@@ -2174,14 +2315,14 @@ module attributes {gpu.container_module} {
           %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
           %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
           // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
-          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %c272) : (!llvm.ptr<3>, i32, i32) -> vector<8xi32>
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           // ---- O += P V: per group j, P scaled by the group's V scales, 4
           // n-tiles of m16n8k16 bf16.
-          %accv = scf.for %jp = %i0 to %i4 step %i1 iter_args(%av = %acc1) -> (vector<128xf32>) {
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %acc1) -> (vector<128xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
-            %la = arith.addi %la0, %c144 : i32
+            %la = arith.addi %la0, %voff : i32
             %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
             %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
             %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
@@ -2253,8 +2394,8 @@ module attributes {gpu.container_module} {
         %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
         %l_h_tot = arith.addf %lh2, %lh3 : f32
         gpu.barrier
-        %wacc = arith.muli %warp, %c4096 : i32
-        scf.for %nt = %i0 to %i32 step %i1 {
+        %wacc = arith.muli %warp, %acc16 : i32
+        scf.for %nt = %i0 to %nnt step %i1 {
           %nti = arith.index_cast %nt : index to i32
           %j = arith.shrui %nti, %c2 : i32
           %i = arith.andi %nti, %c3 : i32
@@ -2263,8 +2404,8 @@ module attributes {gpu.container_module} {
           %d0c = arith.addi %d0a, %d0b : i32
           %d0 = arith.addi %d0c, %i : i32
           %d1 = arith.addi %d0, %c4 : i32
-          %rg = arith.muli %g, %c256 : i32
-          %rh = arith.muli %g8, %c256 : i32
+          %rg = arith.muli %g, %hd_i : i32
+          %rh = arith.muli %g8, %hd_i : i32
           %e0a = arith.addi %rg, %d0 : i32
           %e1a = arith.addi %rg, %d1 : i32
           %e2a = arith.addi %rh, %d0 : i32
@@ -2295,8 +2436,8 @@ module attributes {gpu.container_module} {
           %wm = arith.muli %warp, %c16 : i32
           %mga = arith.addi %wm, %g : i32
           %mha = arith.addi %wm, %g8 : i32
-          %mgi = arith.addi %mga, %c16384 : i32
-          %mhi = arith.addi %mha, %c16384 : i32
+          %mgi = arith.addi %mga, %mbase : i32
+          %mhi = arith.addi %mha, %mbase : i32
           %lgi = arith.addi %mgi, %c64 : i32
           %lhi = arith.addi %mhi, %c64 : i32
           %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
@@ -2316,12 +2457,16 @@ module attributes {gpu.container_module} {
       %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
       %prow = arith.addi %hk_p2, %part : i32
       %prow_q = arith.muli %prow, %qgi : i32
-      scf.for %ii = %i0 to %i32 step %i1 {
+      // 16 rows x D elements, 128 per pass
+      %i8_ix = arith.constant 8 : index
+      %nout = arith.divui %hd, %i8_ix : index
+      %hd_m = arith.subi %hd_i, %c1 : i32
+      scf.for %ii = %i0 to %nout step %i1 {
         %iii = arith.index_cast %ii : index to i32
         %x0 = arith.muli %iii, %c128 : i32
         %e = arith.addi %tid, %x0 : i32
-        %r = arith.shrui %e, %c8 : i32
-        %d = arith.andi %e, %c255 : i32
+        %r = arith.divui %e, %hd_i : i32
+        %d = arith.andi %e, %hd_m : i32
         %in = arith.cmpi ult, %r, %qgi : i32
         scf.if %in {
           %M = scf.for %w = %i0 to %i4 step %i1 iter_args(%mm = %ninf) -> (f32) {
@@ -2347,7 +2492,7 @@ module attributes {gpu.container_module} {
             %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %lv = llvm.load %pl {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %wa = arith.muli %wi, %accw : i32
-            %ra = arith.muli %r, %c256 : i32
+            %ra = arith.muli %r, %hd_i : i32
             %oa0 = arith.addi %wa, %ra : i32
             %oa = arith.addi %oa0, %d : i32
             %po = llvm.getelementptr %smem[%oa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
@@ -2366,8 +2511,8 @@ module attributes {gpu.container_module} {
           %obi = arith.bitcast %ob : bf16 to i16
           %orow = arith.addi %prow_q, %r : i32
           %orow64 = arith.extui %orow : i32 to i64
-          %c256_64 = arith.constant 256 : i64
-          %oe0 = arith.muli %orow64, %c256_64 : i64
+          %hd64 = arith.extui %hd_i : i32 to i64
+          %oe0 = arith.muli %orow64, %hd64 : i64
           %d64 = arith.extui %d : i32 to i64
           %oe = arith.addi %oe0, %d64 : i64
           %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
@@ -2386,16 +2531,16 @@ module attributes {gpu.container_module} {
     }
   }
 
-  // Reduce for sm_90a: grid (B, Hq), 256 threads (thread = head dim). Same
+  // Reduce for sm_90a: grid (B, Hq), D threads (thread = head dim). Same
   // arguments and arithmetic as the gfx950 reduce: M = max(max_p m_p, sink),
   // w_p = e^(m_p - M) l_p over partitions with l_p > 0, the sink's
   // e^(sink - M) in the denominator only, 0 when the denominator is 0.
   // Built for latency: the partitions' max and weights are computed by the
   // CTA's threads in parallel (block reductions through shared memory), and
   // each thread's sum over partitions keeps 8 loads in flight.
-  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 256}]} {
+  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 128}, {d = 256}]} {
     llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x i8>
-    // The block-wide max (%is_max) or sum of %v over the 256 threads.
+    // The block-wide max (%is_max) or sum of %v over the D threads.
     func.func private @uq_sm90_block_reduce(%v: f32, %tid: i32, %is_max: i1) -> f32 {
       %c5 = arith.constant 5 : i32
       %c31 = arith.constant 31 : i32
@@ -2404,7 +2549,9 @@ module attributes {gpu.container_module} {
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i5 = arith.constant 5 : index
-      %i8 = arith.constant 8 : index
+      %i32 = arith.constant 32 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %nwarps = arith.divui %hd, %i32 : index
       %c1 = arith.constant 1 : i32
       %base = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
       %red = llvm.getelementptr %base[256] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
@@ -2427,7 +2574,7 @@ module attributes {gpu.container_module} {
       gpu.barrier
       %p0 = llvm.getelementptr %red[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
       %r0 = llvm.load %p0 {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-      %r = scf.for %k = %i1 to %i8 step %i1 iter_args(%x = %r0) -> (f32) {
+      %r = scf.for %k = %i1 to %nwarps step %i1 iter_args(%x = %r0) -> (f32) {
         %ki = arith.index_cast %k : index to i32
         %p = llvm.getelementptr %red[%ki] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
         %y = llvm.load %p {alignment = 4 : i64} : !llvm.ptr<3> -> f32
@@ -2447,13 +2594,14 @@ module attributes {gpu.container_module} {
         %num_kv_heads: i32, %qg: i32, %num_partitions: i32,
         %out_stride_seq: i32, %out_stride_head: i32,
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
-        attributes {known_block_size = array<i32: 256, 1, 1>} {
+        attributes {uq.block_size = "d"} {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
       %c8 = arith.constant 8 : i32
       %c16 = arith.constant 16 : i32
-      %c256 = arith.constant 256 : i32
-      %c256_64 = arith.constant 256 : i64
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %hd_64 = arith.extui %hd_i : i32 to i64
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
@@ -2485,10 +2633,9 @@ module attributes {gpu.container_module} {
         scf.yield %ninf : f32
       }
       %np = arith.index_cast %num_partitions : i32 to index
-      %i256 = arith.constant 256 : index
       %d_i = arith.index_cast %d : i32 to index
-      // M: each thread's partitions p = d, d + 256, ..., then the block max.
-      %mloc = scf.for %p = %d_i to %np step %i256 iter_args(%m = %ninf) -> (f32) {
+      // M: each thread's partitions p = d, d + D, ..., then the block max.
+      %mloc = scf.for %p = %d_i to %np step %hd iter_args(%m = %ninf) -> (f32) {
         %pi = arith.index_cast %p : index to i32
         %ro = arith.addi %row0, %pi : i32
         %ri0 = arith.muli %ro, %qg : i32
@@ -2503,9 +2650,9 @@ module attributes {gpu.container_module} {
       %empty = arith.cmpf oeq, %M0, %ninf : f32
       %M = arith.select %empty, %zero_f, %M0 : f32
       %d64 = arith.extui %d : i32 to i64
-      // Chunks of 256 partitions: thread d computes w for partition c + d into
+      // Chunks of D partitions: thread d computes w for partition c + d into
       // shared memory, then every thread sums its head dim over the chunk.
-      %acc:2 = scf.for %c = %i0 to %np step %i256 iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
+      %acc:2 = scf.for %c = %i0 to %np step %hd iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
         %ci = arith.index_cast %c : index to i32
         %p = arith.addi %ci, %d : i32
         %inr = arith.cmpi slt, %p, %num_partitions : i32
@@ -2531,7 +2678,7 @@ module attributes {gpu.container_module} {
         %den1 = arith.addf %den, %w : f32
         gpu.barrier
         %rest = arith.subi %num_partitions, %ci : i32
-        %n = arith.minsi %rest, %c256 : i32
+        %n = arith.minsi %rest, %hd_i : i32
         %nx = arith.index_cast %n : i32 to index
         %num1 = scf.for %q = %i0 to %nx step %i8 iter_args(%nm = %num) -> (f32) {
           %qi = arith.index_cast %q : index to i32
@@ -2548,7 +2695,7 @@ module attributes {gpu.container_module} {
             %rq0 = arith.muli %rk, %qg : i32
             %rq = arith.addi %rq0, %r : i32
             %rq64 = arith.extui %rq : i32 to i64
-            %oe0 = arith.muli %rq64, %c256_64 : i64
+            %oe0 = arith.muli %rq64, %hd_64 : i64
             %oe = arith.addi %oe0, %d64 : i64
             %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
             %ob = llvm.load %op {alignment = 2 : i64} : !llvm.ptr<1> -> i16

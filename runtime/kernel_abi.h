@@ -8,7 +8,7 @@
 // Decode: grid (B, num_kv_heads, num_partitions), one 64-lane wave each.
 // Which kernel serves a shape is in its typed record (uq/variant.h).
 typedef enum uq_decode_arg_e {
-  UQ_DECODE_ARG_SEGM_OUT = 0,       // bf16* [B, Hk, P, QG, 256]
+  UQ_DECODE_ARG_SEGM_OUT = 0,       // bf16* [B, Hk, P, QG, D]
   UQ_DECODE_ARG_SEGM_MAX,           // f32*  [B, Hk, P, QG]
   UQ_DECODE_ARG_SEGM_SUM,           // f32*  [B, Hk, P, QG]
   UQ_DECODE_ARG_QUERY,              // bf16* (strided, head dim contiguous)
@@ -47,19 +47,31 @@ typedef enum uq_reduce_arg_e {
 
 // NVIDIA sm_90a (the uq_decode_sm90 / uq_reduce_sm90 gpu.modules of
 // kernels.mlir; same argument order and meaning as above, QG included;
-// records decode_sm90_d256_qg_max{8,16} and reduce_sm90_d256):
-// decode grid (B, Hk, P) of 128-thread CTAs (4 warps) with
-// UQ_SM90_DECODE_SHARED_BYTES_FOR(qg_max) of dynamic shared memory (the
+// records decode_sm90_d<D>_qg_max{8,16} and reduce_sm90_d<D>, D = 128,
+// 256): decode grid (B, Hk, P) of 128-thread CTAs (4 warps) with
+// UQ_SM90_DECODE_SHARED_BYTES_FOR(D, qg_max) of dynamic shared memory (the
 // launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it):
-// 4 warps x stages (3 for qg_max 8, 4 for 16) x 16 slots x 304 B, then Q as
-// f16, 16 rows x 528 B. That is what lets 3 CTAs share an SM for qg_max 8
-// (2 for 16); UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for
-// every variant but allows only 2. Reduce grid (B, Hq, 1) of 256 threads
+// 4 warps x stages (3 for qg_max 8, 4 for 16) x 16 slots x
+// UQ_SM90_SLOT_STRIDE(D) B, then Q as f16, 16 rows x (2 D + 16) B. The slot
+// stride holds K codes + scales (D/2 + D/32 B) and, from the next multiple
+// of 16, V codes + scales, rounded up to an odd multiple of 16 (ldmatrix
+// without bank conflicts): 304 B for D = 256, 176 for 128. For D = 256
+// that lets 3 CTAs share an SM for qg_max 8 (2 for 16); for D = 128, 4
+// (3). UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for every
+// variant. Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads
 // (thread = head dim), 1056 B of static shared memory.
 #define UQ_SM90_DECODE_THREADS 128
-#define UQ_SM90_DECODE_SHARED_BYTES_FOR(qg_max) ((qg_max) <= 8 ? 66816 : 86272)
-#define UQ_SM90_DECODE_SHARED_BYTES 86272
-#define UQ_SM90_REDUCE_THREADS 256
+#define UQ_SM90_SLOT_KEND(d) ((d) / 2 + (d) / 32)
+#define UQ_SM90_SLOT_STRIDE(d)                                                 \
+  (((((UQ_SM90_SLOT_KEND(d) + 15) / 16 * 16 + UQ_SM90_SLOT_KEND(d) + 15) /     \
+     16) |                                                                     \
+    1) *                                                                       \
+   16)
+#define UQ_SM90_DECODE_SHARED_BYTES_FOR(d, qg_max)                             \
+  (4 * ((qg_max) <= 8 ? 3 : 4) * 16 * UQ_SM90_SLOT_STRIDE(d) +                 \
+   16 * (2 * (d) + 16))
+#define UQ_SM90_DECODE_SHARED_BYTES UQ_SM90_DECODE_SHARED_BYTES_FOR(256, 16)
+#define UQ_SM90_REDUCE_THREADS(d) (d)
 // Store grid (num_tokens, Hk) of one 32-lane warp each: the same kernel
 // source as gfx950's (kernels.mlir @uq_store, uq.target_params lanes = 32),
 // records store_sm90_d{64,128,256}, kernels uq_store_sm90_d<D>.

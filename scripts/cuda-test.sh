@@ -37,4 +37,6 @@ run "$uq_run" --backend=cuda --qg=6 --block-size=64 --fused-qkv --sinks --seed="
 run "$uq_run" --backend=cuda --qg=16 --batch=2 --kv-heads=1 --max-seq=131072 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --qg=5 --sliding-window=700 --padded-slot=304 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --steps=8 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --head-dim=128 --qg=8 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --head-dim=128 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
 exit $status

@@ -273,7 +273,8 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
     UQ_RETURN_IF_ERROR(
         context->device->vtable->resident_workgroups(
             context->device, decode->function, UQ_SM90_DECODE_THREADS,
-            UQ_SM90_DECODE_SHARED_BYTES_FOR(decode->source.qg_max),
+            UQ_SM90_DECODE_SHARED_BYTES_FOR(decode->source.head_dim,
+                                            decode->source.qg_max),
             &plan->resident_workgroups),
         "variant %s", decode->source.variant);
   }
@@ -522,10 +523,10 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   };
   if (context->backend == UQ_BACKEND_CUDA) { // kernel_abi.h, sm_90a
     decode.workgroup[0] = UQ_SM90_DECODE_THREADS;
-    decode.dynamic_lds =
-        UQ_SM90_DECODE_SHARED_BYTES_FOR(plan->decode->source.qg_max);
+    decode.dynamic_lds = UQ_SM90_DECODE_SHARED_BYTES_FOR(
+        plan->decode->source.head_dim, plan->decode->source.qg_max);
     reduce.grid[2] = 1;
-    reduce.workgroup[0] = UQ_SM90_REDUCE_THREADS;
+    reduce.workgroup[0] = UQ_SM90_REDUCE_THREADS(plan->config.head_dim);
   }
 
   int counted_decode = 0, counted_reduce = 0;

@@ -4,7 +4,7 @@
 # and shared memory, and fails on any spill, stack frame or local memory
 # (a register array indexed at run time would show here first). The
 # decode kernel's dynamic shared memory is runtime/kernel_abi.h's
-# UQ_SM90_DECODE_SHARED_BYTES.
+# UQ_SM90_DECODE_SHARED_BYTES_FOR(D, qg_max).
 # usage: sm90_resources.sh UQ_COMPILE KERNELS_MLIR CUDA_DIR
 set -euo pipefail
 compile=$1 source=$2 cuda=$3

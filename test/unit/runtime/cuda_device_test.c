@@ -55,13 +55,86 @@ static int test_query_groups_and_block_sizes(void) {
   return failed;
 }
 
+// The other head dims (the D = 256 cases are the rest of this file): per D,
+// every QG 1-16 with the block sizes in turn, 4- and 8-byte slot
+// alignment with fused-QKV and padded-output strides, windows with and
+// without sinks, and a context past 70k tokens.
+static const uint32_t k_other_dims[] = {128};
+
+static uq_problem_shape_t dim_shape(uint32_t d) {
+  uq_problem_shape_t shape = base_shape();
+  shape.head_dim = d;
+  shape.padded_slot = d + d / 16;
+  return shape;
+}
+
+static int test_other_head_dims(void) {
+  int failed = 0;
+  for (size_t i = 0; i < sizeof(k_other_dims) / sizeof(k_other_dims[0]); ++i) {
+    const uint32_t d = k_other_dims[i];
+    char label[96];
+    for (uint32_t qg = 1; qg <= 16; ++qg) {
+      uq_problem_shape_t shape = dim_shape(d);
+      shape.query_group = qg;
+      shape.block_size = 16u << (qg % 5);
+      snprintf(label, sizeof(label), "D=%u QG=%u block=%u", d, qg,
+               shape.block_size);
+      failed |= uq_e2e_run_case(g_context, &shape, label);
+    }
+    for (int v = 0; v < 4; ++v) {
+      uq_problem_shape_t shape = dim_shape(d);
+      // the slot's own size is a multiple of 4; +4 makes it one of 8 or not
+      shape.padded_slot = d + d / 16 + (v & 1 ? 4 : 8);
+      shape.query_group = v & 2 ? 16 : 6;
+      shape.fused_qkv = v & 2;
+      shape.padded_output = v & 1;
+      shape.extra_blocks = 2;
+      snprintf(label, sizeof(label),
+               "D=%u slot=%u QG=%u fused=%d padded_out=%d", d,
+               shape.padded_slot, shape.query_group, shape.fused_qkv != 0,
+               shape.padded_output);
+      failed |= uq_e2e_run_case(g_context, &shape, label);
+    }
+    static const uint32_t windows[] = {1, 100, 5000};
+    for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); ++w) {
+      uq_problem_shape_t shape = dim_shape(d);
+      shape.sliding_window = windows[w];
+      shape.sinks = (int)(w & 1);
+      shape.query_group = w == 2 ? 16 : 4;
+      snprintf(label, sizeof(label), "D=%u window=%u sinks=%d QG=%u", d,
+               windows[w], shape.sinks, shape.query_group);
+      failed |= uq_e2e_run_case(g_context, &shape, label);
+    }
+    uq_problem_shape_t shape = dim_shape(d);
+    shape.sinks = 1;
+    shape.query_group = 16;
+    snprintf(label, sizeof(label), "D=%u sinks QG=16", d);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+    shape = dim_shape(d);
+    shape.query_scale = 3000.0f;
+    snprintf(label, sizeof(label), "D=%u query x3000", d);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+    static const int32_t lens[2] = {70001, 4097};
+    for (uint32_t qg = 8; qg <= 16; qg += 8) {
+      shape = dim_shape(d);
+      shape.batch = 2;
+      shape.num_kv_heads = 1;
+      shape.query_group = qg;
+      shape.seq_lens = lens;
+      shape.max_seq = 70001;
+      shape.spare_blocks = 5;
+      snprintf(label, sizeof(label), "D=%u QG=%u lens 70001,4097", d, qg);
+      failed |= uq_e2e_run_case(g_context, &shape, label);
+    }
+  }
+  return failed;
+}
+
 // Head dims the sm_90a set lacks are UNIMPLEMENTED, naming the target.
-static int test_other_head_dims_refused(void) {
-  static const uint32_t dims[2] = {64, 128};
-  for (int i = 0; i < 2; ++i) {
-    uq_problem_shape_t shape = base_shape();
-    shape.head_dim = dims[i];
-    shape.padded_slot = dims[i] + dims[i] / 16;
+static int test_missing_head_dims_refused(void) {
+  static const uint32_t dims[1] = {64};
+  for (int i = 0; i < 1; ++i) {
+    uq_problem_shape_t shape = dim_shape(dims[i]);
     uq_problem_t *problem = NULL;
     UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
     uq_plan_t *plan = NULL;
@@ -239,7 +312,8 @@ static int test_graph_capture(void) {
 
 static const uq_test_case_t tests[] = {
     {"query_groups_and_block_sizes", test_query_groups_and_block_sizes},
-    {"other_head_dims_refused", test_other_head_dims_refused},
+    {"other_head_dims", test_other_head_dims},
+    {"missing_head_dims_refused", test_missing_head_dims_refused},
     {"layouts", test_layouts},
     {"windows_and_sinks", test_windows_and_sinks},
     {"long_contexts", test_long_contexts},
