@@ -7,7 +7,8 @@
 #            MFMA instructions per 16-token tile (simulator counters)
 #   run      host cost of one uq_plan_run call (null launches)
 #   cuda     on an H100/H200 (skips elsewhere): the issue-9 shapes through
-#            libuqrt's CUDA backend, us/step, KV GB/s and % of copy bandwidth
+#            libuqrt's CUDA backend at D 256 and 128, us/step, KV GB/s and %
+#            of copy bandwidth
 #   fuzz     the code-object loader fuzzer for 60 s (needs clang; see
 #            scripts/fuzz-codeobj.sh), then the simulator's full mutation
 #            sweep of every shipped code object (scripts/fuzz-sim.sh)
@@ -37,7 +38,11 @@ for name in "${names[@]}"; do
     "$build/tools/uq-bench-run/uq-bench-run" --batch=1
     "$build/tools/uq-bench-run/uq-bench-run" --batch=4 --embedded
     ;;
-  cuda) "$build/tools/uq-bench-cuda/uq-bench-cuda" || [[ $? == 77 ]] ;;
+  cuda)
+    for d in 256 128; do
+      "$build/tools/uq-bench-cuda/uq-bench-cuda" --head-dim=$d || [[ $? == 77 ]]
+    done
+    ;;
   fuzz) ./scripts/fuzz-codeobj.sh 60 && ./scripts/fuzz-sim.sh ;;
   *) echo "bench: unknown benchmark '$name'" >&2; exit 1 ;;
   esac

@@ -2,7 +2,7 @@
 // backend, as a server runs it: for each issue-9 shape a plan, its runs
 // captured into a CUDA graph on one stream, timed over the replays with
 // CUDA events. Prints us per decode step (decode + reduce), KV GB/s
-// (272 B x tokens x Hk x B / time), the same run's device-to-device copy
+// ((D + D/16) B x tokens x Hk x B / time), the same run's device-to-device copy
 // bandwidth and the ratio, and the peers' figures. Correctness is checked
 // by the CUDA tests (scripts/cuda-test.sh), not here.
 #define _POSIX_C_SOURCE 200809L
@@ -99,17 +99,20 @@ static uint64_t splitmix(uint64_t *state) {
 // Random codes with realistic scale bytes (2^-9 .. 2^6): timing on
 // random data, not on zeros. Correctness is the CUDA tests' job
 // (scripts/cuda-test.sh).
-static void fill_random_cache(uint8_t *cache, size_t slots, uint64_t seed) {
+static void fill_random_cache(uint8_t *cache, size_t slots, int d,
+                              uint64_t seed) {
   uint64_t state = seed;
+  const int slot_bytes = d + d / 16, groups = d / 32;
   for (size_t i = 0; i < slots; ++i) {
-    uint8_t *slot = cache + i * 272;
-    for (int b = 0; b < 272; b += 8) {
-      uint64_t r = splitmix(&state);
-      memcpy(slot + b, &r, 8);
+    uint8_t *slot = cache + i * slot_bytes;
+    for (int b = 0; b < slot_bytes; b += 4) { // slot_bytes % 4 == 0
+      uint32_t r = (uint32_t)splitmix(&state);
+      memcpy(slot + b, &r, 4);
     }
-    for (int g = 0; g < 8; ++g) {
-      slot[128 + g] = (uint8_t)(118 + slot[128 + g] % 16);
-      slot[264 + g] = (uint8_t)(118 + slot[264 + g] % 16);
+    for (int g = 0; g < groups; ++g) { // K scales, then V scales
+      uint8_t *k = slot + d / 2 + g, *v = slot + slot_bytes - groups + g;
+      *k = (uint8_t)(118 + *k % 16);
+      *v = (uint8_t)(118 + *v % 16);
     }
   }
 }
@@ -209,7 +212,10 @@ static uq_device_ptr_t put(bench_t *k, const void *data, size_t size) {
   return p;
 }
 
-static void run_bench(bench_t *k, int replays, int only) {
+// The issue's shapes at head dim `d`; the peers' figures (D = 256) are
+// compared only at D = 256.
+static void run_bench(bench_t *k, int replays, int only, int d) {
+  const uint32_t slot_bytes = (uint32_t)(d + d / 16);
   static const bench_shape_t shapes[] = {
       {1, 16384, 2, 8, 316, 28.7},   {4, 16384, 2, 8, 319, 62.6},
       {16, 16384, 2, 8, 727, 176},   {4, 65536, 2, 8, 1345, 178},
@@ -220,7 +226,7 @@ static void run_bench(bench_t *k, int replays, int only) {
   printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, 16-byte "
          "copy kernel)\n",
          copy);
-  printf("%3s %7s %2s %2s %-20s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
+  printf("%3s %7s %2s %2s %-22s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
          "QG", "variant", "P", "TGPP", "us/step", "KV GB/s", "%copy",
          "x triton", "x sdpa");
   for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); ++i) {
@@ -229,20 +235,20 @@ static void run_bench(bench_t *k, int replays, int only) {
     const bench_shape_t *sh = &shapes[i];
     uint32_t bs = 16, mbps = ((uint32_t)sh->tokens + bs - 1) / bs;
     size_t slots = (size_t)sh->batch * mbps * bs * sh->hk;
-    size_t cache_bytes = slots * 272;
+    size_t cache_bytes = slots * slot_bytes;
     // Enough cache copies that one replay streams >= 512 MiB: the L2
     // (60 MB) never holds the next step's cache.
     int copies = (int)(((size_t)512 << 20) / cache_bytes) + 1;
     if (copies > 16)
       copies = 16;
-    size_t q_elems = (size_t)sh->batch * sh->hk * sh->qg * 256;
+    size_t q_elems = (size_t)sh->batch * sh->hk * sh->qg * d;
     uint8_t *host = malloc(cache_bytes);
     int32_t *tables = malloc((size_t)sh->batch * mbps * sizeof(int32_t));
     int32_t *lens = malloc((size_t)sh->batch * sizeof(int32_t));
     uint16_t *query = malloc(q_elems * 2);
     if (!host || !tables || !lens || !query)
       die("out of memory");
-    fill_random_cache(host, slots, 1234 + i);
+    fill_random_cache(host, slots, d, 1234 + i);
     for (int32_t b = 0; b < sh->batch; ++b) {
       lens[b] = sh->tokens;
       for (uint32_t j = 0; j < mbps; ++j)
@@ -255,9 +261,9 @@ static void run_bench(bench_t *k, int replays, int only) {
     uq_decode_config_t config = {
         .num_kv_heads = (uint32_t)sh->hk,
         .query_group = (uint32_t)sh->qg,
-        .head_dim = 256,
+        .head_dim = (uint32_t)d,
         .block_size = bs,
-        .padded_slot = 272,
+        .padded_slot = slot_bytes,
         .max_blocks_per_seq = mbps,
         .num_blocks = (uint32_t)sh->batch * mbps,
         .max_batch = (uint32_t)sh->batch,
@@ -289,11 +295,15 @@ static void run_bench(bench_t *k, int replays, int only) {
     CU(k, GraphInstantiateWithFlags(&exec, graph, 0));
     int reps = replays / copies + 1;
     double us = time_graph(k, exec, reps) / copies;
-    double gbs = (double)sh->batch * sh->tokens * sh->hk * 272 / (us * 1e3);
-    printf("%3d %7d %2d %2d %-20s %5u %5u %9.1f %8.0f %5.1f%% %8.1f %8.2f\n",
-           sh->batch, sh->tokens, sh->hk, sh->qg, info.variant, partitions,
-           tgpp, us, gbs, 100.0 * gbs / copy, sh->triton_us / us,
-           sh->sdpa_us / us);
+    double gbs =
+        (double)sh->batch * sh->tokens * sh->hk * slot_bytes / (us * 1e3);
+    printf("%3d %7d %2d %2d %-22s %5u %5u %9.1f %8.0f %5.1f%%", sh->batch,
+           sh->tokens, sh->hk, sh->qg, info.variant, partitions, tgpp, us, gbs,
+           100.0 * gbs / copy);
+    if (d == 256)
+      printf(" %8.1f %8.2f\n", sh->triton_us / us, sh->sdpa_us / us);
+    else
+      printf(" %8s %8s\n", "-", "-");
     CU(k, GraphExecDestroy(exec));
     CU(k, GraphDestroy(graph));
     uq_device_ptr_t all[] = {q, t, l, o};
@@ -319,12 +329,14 @@ static void usage(FILE *out) {
       "\n"
       "  --replays=N      decode steps timed per shape (default 200)\n"
       "  --case=N         only shape N (0-based)\n"
+      "  --head-dim=D     the shapes at head dim D (default 256; the peers'\n"
+      "                   figures are for 256 and shown only there)\n"
       "  --help           this text\n",
       out);
 }
 
 int main(int argc, char **argv) {
-  int replays = 200, only = -1;
+  int replays = 200, only = -1, head_dim = 256;
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0) {
@@ -332,6 +344,10 @@ int main(int argc, char **argv) {
       return 0;
     } else if (strncmp(a, "--case=", 7) == 0) {
       only = atoi(a + 7);
+    } else if (strncmp(a, "--head-dim=", 11) == 0) {
+      head_dim = atoi(a + 11);
+      if (head_dim != 64 && head_dim != 128 && head_dim != 256)
+        die("--head-dim must be 64, 128 or 256, got '%s'", a + 11);
     } else if (strncmp(a, "--replays=", 10) == 0) {
       replays = atoi(a + 10);
       if (replays < 1)
@@ -343,7 +359,7 @@ int main(int argc, char **argv) {
   bench_t k;
   memset(&k, 0, sizeof(k));
   bench_open(&k);
-  run_bench(&k, replays, only);
+  run_bench(&k, replays, only, head_dim);
   uq_context_destroy(k.context);
   return 0;
 }
