@@ -1022,7 +1022,7 @@ module attributes {gpu.container_module} {
   // The same contract as the gfx950 decode + reduce (argument order:
   // runtime/kernel_abi.h; partials [B, Hk, P, QG, D] with the same
   // partition walk), designed for Hopper rather than ported. The head dim
-  // D (128 or 256) is a uq.param: the helpers that need it read it
+  // D (64, 128 or 256) is a uq.param: the helpers that need it read it
   // themselves (this pipeline has no uq-inline: LLVM inlines after the
   // loops are unrolled), and shapes fold to constants once specialized.
   //
@@ -1044,7 +1044,8 @@ module attributes {gpu.container_module} {
   // - PV on tensor cores: mma.sync m16n8k16 bf16 -> f32. V's codes become
   //   bf16 by shifts (code s.e1e0.m as bf16 bits s.0..0e1e0.m000000 is the
   //   E2M1 value times 2^-126) and a bf16x2 multiply by 2^126 (exact);
-  //   ldmatrix.trans hands each thread its codes already paired by token.
+  //   ldmatrix.trans hands each thread its codes already paired by token
+  //   (D = 64: 16-bit loads build the same registers, @uq_sm90_v_frags).
   //   V's per-(token, group) scale is folded into bf16 P, one P per group
   //   (exact: a power of two). QG 16: O = P V (M = query rows). QG <= 8:
   //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
@@ -1056,25 +1057,34 @@ module attributes {gpu.container_module} {
   //   D = 128: [0,68), [80,148), 176. Copies are 8 B cp.async (4 B when
   //   padded_slot or D/2 + D/32 is not a multiple of 8), each warp
   //   instruction contiguous bytes of one slot or a few (few cache lines
-  //   per instruction). D = 64 (K end 34) would need 2-byte placement,
-  //   which cp.async cannot do: not built.
+  //   per instruction). D = 64: K ends at 34, and cp.async (4, 8 or 16
+  //   bytes, aligned) cannot place V at 48; the slot is copied as it is
+  //   ([0,34), [34,68), stride 80), K still by ldmatrix, V's B fragments by
+  //   16-bit shared loads (free of bank conflicts at stride 80) and V's
+  //   scales read from byte 64 and shifted (@uq_sm90_scale_words).
   // - Tokens of a tile outside [window start, seq_len) are clamped to a
   //   valid token for the copy (no read past the used block table entries,
   //   no garbage slot ever loaded) and masked to -inf.
   // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
-  // (nvvm.minctasm: ptxas keeps registers <= 168 for 3, <= 255 for 2); the
-  // shared memory per QG (kernel_abi.h) allows exactly that many.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [4, 3, 3, 2]} {
+  // (nvvm.minctasm: ptxas keeps registers <= 64 for 8, <= 80 for 6,
+  // <= 128 for 4, <= 168 for 3, <= 255 for 2); the shared memory per QG
+  // (kernel_abi.h) allows exactly that many for D 128 and 256, and more
+  // for D 64 (there registers set the limit: 93 and 106 unbounded).
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [8, 6, 4, 3, 3, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The slot geometry of the head dim D (runtime/kernel_abi.h's
     // UQ_SM90_SLOT_STRIDE): K codes + scales [0, kend), kend = D/2 + D/32;
-    // V codes + scales at voff = kend rounded up to 16 (ldmatrix rows), so
-    // %gap = voff - kend; the stride is the smallest odd multiple of 16
+    // V codes + scales at voff = kend rounded up to 16 (ldmatrix rows) when
+    // cp.async can move them there (kend a multiple of 4), else at kend
+    // itself (D = 64: kend 34, V read by 16-bit loads, @uq_sm90_v_frags),
+    // so %gap = voff - kend; the stride is the smallest odd multiple of 16
     // holding both (ldmatrix free of bank conflicts). D = 256: kend 136,
-    // voff 144, stride 304; D = 128: 68, 80, 176.
+    // voff 144, stride 304; D = 128: 68, 80, 176; D = 64: 34, 34, 80.
     func.func private @uq_sm90_slot_geometry() -> (i32, i32, i32) {
+      %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
       %c4 = arith.constant 4 : i32
       %c5 = arith.constant 5 : i32
       %c15 = arith.constant 15 : i32
@@ -1085,7 +1095,10 @@ module attributes {gpu.container_module} {
       %k1 = arith.shrui %hd_i, %c5 : i32
       %kend = arith.addi %k0, %k1 : i32
       %v0 = arith.addi %kend, %c15 : i32
-      %voff = arith.andi %v0, %cm16 : i32
+      %v16 = arith.andi %v0, %cm16 : i32
+      %k3 = arith.andi %kend, %c3 : i32
+      %movable = arith.cmpi eq, %k3, %c0 : i32
+      %voff = arith.select %movable, %v16, %kend : i32
       %vend = arith.addi %voff, %kend : i32
       %s0 = arith.addi %vend, %c15 : i32
       %s1 = arith.shrui %s0, %c4 : i32
@@ -1382,10 +1395,22 @@ module attributes {gpu.container_module} {
     // The scale bytes (K at %off = D/2, V at voff + D/2) of the tokens this
     // thread's fragments touch: 2t, 2t + 1, 8 + 2t, 9 + 2t (two words each;
     // D/32 bytes are scales, the rest of the 8 is whatever follows them in
-    // the slot's stride, never used).
+    // the slot's stride, never used). Read 8-byte aligned: from %off rounded
+    // down to 8, shifted down by the difference (D = 64's V scales at 66:
+    // bytes 66, 67 become bytes 0, 1; 0 for the other dims).
     func.func private @uq_sm90_scale_words(%sbp: !llvm.ptr<3>, %t2: i32, %off: i32, %stride: i32) -> vector<8xi32> {
       %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
+      %c0 = arith.constant 0 : i32
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %v7 = arith.andi %geo#1, %c7 : i32
+      %shifted = arith.cmpi ne, %v7, %c0 : i32
+      %mis = arith.andi %off, %c7 : i32
+      %offd = arith.subi %off, %mis : i32
+      %offa = arith.select %shifted, %offd, %off : i32
+      %msh = arith.shli %mis, %c3 : i32
       %zero8i = arith.constant dense<0> : vector<8xi32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
@@ -1401,11 +1426,15 @@ module attributes {gpu.container_module} {
         %tk0 = arith.addi %t2, %ce : i32
         %tk = arith.addi %tk0, %cn8 : i32
         %o0 = arith.muli %tk, %stride : i32
-        %o1 = arith.addi %o0, %off : i32
+        %o1 = arith.addi %o0, %offa : i32
         %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
         %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-        %w0 = vector.extract %w[0] : i32 from vector<2xi32>
-        %w1 = vector.extract %w[1] : i32 from vector<2xi32>
+        %wa = vector.extract %w[0] : i32 from vector<2xi32>
+        %wb = vector.extract %w[1] : i32 from vector<2xi32>
+        %f0 = llvm.intr.fshr(%wb, %wa, %msh) : (i32, i32, i32) -> i32
+        %f1 = arith.shrui %wb, %msh : i32
+        %w0 = arith.select %shifted, %f0, %wa : i32
+        %w1 = arith.select %shifted, %f1, %wb : i32
         %c2x = arith.muli %c, %i2 : index
         %c2x1 = arith.addi %c2x, %i1 : index
         %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
@@ -1594,6 +1623,67 @@ module attributes {gpu.container_module} {
       %s01 = arith.ori %sc0, %sc1 : i32
       %s89 = arith.ori %sc2, %sc3 : i32
       return %s01, %s89 : i32, i32
+    }
+
+    // V's four registers of one group pair of a tile, as ldmatrix.x4.trans
+    // gives them: register m holds 16-bit column g of byte half m >> 1 of
+    // the pair (codes 4g .. 4g + 3 of group 2 jp + (m >> 1)) of tokens
+    // 8 (m & 1) + 2t (low half) and + 1 (high half). ldmatrix reads the
+    // lane's row address %la when V rows are 16-byte aligned; else (D = 64:
+    // V at byte 34, which cp.async cannot move) 16-bit shared loads from
+    // this thread's own element, shared offset %va (token 2t, byte 2g).
+    func.func private @uq_sm90_v_frags(%la: i32, %va: i32) -> (i32, i32, i32, i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %c15 = arith.constant 15 : i32
+      %c16 = arith.constant 16 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i4 = arith.constant 4 : index
+      %zero4 = arith.constant dense<0> : vector<4xi32>
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %stride = arith.addi %geo#2, %c0 : i32
+      %v15 = arith.andi %geo#1, %c15 : i32
+      %aligned = arith.cmpi eq, %v15, %c0 : i32
+      %r:4 = scf.if %aligned -> (i32, i32, i32, i32) {
+        %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+        %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
+        %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
+        %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
+        %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+        scf.yield %vf0, %vf1, %vf2, %vf3 : i32, i32, i32, i32
+      } else {
+        %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
+        %rows8 = arith.shli %stride, %c3 : i32
+        %v = scf.for %m = %i0 to %i4 step %i1 iter_args(%acc = %zero4) -> (vector<4xi32>) {
+          %mi = arith.index_cast %m : index to i32
+          %mh = arith.andi %mi, %c1 : i32
+          %mb = arith.shrui %mi, %c1 : i32
+          %ro = arith.muli %mh, %rows8 : i32
+          %bo = arith.shli %mb, %c4 : i32
+          %o0 = arith.addi %va, %ro : i32
+          %o = arith.addi %o0, %bo : i32
+          %o1 = arith.addi %o, %stride : i32
+          %p0 = llvm.getelementptr %smem[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %p1 = llvm.getelementptr %smem[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %lo = llvm.load %p0 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+          %hi = llvm.load %p1 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+          %lo32 = arith.extui %lo : i16 to i32
+          %hi32 = arith.extui %hi : i16 to i32
+          %hs = arith.shli %hi32, %c16 : i32
+          %w = arith.ori %lo32, %hs : i32
+          %acc1 = vector.insert %w, %acc[%m] : i32 into vector<4xi32>
+          scf.yield %acc1 : vector<4xi32>
+        }
+        %w0 = vector.extract %v[0] : i32 from vector<4xi32>
+        %w1 = vector.extract %v[1] : i32 from vector<4xi32>
+        %w2 = vector.extract %v[2] : i32 from vector<4xi32>
+        %w3 = vector.extract %v[3] : i32 from vector<4xi32>
+        scf.yield %w0, %w1, %w2, %w3 : i32, i32, i32, i32
+      }
+      return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
     }
 
     gpu.func @uq_decode(
@@ -1920,6 +2010,13 @@ module attributes {gpu.container_module} {
       %lgo = arith.shli %lg0, %c4 : i32
       %lrb = arith.muli %lrow, %stride : i32
       %lrow_off = arith.addi %lrb, %lgo : i32
+      // @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g),
+      // as an offset from the lane's row address to the shared offset
+      %vt0 = arith.muli %t2, %stride : i32
+      %vt1 = arith.shli %g, %c1 : i32
+      %vt2 = arith.addi %vt0, %vt1 : i32
+      %vt3 = arith.subi %vt2, %lrow_off : i32
+      %vdelta = arith.subi %vt3, %smem_i : i32
       %nw_ix = arith.index_cast %nw : i32 to index
       %zero64 = arith.constant dense<0.0> : vector<64xf32>
       // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
@@ -2053,18 +2150,15 @@ module attributes {gpu.container_module} {
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
             %la = arith.addi %la0, %voff : i32
-            %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-            %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
-            %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
-            %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
-            %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+            %va = arith.addi %la, %vdelta : i32
+            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
             %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
               %j2 = arith.muli %jp, %i2 : index
               %j = arith.addi %j2, %jj : index
               %ji = arith.index_cast %j : index to i32
               %isodd = arith.cmpi eq, %jj, %i1 : index
-              %rlo = arith.select %isodd, %vf2, %vf0 : i32
-              %rhi = arith.select %isodd, %vf3, %vf1 : i32
+              %rlo = arith.select %isodd, %vf#2, %vf#0 : i32
+              %rhi = arith.select %isodd, %vf#3, %vf#1 : i32
               %vjw = arith.divui %j, %i4 : index
               %vjw2 = arith.addi %vjw, %i2 : index
               %vjw4 = arith.addi %vjw, %i4 : index
@@ -2323,18 +2417,15 @@ module attributes {gpu.container_module} {
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
             %la = arith.addi %la0, %voff : i32
-            %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-            %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
-            %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
-            %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
-            %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+            %va = arith.addi %la, %vdelta : i32
+            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
             %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
               %j2 = arith.muli %jp, %i2 : index
               %j = arith.addi %j2, %jj : index
               %ji = arith.index_cast %j : index to i32
               %isodd = arith.cmpi eq, %jj, %i1 : index
-              %rlo = arith.select %isodd, %vf2, %vf0 : i32
-              %rhi = arith.select %isodd, %vf3, %vf1 : i32
+              %rlo = arith.select %isodd, %vf#2, %vf#0 : i32
+              %rhi = arith.select %isodd, %vf#3, %vf#1 : i32
               %vjw = arith.divui %j, %i4 : index
               %vjw2 = arith.addi %vjw, %i2 : index
               %vjw4 = arith.addi %vjw, %i4 : index
@@ -2538,7 +2629,7 @@ module attributes {gpu.container_module} {
   // Built for latency: the partitions' max and weights are computed by the
   // CTA's threads in parallel (block reductions through shared memory), and
   // each thread's sum over partitions keeps 8 loads in flight.
-  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 128}, {d = 256}]} {
+  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
     llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x i8>
     // The block-wide max (%is_max) or sum of %v over the D threads.
     func.func private @uq_sm90_block_reduce(%v: f32, %tid: i32, %is_max: i1) -> f32 {

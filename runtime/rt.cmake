@@ -25,10 +25,13 @@ set(_uq_compile_targets --target=gfx950)
 set(UQ_CUBINS "" CACHE INTERNAL "")
 if(UQ_CUDA_DIR)
   set(UQ_CUBINS
+      "${UQ_KERNELS_DIR}/decode_sm90_d64_qg_max8.cubin"
+      "${UQ_KERNELS_DIR}/decode_sm90_d64_qg_max16.cubin"
       "${UQ_KERNELS_DIR}/decode_sm90_d128_qg_max8.cubin"
       "${UQ_KERNELS_DIR}/decode_sm90_d128_qg_max16.cubin"
       "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max8.cubin"
       "${UQ_KERNELS_DIR}/decode_sm90_d256_qg_max16.cubin"
+      "${UQ_KERNELS_DIR}/reduce_sm90_d64.cubin"
       "${UQ_KERNELS_DIR}/reduce_sm90_d128.cubin"
       "${UQ_KERNELS_DIR}/reduce_sm90_d256.cubin"
       "${UQ_KERNELS_DIR}/store_sm90_d64.cubin"
