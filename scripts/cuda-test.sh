@@ -39,4 +39,6 @@ run "$uq_run" --backend=cuda --qg=5 --sliding-window=700 --padded-slot=304 --see
 run "$uq_run" --backend=cuda --steps=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=128 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=128 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --head-dim=64 --qg=8 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --head-dim=64 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
 exit $status

@@ -59,7 +59,7 @@ static int test_query_groups_and_block_sizes(void) {
 // every QG 1-16 with the block sizes in turn, 4- and 8-byte slot
 // alignment with fused-QKV and padded-output strides, windows with and
 // without sinks, and a context past 70k tokens.
-static const uint32_t k_other_dims[] = {128};
+static const uint32_t k_other_dims[] = {64, 128};
 
 static uq_problem_shape_t dim_shape(uint32_t d) {
   uq_problem_shape_t shape = base_shape();
@@ -130,23 +130,24 @@ static int test_other_head_dims(void) {
   return failed;
 }
 
-// Head dims the sm_90a set lacks are UNIMPLEMENTED, naming the target.
-static int test_missing_head_dims_refused(void) {
-  static const uint32_t dims[1] = {64};
-  for (int i = 0; i < 1; ++i) {
-    uq_problem_shape_t shape = dim_shape(dims[i]);
-    uq_problem_t *problem = NULL;
-    UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
-    uq_plan_t *plan = NULL;
-    uq_status_t status = uq_plan_create(g_context, &problem->config, &plan);
-    printf("  D=%u: %s\n", dims[i], uq_status_message(status));
-    int names = strstr(uq_status_message(status), "sm_90a") != NULL;
-    int code = uq_status_consume_code(status);
-    uq_problem_destroy(problem);
-    UQ_EXPECT(plan == NULL);
-    UQ_EXPECT_EQ_INT(code, UQ_STATUS_UNIMPLEMENTED);
-    UQ_EXPECT(names);
-  }
+// The sm_90a set covers every head dim of the format (64, 128, 256); any
+// other is UNIMPLEMENTED by plan validation, before a kernel is looked up.
+static int test_unsupported_head_dim_refused(void) {
+  uq_problem_shape_t shape = dim_shape(128);
+  uq_problem_t *problem = NULL;
+  UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+  uq_decode_config_t config = problem->config;
+  config.head_dim = 96;
+  config.padded_slot = 96 + 96 / 16;
+  uq_plan_t *plan = NULL;
+  uq_status_t status = uq_plan_create(g_context, &config, &plan);
+  printf("  D=96: %s\n", uq_status_message(status));
+  int names = strstr(uq_status_message(status), "head_dim 96") != NULL;
+  int code = uq_status_consume_code(status);
+  uq_problem_destroy(problem);
+  UQ_EXPECT(plan == NULL);
+  UQ_EXPECT_EQ_INT(code, UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT(names);
   return 0;
 }
 
@@ -313,7 +314,7 @@ static int test_graph_capture(void) {
 static const uq_test_case_t tests[] = {
     {"query_groups_and_block_sizes", test_query_groups_and_block_sizes},
     {"other_head_dims", test_other_head_dims},
-    {"missing_head_dims_refused", test_missing_head_dims_refused},
+    {"unsupported_head_dim_refused", test_unsupported_head_dim_refused},
     {"layouts", test_layouts},
     {"windows_and_sinks", test_windows_and_sinks},
     {"long_contexts", test_long_contexts},
