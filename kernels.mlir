@@ -1109,13 +1109,9 @@ module attributes {gpu.container_module} {
 
     // Copies the 16 slots of one tile (token base %tb) into a stage buffer
     // (shared address %stage, slot s at s x stride). Lane l & 15 finds the
-    // slot of token tb + (l & 15); then each cp.async of the warp copies 32
-    // chunks of the bodies (bytes [0, D) of the slots, slot-major: one slot
-    // per instruction for D = 256 with 8-byte chunks, several for a smaller
-    // D), and the last ones the 16 slots' tails [D, D + D/16): few cache
-    // lines per instruction. Bytes from kend on (V codes and scales) land
-    // gap further in shared memory. 8-byte copies when padded_slot and kend
-    // are multiples of 8 (kend = 68 for D = 128 is not), else 4-byte ones.
+    // slot of token tb + (l & 15); @uq_sm90_copy_slots moves them in u-byte
+    // chunks: 8 when padded_slot and kend are multiples of 8 (kend = 68 for
+    // D = 128 is not), else 4.
     func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %lane: i32,
         %win_start: i32, %seq_len: i32, %bs_shift: i32, %bs_mask: i32,
         %block_tables: !llvm.ptr<1>, %bt_row: i64, %kv_cache: !llvm.ptr<1>,
@@ -1124,22 +1120,11 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : i32
       %c4 = arith.constant 4 : i32
       %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
       %c15 = arith.constant 15 : i32
-      %c16 = arith.constant 16 : i32
-      %c32 = arith.constant 32 : i32
       %c32_i64 = arith.constant 32 : i64
-      %z = arith.constant 0 : index
-      %one = arith.constant 1 : index
-      %i16 = arith.constant 16 : index
-      %i32 = arith.constant 32 : index
-      %hd = "uq.param"() {name = "d"} : () -> index
-      %hd_i = arith.index_cast %hd : index to i32
       %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
-      %kend = arith.addi %geo#0, %c0 : i32
-      %gap = arith.subi %geo#1, %geo#0 : i32
-      %stride = arith.addi %geo#2, %c0 : i32
-      %dt = arith.addi %hd_i, %gap : i32
-      %k7 = arith.andi %kend, %c7 : i32
+      %k7 = arith.andi %geo#0, %c7 : i32
       %k8 = arith.cmpi eq, %k7, %c0 : i32
       %unit8 = arith.andi %unit8_slot, %k8 : i1
       %mine = arith.andi %lane, %c15 : i32
@@ -1165,172 +1150,83 @@ module attributes {gpu.container_module} {
       %hi64 = arith.shrui %src, %c32_i64 : i64
       %hi = arith.trunci %hi64 : i64 to i32
       scf.if %unit8 {
-        // bodies, 8-byte chunks, nb = D / 8 per slot: a slot per
-        // instruction (nb / 32 of them when nb > 32), or 32 / nb slots
-        // (lane l: slot l / nb, chunk l % nb) when nb < 32
-        %u_ix = arith.constant 8 : index
-        %u = arith.constant 8 : i32
-        %nb_ix = arith.divui %hd, %u_ix : index
-        %nb = arith.index_cast %nb_ix : index to i32
-        %spi0 = arith.divui %i32, %nb_ix : index
-        %spi = arith.maxui %spi0, %one : index
-        %spi_i = arith.index_cast %spi : index to i32
-        %hpi0 = arith.divui %nb_ix, %i32 : index
-        %hpi = arith.maxui %hpi0, %one : index
-        %multi = arith.cmpi ugt, %spi, %one : index
-        %nsl = arith.divui %i16, %spi : index
-        %lsub = arith.divui %lane, %nb : i32
-        %lch = arith.remui %lane, %nb : i32
-        %sub = arith.select %multi, %lsub, %c0 : i32
-        scf.for %sl = %z to %nsl step %one {
-          %sl_i = arith.index_cast %sl : index to i32
-          %si0 = arith.muli %sl_i, %spi_i : i32
-          %si = arith.addi %si0, %sub : i32
-          %slo, %v0 = gpu.shuffle idx %lo, %si, %c32 : i32
-          %shi, %v1 = gpu.shuffle idx %hi, %si, %c32 : i32
-          %slo64 = arith.extui %slo : i32 to i64
-          %shi64 = arith.extui %shi : i32 to i64
-          %shh = arith.shli %shi64, %c32_i64 : i64
-          %base = arith.ori %shh, %slo64 : i64
-          %dbase0 = arith.muli %si, %stride : i32
-          %dbase = arith.addi %stage, %dbase0 : i32
-          scf.for %h = %z to %hpi step %one {
-            %hi32 = arith.index_cast %h : index to i32
-            %c = arith.muli %hi32, %c32 : i32
-            %cl = arith.addi %lane, %c : i32
-            %ch = arith.select %multi, %lch, %cl : i32
-            %go = arith.muli %ch, %u : i32
-            %isv = arith.cmpi uge, %go, %kend : i32
-            %gp = arith.select %isv, %gap, %c0 : i32
-            %do = arith.addi %go, %gp : i32
-            %go64 = arith.extui %go : i32 to i64
-            %s = arith.addi %base, %go64 : i64
-            %d = arith.addi %dbase, %do : i32
-            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
-          }
-        }
+        func.call @uq_sm90_copy_slots(%c8, %stage, %lo, %hi, %lane) : (i32, i32, i32, i32, i32) -> ()
       } else {
-        // bodies, 4-byte chunks, nb = D / 4 per slot: a slot per
-        // instruction (nb / 32 of them when nb > 32), or 32 / nb slots
-        // (lane l: slot l / nb, chunk l % nb) when nb < 32
-        %u_ix = arith.constant 4 : index
-        %u = arith.constant 4 : i32
-        %nb_ix = arith.divui %hd, %u_ix : index
-        %nb = arith.index_cast %nb_ix : index to i32
-        %spi0 = arith.divui %i32, %nb_ix : index
-        %spi = arith.maxui %spi0, %one : index
-        %spi_i = arith.index_cast %spi : index to i32
-        %hpi0 = arith.divui %nb_ix, %i32 : index
-        %hpi = arith.maxui %hpi0, %one : index
-        %multi = arith.cmpi ugt, %spi, %one : index
-        %nsl = arith.divui %i16, %spi : index
-        %lsub = arith.divui %lane, %nb : i32
-        %lch = arith.remui %lane, %nb : i32
-        %sub = arith.select %multi, %lsub, %c0 : i32
-        scf.for %sl = %z to %nsl step %one {
-          %sl_i = arith.index_cast %sl : index to i32
-          %si0 = arith.muli %sl_i, %spi_i : i32
-          %si = arith.addi %si0, %sub : i32
-          %slo, %v0 = gpu.shuffle idx %lo, %si, %c32 : i32
-          %shi, %v1 = gpu.shuffle idx %hi, %si, %c32 : i32
-          %slo64 = arith.extui %slo : i32 to i64
-          %shi64 = arith.extui %shi : i32 to i64
-          %shh = arith.shli %shi64, %c32_i64 : i64
-          %base = arith.ori %shh, %slo64 : i64
-          %dbase0 = arith.muli %si, %stride : i32
-          %dbase = arith.addi %stage, %dbase0 : i32
-          scf.for %h = %z to %hpi step %one {
-            %hi32 = arith.index_cast %h : index to i32
-            %c = arith.muli %hi32, %c32 : i32
-            %cl = arith.addi %lane, %c : i32
-            %ch = arith.select %multi, %lch, %cl : i32
-            %go = arith.muli %ch, %u : i32
-            %isv = arith.cmpi uge, %go, %kend : i32
-            %gp = arith.select %isv, %gap, %c0 : i32
-            %do = arith.addi %go, %gp : i32
-            %go64 = arith.extui %go : i32 to i64
-            %s = arith.addi %base, %go64 : i64
-            %d = arith.addi %dbase, %do : i32
-            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
-          }
-        }
+        func.call @uq_sm90_copy_slots(%c4, %stage, %lo, %hi, %lane) : (i32, i32, i32, i32, i32) -> ()
       }
-      scf.if %unit8 {
-        // tails, 8-byte chunks, nt = ceil(D/16 / 8) per slot: lane l
-        // copies chunk l % nt of slot l / nt + (32 / nt) h (slots < 16)
-        %u_ix = arith.constant 8 : index
-        %u = arith.constant 8 : i32
-        %tl_ix = arith.divui %hd, %i16 : index
-        %nt_ix = arith.ceildivui %tl_ix, %u_ix : index
-        %nt = arith.index_cast %nt_ix : index to i32
-        %spt_ix = arith.divui %i32, %nt_ix : index
-        %spt = arith.index_cast %spt_ix : index to i32
-        %nh = arith.ceildivui %i16, %spt_ix : index
-        %nch = arith.muli %nt_ix, %i16 : index
-        %full = arith.cmpi uge, %nch, %i32 : index
-        scf.for %h = %z to %nh step %one {
-          %hi32 = arith.index_cast %h : index to i32
-          %ts0 = arith.divui %lane, %nt : i32
-          %hs = arith.muli %hi32, %spt : i32
-          %ts = arith.addi %ts0, %hs : i32
-          %tc = arith.remui %lane, %nt : i32
-          %ts16 = arith.cmpi ult, %ts, %c16 : i32
-          %in = arith.ori %full, %ts16 : i1
+      return
+    }
+
+    // The copies of @uq_sm90_issue_tile in u-byte chunks (u = 8 or 4, a
+    // constant once inlined): L = 32 / u lanes per slot, so each instruction
+    // moves 32 contiguous bytes (one sector) of each of u slots. Lane l
+    // copies chunks c = l % L + L i (i < ceil(C / L), c < C = (D + D/16) / u)
+    // of slot s = l / L + u p, pass p < 16 / u; the slot's address comes
+    // from lane s (%lo, %hi). A lane's chunks differ by constant offsets,
+    // which ptxas folds into the instructions. Bytes from kend on (V codes
+    // and scales) land gap further in shared memory.
+    func.func private @uq_sm90_copy_slots(%u: i32, %stage: i32, %lo: i32, %hi: i32, %lane: i32) {
+      %c0 = arith.constant 0 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c32 = arith.constant 32 : i32
+      %c32_i64 = arith.constant 32 : i64
+      %z = arith.constant 0 : index
+      %one = arith.constant 1 : index
+      %i16 = arith.constant 16 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %kend = arith.addi %geo#0, %c0 : i32
+      %gap = arith.subi %geo#1, %geo#0 : i32
+      %stride = arith.addi %geo#2, %c0 : i32
+      %z0 = arith.divui %hd, %i16 : index
+      %zb_ix = arith.addi %hd, %z0 : index
+      %zb = arith.index_cast %zb_ix : index to i32
+      %nc = arith.divui %zb, %u : i32
+      %nl = arith.divui %c32, %u : i32
+      %ni0 = arith.ceildivui %nc, %nl : i32
+      %ni = arith.index_cast %ni0 : i32 to index
+      %np0 = arith.divui %c16, %u : i32
+      %np = arith.index_cast %np0 : i32 to index
+      %q = arith.remui %lane, %nl : i32
+      %qb = arith.muli %q, %u : i32
+      %s0 = arith.divui %lane, %nl : i32
+      %is8 = arith.cmpi eq, %u, %c8 : i32
+      scf.for %p = %z to %np step %one {
+        %pi = arith.index_cast %p : index to i32
+        %sp = arith.muli %pi, %u : i32
+        %s = arith.addi %s0, %sp : i32
+        %slo, %v0 = gpu.shuffle idx %lo, %s, %c32 : i32
+        %shi, %v1 = gpu.shuffle idx %hi, %s, %c32 : i32
+        %slo64 = arith.extui %slo : i32 to i64
+        %shi64 = arith.extui %shi : i32 to i64
+        %shh = arith.shli %shi64, %c32_i64 : i64
+        %base = arith.ori %shh, %slo64 : i64
+        %qb64 = arith.extui %qb : i32 to i64
+        %bq = arith.addi %base, %qb64 : i64
+        %db0 = arith.muli %s, %stride : i32
+        %db1 = arith.addi %stage, %db0 : i32
+        %dq = arith.addi %db1, %qb : i32
+        scf.for %i = %z to %ni step %one {
+          %ii = arith.index_cast %i : index to i32
+          %cl = arith.muli %ii, %nl : i32
+          %c = arith.addi %q, %cl : i32
+          %in = arith.cmpi ult, %c, %nc : i32
           scf.if %in {
-            %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
-            %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
-            %slo64 = arith.extui %slo : i32 to i64
-            %shi64 = arith.extui %shi : i32 to i64
-            %shh = arith.shli %shi64, %c32_i64 : i64
-            %base = arith.ori %shh, %slo64 : i64
-            %to = arith.muli %tc, %u : i32
-            %go = arith.addi %to, %hd_i : i32
-            %go64 = arith.extui %go : i32 to i64
-            %s = arith.addi %base, %go64 : i64
-            %d0 = arith.muli %ts, %stride : i32
-            %d1 = arith.addi %d0, %dt : i32
-            %d2 = arith.addi %d1, %to : i32
-            %d = arith.addi %stage, %d2 : i32
-            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
-          }
-        }
-      } else {
-        // tails, 4-byte chunks, nt = ceil(D/16 / 4) per slot: lane l
-        // copies chunk l % nt of slot l / nt + (32 / nt) h (slots < 16)
-        %u_ix = arith.constant 4 : index
-        %u = arith.constant 4 : i32
-        %tl_ix = arith.divui %hd, %i16 : index
-        %nt_ix = arith.ceildivui %tl_ix, %u_ix : index
-        %nt = arith.index_cast %nt_ix : index to i32
-        %spt_ix = arith.divui %i32, %nt_ix : index
-        %spt = arith.index_cast %spt_ix : index to i32
-        %nh = arith.ceildivui %i16, %spt_ix : index
-        %nch = arith.muli %nt_ix, %i16 : index
-        %full = arith.cmpi uge, %nch, %i32 : index
-        scf.for %h = %z to %nh step %one {
-          %hi32 = arith.index_cast %h : index to i32
-          %ts0 = arith.divui %lane, %nt : i32
-          %hs = arith.muli %hi32, %spt : i32
-          %ts = arith.addi %ts0, %hs : i32
-          %tc = arith.remui %lane, %nt : i32
-          %ts16 = arith.cmpi ult, %ts, %c16 : i32
-          %in = arith.ori %full, %ts16 : i1
-          scf.if %in {
-            %slo, %v0 = gpu.shuffle idx %lo, %ts, %c32 : i32
-            %shi, %v1 = gpu.shuffle idx %hi, %ts, %c32 : i32
-            %slo64 = arith.extui %slo : i32 to i64
-            %shi64 = arith.extui %shi : i32 to i64
-            %shh = arith.shli %shi64, %c32_i64 : i64
-            %base = arith.ori %shh, %slo64 : i64
-            %to = arith.muli %tc, %u : i32
-            %go = arith.addi %to, %hd_i : i32
-            %go64 = arith.extui %go : i32 to i64
-            %s = arith.addi %base, %go64 : i64
-            %d0 = arith.muli %ts, %stride : i32
-            %d1 = arith.addi %d0, %dt : i32
-            %d2 = arith.addi %d1, %to : i32
-            %d = arith.addi %stage, %d2 : i32
-            llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %s : (i32, i64) -> ()
+            // byte q u + 32 i of the slot
+            %io = arith.muli %ii, %c32 : i32
+            %go = arith.addi %qb, %io : i32
+            %isv = arith.cmpi uge, %go, %kend : i32
+            %gp = arith.select %isv, %gap, %c0 : i32
+            %do = arith.addi %io, %gp : i32
+            %io64 = arith.extui %io : i32 to i64
+            %sa = arith.addi %bq, %io64 : i64
+            %d = arith.addi %dq, %do : i32
+            scf.if %is8 {
+              llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 8;", "r,l,~{memory}" %d, %sa : (i32, i64) -> ()
+            } else {
+              llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global [$0], [$1], 4;", "r,l,~{memory}" %d, %sa : (i32, i64) -> ()
+            }
           }
         }
       }
