@@ -1070,7 +1070,7 @@ module attributes {gpu.container_module} {
   // <= 128 for 4, <= 168 for 3, <= 255 for 2); the shared memory per QG
   // (kernel_abi.h) allows exactly that many for D 128 and 256, and more
   // for D 64 (there registers set the limit: 93 and 106 unbounded).
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [8, 6, 4, 3, 3, 2]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [7, 5, 4, 3, 3, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The slot geometry of the head dim D (runtime/kernel_abi.h's
@@ -1107,37 +1107,57 @@ module attributes {gpu.container_module} {
       return %kend, %voff, %stride : i32, i32, i32
     }
 
-    // Copies the 16 slots of one tile (token base %tb) into a stage buffer
-    // (shared address %stage, slot s at s x stride). Lane l & 15 finds the
-    // slot of token tb + (l & 15); @uq_sm90_copy_slots moves them in u-byte
-    // chunks: 8 when padded_slot and kend are multiples of 8 (kend = 68 for
-    // D = 128 is not), else 4.
-    func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %lane: i32,
-        %win_start: i32, %seq_len: i32, %bs_shift: i32, %bs_mask: i32,
-        %block_tables: !llvm.ptr<1>, %bt_row: i64, %kv_cache: !llvm.ptr<1>,
-        %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8_slot: i1) attributes {passthrough = ["noinline"]} {
+    // The token whose slot lane l & 15 copies for the tile at %tb: tb +
+    // (l & 15) clamped into [win_start, seq_len) (a valid token, so no read
+    // past the used block-table entries and no garbage slot), and to 0 for
+    // an empty sequence (its table entry 0 is valid, uqrt.h).
+    func.func private @uq_sm90_lane_token(%tb: i32, %lane: i32, %win_start: i32, %seq_len: i32) -> i32 {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
+      %c15 = arith.constant 15 : i32
+      %mine = arith.andi %lane, %c15 : i32
+      %t0 = arith.addi %tb, %mine : i32
+      %t1 = arith.maxsi %t0, %win_start : i32
+      %last = arith.subi %seq_len, %c1 : i32
+      %t2 = arith.minsi %t1, %last : i32
+      %tok = arith.maxsi %t2, %c0 : i32
+      return %tok : i32
+    }
+
+    // The physical block holding the lane's token of tile %tb (the block
+    // table load, issued a tile ahead of @uq_sm90_issue_tile so its
+    // latency hides behind a tile's math).
+    func.func private @uq_sm90_tile_block(%tb: i32, %lane: i32, %win_start: i32, %seq_len: i32,
+        %bs_shift: i32, %block_tables: !llvm.ptr<1>, %bt_row: i64) -> i32 {
+      %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
+      %blk = arith.shrui %tok, %bs_shift : i32
+      %blk64 = arith.extui %blk : i32 to i64
+      %bt_ix = arith.addi %bt_row, %blk64 : i64
+      %bt_p = llvm.getelementptr %block_tables[%bt_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+      %phys = llvm.load %bt_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      return %phys : i32
+    }
+
+    // Copies the 16 slots of one tile (token base %tb) into a stage buffer
+    // (shared address %stage, slot s at s x stride). Lane l & 15 finds the
+    // slot of its token (@uq_sm90_lane_token) in block %phys
+    // (@uq_sm90_tile_block); @uq_sm90_copy_slots moves them in u-byte
+    // chunks: 8 when padded_slot and kend are multiples of 8 (kend = 68 for
+    // D = 128 is not), else 4.
+    func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %phys: i32, %lane: i32,
+        %win_start: i32, %seq_len: i32, %bs_mask: i32, %kv_cache: !llvm.ptr<1>,
+        %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8_slot: i1) {
+      %c0 = arith.constant 0 : i32
       %c4 = arith.constant 4 : i32
       %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
-      %c15 = arith.constant 15 : i32
       %c32_i64 = arith.constant 32 : i64
       %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
       %k7 = arith.andi %geo#0, %c7 : i32
       %k8 = arith.cmpi eq, %k7, %c0 : i32
       %unit8 = arith.andi %unit8_slot, %k8 : i1
-      %mine = arith.andi %lane, %c15 : i32
-      %t0 = arith.addi %tb, %mine : i32
-      %t1 = arith.maxsi %t0, %win_start : i32
-      %last = arith.subi %seq_len, %c1 : i32
-      %tok = arith.minsi %t1, %last : i32
-      %blk = arith.shrui %tok, %bs_shift : i32
+      %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
       %pos = arith.andi %tok, %bs_mask : i32
-      %blk64 = arith.extui %blk : i32 to i64
-      %bt_ix = arith.addi %bt_row, %blk64 : i64
-      %bt_p = llvm.getelementptr %block_tables[%bt_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-      %phys = llvm.load %bt_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
       %phys64 = arith.extsi %phys : i32 to i64
       %a0 = arith.muli %phys64, %blk_bytes : i64
       %p0 = arith.muli %pos, %pos_stride : i32
@@ -1296,17 +1316,7 @@ module attributes {gpu.container_module} {
     // bytes 66, 67 become bytes 0, 1; 0 for the other dims).
     func.func private @uq_sm90_scale_words(%sbp: !llvm.ptr<3>, %t2: i32, %off: i32, %stride: i32) -> vector<8xi32> {
       %c1 = arith.constant 1 : i32
-      %c3 = arith.constant 3 : i32
-      %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
-      %c0 = arith.constant 0 : i32
-      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
-      %v7 = arith.andi %geo#1, %c7 : i32
-      %shifted = arith.cmpi ne, %v7, %c0 : i32
-      %mis = arith.andi %off, %c7 : i32
-      %offd = arith.subi %off, %mis : i32
-      %offa = arith.select %shifted, %offd, %off : i32
-      %msh = arith.shli %mis, %c3 : i32
       %zero8i = arith.constant dense<0> : vector<8xi32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
@@ -1321,23 +1331,40 @@ module attributes {gpu.container_module} {
         %cn8 = arith.muli %cn, %c8 : i32
         %tk0 = arith.addi %t2, %ce : i32
         %tk = arith.addi %tk0, %cn8 : i32
-        %o0 = arith.muli %tk, %stride : i32
-        %o1 = arith.addi %o0, %offa : i32
-        %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
-        %wa = vector.extract %w[0] : i32 from vector<2xi32>
-        %wb = vector.extract %w[1] : i32 from vector<2xi32>
-        %f0 = llvm.intr.fshr(%wb, %wa, %msh) : (i32, i32, i32) -> i32
-        %f1 = arith.shrui %wb, %msh : i32
-        %w0 = arith.select %shifted, %f0, %wa : i32
-        %w1 = arith.select %shifted, %f1, %wb : i32
+        %w:2 = func.call @uq_sm90_scale_row(%sbp, %tk, %off, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
         %c2x = arith.muli %c, %i2 : index
         %c2x1 = arith.addi %c2x, %i1 : index
-        %v0 = vector.insert %w0, %v[%c2x] : i32 into vector<8xi32>
-        %v1 = vector.insert %w1, %v0[%c2x1] : i32 into vector<8xi32>
+        %v0 = vector.insert %w#0, %v[%c2x] : i32 into vector<8xi32>
+        %v1 = vector.insert %w#1, %v0[%c2x1] : i32 into vector<8xi32>
         scf.yield %v1 : vector<8xi32>
       }
       return %ks : vector<8xi32>
+    }
+
+    // The 8 scale bytes (K at %off = D/2, V at voff + D/2) of token %tk of
+    // the stage as two words (see @uq_sm90_scale_words).
+    func.func private @uq_sm90_scale_row(%sbp: !llvm.ptr<3>, %tk: i32, %off: i32, %stride: i32) -> (i32, i32) {
+      %c3 = arith.constant 3 : i32
+      %c7 = arith.constant 7 : i32
+      %c0 = arith.constant 0 : i32
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %v7 = arith.andi %geo#1, %c7 : i32
+      %shifted = arith.cmpi ne, %v7, %c0 : i32
+      %mis = arith.andi %off, %c7 : i32
+      %offd = arith.subi %off, %mis : i32
+      %offa = arith.select %shifted, %offd, %off : i32
+      %msh = arith.shli %mis, %c3 : i32
+      %o0 = arith.muli %tk, %stride : i32
+      %o1 = arith.addi %o0, %offa : i32
+      %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+      %wa = vector.extract %w[0] : i32 from vector<2xi32>
+      %wb = vector.extract %w[1] : i32 from vector<2xi32>
+      %f0 = llvm.intr.fshr(%wb, %wa, %msh) : (i32, i32, i32) -> i32
+      %f1 = arith.shrui %wb, %msh : i32
+      %w0 = arith.select %shifted, %f0, %wa : i32
+      %w1 = arith.select %shifted, %f1, %wb : i32
+      return %w0, %w1 : i32, i32
     }
 
     // S = Q K^T of one tile (D/32 groups) on mma.sync m16n8k16 f16 (Q's E4M3 values and
@@ -1471,7 +1498,13 @@ module attributes {gpu.container_module} {
       // ---- online softmax in base 2 over this tile (rows g and g + 8).
       // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
       // tb + 8nt + 2t + (e & 1).
-      %x8 = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
+      %inside = func.call @uq_sm90_tile_inside(%tb, %win_start, %seq_len) : (i32, i32, i32) -> i1
+      %x8 = scf.if %inside -> (vector<8xf32>) {
+        %mv = vector.broadcast %mult : f32 to vector<8xf32>
+        %xs = arith.mulf %S, %mv : vector<8xf32>
+        scf.yield %xs : vector<8xf32>
+      } else {
+      %x8m = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
         %ei = arith.index_cast %e : index to i32
         %en = arith.shrui %ei, %c2 : i32
         %en8 = arith.muli %en, %c8 : i32
@@ -1479,16 +1512,171 @@ module attributes {gpu.container_module} {
         %tk0 = arith.addi %tb, %en8 : i32
         %tk1 = arith.addi %tk0, %t2 : i32
         %tk = arith.addi %tk1, %ec : i32
-        %ok0 = arith.cmpi sge, %tk, %win_start : i32
-        %ok1 = arith.cmpi slt, %tk, %seq_len : i32
-        %ok = arith.andi %ok0, %ok1 : i1
         %x = vector.extract %xv[%e] : f32 from vector<8xf32>
-        %xs = arith.mulf %x, %mult : f32
-        %xm = arith.select %ok, %xs, %ninf : f32
+        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len, %mult) : (f32, i32, i32, i32, f32) -> f32
         %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
         scf.yield %xo : vector<8xf32>
       }
+      scf.yield %x8m : vector<8xf32>
+      }
       return %x8 : vector<8xf32>
+    }
+
+    // Whether every token of the tile at %tb lies in [win_start, seq_len):
+    // then the masks are a multiply (uniform across the warp).
+    func.func private @uq_sm90_tile_inside(%tb: i32, %win_start: i32, %seq_len: i32) -> i1 {
+      %c16 = arith.constant 16 : i32
+      %te = arith.addi %tb, %c16 : i32
+      %lo = arith.cmpi sge, %tb, %win_start : i32
+      %hi = arith.cmpi sle, %te, %seq_len : i32
+      %in = arith.andi %lo, %hi : i1
+      return %in : i1
+    }
+
+    // @uq_sm90_mask for @uq_sm90_qk_t's layout: element e is token
+    // tb + g + 8 (e >> 1).
+    func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<4xf32> {
+      %c1 = arith.constant 1 : i32
+      %c8 = arith.constant 8 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i4 = arith.constant 4 : index
+      %tg = arith.addi %tb, %g : i32
+      %inside = func.call @uq_sm90_tile_inside(%tb, %win_start, %seq_len) : (i32, i32, i32) -> i1
+      %x4 = scf.if %inside -> (vector<4xf32>) {
+        %mv = vector.broadcast %mult : f32 to vector<4xf32>
+        %xs = arith.mulf %S, %mv : vector<4xf32>
+        scf.yield %xs : vector<4xf32>
+      } else {
+      %x4m = scf.for %e = %i0 to %i4 step %i1 iter_args(%xv = %S) -> (vector<4xf32>) {
+        %ei = arith.index_cast %e : index to i32
+        %eh = arith.shrui %ei, %c1 : i32
+        %eh8 = arith.muli %eh, %c8 : i32
+        %tk = arith.addi %tg, %eh8 : i32
+        %x = vector.extract %xv[%e] : f32 from vector<4xf32>
+        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len, %mult) : (f32, i32, i32, i32, f32) -> f32
+        %xo = vector.insert %xm, %xv[%e] : f32 into vector<4xf32>
+        scf.yield %xo : vector<4xf32>
+      }
+      scf.yield %x4m : vector<4xf32>
+      }
+      return %x4 : vector<4xf32>
+    }
+
+    // Score %x of token %tk in base-2 units (x mult), -inf outside
+    // [win_start, seq_len).
+    func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> f32 {
+      %ninf = arith.constant 0xFF800000 : f32
+      %ok0 = arith.cmpi sge, %tk, %win_start : i32
+      %ok1 = arith.cmpi slt, %tk, %seq_len : i32
+      %ok = arith.andi %ok0, %ok1 : i1
+      %xs = arith.mulf %x, %mult : f32
+      %xm = arith.select %ok, %xs, %ninf : f32
+      return %xm : f32
+    }
+
+    // S^T = K Q^T of one tile for QG <= 8 (D/32 groups), on mma.sync
+    // m16n8k16 f16 with K as the A operand (16 tokens) and Q^T as B (the 8
+    // query rows): one MMA per k-step, where @uq_sm90_qk spends two on 16
+    // rows of which 8 are real. Same k order and Q layout as @uq_sm90_qk:
+    // B is rows 0..7 of Q's shared copy (ldmatrix.x4 at %qaddr: per group
+    // both k-steps' b0, b1). Element e: token g + 8 (e >> 1), query row
+    // 2t + (e & 1). %ks: K scale words of tokens g, g + 8 (2 each).
+    func.func private @uq_sm90_qk_t(%lbase: i32, %qaddr: i32, %ks: vector<4xi32>) -> vector<4xf32> {
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c23 = arith.constant 23 : i32
+      %c32 = arith.constant 32 : i32
+      %c64 = arith.constant 64 : i32
+      %c0xff = arith.constant 255 : i32
+      %zero_f = arith.constant 0.0 : f32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i64 = arith.constant 64 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %njp = arith.divui %hd, %i64 : index
+      %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero4) -> (vector<4xf32>) {
+        %jpi = arith.index_cast %jp : index to i32
+        %jo = arith.muli %jpi, %c32 : i32
+        %la = arith.addi %lbase, %jo : i32
+        %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+        %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
+        %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
+        %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
+        %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+        %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
+          %j2 = arith.muli %jp, %i2 : index
+          %j = arith.addi %j2, %jj : index
+          %ji = arith.index_cast %j : index to i32
+          %isodd = arith.cmpi eq, %jj, %i1 : index
+          // code words of tokens g and g + 8 in group j
+          %wg = arith.select %isodd, %kf2, %kf0 : i32
+          %wh = arith.select %isodd, %kf3, %kf1 : i32
+          %eg:2 = func.call @uq_sm90_fp4_e4m3(%wg) : (i32) -> (i32, i32)
+          %eh:2 = func.call @uq_sm90_fp4_e4m3(%wh) : (i32) -> (i32, i32)
+          %qo = arith.muli %ji, %c64 : i32
+          %qa = arith.addi %qaddr, %qo : i32
+          %q = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+          %q0 = llvm.extractvalue %q[0] : !llvm.struct<(i32, i32, i32, i32)>
+          %q1 = llvm.extractvalue %q[1] : !llvm.struct<(i32, i32, i32, i32)>
+          %q2 = llvm.extractvalue %q[2] : !llvm.struct<(i32, i32, i32, i32)>
+          %q3 = llvm.extractvalue %q[3] : !llvm.struct<(i32, i32, i32, i32)>
+          // k-step 0 from the even codes, 1 from the odd ones
+          %m = scf.for %st = %i0 to %i2 step %i1 iter_args(%mv = %zero4) -> (vector<4xf32>) {
+            %odd = arith.cmpi eq, %st, %i1 : index
+            %bg = arith.select %odd, %eg#1, %eg#0 : i32
+            %bh = arith.select %odd, %eh#1, %eh#0 : i32
+            %b0 = arith.select %odd, %q2, %q0 : i32
+            %b1 = arith.select %odd, %q3, %q1 : i32
+            %gl = arith.trunci %bg : i32 to i16
+            %gh0 = arith.shrui %bg, %c16 : i32
+            %gh = arith.trunci %gh0 : i32 to i16
+            %hl = arith.trunci %bh : i32 to i16
+            %hh0 = arith.shrui %bh, %c16 : i32
+            %hh = arith.trunci %hh0 : i32 to i16
+            %a0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %gl : (i16) -> i32
+            %a1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %hl : (i16) -> i32
+            %a2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %gh : (i16) -> i32
+            %a3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %hh : (i16) -> i32
+            %c0v = vector.extract %mv[0] : f32 from vector<4xf32>
+            %c1v = vector.extract %mv[1] : f32 from vector<4xf32>
+            %c2v = vector.extract %mv[2] : f32 from vector<4xf32>
+            %c3v = vector.extract %mv[3] : f32 from vector<4xf32>
+            %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+            %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+            %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+            %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+            %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+            %r = vector.from_elements %d0, %d1, %d2, %d3 : vector<4xf32>
+            scf.yield %r : vector<4xf32>
+          }
+          // group byte j of each token's scale row: word j >> 2, byte j & 3
+          %jw = arith.shrui %ji, %c2 : i32
+          %jb = arith.andi %ji, %c3 : i32
+          %jsh = arith.muli %jb, %c8 : i32
+          %jwx = arith.index_cast %jw : i32 to index
+          %jwh = arith.addi %jwx, %i2 : index
+          %kw0 = vector.extract %ks[%jwx] : i32 from vector<4xi32>
+          %kw1 = vector.extract %ks[%jwh] : i32 from vector<4xi32>
+          %kb0 = arith.shrui %kw0, %jsh : i32
+          %kb1 = arith.shrui %kw1, %jsh : i32
+          %kc0 = arith.andi %kb0, %c0xff : i32
+          %kc1 = arith.andi %kb1, %c0xff : i32
+          %ke0 = arith.shli %kc0, %c23 : i32
+          %ke1 = arith.shli %kc1, %c23 : i32
+          %sc0 = arith.bitcast %ke0 : i32 to f32
+          %sc1 = arith.bitcast %ke1 : i32 to f32
+          %scv = vector.from_elements %sc0, %sc0, %sc1, %sc1 : vector<4xf32>
+          %new = math.fma %m, %scv, %sa : vector<4xf32>
+          scf.yield %new : vector<4xf32>
+        }
+        scf.yield %sacc2 : vector<4xf32>
+      }
+      return %S : vector<4xf32>
     }
 
     // bf16x2 V scales of group %ji from the scale words of tokens 2t, 2t + 1,
@@ -1651,6 +1839,7 @@ module attributes {gpu.container_module} {
       %c5 = arith.constant 5 : i32
       %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
+      %c12 = arith.constant 12 : i32
       %c15 = arith.constant 15 : i32
       %c16 = arith.constant 16 : i32
       %c31 = arith.constant 31 : i32
@@ -1939,14 +2128,21 @@ module attributes {gpu.container_module} {
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
             %so = arith.muli %si, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         }
-        // lanes holding the softmax state of query rows 2t and 2t + 1
-        %src_q0 = arith.muli %t, %c8 : i32
-        %src_q1 = arith.addi %src_q0, %c4 : i32
-        %fin:3 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %l_g = %zero_f, %acc = %zero64) -> (f32, f32, vector<64xf32>) {
+        // Q^T fragments (@uq_sm90_qk_t): row l & 7, 16-byte column l >> 3
+        %qt0 = arith.muli %lr0, %qrow_bytes : i32
+        %qt1 = arith.addi %qaddr0, %qt0 : i32
+        %qt2 = arith.shli %lr1, %c4 : i32
+        %qaddr_t = arith.addi %qt1, %qt2 : i32
+        // the block of tile 2, then in each iteration of tile it + 3
+        %pf_k = arith.addi %warp, %c8 : i32
+        %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %ni = arith.addi %iti, %c2 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
@@ -1957,9 +2153,14 @@ module attributes {gpu.container_module} {
             %ns = arith.remui %ni, %c3 : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+          %n3 = arith.addi %iti, %c3 : i32
+          %nk4 = arith.muli %n3, %c4 : i32
+          %nk = arith.addi %warp, %nk4 : i32
+          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 2;", "~{memory}" : () -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           %cs = arith.remui %iti, %c3 : i32
@@ -1971,47 +2172,62 @@ module attributes {gpu.container_module} {
           %kc = arith.addi %warp, %k4c : i32
           %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %lbase = arith.addi %sb, %lrow_off : i32
-          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
-          %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
-          // softmax over row g (elements 0, 1: tokens 2t, 2t + 1; 4, 5: + 8)
-          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
-          %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
-          %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
-          %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
-          %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
-          %mg0 = arith.maximumf %x0, %x1 : f32
-          %mg1 = arith.maximumf %x4, %x5 : f32
-          %mg2 = arith.maximumf %mg0, %mg1 : f32
-          %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
-          %mg3 = arith.maximumf %mg2, %sg1 : f32
-          %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
-          %mg4 = arith.maximumf %mg3, %sg2 : f32
-          %mng = arith.maximumf %m_g, %mg4 : f32
-          %emptyg = arith.cmpf oeq, %mng, %ninf : f32
-          %dg = arith.subf %m_g, %mng : f32
-          %eg = math.exp2 %dg : f32
-          %corr_g = arith.select %emptyg, %one_f, %eg : f32
-          %bg = arith.select %emptyg, %zero_f, %mng : f32
-          %d0 = arith.subf %x0, %bg : f32
-          %d1 = arith.subf %x1, %bg : f32
-          %d4 = arith.subf %x4, %bg : f32
-          %d5 = arith.subf %x5, %bg : f32
+          %ks:2 = func.call @uq_sm90_scale_row(%sbp, %g, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+          %g8s = arith.addi %g, %c8 : i32
+          %kh:2 = func.call @uq_sm90_scale_row(%sbp, %g8s, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+          %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
+          %S = func.call @uq_sm90_qk_t(%lbase, %qaddr_t, %ks4) : (i32, i32, vector<4xi32>) -> vector<4xf32>
+          // softmax per query column: 2t (x0, x2: tokens g, g + 8) and
+          // 2t + 1 (x1, x3), the max over the 8 lanes of the column
+          %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %win_start, %seq_len, %mult) : (vector<4xf32>, i32, i32, i32, i32, f32) -> vector<4xf32>
+          %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
+          %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
+          %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
+          %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
+          %ma0 = arith.maximumf %x0, %x2 : f32
+          %mb0 = arith.maximumf %x1, %x3 : f32
+          %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
+            %sti = arith.index_cast %st : index to i32
+            %sh = arith.addi %sti, %c2 : i32
+            %msk = arith.shli %c1, %sh : i32
+            %oa, %va = gpu.shuffle xor %ma, %msk, %c32 : f32
+            %ob, %vb = gpu.shuffle xor %mb, %msk, %c32 : f32
+            %na = arith.maximumf %ma, %oa : f32
+            %nb = arith.maximumf %mb, %ob : f32
+            scf.yield %na, %nb : f32, f32
+          }
+          %mn0 = arith.maximumf %m_0, %mx#0 : f32
+          %mn1 = arith.maximumf %m_1, %mx#1 : f32
+          %empty0 = arith.cmpf oeq, %mn0, %ninf : f32
+          %empty1 = arith.cmpf oeq, %mn1, %ninf : f32
+          %dm0 = arith.subf %m_0, %mn0 : f32
+          %dm1 = arith.subf %m_1, %mn1 : f32
+          %em0 = math.exp2 %dm0 : f32
+          %em1 = math.exp2 %dm1 : f32
+          %cq0 = arith.select %empty0, %one_f, %em0 : f32
+          %cq1 = arith.select %empty1, %one_f, %em1 : f32
+          %bq0 = arith.select %empty0, %zero_f, %mn0 : f32
+          %bq1 = arith.select %empty1, %zero_f, %mn1 : f32
+          %d0 = arith.subf %x0, %bq0 : f32
+          %d1 = arith.subf %x1, %bq1 : f32
+          %d2 = arith.subf %x2, %bq0 : f32
+          %d3 = arith.subf %x3, %bq1 : f32
           %p0 = math.exp2 %d0 : f32
           %p1 = math.exp2 %d1 : f32
-          %p4 = math.exp2 %d4 : f32
-          %p5 = math.exp2 %d5 : f32
-          %sg_0 = arith.addf %p0, %p1 : f32
-          %sg_1 = arith.addf %p4, %p5 : f32
-          %sg_2 = arith.addf %sg_0, %sg_1 : f32
-          %lg_new = math.fma %l_g, %corr_g, %sg_2 : f32
-          %ng = arith.cmpf une, %corr_g, %one_f : f32
+          %p2 = math.exp2 %d2 : f32
+          %p3 = math.exp2 %d3 : f32
+          // this lane's share of the column sums (reduced after the loop)
+          %s0 = arith.addf %p0, %p2 : f32
+          %s1 = arith.addf %p1, %p3 : f32
+          %ln0 = math.fma %l_0, %cq0, %s0 : f32
+          %ln1 = math.fma %l_1, %cq1, %s1 : f32
+          %ng0 = arith.cmpf une, %cq0, %one_f : f32
+          %ng1 = arith.cmpf une, %cq1, %one_f : f32
+          %ng = arith.ori %ng0, %ng1 : i1
           %nni = arith.extui %ng : i1 to i32
           %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
           %anyb = arith.cmpi ne, %any, %c0 : i32
-          // accumulator columns are query rows 2t, 2t + 1: their factors
-          // come from the lanes that own those rows
-          %cq0, %vq0 = gpu.shuffle idx %corr_g, %src_q0, %c32 : f32
-          %cq1, %vq1 = gpu.shuffle idx %corr_g, %src_q1, %c32 : f32
+          // accumulator columns are query rows 2t, 2t + 1, this lane's own
           %acc1 = scf.if %anyb -> (vector<64xf32>) {
             %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
               %o = arith.muli %mt, %i4 : index
@@ -2037,9 +2253,13 @@ module attributes {gpu.container_module} {
             scf.yield %acc : vector<64xf32>
           }
           // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
-          // of query row g, bf16
-          %pb0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
-          %pb1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
+          // of query row g, bf16. This lane holds (token g, query rows 2t,
+          // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
+          // in the fragment layout, so a transpose gives [query][token].
+          %pt0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pt1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+          %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
+          %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %acc1) -> (vector<64xf32>) {
             %jpi = arith.index_cast %jp : index to i32
@@ -2102,13 +2322,19 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<64xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mng, %lg_new, %accv : f32, f32, vector<64xf32>
+          scf.yield %mn0, %mn1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
-        %lq1, %vq1 = gpu.shuffle xor %fin#1, %c1, %c32 : f32
-        %lq2 = arith.addf %fin#1, %lq1 : f32
-        %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
-        %l_g_tot = arith.addf %lq2, %lq3 : f32
+        %lr:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%la = %fin#2, %lb = %fin#3) -> (f32, f32) {
+          %sti = arith.index_cast %st : index to i32
+          %sh = arith.addi %sti, %c2 : i32
+          %msk = arith.shli %c1, %sh : i32
+          %oa, %va = gpu.shuffle xor %la, %msk, %c32 : f32
+          %ob, %vb = gpu.shuffle xor %lb, %msk, %c32 : f32
+          %na = arith.addf %la, %oa : f32
+          %nb = arith.addf %lb, %ob : f32
+          scf.yield %na, %nb : f32, f32
+        }
         gpu.barrier
         // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
         // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
@@ -2137,10 +2363,10 @@ module attributes {gpu.container_module} {
           %o1 = arith.addi %o, %i1 : index
           %o2 = arith.addi %o, %i2 : index
           %o3 = arith.addi %o2, %i1 : index
-          %v0 = vector.extract %fin#2[%o] : f32 from vector<64xf32>
-          %v1 = vector.extract %fin#2[%o1] : f32 from vector<64xf32>
-          %v2 = vector.extract %fin#2[%o2] : f32 from vector<64xf32>
-          %v3 = vector.extract %fin#2[%o3] : f32 from vector<64xf32>
+          %v0 = vector.extract %fin#4[%o] : f32 from vector<64xf32>
+          %v1 = vector.extract %fin#4[%o1] : f32 from vector<64xf32>
+          %v2 = vector.extract %fin#4[%o2] : f32 from vector<64xf32>
+          %v3 = vector.extract %fin#4[%o3] : f32 from vector<64xf32>
           %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
@@ -2150,16 +2376,22 @@ module attributes {gpu.container_module} {
           llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
           llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
-        %t0 = arith.cmpi eq, %t, %c0 : i32
-        scf.if %t0 {
+        %g0 = arith.cmpi eq, %g, %c0 : i32
+        scf.if %g0 {
           %wm = arith.muli %warp, %c16 : i32
-          %mga = arith.addi %wm, %g : i32
-          %mgi = arith.addi %mga, %mbase : i32
-          %lgi = arith.addi %mgi, %c64 : i32
-          %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          %mqa = arith.addi %wm, %t2 : i32
+          %mqi = arith.addi %mqa, %mbase : i32
+          %mqi1 = arith.addi %mqi, %c1 : i32
+          %lqi = arith.addi %mqi, %c64 : i32
+          %lqi1 = arith.addi %lqi, %c1 : i32
+          %pm0 = llvm.getelementptr %smem[%mqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pm1 = llvm.getelementptr %smem[%mqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pl0 = llvm.getelementptr %smem[%lqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pl1 = llvm.getelementptr %smem[%lqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %fin#0, %pm0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %fin#1, %pm1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %lr#0, %pl0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %lr#1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
       } else {
         %wstage0 = arith.muli %warp, %wst4 : i32
@@ -2174,11 +2406,16 @@ module attributes {gpu.container_module} {
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
             %so = arith.muli %si, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         }
-        %fin:5 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128) -> (f32, f32, f32, f32, vector<128xf32>) {
+        // the block of tile 3, then in each iteration of tile it + 4
+        %pf_k = arith.addi %warp, %c12 : i32
+        %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           // next copy: tile i + 3 into stage (i + 3) & 3
           %ni = arith.addi %iti, %c3 : i32
@@ -2190,9 +2427,14 @@ module attributes {gpu.container_module} {
             %ns = arith.andi %ni, %c3 : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %lane, %win_start, %seq_len, %bs_shift, %bs_mask, %block_tables, %bt_row, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+            func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+          %n4 = arith.addi %iti, %c4 : i32
+          %nk4 = arith.muli %n4, %c4 : i32
+          %nk = arith.addi %warp, %nk4 : i32
+          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           %cs = arith.andi %iti, %c3 : i32
@@ -2367,7 +2609,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<128xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mng, %mnh, %lg_new, %lh_new, %accv : f32, f32, f32, f32, vector<128xf32>
+          scf.yield %mng, %mnh, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
