@@ -1066,11 +1066,16 @@ module attributes {gpu.container_module} {
   //   valid token for the copy (no read past the used block table entries,
   //   no garbage slot ever loaded) and masked to -inf.
   // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
-  // (nvvm.minctasm: ptxas keeps registers <= 64 for 8, <= 80 for 6,
-  // <= 128 for 4, <= 168 for 3, <= 255 for 2); the shared memory per QG
-  // (kernel_abi.h) allows exactly that many for D 128 and 256, and more
-  // for D 64 (there registers set the limit: 93 and 106 unbounded).
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [7, 5, 4, 3, 3, 2]} {
+  // (nvvm.minctasm: ptxas keeps registers <= 72 for 7, <= 96 for 5,
+  // <= 128 for 4, <= 168 for 3, <= 255 for 2), as many as fit without
+  // spills where that measured faster: the decode is bound by issue and
+  // latency, so warps per SM are much of its speed (D = 256, QG <= 8: 4
+  // CTAs 7-14% faster than 3 on the large shapes; D = 128 measured slower
+  // at 5 and 4, squeezed to 96 and 128 registers). Shared memory
+  // (kernel_abi.h) allows them: D = 256 keeps 2 stages at QG <= 8 to fit
+  // 4 (a tile per warp in flight is 64 per SM, above the bandwidth-latency
+  // product), 3 elsewhere.
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [7, 5, 4, 3, 4, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The slot geometry of the head dim D (runtime/kernel_abi.h's
@@ -1801,10 +1806,17 @@ module attributes {gpu.container_module} {
       %stride = arith.addi %geo#2, %c0 : i32
       %kso = arith.shrui %hd_i, %c1_g : i32
       %vso = arith.addi %voff, %kso : i32
-      // a stage: 16 slots; a warp's: 3 stages (QG <= 8) or 4 (QG 16)
+      // a stage: 16 slots; a warp's: nst stages for QG <= 8 (2 for D = 256,
+      // where 4 CTAs per SM then fit, else 3) or 4 (QG 16)
       %stage_b = arith.shli %stride, %c4_g : i32
       %c3_g = arith.constant 3 : i32
-      %wst3 = arith.muli %stage_b, %c3_g : i32
+      %c256_g = arith.constant 256 : i32
+      %is256 = arith.cmpi eq, %hd_i, %c256_g : i32
+      %c2_s = arith.constant 2 : i32
+      %nst = arith.select %is256, %c2_s, %c3_g : i32
+      %nst1 = arith.subi %nst, %c1_g : i32
+      %nst1_ix = arith.index_cast %nst1 : i32 to index
+      %wst3 = arith.muli %stage_b, %nst : i32
       %c2_g = arith.constant 2 : i32
       %wst4 = arith.shli %stage_b, %c2_g : i32
       // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
@@ -2119,7 +2131,7 @@ module attributes {gpu.container_module} {
         // the group's V scales go into P^T's token rows. 3-stage pipeline.
         %wstage0 = arith.muli %warp, %wst3 : i32
         %wbase = arith.addi %smem_i, %wstage0 : i32
-        scf.for %s = %i0 to %i2 step %i1 {
+        scf.for %s = %i0 to %nst1_ix step %i1 {
           %si = arith.index_cast %s : index to i32
           %have = arith.cmpi slt, %si, %nw : i32
           scf.if %have {
@@ -2138,32 +2150,33 @@ module attributes {gpu.container_module} {
         %qt1 = arith.addi %qaddr0, %qt0 : i32
         %qt2 = arith.shli %lr1, %c4 : i32
         %qaddr_t = arith.addi %qt1, %qt2 : i32
-        // the block of tile 2, then in each iteration of tile it + 3
-        %pf_k = arith.addi %warp, %c8 : i32
+        // the block of tile nst - 1, then in each iteration of tile it + nst
+        %pf_k0 = arith.muli %nst1, %c4 : i32
+        %pf_k = arith.addi %warp, %pf_k0 : i32
         %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
         %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
-          %ni = arith.addi %iti, %c2 : i32
+          %ni = arith.addi %iti, %nst1 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
           scf.if %have {
             %k4 = arith.muli %ni, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %ns = arith.remui %ni, %c3 : i32
+            %ns = arith.remui %ni, %nst : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-          %n3 = arith.addi %iti, %c3 : i32
+          %n3 = arith.addi %iti, %nst : i32
           %nk4 = arith.muli %n3, %c4 : i32
           %nk = arith.addi %warp, %nk4 : i32
           %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 2;", "~{memory}" : () -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nst1 : (i32) -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          %cs = arith.remui %iti, %c3 : i32
+          %cs = arith.remui %iti, %nst : i32
           %cso = arith.muli %cs, %stage_b : i32
           %sb = arith.addi %wbase, %cso : i32
           %sbp_off = arith.subi %sb, %smem_i : i32

@@ -51,15 +51,17 @@ typedef enum uq_reduce_arg_e {
 // 256): decode grid (B, Hk, P) of 128-thread CTAs (4 warps) with
 // UQ_SM90_DECODE_SHARED_BYTES_FOR(D, qg_max) of dynamic shared memory (the
 // launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it):
-// 4 warps x stages (3 for qg_max 8, 4 for 16) x 16 slots x
+// 4 warps x stages (qg_max 8: 2 for D = 256, 3 for 64 and 128; 4 for
+// qg_max 16) x 16 slots x
 // UQ_SM90_SLOT_STRIDE(D) B, then Q as f16, 16 rows x (2 D + 16) B. The slot
 // stride holds K codes + scales (D/2 + D/32 B) and V codes + scales, from
 // the next multiple of 16 where cp.async can move them there (K end a
 // multiple of 4), else right after K (D = 64: K end 34), rounded up to an
 // odd multiple of 16 (ldmatrix without bank conflicts): 304 B for D = 256,
-// 176 for 128, 80 for 64 (kernels.mlir @uq_sm90_slot_geometry). For
-// D = 256 that lets 3 CTAs share an SM for qg_max 8 (2 for 16); for
-// D = 128, 4 (3); for D = 64, 8 (6), registers being the limit there.
+// 176 for 128, 80 for 64 (kernels.mlir @uq_sm90_slot_geometry). That
+// lets the CTAs per SM the variants are built for share an SM
+// (uq.min_ctas_per_sm: D = 256 4 for qg_max 8, 2 for 16; D = 128 4 and
+// 3; D = 64 7 and 5), registers being the limit.
 // UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for every variant.
 // Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (thread =
 // head dim), 1056 B of static shared memory.
@@ -71,7 +73,8 @@ typedef enum uq_reduce_arg_e {
 #define UQ_SM90_SLOT_STRIDE(d)                                                 \
   ((((UQ_SM90_SLOT_VOFF(d) + UQ_SM90_SLOT_KEND(d) + 15) / 16) | 1) * 16)
 #define UQ_SM90_DECODE_SHARED_BYTES_FOR(d, qg_max)                             \
-  (4 * ((qg_max) <= 8 ? 3 : 4) * 16 * UQ_SM90_SLOT_STRIDE(d) +                 \
+  (4 * ((qg_max) <= 8 ? ((d) == 256 ? 2 : 3) : 4) * 16 *                       \
+       UQ_SM90_SLOT_STRIDE(d) +                                                \
    16 * (2 * (d) + 16))
 #define UQ_SM90_DECODE_SHARED_BYTES UQ_SM90_DECODE_SHARED_BYTES_FOR(256, 16)
 #define UQ_SM90_REDUCE_THREADS(d) (d)
