@@ -48,12 +48,14 @@ typedef struct uq_rt_device_vtable_s {
   uq_status_t (*launch)(uq_rt_device_t *device, const uq_rt_launch_t *launch,
                         uq_stream_t *stream, uq_kernel_counters_t *out_counters,
                         int *out_counted);
-  // How many workgroups of `function` (`threads` each, `dynamic_lds` bytes
-  // of dynamic shared memory) the whole device runs at once, for the split
-  // policy of GPUs whose kernels take any P (NULL: the seed's policy).
-  uq_status_t (*resident_workgroups)(uq_rt_device_t *device, void *function,
-                                     uint32_t threads, uint32_t dynamic_lds,
-                                     uint32_t *out_count);
+  // The device's compute units (SMs) and how many workgroups of `function`
+  // (`threads` each, `dynamic_lds` bytes of dynamic shared memory) each
+  // runs at once, for the split policy of GPUs whose kernels take any P
+  // (NULL: the seed's policy).
+  uq_status_t (*occupancy)(uq_rt_device_t *device, void *function,
+                           uint32_t threads, uint32_t dynamic_lds,
+                           uint32_t *out_compute_units,
+                           uint32_t *out_workgroups_per_cu);
   // Nonzero when launches may run on several threads at once and alongside
   // the memory calls: the context then does not hold its mutex across a
   // launch (uq_rt_context_launch), so a long one (the simulator's) does not

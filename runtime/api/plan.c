@@ -18,9 +18,9 @@ struct uq_plan_s {
   uq_fp8_overflow_t q_overflow;
   char variant[32];
   uint32_t max_partitions;
-  // Decode workgroups the GPU runs at once (sm_90a: SMs x CTAs per SM), for
-  // the resident policy; 0: the seed's policy (gfx950, sim, host).
-  uint32_t resident_workgroups;
+  // The GPU's SMs and decode CTAs per SM, for the resident policy (sm_90a);
+  // 0: the seed's policy (gfx950, sim, host).
+  uint32_t compute_units, workgroups_per_cu;
   // Workspace: segm_out [rows, QG, D] bf16, segm_max/sum [rows, QG] f32,
   // rows = max over batch <= max_batch of batch * Hk * P(batch).
   uint64_t workspace_rows;
@@ -160,12 +160,13 @@ static uq_status_t check_config(const uq_decode_config_t *in,
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               uq_launch_plan_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
-  if (plan->resident_workgroups)
+  if (plan->compute_units)
     return uq_launch_policy_resident(
         (int32_t)batch, (int32_t)c->num_kv_heads,
         (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
         (int32_t)c->head_dim, (int32_t)c->sliding_window,
-        (int32_t)plan->resident_workgroups, out_policy);
+        (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
+        out_policy);
   return uq_launch_policy_window((int32_t)batch, (int32_t)c->max_blocks_per_seq,
                                  (int32_t)c->block_size, (int32_t)c->head_dim,
                                  (int32_t)c->max_kv_splits,
@@ -268,14 +269,14 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   uq_status_free(found);
   // It decides the split policy: on a GPU that runs any P (sm_90a), the
   // resident policy, sized by the device's occupancy.
-  if (decode && context->device->vtable->resident_workgroups) {
+  if (decode && context->device->vtable->occupancy) {
     TRY(uq_rt_context_load_object(context, decode));
     UQ_RETURN_IF_ERROR(
-        context->device->vtable->resident_workgroups(
+        context->device->vtable->occupancy(
             context->device, decode->function, UQ_SM90_DECODE_THREADS,
             UQ_SM90_DECODE_SHARED_BYTES_FOR(decode->source.head_dim,
                                             decode->source.qg_max),
-            &plan->resident_workgroups),
+            &plan->compute_units, &plan->workgroups_per_cu),
         "variant %s", decode->source.variant);
   }
 
@@ -287,9 +288,9 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   uint64_t rows = 0;
   const uint32_t candidates[2] = {c->max_batch < 8 ? c->max_batch : 8,
                                   c->max_batch};
-  uint32_t count = plan->resident_workgroups ? c->max_batch : 2;
+  uint32_t count = plan->compute_units ? c->max_batch : 2;
   for (uint32_t i = 0; i < count; ++i) {
-    uint32_t batch = plan->resident_workgroups ? i + 1 : candidates[i];
+    uint32_t batch = plan->compute_units ? i + 1 : candidates[i];
     uq_launch_plan_t policy;
     UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
     uint64_t batch_rows = (uint64_t)batch * policy.num_partitions;

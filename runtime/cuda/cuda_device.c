@@ -149,10 +149,10 @@ static uq_status_t cuda_launch(uq_rt_device_t *base,
                        launch->dynamic_lds, (CUstream)stream, NULL, extra));
 }
 
-static uq_status_t cuda_resident_workgroups(uq_rt_device_t *base,
-                                            void *function, uint32_t threads,
-                                            uint32_t dynamic_lds,
-                                            uint32_t *out_count) {
+static uq_status_t cuda_occupancy(uq_rt_device_t *base, void *function,
+                                  uint32_t threads, uint32_t dynamic_lds,
+                                  uint32_t *out_compute_units,
+                                  uint32_t *out_workgroups_per_cu) {
   uq_cuda_device_t *device = cuda_cast(base);
   int per_sm = 0;
   UQ_RETURN_IF_ERROR(cuda_select(device), "occupancy");
@@ -167,7 +167,8 @@ static uq_status_t cuda_resident_workgroups(uq_rt_device_t *base,
                           "a workgroup of %u threads with %u bytes of dynamic "
                           "shared memory does not fit an SM",
                           threads, dynamic_lds);
-  *out_count = (uint32_t)per_sm * (uint32_t)device->sm_count;
+  *out_compute_units = (uint32_t)device->sm_count;
+  *out_workgroups_per_cu = (uint32_t)per_sm;
   return UQ_OK;
 }
 
@@ -182,7 +183,7 @@ static const uq_rt_device_vtable_t cuda_vtable = {
     .module_unload = cuda_module_unload,
     .function_get = cuda_function_get,
     .launch = cuda_launch,
-    .resident_workgroups = cuda_resident_workgroups,
+    .occupancy = cuda_occupancy,
 };
 
 uq_status_t uq_cuda_device_create(const uq_allocator_t *allocator,

@@ -100,19 +100,22 @@ uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
                                       int32_t max_blocks_per_seq,
                                       int32_t block_size, int32_t head_dim,
                                       int32_t sliding_window,
-                                      int32_t resident_workgroups,
+                                      int32_t compute_units,
+                                      int32_t workgroups_per_cu,
                                       uq_launch_plan_t *out_plan) {
   UQ_RETURN_IF_ERROR(check_shape(num_seqs, max_blocks_per_seq, block_size,
                                  head_dim, sliding_window, out_plan),
                      "launch policy");
-  if (num_kv_heads < 1 || resident_workgroups < 1)
+  if (num_kv_heads < 1 || compute_units < 1 || workgroups_per_cu < 1)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "num_kv_heads and resident_workgroups must be >= 1, "
-                          "got %d and %d",
-                          (int)num_kv_heads, (int)resident_workgroups);
-  // A partition's fixed work (query rotation, merge, partial write) costs
-  // about half a tile-group: measured order of magnitude on the H200.
-  const double overhead = 0.5;
+                          "num_kv_heads, compute_units and workgroups_per_cu "
+                          "must be >= 1, got %d, %d and %d",
+                          (int)num_kv_heads, (int)compute_units,
+                          (int)workgroups_per_cu);
+  // See policy.h: a partition's fixed work in tile-groups, and an SM's
+  // speed with 1, 2, 3 and 4 or more workgroups resident.
+  const double overhead = 0.7;
+  static const double speed[4] = {0.55, 0.93, 0.97, 1.0};
   int64_t required = ceil_div(
       walked_tokens(max_blocks_per_seq, block_size, sliding_window), 256);
   int64_t rows = (int64_t)num_seqs * num_kv_heads;
@@ -120,14 +123,16 @@ uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
   double best = 0;
   for (int64_t tgpp = 1; tgpp <= required; ++tgpp) {
     int64_t parts = ceil_div(required, tgpp);
-    int64_t waves = ceil_div(rows * parts, resident_workgroups);
-    double cost = (double)waves * ((double)tgpp + overhead);
+    int64_t share = ceil_div(rows * parts, compute_units);
+    int64_t resident = share < workgroups_per_cu ? share : workgroups_per_cu;
+    double cost = (double)share * ((double)tgpp + overhead) /
+                  speed[resident < 4 ? resident - 1 : 3];
     if (tgpp == 1 || cost < best) {
       best = cost;
       best_tgpp = tgpp;
     }
-    if (waves == 1)
-      break; // longer partitions only add time once all of them are resident
+    if (parts == 1)
+      break;
   }
   out_plan->num_partitions = (int32_t)ceil_div(required, best_tgpp);
   out_plan->tgpp = (int32_t)best_tgpp;

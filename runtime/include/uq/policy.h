@@ -70,24 +70,30 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
                                            int32_t sliding_window,
                                            uq_launch_plan_t *out_plan);
 
-// The split-KV policy for a GPU on which `resident_workgroups` decode
-// workgroups run at once (SMs x workgroups per SM at the kernel's registers
+// The split-KV policy for a GPU of `compute_units` SMs that each run up to
+// `workgroups_per_cu` decode workgroups at once (at the kernel's registers
 // and shared memory): the sm_90a kernels' policy, which takes any P and
 // TGPP, not only powers of two. A workgroup walks TGPP tile-groups (256
-// tokens) of one (sequence, KV head); the workgroups run in waves of
-// `resident_workgroups`. The estimated time is waves x (TGPP + 0.5), the
-// half tile-group being a partition's fixed work (query rotation, merge,
-// partial write); the policy takes the TGPP that minimizes it (the smallest
-// on a tie), then the fewest partitions that cover the walk with it:
-// P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens walked (the
-// table row, or W + 15 with a window W). Long sequences get few long
-// partitions, small batches still fill every SM. Like the others it
+// tokens) of one (sequence, KV head). The estimated time is an SM's share,
+// n = ceil(workgroups / compute_units), times (TGPP + 0.7) over the SM's
+// relative speed with min(n, workgroups_per_cu) workgroups resident: 0.55
+// with one (4 warps cannot hide the kernel's latencies), 0.93 with two,
+// 0.97 with three, 1 from four; 0.7 tile-group is a partition's fixed work
+// (query rotation, pipeline fill, merge, partial write, its share of the
+// reduce). Both constants were fitted to H200 runs of the issue-9 shapes
+// (uq-bench-cuda). The policy takes the TGPP that minimizes the estimate
+// (the smallest on a tie), then the fewest partitions that cover the walk
+// with it: P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens
+// walked (the table row, or W + 15 with a window W). Long sequences get
+// long partitions, small batches still fill the SMs. Like the others it
 // depends only on the launch shape, never on seq lens. INVALID_ARGUMENT as
-// uq_launch_policy_window, and for num_kv_heads or resident_workgroups < 1.
+// uq_launch_policy_window, and for num_kv_heads, compute_units or
+// workgroups_per_cu < 1.
 UQ_API uq_status_t uq_launch_policy_resident(
     int32_t num_seqs, int32_t num_kv_heads, int32_t max_blocks_per_seq,
     int32_t block_size, int32_t head_dim, int32_t sliding_window,
-    int32_t resident_workgroups, uq_launch_plan_t *out_plan);
+    int32_t compute_units, int32_t workgroups_per_cu,
+    uq_launch_plan_t *out_plan);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -1055,6 +1055,60 @@ static int test_policy_window(void) {
   return 0;
 }
 
+// The resident (sm_90a) policy: P = ceil(required / TGPP) covers the walk
+// with the fewest partitions, it depends on the shape only, and on the
+// H200's 132 SMs it makes the choices its model was fitted to
+// (uq-bench-cuda's shapes, policy.h): fewer, longer partitions while
+// every SM keeps two CTAs, one per SM only when the batch is too small.
+static int test_policy_resident(void) {
+  uq_rng_t rng = uq_rng_for(22);
+  static const int32_t sizes[5] = {16, 32, 64, 128, 256};
+  for (int i = 0; i < 2000; ++i) {
+    int32_t b = 1 + (int32_t)(uq_rng_next(&rng) % 64);
+    int32_t hk = 1 + (int32_t)(uq_rng_next(&rng) % 8);
+    int32_t mbps = 1 + (int32_t)(uq_rng_next(&rng) % 20000);
+    int32_t bs = sizes[uq_rng_next(&rng) % 5];
+    int32_t w = i % 3 == 0 ? 0 : (int32_t)(uq_rng_next(&rng) % 200000);
+    int32_t cus = 1 + (int32_t)(uq_rng_next(&rng) % 160);
+    int32_t per_cu = 1 + (int32_t)(uq_rng_next(&rng) % 8);
+    uq_launch_plan_t plan;
+    UQ_EXPECT_OK(
+        uq_launch_policy_resident(b, hk, mbps, bs, 256, w, cus, per_cu, &plan));
+    int64_t max_seq = (int64_t)mbps * bs;
+    int64_t walked = w > 0 && (int64_t)w + 15 < max_seq ? w + 15 : max_seq;
+    int64_t required = (walked + 255) / 256;
+    UQ_EXPECT(plan.tgpp >= 1 && plan.tgpp <= required);
+    UQ_EXPECT_EQ_INT(plan.num_partitions,
+                     (int32_t)((required + plan.tgpp - 1) / plan.tgpp));
+  }
+  static const struct {
+    int32_t b, hk, tokens, per_cu, p, tgpp;
+  } h200[] = {
+      {1, 2, 16384, 4, 64, 1},    {4, 2, 16384, 4, 32, 2},
+      {16, 2, 16384, 4, 8, 8},    {4, 2, 65536, 4, 32, 8},
+      {16, 1, 65536, 2, 16, 16},  {64, 2, 4096, 4, 2, 8},
+      {16, 1, 131072, 4, 32, 16}, {4, 1, 75000, 4, 98, 3},
+  };
+  for (size_t i = 0; i < sizeof(h200) / sizeof(h200[0]); ++i) {
+    uq_launch_plan_t plan;
+    UQ_EXPECT_OK(uq_launch_policy_resident(h200[i].b, h200[i].hk,
+                                           (h200[i].tokens + 15) / 16, 16, 256,
+                                           0, 132, h200[i].per_cu, &plan));
+    UQ_EXPECT_EQ_INT(plan.num_partitions, h200[i].p);
+    UQ_EXPECT_EQ_INT(plan.tgpp, h200[i].tgpp);
+  }
+  uq_launch_plan_t plan;
+  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 0, 4, 16, 256, 0, 132, 4, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 0, 4, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 0, &plan),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 4, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  return 0;
+}
+
 static int test_attention_window_sink_f64(void) {
   // Three tokens, q = e0, k_t = t e0, scale 1: scores 0, 1, 2; v_t = t + 1.
   float q[256] = {0}, k[768] = {0}, v[768];
@@ -1151,6 +1205,7 @@ static const uq_test_case_t tests[] = {
     {"exact_window_sinks_vs_naive", test_exact_window_sinks_vs_naive},
     {"faithful_window_sinks_vs_exact", test_faithful_window_sinks_vs_exact},
     {"policy_window", test_policy_window},
+    {"policy_resident", test_policy_resident},
     {"attention_window_sink_f64", test_attention_window_sink_f64},
     {0, 0},
 };
