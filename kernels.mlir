@@ -1028,13 +1028,21 @@ module attributes {gpu.container_module} {
   //
   // - 4 warps per CTA (grid B x Hk x P), each warp an independent stream of
   //   16-token tiles of the partition (tiles w, w+4, ...) with its own
-  //   cp.async pipeline in shared memory (3 stages for QG <= 8, 4 for QG 16);
-  //   the warps' (max, sum, acc) are merged through shared memory at the
-  //   end. The KV of a head is read once for all QG query heads.
+  //   cp.async pipeline in shared memory (QG <= 8: 2 stages at D = 256, 3
+  //   at D = 64 and 128; QG 16: 4), each tile's block-table entries loaded
+  //   a tile ahead; the warps' (max, sum, acc) are merged through shared
+  //   memory at the end. The KV of a head is read once for all QG query
+  //   heads.
   // - QK on tensor cores: mma.sync m16n8k16 f16 -> f32 (Hopper has no
   //   mma.sync for FP8: ptxas emulates it with conversions), two k-steps per
   //   32-element UE8M0 group from a zero accumulator, the group's scale
-  //   applied to that f32 result (per token = column). K's FP4 codes become
+  //   applied to that f32 result (per token). QG 16: S = Q K^T, Q the A
+  //   operand (16 rows), two n-tiles of 8 tokens (@uq_sm90_qk). QG <= 8:
+  //   S^T = K Q^T, K the A operand (16 tokens) and Q^T the B operand (8
+  //   rows), one MMA per k-step (@uq_sm90_qk_t); the softmax runs per
+  //   query column and P^T reaches PV's B operand by movmatrix.trans.
+  //   Tiles wholly inside [window start, seq_len) skip the mask's compares.
+  //   K's FP4 codes become
   //   E4M3 by two shifts and a mask per 4 codes (E2M1 code s.e1e0.m placed as
   //   E4M3 bits s.000e1e0m.00 is exactly the E2M1 value times 2^-6,
   //   subnormals included; 2^6 is folded into the softmax multiplier), then
@@ -1049,15 +1057,16 @@ module attributes {gpu.container_module} {
   //   V's per-(token, group) scale is folded into bf16 P, one P per group
   //   (exact: a power of two). QG 16: O = P V (M = query rows). QG <= 8:
   //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
-  //   rows (64 registers: 3 CTAs per SM) and half the MMAs.
+  //   rows (64 f32 accumulators at D = 256) and half the MMAs.
   // - Shared-memory slot layout (@uq_sm90_slot_geometry; stride an odd
   //   multiple of 16: ldmatrix is free of bank conflicts): K codes + K
   //   scales [0, D/2 + D/32), V codes + V scales from the next multiple of
   //   16 (aligned for ldmatrix): D = 256: [0,136), [144,280), stride 304;
   //   D = 128: [0,68), [80,148), 176. Copies are 8 B cp.async (4 B when
-  //   padded_slot or D/2 + D/32 is not a multiple of 8), each warp
-  //   instruction contiguous bytes of one slot or a few (few cache lines
-  //   per instruction). D = 64: K ends at 34, and cp.async (4, 8 or 16
+  //   padded_slot or D/2 + D/32 is not a multiple of 8), 32 / u lanes per
+  //   slot, so a warp instruction moves one 32-byte sector of each of u
+  //   slots and a lane's chunks differ by constant offsets
+  //   (@uq_sm90_copy_slots). D = 64: K ends at 34, and cp.async (4, 8 or 16
   //   bytes, aligned) cannot place V at 48; the slot is copied as it is
   //   ([0,34), [34,68), stride 80), K still by ldmatrix, V's B fragments by
   //   16-bit shared loads (free of bank conflicts at stride 80) and V's
@@ -1071,7 +1080,8 @@ module attributes {gpu.container_module} {
   // spills where that measured faster: the decode is bound by issue and
   // latency, so warps per SM are much of its speed (D = 256, QG <= 8: 4
   // CTAs 7-14% faster than 3 on the large shapes; D = 128 measured slower
-  // at 5 and 4, squeezed to 96 and 128 registers). Shared memory
+  // with 5 and 4 for qg_max 8 and 16, squeezed to 96 and 128 registers;
+  // D = 64 spills at 8 and 6). Shared memory
   // (kernel_abi.h) allows them: D = 256 keeps 2 stages at QG <= 8 to fit
   // 4 (a tile per warp in flight is 64 per SM, above the bandwidth-latency
   // product), 3 elsewhere.
@@ -2125,10 +2135,10 @@ module attributes {gpu.container_module} {
       %accw = arith.select %small, %acc8, %acc16 : i32
       %mbase = arith.select %small, %mb8, %mb16 : i32
       scf.if %small {
-        // ---- QG <= 8: PV as O^T = V^T P^T (M = head dim), so the
-        // accumulators hold only the 8 real query rows (64 registers, 3 CTAs
-        // per SM) and half the PV MMAs; each m-tile lies in one V group, so
-        // the group's V scales go into P^T's token rows. 3-stage pipeline.
+        // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
+        // dim), so the accumulators hold only the 8 real query rows (64 at
+        // D = 256) and half the PV MMAs; each m-tile lies in one V group,
+        // so the group's V scales go into P^T's token rows. nst stages.
         %wstage0 = arith.muli %warp, %wst3 : i32
         %wbase = arith.addi %smem_i, %wstage0 : i32
         scf.for %s = %i0 to %nst1_ix step %i1 {

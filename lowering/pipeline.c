@@ -263,9 +263,10 @@ void uq_pipeline_text(const uq_variant_t *variant,
   if (uq_variant_is_nvidia(variant)) {
     // The same front half (without uq-inline: LLVM inlines the sm_90a
     // helpers after their loops are unrolled, which keeps the QG <= 8
-    // decode within the 168 registers of 3 CTAs per SM); then the upstream
-    // NVVM path, ptxas from the CUDA toolkit for the cubin (format=isa gives
-    // the PTX). The module's #nvvm.target carries chip, PTX version and O.
+    // decode at D = 256 within the 128 registers of 4 CTAs per SM); then
+    // the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
+    // (format=isa gives the PTX). The module's #nvvm.target carries chip,
+    // PTX version and O.
     snprintf(out, size,
              "builtin.module("
              "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
