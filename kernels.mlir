@@ -1606,7 +1606,6 @@ module attributes {gpu.container_module} {
       %c32 = arith.constant 32 : i32
       %c64 = arith.constant 64 : i32
       %c0xff = arith.constant 255 : i32
-      %zero_f = arith.constant 0.0 : f32
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
