@@ -119,19 +119,26 @@ uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
   int64_t required = ceil_div(
       walked_tokens(max_blocks_per_seq, block_size, sliding_window), 256);
   int64_t rows = (int64_t)num_seqs * num_kv_heads;
-  int64_t best_tgpp = 1;
+  // Walks the partition counts p upward (TGPP = ceil(required / p) shrinks),
+  // keeping the smallest TGPP of the lowest estimate. Every later p has at
+  // least this p's share and the walk's tile-groups spread over the SMs,
+  // so once that bound exceeds the best estimate no later p can match it:
+  // a few steps past the best, whatever the table's length.
+  const double work = (double)rows * (double)required / compute_units;
+  int64_t best_tgpp = required;
   double best = 0;
-  for (int64_t tgpp = 1; tgpp <= required; ++tgpp) {
+  for (int64_t p = 1; p <= required; ++p) {
+    int64_t tgpp = ceil_div(required, p);
     int64_t parts = ceil_div(required, tgpp);
     int64_t share = ceil_div(rows * parts, compute_units);
     int64_t resident = share < workgroups_per_cu ? share : workgroups_per_cu;
     double cost = (double)share * ((double)tgpp + overhead) /
                   speed[resident < 4 ? resident - 1 : 3];
-    if (tgpp == 1 || cost < best) {
+    if (p == 1 || cost <= best) {
       best = cost;
       best_tgpp = tgpp;
     }
-    if (parts == 1)
+    if (work + overhead * (double)share > best)
       break;
   }
   out_plan->num_partitions = (int32_t)ceil_div(required, best_tgpp);
