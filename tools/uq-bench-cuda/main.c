@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tools/uq-bench-cuda/cuda_driver.h"
+#include "tools/common/cuda_driver.h"
 #include "uq/uqrt.h"
 
 // The driver for what libuqrt does not do (events, graphs, the copy

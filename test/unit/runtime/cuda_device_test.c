@@ -9,10 +9,10 @@
 // and replays to the same bits; head dims without an sm_90a kernel are
 // refused by name. Label `cuda`: skips (77) with the reason where no such
 // GPU or no cubins exist.
-#include <dlfcn.h>
 #include <string.h>
 
 #include "e2e_case.h"
+#include "tools/common/cuda_driver.h"
 
 static uq_context_t *g_context;
 static uint64_t g_seed;
@@ -210,56 +210,21 @@ static int test_long_contexts(void) {
   return failed;
 }
 
-// The driver calls the graph test needs beyond libuqrt's.
-typedef struct graph_api_s {
-  int (*stream_create)(void **, unsigned);
-  int (*stream_destroy)(void *);
-  int (*begin_capture)(void *, int);
-  int (*end_capture)(void *, void **);
-  int (*instantiate)(void **, void *, unsigned long long);
-  int (*graph_launch)(void *, void *);
-  int (*stream_sync)(void *);
-  int (*exec_destroy)(void *);
-  int (*graph_destroy)(void *);
-} graph_api_t;
-
-static int load_graph_api(graph_api_t *api) {
-  void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
-    return -1;
-#define LOAD(field, name)                                                      \
-  do {                                                                         \
-    void *symbol_ = dlsym(lib, name);                                          \
-    if (!symbol_)                                                              \
-      return -1;                                                               \
-    memcpy(&api->field, &symbol_, sizeof(symbol_));                            \
-  } while (0)
-  LOAD(stream_create, "cuStreamCreate");
-  LOAD(stream_destroy, "cuStreamDestroy_v2");
-  LOAD(begin_capture, "cuStreamBeginCapture_v2");
-  LOAD(end_capture, "cuStreamEndCapture");
-  LOAD(instantiate, "cuGraphInstantiateWithFlags");
-  LOAD(graph_launch, "cuGraphLaunch");
-  LOAD(stream_sync, "cuStreamSynchronize");
-  LOAD(exec_destroy, "cuGraphExecDestroy");
-  LOAD(graph_destroy, "cuGraphDestroy");
-#undef LOAD
-  return 0; // the library stays loaded (libuqrt holds it too)
-}
-
 #define CU_OK(expr)                                                            \
   do {                                                                         \
-    int cu_result_ = (expr);                                                   \
+    CUresult cu_result_ = (expr);                                              \
     if (cu_result_ != 0)                                                       \
-      UQ_TEST_FAIL_("%s: CUDA error %d", #expr, cu_result_);                   \
+      UQ_TEST_FAIL_("%s: %s", #expr, uq_cuda_error_name(&cu, cu_result_));     \
   } while (0)
 
 // One run captured into a graph: while captured nothing executes (the
 // poisoned output stays poisoned), and each replay writes the same bits as
 // a direct run on the same stream.
 static int test_graph_capture(void) {
-  graph_api_t api;
-  UQ_EXPECT(load_graph_api(&api) == 0);
+  uq_cuda_t cu;
+  char why[160];
+  if (uq_cuda_load(&cu, why, sizeof(why)))
+    UQ_TEST_FAIL_("%s", why);
   uq_problem_shape_t shape = base_shape();
   shape.sinks = 1;
   uq_problem_t *problem = NULL;
@@ -273,8 +238,10 @@ static int test_graph_capture(void) {
            *poison = malloc(bytes);
   UQ_EXPECT(direct && replayed && poison);
   memset(poison, 0xFF, bytes);
-  void *stream = NULL, *graph = NULL, *exec = NULL;
-  CU_OK(api.stream_create(&stream, 1 /* non-blocking */));
+  CUstream stream = NULL;
+  CUgraph graph = NULL;
+  CUgraphExec exec = NULL;
+  CU_OK(cu.StreamCreate(&stream, UQ_CU_STREAM_NON_BLOCKING));
   uq_stream_t *s = (uq_stream_t *)stream;
   UQ_EXPECT_OK(uq_plan_run_with_sinks(
       plan, shape.batch, device.query, device.cache, device.block_tables,
@@ -282,25 +249,26 @@ static int test_graph_capture(void) {
   UQ_EXPECT_OK(uq_context_synchronize(g_context, s));
   UQ_EXPECT_OK(uq_context_download(g_context, direct, device.output, bytes));
   UQ_EXPECT_OK(uq_context_upload(g_context, device.output, poison, bytes));
-  CU_OK(api.begin_capture(stream, 0 /* global: no allocation or sync */));
+  CU_OK(cu.StreamBeginCapture(
+      stream, UQ_CU_STREAM_CAPTURE_MODE_GLOBAL /* no allocation or sync */));
   uq_status_t status = uq_plan_run_with_sinks(
       plan, shape.batch, device.query, device.cache, device.block_tables,
       device.seq_lens, device.sinks, device.output, s);
-  CU_OK(api.end_capture(stream, &graph));
+  CU_OK(cu.StreamEndCapture(stream, &graph));
   UQ_EXPECT_OK(status);
   UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
   UQ_EXPECT(memcmp(replayed, poison, bytes) == 0); // nothing ran yet
-  CU_OK(api.instantiate(&exec, graph, 0));
+  CU_OK(cu.GraphInstantiateWithFlags(&exec, graph, 0));
   for (int i = 0; i < 3; ++i)
-    CU_OK(api.graph_launch(exec, stream));
-  CU_OK(api.stream_sync(stream));
+    CU_OK(cu.GraphLaunch(exec, stream));
+  CU_OK(cu.StreamSynchronize(stream));
   UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
   int same = memcmp(direct, replayed, bytes) == 0;
   printf("  captured run: %s the direct run after 3 replays\n",
          same ? "bitwise equal to" : "DIFFERS from");
-  api.exec_destroy(exec);
-  api.graph_destroy(graph);
-  api.stream_destroy(stream);
+  cu.GraphExecDestroy(exec);
+  cu.GraphDestroy(graph);
+  cu.StreamDestroy(stream);
   free(direct);
   free(replayed);
   free(poison);

@@ -1,32 +1,24 @@
-// The part of the CUDA driver API uq-bench-cuda uses, loaded at run time
-// with dlopen("libcuda.so.1"): nothing of CUDA is needed to build, and the
-// tool reports the missing driver instead of failing to start.
-#ifndef UQ_TOOLS_UQ_BENCH_CUDA_CUDA_DRIVER_H_
-#define UQ_TOOLS_UQ_BENCH_CUDA_CUDA_DRIVER_H_
+// The CUDA driver API beyond libuqrt's table that the CUDA tools and tests
+// use (events, streams, graph capture, raw launches), loaded at run time
+// with dlopen("libcuda.so.1"): nothing of CUDA is needed to build, and a
+// tool reports the missing driver instead of failing to start. The types
+// and the values libuqrt also uses come from its runtime/cuda/cuda_symbols.h.
+#ifndef UQ_TOOLS_COMMON_CUDA_DRIVER_H_
+#define UQ_TOOLS_COMMON_CUDA_DRIVER_H_
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUstream_st *CUstream;
+#include "runtime/cuda/cuda_symbols.h"
+
 typedef struct CUevent_st *CUevent;
 typedef struct CUgraph_st *CUgraph;
 typedef struct CUgraphExec_st *CUgraphExec;
 
-// Values from the CUDA driver API (cuda.h).
+// Values from the CUDA driver API (cuda.h) that libuqrt does not use.
 enum {
-  UQ_CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
-  UQ_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
-  UQ_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
-  UQ_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
   UQ_CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
   UQ_CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
-  UQ_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
   UQ_CU_STREAM_NON_BLOCKING = 1,
   UQ_CU_STREAM_CAPTURE_MODE_GLOBAL = 0,
 };
@@ -56,6 +48,7 @@ typedef struct uq_cuda_s {
                            unsigned, unsigned, unsigned, CUstream, void **,
                            void **);
   CUresult (*StreamCreate)(CUstream *, unsigned);
+  CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventRecord)(CUevent, CUstream);
@@ -78,4 +71,4 @@ int uq_cuda_load(uq_cuda_t *cuda, char *why, size_t why_size);
 // "CUDA_ERROR_..." for a result (or "CUDA error N").
 const char *uq_cuda_error_name(const uq_cuda_t *cuda, CUresult result);
 
-#endif // UQ_TOOLS_UQ_BENCH_CUDA_CUDA_DRIVER_H_
+#endif // UQ_TOOLS_COMMON_CUDA_DRIVER_H_

@@ -1,5 +1,5 @@
 // Loads the CUDA driver API entries of cuda_driver.h with dlopen/dlsym.
-#include "tools/uq-bench-cuda/cuda_driver.h"
+#include "tools/common/cuda_driver.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -35,6 +35,7 @@ static const entry_t kEntries[] = {
     ENTRY(MemsetD8, "cuMemsetD8_v2"),
     ENTRY(LaunchKernel, "cuLaunchKernel"),
     ENTRY(StreamCreate, "cuStreamCreate"),
+    ENTRY(StreamDestroy, "cuStreamDestroy_v2"),
     ENTRY(StreamSynchronize, "cuStreamSynchronize"),
     ENTRY(EventCreate, "cuEventCreate"),
     ENTRY(EventRecord, "cuEventRecord"),
