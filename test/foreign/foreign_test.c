@@ -9,6 +9,7 @@
 
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
+#include "sim/sim_fixture.h"
 #include "tools/common/file_util.h"
 #include "uq_test.h"
 
@@ -23,27 +24,10 @@ static float rndf(float lo, float hi) {
   return lo + (hi - lo) * (float)(rnd() >> 8) / 16777216.0f;
 }
 
-typedef struct fixture_s {
-  uq_sim_t *sim;
-  uq_sim_program_t *prog;
-} fixture_t;
-
 static uq_status_t fixture_open(fixture_t *f, const char *name) {
-  memset(f, 0, sizeof(*f));
   char path[1024];
   snprintf(path, sizeof(path), "%s/%s", UQ_FOREIGN_DIR, name);
-  char *buf = NULL;
-  size_t size = 0;
-  UQ_RETURN_IF_ERROR(uq_file_read(path, &buf, &size), "fixture");
-  uq_status_t st = uq_sim_create(&f->sim);
-  if (!st)
-    st = uq_sim_program_load(f->sim, buf, size, &f->prog);
-  free(buf);
-  return st;
-}
-static void fixture_close(fixture_t *f) {
-  uq_sim_program_destroy(f->prog);
-  uq_sim_destroy(f->sim);
+  return fixture_open_path(f, path);
 }
 
 // Device buffers of one launch: inputs copied in, outputs poisoned.

@@ -8,6 +8,7 @@
 
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
+#include "sim/sim_fixture.h"
 #include "tools/common/file_util.h"
 #include "uq_test.h"
 
@@ -34,25 +35,8 @@ static float u2f(uint32_t u) {
   return f;
 }
 
-typedef struct fixture_s {
-  uq_sim_t *sim;
-  uq_sim_program_t *prog;
-} fixture_t;
-
 static uq_status_t fixture_open(fixture_t *f) {
-  memset(f, 0, sizeof(*f));
-  char *buf = NULL;
-  size_t size = 0;
-  UQ_RETURN_IF_ERROR(uq_file_read(UQ_SIM_TEST_HSACO, &buf, &size), "fixture");
-  uq_status_t st = uq_sim_create(&f->sim);
-  if (!st)
-    st = uq_sim_program_load(f->sim, buf, size, &f->prog);
-  free(buf);
-  return st;
-}
-static void fixture_close(fixture_t *f) {
-  uq_sim_program_destroy(f->prog);
-  uq_sim_destroy(f->sim);
+  return fixture_open_path(f, UQ_SIM_TEST_HSACO);
 }
 
 // Runs `kernel` with in = `in` (in_size bytes), out = out_size bytes of
