@@ -2084,8 +2084,8 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
 
-      // ---- the warp's tiles: k = warp + 4 i, i < nw, through a 4-stage
-      // cp.async pipeline in the warp's own 4 x 4864 B of shared memory.
+      // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async
+      // pipeline of nstages stages (16 slots each) in shared memory.
       %nw0 = arith.subi %ntiles, %warp : i32
       %nw1 = arith.addi %nw0, %c3 : i32
       %nw2 = arith.shrsi %nw1, %c2 : i32
@@ -2133,37 +2133,45 @@ module attributes {gpu.container_module} {
       %qaddr = arith.addi %qaddr1, %lgo : i32
       %accw = arith.select %small, %acc8, %acc16 : i32
       %mbase = arith.select %small, %mb8, %mb16 : i32
+      // The warp's pipeline: nstages stages (nst for QG <= 8, 4 for QG 16),
+      // its first nstages - 1 tiles issued now (one commit group each,
+      // empty or not), then the block of tile nstages - 1; each iteration
+      // issues one tile and loads the block of the one after.
+      %c4_p = arith.constant 4 : i32
+      %nstages = arith.select %small, %nst, %c4_p : i32
+      %npro = arith.subi %nstages, %c1 : i32
+      %npro_ix = arith.index_cast %npro : i32 to index
+      %wst = arith.muli %stage_b, %nstages : i32
+      %wstage0 = arith.muli %warp, %wst : i32
+      %wbase = arith.addi %smem_i, %wstage0 : i32
+      scf.for %s = %i0 to %npro_ix step %i1 {
+        %si = arith.index_cast %s : index to i32
+        %have = arith.cmpi slt, %si, %nw : i32
+        scf.if %have {
+          %k4 = arith.muli %si, %c4 : i32
+          %k = arith.addi %warp, %k4 : i32
+          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %so = arith.muli %si, %stage_b : i32
+          %stage = arith.addi %wbase, %so : i32
+          %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+          func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+      }
+      %pf_k0 = arith.muli %npro, %c4 : i32
+      %pf_k = arith.addi %warp, %pf_k0 : i32
+      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+      %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
       scf.if %small {
         // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
         // dim), so the accumulators hold only the 8 real query rows (64 at
         // D = 256) and half the PV MMAs; each m-tile lies in one V group,
         // so the group's V scales go into P^T's token rows. nst stages.
-        %wstage0 = arith.muli %warp, %wst3 : i32
-        %wbase = arith.addi %smem_i, %wstage0 : i32
-        scf.for %s = %i0 to %nst1_ix step %i1 {
-          %si = arith.index_cast %s : index to i32
-          %have = arith.cmpi slt, %si, %nw : i32
-          scf.if %have {
-            %k4 = arith.muli %si, %c4 : i32
-            %k = arith.addi %warp, %k4 : i32
-            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %so = arith.muli %si, %stage_b : i32
-            %stage = arith.addi %wbase, %so : i32
-            %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-          }
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-        }
         // Q^T fragments (@uq_sm90_qk_t): row l & 7, 16-byte column l >> 3
         %qt0 = arith.muli %lr0, %qrow_bytes : i32
         %qt1 = arith.addi %qaddr0, %qt0 : i32
         %qt2 = arith.shli %lr1, %c4 : i32
         %qaddr_t = arith.addi %qt1, %qt2 : i32
-        // the block of tile nst - 1, then in each iteration of tile it + nst
-        %pf_k0 = arith.muli %nst1, %c4 : i32
-        %pf_k = arith.addi %warp, %pf_k0 : i32
-        %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-        %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %ni = arith.addi %iti, %nst1 : i32
@@ -2416,27 +2424,6 @@ module attributes {gpu.container_module} {
           llvm.store %lr#1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
       } else {
-        %wstage0 = arith.muli %warp, %wst4 : i32
-        %wbase = arith.addi %smem_i, %wstage0 : i32
-        // Prologue: tiles 0, 1, 2 (one commit group each, empty or not).
-        scf.for %s = %i0 to %i3 step %i1 {
-          %si = arith.index_cast %s : index to i32
-          %have = arith.cmpi slt, %si, %nw : i32
-          scf.if %have {
-            %k4 = arith.muli %si, %c4 : i32
-            %k = arith.addi %warp, %k4 : i32
-            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %so = arith.muli %si, %stage_b : i32
-            %stage = arith.addi %wbase, %so : i32
-            %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-          }
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-        }
-        // the block of tile 3, then in each iteration of tile it + 4
-        %pf_k = arith.addi %warp, %c12 : i32
-        %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-        %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           // next copy: tile i + 3 into stage (i + 3) & 3
