@@ -1286,17 +1286,23 @@ module attributes {gpu.container_module} {
 
     // E4M3 B fragment of 8 codes (one 32-bit word, element 2i in the low
     // nibble of byte i): (even elements, odd elements) as E4M3 bytes, value
-    // times 2^-6.
+    // times 2^-6: magnitude bits to 2..4, sign to 7. The even bytes take an
+    // integer multiply-add, (n + 3 (n & 8)) x 4 = 4 (n & 7) + 128 s (at
+    // most 156: no carry between bytes), so two of their four integer-pipe
+    // operations run on the FMA pipe: the integer pipe bounds the decode.
     func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
       %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
       %c4 = arith.constant 4 : i32
+      %m0f = arith.constant 0x0F0F0F0F : i32
+      %m08 = arith.constant 0x08080808 : i32
       %m1c = arith.constant 0x1C1C1C1C : i32
       %m80 = arith.constant 0x80808080 : i32
-      %e0 = arith.shli %w, %c2 : i32
-      %e1 = arith.andi %e0, %m1c : i32
-      %e2 = arith.shli %w, %c4 : i32
-      %e3 = arith.andi %e2, %m80 : i32
-      %ev = arith.ori %e1, %e3 : i32
+      %n = arith.andi %w, %m0f : i32
+      %ns = arith.andi %w, %m08 : i32
+      %ns3 = arith.muli %ns, %c3 : i32
+      %e0 = arith.addi %n, %ns3 : i32
+      %ev = arith.muli %e0, %c4 : i32
       %o0 = arith.shrui %w, %c2 : i32
       %o1 = arith.andi %o0, %m1c : i32
       %o2 = arith.andi %w, %m80 : i32
@@ -1304,21 +1310,31 @@ module attributes {gpu.container_module} {
       return %ev, %od : i32, i32
     }
 
-    // bf16 pair of nibble %i of both 16-bit halves of %r (E2M1 exact).
+    // bf16 pair of nibble %i of both 16-bit halves of %r (E2M1 exact):
+    // magnitude bits to 6..8 and sign to 15, value times 2^-126, then times
+    // 2^126. The code n (nibble i & 1 of byte i >> 1, its 4 bits at 4 (i &
+    // 1)) goes to both places at once by one multiply, n (2^6 + 2^12) >>
+    // 4 (i & 1), whose two copies do not overlap, and a mask keeps the
+    // wanted bits: the integer pipe (shifts and masks) bounds the decode,
+    // and the multiply runs on the FMA pipe.
     func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) -> i32 {
+      %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
-      %c6 = arith.constant 6 : i32
-      %c12 = arith.constant 12 : i32
-      %m1c0 = arith.constant 0x01C001C0 : i32
-      %m8000 = arith.constant 0x80008000 : i32
+      %c3 = arith.constant 3 : i32
+      %c0f = arith.constant 0x000F000F : i32
+      %mul = arith.constant 0x1040 : i32
+      %m81c0 = arith.constant 0x81C081C0 : i32
       %two126 = arith.constant 0x7E807E80 : i32
-      %sh = arith.shli %i, %c2 : i32
-      %x = arith.shrui %r, %sh : i32
-      %a0 = arith.shli %x, %c6 : i32
-      %a1 = arith.andi %a0, %m1c0 : i32
-      %s0 = arith.shli %x, %c12 : i32
-      %s1 = arith.andi %s0, %m8000 : i32
-      %b = arith.ori %a1, %s1 : i32
+      %hb0 = arith.shrui %i, %c1 : i32
+      %hb = arith.shli %hb0, %c3 : i32
+      %x0 = arith.shrui %r, %hb : i32
+      %lo0 = arith.andi %i, %c1 : i32
+      %lo = arith.shli %lo0, %c2 : i32
+      %msk = arith.shli %c0f, %lo : i32
+      %x = arith.andi %x0, %msk : i32
+      %k = arith.shrui %mul, %lo : i32
+      %y = arith.muli %x, %k : i32
+      %b = arith.andi %y, %m81c0 : i32
       %v = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %b, %two126 : (i32, i32) -> i32
       return %v : i32
     }
@@ -1696,30 +1712,24 @@ module attributes {gpu.container_module} {
     // bf16x2 V scales of group %ji from the scale words of tokens 2t, 2t + 1,
     // 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9);
     // bf16 2^(e - 127) = e << 7 (e = 0 gives +0: its codes are +0 too).
+    // One byte permute gathers a pair's two scale bytes (byte j & 3 of each
+    // word) into bytes 0 and 2, then a shift and a mask.
     func.func private @uq_sm90_v_scales(%sw0: i32, %sw1: i32, %sw2: i32, %sw3: i32, %ji: i32) -> (i32, i32) {
       %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
       %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
-      %c0xff = arith.constant 255 : i32
+      %m7f80 = arith.constant 0x7F807F80 : i32
       %jb = arith.andi %ji, %c3 : i32
-      %jsh = arith.muli %jb, %c8 : i32
-      %sb0 = arith.shrui %sw0, %jsh : i32
-      %sb1 = arith.shrui %sw1, %jsh : i32
-      %sb2 = arith.shrui %sw2, %jsh : i32
-      %sb3 = arith.shrui %sw3, %jsh : i32
-      %sa0 = arith.andi %sb0, %c0xff : i32
-      %sa1 = arith.andi %sb1, %c0xff : i32
-      %sa2 = arith.andi %sb2, %c0xff : i32
-      %sa3 = arith.andi %sb3, %c0xff : i32
-      %c16 = arith.constant 16 : i32
-      %sc0 = arith.shli %sa0, %c7 : i32
-      %sc1a = arith.shli %sa1, %c7 : i32
-      %sc1 = arith.shli %sc1a, %c16 : i32
-      %sc2 = arith.shli %sa2, %c7 : i32
-      %sc3a = arith.shli %sa3, %c7 : i32
-      %sc3 = arith.shli %sc3a, %c16 : i32
-      %s01 = arith.ori %sc0, %sc1 : i32
-      %s89 = arith.ori %sc2, %sc3 : i32
+      %jb4 = arith.addi %jb, %c4 : i32
+      %sel1 = arith.shli %jb4, %c8 : i32
+      %sel = arith.ori %jb, %sel1 : i32
+      %p01 = nvvm.prmt #nvvm.permute_mode<default> %sel, %sw0, %sw1 : i32
+      %p89 = nvvm.prmt #nvvm.permute_mode<default> %sel, %sw2, %sw3 : i32
+      %q01 = arith.shli %p01, %c7 : i32
+      %q89 = arith.shli %p89, %c7 : i32
+      %s01 = arith.andi %q01, %m7f80 : i32
+      %s89 = arith.andi %q89, %m7f80 : i32
       return %s01, %s89 : i32, i32
     }
 
@@ -2380,15 +2390,10 @@ module attributes {gpu.container_module} {
           %dip = arith.shli %ip, %c1 : i32
           %dd0 = arith.addi %dj, %g4 : i32
           %dd = arith.addi %dd0, %dip : i32
-          %dd1 = arith.addi %dd, %c1 : i32
           %e0a = arith.addi %q0r, %dd : i32
           %e1a = arith.addi %q1r, %dd : i32
-          %e2a = arith.addi %q0r, %dd1 : i32
-          %e3a = arith.addi %q1r, %dd1 : i32
           %e0 = arith.addi %wacc, %e0a : i32
           %e1 = arith.addi %wacc, %e1a : i32
-          %e2 = arith.addi %wacc, %e2a : i32
-          %e3 = arith.addi %wacc, %e3a : i32
           %o = arith.muli %mt, %i4 : index
           %o1 = arith.addi %o, %i1 : index
           %o2 = arith.addi %o, %i2 : index
@@ -2397,18 +2402,21 @@ module attributes {gpu.container_module} {
           %v1 = vector.extract %fin#4[%o1] : f32 from vector<64xf32>
           %v2 = vector.extract %fin#4[%o2] : f32 from vector<64xf32>
           %v3 = vector.extract %fin#4[%o3] : f32 from vector<64xf32>
+          // (c0, c2) and (c1, c3) are adjacent head dims of one row
           %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
           %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          %w02 = vector.from_elements %v0, %v2 : vector<2xf32>
+          %w13 = vector.from_elements %v1, %v3 : vector<2xf32>
+          llvm.store %w02, %q0 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+          llvm.store %w13, %q1 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
         }
         %g0 = arith.cmpi eq, %g, %c0 : i32
         scf.if %g0 {
-          %wm = arith.muli %warp, %c16 : i32
+          // warp x 16 from tid (ptxas otherwise computes it before the
+          // tile loop and spills it there at 128 registers)
+          %cm16_m = arith.constant -16 : i32
+          %wm0 = arith.shrui %tid, %c1 : i32
+          %wm = arith.andi %wm0, %cm16_m : i32
           %mqa = arith.addi %wm, %t2 : i32
           %mqi = arith.addi %mqa, %mbase : i32
           %mqi1 = arith.addi %mqi, %c1 : i32
@@ -2695,23 +2703,27 @@ module attributes {gpu.container_module} {
       %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
       %prow = arith.addi %hk_p2, %part : i32
       %prow_q = arith.muli %prow, %qgi : i32
-      // 16 rows x D elements, 128 per pass
-      %i8_ix = arith.constant 8 : index
-      %nout = arith.divui %hd, %i8_ix : index
+      // 16 rows x D elements, 4 consecutive ones per thread, 512 per pass;
+      // a row's merge weights are worked out once per pass, not per element.
+      %i32_o = arith.constant 32 : index
+      %c512 = arith.constant 512 : i32
+      %nout = arith.divui %hd, %i32_o : index
       %hd_m = arith.subi %hd_i, %c1 : i32
+      %tid4 = arith.muli %tid, %c4 : i32
+      %hd64 = arith.extui %hd_i : i32 to i64
       scf.for %ii = %i0 to %nout step %i1 {
         %iii = arith.index_cast %ii : index to i32
-        %x0 = arith.muli %iii, %c128 : i32
-        %e = arith.addi %tid, %x0 : i32
+        %x0 = arith.muli %iii, %c512 : i32
+        %e = arith.addi %tid4, %x0 : i32
         %r = arith.divui %e, %hd_i : i32
         %d = arith.andi %e, %hd_m : i32
         %in = arith.cmpi ult, %r, %qgi : i32
         scf.if %in {
+          %ma = arith.addi %r, %mbase : i32
           %M = scf.for %w = %i0 to %i4 step %i1 iter_args(%mm = %ninf) -> (f32) {
             %wi = arith.index_cast %w : index to i32
             %wo = arith.muli %wi, %c16 : i32
-            %a0 = arith.addi %wo, %r : i32
-            %a = arith.addi %a0, %mbase : i32
+            %a = arith.addi %wo, %ma : i32
             %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %mx = arith.maximumf %mm, %mv : f32
@@ -2719,42 +2731,42 @@ module attributes {gpu.container_module} {
           }
           %empty = arith.cmpf oeq, %M, %ninf : f32
           %Mb = arith.select %empty, %zero_f, %M : f32
-          %sums:2 = scf.for %w = %i0 to %i4 step %i1 iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
+          %ra = arith.muli %r, %hd_i : i32
+          %rd = arith.addi %ra, %d : i32
+          %zero4f = arith.constant dense<0.0> : vector<4xf32>
+          %sums:2 = scf.for %w = %i0 to %i4 step %i1 iter_args(%num = %zero4f, %den = %zero_f) -> (vector<4xf32>, f32) {
             %wi = arith.index_cast %w : index to i32
             %wo = arith.muli %wi, %c16 : i32
-            %a0 = arith.addi %wo, %r : i32
-            %a = arith.addi %a0, %mbase : i32
+            %a = arith.addi %wo, %ma : i32
             %al = arith.addi %a, %c64 : i32
             %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %pl = llvm.getelementptr %smem[%al] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %lv = llvm.load %pl {alignment = 4 : i64} : !llvm.ptr<3> -> f32
             %wa = arith.muli %wi, %accw : i32
-            %ra = arith.muli %r, %hd_i : i32
-            %oa0 = arith.addi %wa, %ra : i32
-            %oa = arith.addi %oa0, %d : i32
+            %oa = arith.addi %wa, %rd : i32
             %po = llvm.getelementptr %smem[%oa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %ov = llvm.load %po {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %ov = llvm.load %po {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
             %dm = arith.subf %mv, %Mb : f32
             %wt = math.exp2 %dm : f32
-            %nacc1 = math.fma %wt, %ov, %num : f32
+            %wtv = vector.broadcast %wt : f32 to vector<4xf32>
+            %nacc1 = math.fma %wtv, %ov, %num : vector<4xf32>
             %d1 = math.fma %wt, %lv, %den : f32
-            scf.yield %nacc1, %d1 : f32, f32
+            scf.yield %nacc1, %d1 : vector<4xf32>, f32
           }
           %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
           %den1 = arith.select %pos, %sums#1, %one_f : f32
           %inv = arith.divf %one_f, %den1 : f32
-          %o = arith.mulf %sums#0, %inv : f32
-          %ob = arith.truncf %o : f32 to bf16
-          %obi = arith.bitcast %ob : bf16 to i16
+          %invv = vector.broadcast %inv : f32 to vector<4xf32>
+          %o = arith.mulf %sums#0, %invv : vector<4xf32>
+          %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
           %orow = arith.addi %prow_q, %r : i32
           %orow64 = arith.extui %orow : i32 to i64
-          %hd64 = arith.extui %hd_i : i32 to i64
           %oe0 = arith.muli %orow64, %hd64 : i64
           %d64 = arith.extui %d : i32 to i64
           %oe = arith.addi %oe0, %d64 : i64
-          %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-          llvm.store %obi, %op {alignment = 2 : i64} : i16, !llvm.ptr<1>
+          %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+          llvm.store %ob, %op {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
           %d0 = arith.cmpi eq, %d, %c0 : i32
           scf.if %d0 {
             %mnat = arith.mulf %M, %ln2 : f32
