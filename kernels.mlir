@@ -1076,16 +1076,17 @@ module attributes {gpu.container_module} {
   //   no garbage slot ever loaded) and masked to -inf.
   // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
   // (nvvm.minctasm: ptxas keeps registers <= 72 for 7, <= 96 for 5,
-  // <= 128 for 4, <= 168 for 3, <= 255 for 2), as many as fit without
-  // spills where that measured faster: the decode is bound by issue and
-  // latency, so warps per SM are much of its speed (D = 256, QG <= 8: 4
-  // CTAs 7-14% faster than 3 on the large shapes; D = 128 measured slower
-  // with 5 and 4 for qg_max 8 and 16, squeezed to 96 and 128 registers;
-  // D = 64 spills at 8 and 6). Shared memory
-  // (kernel_abi.h) allows them: D = 256 keeps 2 stages at QG <= 8 to fit
-  // 4 (a tile per warp in flight is 64 per SM, above the bandwidth-latency
-  // product), 3 elsewhere.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [7, 5, 4, 3, 4, 2]} {
+  // <= 128 for 4, <= 168 for 3, <= 255 for 2), chosen by measuring on the
+  // H200: the decode is bound by issue and dependency latency, so the
+  // trade is warps per SM against the registers ptxas gets to overlap a
+  // warp's own work. D = 256, QG <= 8: 2 CTAs (189 registers) 3-7% faster
+  // than 4 (128) on every issue-9 shape once the split policy counts whole
+  // rounds of CTAs (4 had been 7-14% faster than 3). D = 64, QG <= 8: 5
+  // (88) 4-9% faster than 7 (72). D = 128 measured slower with 5 and 4
+  // for qg_max 8 and 16, squeezed to 96 and 128 registers. Shared memory
+  // (kernel_abi.h) allows them: 2 stages at D = 256, QG <= 8 (3 and 4
+  // measured slower there, at 2 CTAs per SM as at 4), 3 elsewhere.
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [5, 5, 4, 3, 2, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The slot geometry of the head dim D (runtime/kernel_abi.h's
@@ -1826,7 +1827,7 @@ module attributes {gpu.container_module} {
       %kso = arith.shrui %hd_i, %c1_g : i32
       %vso = arith.addi %voff, %kso : i32
       // a stage: 16 slots; a warp's: nst stages for QG <= 8 (2 for D = 256,
-      // where 4 CTAs per SM then fit, else 3) or 4 (QG 16)
+      // where more measured slower, else 3) or 4 (QG 16)
       %stage_b = arith.shli %stride, %c4_g : i32
       %c3_g = arith.constant 3 : i32
       %c256_g = arith.constant 256 : i32

@@ -60,8 +60,8 @@ typedef enum uq_reduce_arg_e {
 // odd multiple of 16 (ldmatrix without bank conflicts): 304 B for D = 256,
 // 176 for 128, 80 for 64 (kernels.mlir @uq_sm90_slot_geometry). That
 // lets the CTAs per SM the variants are built for share an SM
-// (uq.min_ctas_per_sm: D = 256 4 for qg_max 8, 2 for 16; D = 128 4 and
-// 3; D = 64 7 and 5), registers being the limit.
+// (uq.min_ctas_per_sm: D = 256 2 for qg_max 8 and 16; D = 128 4 and 3;
+// D = 64 5 and 5), registers being the limit.
 // UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for every variant.
 // Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (thread =
 // head dim), 1056 B of static shared memory.

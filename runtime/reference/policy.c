@@ -96,6 +96,18 @@ uq_status_t uq_launch_policy_window(int32_t num_seqs,
   return UQ_OK;
 }
 
+// An SM's time for `share` workgroups of `length` tile-groups each when
+// `slots` run at once: full rounds of `slots`, then the rest, each round at
+// the SM's speed with that many resident (speed[n - 1], n >= 4 at 1).
+static double share_time(int64_t share, int64_t slots, double length,
+                         const double speed[4]) {
+  int64_t full = (share - 1) / slots;
+  int64_t last = share - full * slots;
+  double round_time = (double)slots * length / speed[slots < 4 ? slots - 1 : 3];
+  return (double)full * round_time +
+         (double)last * length / speed[last < 4 ? last - 1 : 3];
+}
+
 uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
                                       int32_t max_blocks_per_seq,
                                       int32_t block_size, int32_t head_dim,
@@ -131,9 +143,8 @@ uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
     int64_t tgpp = ceil_div(required, p);
     int64_t parts = ceil_div(required, tgpp);
     int64_t share = ceil_div(rows * parts, compute_units);
-    int64_t resident = share < workgroups_per_cu ? share : workgroups_per_cu;
-    double cost = (double)share * ((double)tgpp + overhead) /
-                  speed[resident < 4 ? resident - 1 : 3];
+    double cost =
+        share_time(share, workgroups_per_cu, (double)tgpp + overhead, speed);
     if (p == 1 || cost <= best) {
       best = cost;
       best_tgpp = tgpp;

@@ -74,14 +74,15 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
 // `workgroups_per_cu` decode workgroups at once (at the kernel's registers
 // and shared memory): the sm_90a kernels' policy, which takes any P and
 // TGPP, not only powers of two. A workgroup walks TGPP tile-groups (256
-// tokens) of one (sequence, KV head). The estimated time is an SM's share,
-// n = ceil(workgroups / compute_units), times (TGPP + 0.7) over the SM's
-// relative speed with min(n, workgroups_per_cu) workgroups resident: 0.55
-// with one (4 warps cannot hide the kernel's latencies), 0.93 with two,
-// 0.97 with three, 1 from four; 0.7 tile-group is a partition's fixed work
-// (query rotation, pipeline fill, merge, partial write, its share of the
-// reduce). Both constants were fitted to H200 runs of the issue-9 shapes
-// (uq-bench-cuda). The policy takes the TGPP that minimizes the estimate
+// tokens) of one (sequence, KV head). An SM's share, n = ceil(workgroups /
+// compute_units), runs in rounds of workgroups_per_cu at once; a round of
+// r takes r (TGPP + 0.7) over the SM's relative speed with r resident:
+// 0.55 with one (4 warps cannot hide the kernel's latencies), 0.93 with
+// two, 0.97 with three, 1 from four; 0.7 tile-group is a partition's fixed
+// work (query rotation, pipeline fill, merge, partial write, its share of
+// the reduce). The estimate is the sum over the rounds (so a share one
+// past a round costs a round, not a fraction). Both constants were fitted
+// to H200 runs of the issue-9 shapes (uq-bench-cuda). The policy takes the TGPP that minimizes the estimate
 // (the smallest on a tie), then the fewest partitions that cover the walk
 // with it: P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens
 // walked (the table row, or W + 15 with a window W). Long sequences get
