@@ -2782,61 +2782,20 @@ module attributes {gpu.container_module} {
     }
   }
 
-  // Reduce for sm_90a: grid (B, Hq), D threads (thread = head dim). Same
-  // arguments and arithmetic as the gfx950 reduce: M = max(max_p m_p, sink),
-  // w_p = e^(m_p - M) l_p over partitions with l_p > 0, the sink's
-  // e^(sink - M) in the denominator only, 0 when the denominator is 0.
-  // Built for latency: the partitions' max and weights are computed by the
-  // CTA's threads in parallel (block reductions through shared memory), and
-  // each thread's sum over partitions keeps 8 loads in flight.
+  // Reduce for sm_90a: grid (B, Hq), D threads. Same arguments and
+  // arithmetic as the gfx950 reduce: M = max(max_p m_p, sink), w_p =
+  // e^(m_p - M) l_p over partitions with l_p != 0 (a NaN one makes the head
+  // NaN), the sink's e^(sink - M) in the denominator only, 0 when the
+  // denominator is 0. Built for latency, which is all it has at small
+  // batches: thread t takes head dims 4 (t % (D/4)) .. + 3 (one 8-byte
+  // load per partition) of the partitions p = t / (D/4) + 4 i, a batch of 4
+  // of them loaded at once, with its own running max (weights e^(m_p -
+  // M_lane), rescaled when M_lane grows: no pass over the maxima first);
+  // the 4 lanes meet once in shared memory, where thread d sums head dim d
+  // over them, each rescaled by e^(M_lane - M).
   gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
-    llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<1056 x i8>
-    // The block-wide max (%is_max) or sum of %v over the D threads.
-    func.func private @uq_sm90_block_reduce(%v: f32, %tid: i32, %is_max: i1) -> f32 {
-      %c5 = arith.constant 5 : i32
-      %c31 = arith.constant 31 : i32
-      %c32 = arith.constant 32 : i32
-      %c0 = arith.constant 0 : i32
-      %i0 = arith.constant 0 : index
-      %i1 = arith.constant 1 : index
-      %i5 = arith.constant 5 : index
-      %i32 = arith.constant 32 : index
-      %hd = "uq.param"() {name = "d"} : () -> index
-      %nwarps = arith.divui %hd, %i32 : index
-      %c1 = arith.constant 1 : i32
-      %base = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
-      %red = llvm.getelementptr %base[256] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-      %w = scf.for %s = %i0 to %i5 step %i1 iter_args(%x = %v) -> (f32) {
-        %si = arith.index_cast %s : index to i32
-        %off = arith.shli %c1, %si : i32
-        %o, %ok = gpu.shuffle xor %x, %off, %c32 : f32
-        %mx = arith.maximumf %x, %o : f32
-        %sm = arith.addf %x, %o : f32
-        %y = arith.select %is_max, %mx, %sm : f32
-        scf.yield %y : f32
-      }
-      %warp = arith.shrui %tid, %c5 : i32
-      %lane = arith.andi %tid, %c31 : i32
-      %first = arith.cmpi eq, %lane, %c0 : i32
-      scf.if %first {
-        %p = llvm.getelementptr %red[%warp] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        llvm.store %w, %p {alignment = 4 : i64} : f32, !llvm.ptr<3>
-      }
-      gpu.barrier
-      %p0 = llvm.getelementptr %red[0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
-      %r0 = llvm.load %p0 {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-      %r = scf.for %k = %i1 to %nwarps step %i1 iter_args(%x = %r0) -> (f32) {
-        %ki = arith.index_cast %k : index to i32
-        %p = llvm.getelementptr %red[%ki] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        %y = llvm.load %p {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-        %mx = arith.maximumf %x, %y : f32
-        %sm = arith.addf %x, %y : f32
-        %z = arith.select %is_max, %mx, %sm : f32
-        scf.yield %z : f32
-      }
-      gpu.barrier
-      return %r : f32
-    }
+    // [4][D] f32 partial sums, then the 4 lanes' maxima and denominators
+    llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4128 x i8>
     gpu.func @uq_reduce(
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
@@ -2847,8 +2806,7 @@ module attributes {gpu.container_module} {
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
         attributes {uq.block_size = "d"} {
       %c0 = arith.constant 0 : i32
-      %c1 = arith.constant 1 : i32
-      %c8 = arith.constant 8 : i32
+      %c4 = arith.constant 4 : i32
       %c16 = arith.constant 16 : i32
       %hd = "uq.param"() {name = "d"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
@@ -2857,14 +2815,13 @@ module attributes {gpu.container_module} {
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
-      %true = arith.constant true
-      %false = arith.constant false
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
-      %i8 = arith.constant 8 : index
-      %wbuf = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
-      %d_ix = gpu.thread_id x
-      %d = arith.index_cast %d_ix : index to i32
+      %i4 = arith.constant 4 : index
+      %smem = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
+      %t_ix = gpu.thread_id x
+      %t = arith.index_cast %t_ix : index to i32
       %seq_ix = gpu.block_id x
       %seq = arith.index_cast %seq_ix : index to i32
       %hq_ix = gpu.block_id y
@@ -2878,113 +2835,149 @@ module attributes {gpu.container_module} {
       %has_sink = llvm.icmp "ne" %sinks, %null : !llvm.ptr<1>
       %sink = scf.if %has_sink -> (f32) {
         %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-        %s = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        scf.yield %s : f32
+        %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        scf.yield %sv : f32
       } else {
         scf.yield %ninf : f32
       }
-      %np = arith.index_cast %num_partitions : i32 to index
-      %d_i = arith.index_cast %d : i32 to index
-      // M: each thread's partitions p = d, d + D, ..., then the block max.
-      %mloc = scf.for %p = %d_i to %np step %hd iter_args(%m = %ninf) -> (f32) {
-        %pi = arith.index_cast %p : index to i32
-        %ro = arith.addi %row0, %pi : i32
-        %ri0 = arith.muli %ro, %qg : i32
-        %ri = arith.addi %ri0, %r : i32
-        %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-        %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        %mx = arith.maximumf %m, %mv : f32
-        scf.yield %mx : f32
+      // thread t: quad q = t % (D/4) (head dims 4q .. 4q + 3), lane j
+      %quads = arith.divui %hd_i, %c4 : i32
+      %q = arith.remui %t, %quads : i32
+      %j = arith.divui %t, %quads : i32
+      %q4 = arith.muli %q, %c4 : i32
+      %q4_64 = arith.extui %q4 : i32 to i64
+      // batches of 16 partitions, 4 per lane: p = 16 b + 4 u + j
+      %c15 = arith.constant 15 : i32
+      %nb0 = arith.addi %num_partitions, %c15 : i32
+      %nb1 = arith.divui %nb0, %c16 : i32
+      %nb = arith.index_cast %nb1 : i32 to index
+      %run:3 = scf.for %b = %i0 to %nb step %i1 iter_args(%mj = %ninf, %den = %zero_f, %num = %zero4) -> (f32, f32, vector<4xf32>) {
+        %bi = arith.index_cast %b : index to i32
+        %pb = arith.muli %bi, %c16 : i32
+        %pj = arith.addi %pb, %j : i32
+        %zero4f = arith.constant dense<0.0> : vector<4xf32>
+        %zero44 = arith.constant dense<0.0> : vector<4x4xf32>
+        %ninf4 = arith.constant dense<0xFF800000> : vector<4xf32>
+        // the batch's loads, all issued before any use
+        %ld:3 = scf.for %u = %i0 to %i4 step %i1 iter_args(%ms = %ninf4, %ls = %zero4f, %os = %zero44) -> (vector<4xf32>, vector<4xf32>, vector<4x4xf32>) {
+          %ui = arith.index_cast %u : index to i32
+          %u4 = arith.muli %ui, %c4 : i32
+          %p = arith.addi %pj, %u4 : i32
+          %in = arith.cmpi slt, %p, %num_partitions : i32
+          %ps = arith.select %in, %p, %c0 : i32
+          %ro = arith.addi %row0, %ps : i32
+          %ri0 = arith.muli %ro, %qg : i32
+          %ri = arith.addi %ri0, %r : i32
+          %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+          %lp = llvm.getelementptr %segm_sum[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+          %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+          %lv = llvm.load %lp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+          %ri64 = arith.extui %ri : i32 to i64
+          %oe0 = arith.muli %ri64, %hd_64 : i64
+          %oe = arith.addi %oe0, %q4_64 : i64
+          %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+          %ov = llvm.load %op {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xbf16>
+          %of = arith.extf %ov : vector<4xbf16> to vector<4xf32>
+          // outside the walk: no max, a sum of 0 (not live)
+          %mm = arith.select %in, %mv, %ninf : f32
+          %ll = arith.select %in, %lv, %zero_f : f32
+          %ms1 = vector.insert %mm, %ms[%u] : f32 into vector<4xf32>
+          %ls1 = vector.insert %ll, %ls[%u] : f32 into vector<4xf32>
+          %os1 = vector.insert %of, %os[%u] : vector<4xf32> into vector<4x4xf32>
+          scf.yield %ms1, %ls1, %os1 : vector<4xf32>, vector<4xf32>, vector<4x4xf32>
+        }
+        %mb0 = vector.reduction <maximumf>, %ld#0 : vector<4xf32> into f32
+        %mb = arith.maximumf %mj, %mb0 : f32
+        %emptyb = arith.cmpf oeq, %mb, %ninf : f32
+        %base = arith.select %emptyb, %zero_f, %mb : f32
+        %dj = arith.subf %mj, %base : f32
+        %dj2 = arith.mulf %dj, %log2e : f32
+        %scale = math.exp2 %dj2 : f32
+        %den0 = arith.mulf %den, %scale : f32
+        %scv = vector.broadcast %scale : f32 to vector<4xf32>
+        %num0 = arith.mulf %num, %scv : vector<4xf32>
+        %acc:2 = scf.for %u = %i0 to %i4 step %i1 iter_args(%dn = %den0, %nm = %num0) -> (f32, vector<4xf32>) {
+          %mu = vector.extract %ld#0[%u] : f32 from vector<4xf32>
+          %lu = vector.extract %ld#1[%u] : f32 from vector<4xf32>
+          %live = arith.cmpf une, %lu, %zero_f : f32
+          %du = arith.subf %mu, %base : f32
+          %du2 = arith.mulf %du, %log2e : f32
+          %eu = math.exp2 %du2 : f32
+          %w0 = arith.mulf %eu, %lu : f32
+          %w = arith.select %live, %w0, %zero_f : f32
+          %dn1 = arith.addf %dn, %w : f32
+          %ou = vector.extract %ld#2[%u] : vector<4xf32> from vector<4x4xf32>
+          // a partition with w = 0 adds nothing (its bf16 is never NaN-poisoning)
+          %wv = vector.broadcast %w : f32 to vector<4xf32>
+          %tv = arith.mulf %wv, %ou : vector<4xf32>
+          %wz = arith.cmpf une, %w, %zero_f : f32
+          %tz = arith.select %wz, %tv, %zero4 : vector<4xf32>
+          %nm1 = arith.addf %nm, %tz : vector<4xf32>
+          scf.yield %dn1, %nm1 : f32, vector<4xf32>
+        }
+        scf.yield %mb, %acc#0, %acc#1 : f32, f32, vector<4xf32>
       }
-      %mblk = func.call @uq_sm90_block_reduce(%mloc, %d, %true) : (f32, i32, i1) -> f32
-      %M0 = arith.maximumf %mblk, %sink : f32
+      // the lanes meet: sums [j][D], then maxima and denominators at 4 D
+      %nbase = arith.muli %j, %hd_i : i32
+      %na = arith.addi %nbase, %q4 : i32
+      %np_ = llvm.getelementptr %smem[%na] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+      llvm.store %run#2, %np_ {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+      %hd4 = arith.muli %hd_i, %c4 : i32
+      %first = arith.cmpi eq, %q, %c0 : i32
+      scf.if %first {
+        %ma = arith.addi %hd4, %j : i32
+        %da0 = arith.addi %hd4, %c4 : i32
+        %da = arith.addi %da0, %j : i32
+        %mp = llvm.getelementptr %smem[%ma] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %dp = llvm.getelementptr %smem[%da] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        llvm.store %run#0, %mp {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        llvm.store %run#1, %dp {alignment = 4 : i64} : f32, !llvm.ptr<3>
+      }
+      gpu.barrier
+      %mlp = llvm.getelementptr %smem[%hd4] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+      %ml = llvm.load %mlp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+      %dl0 = arith.addi %hd4, %c4 : i32
+      %dlp = llvm.getelementptr %smem[%dl0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+      %dl = llvm.load %dlp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+      %mlx = vector.reduction <maximumf>, %ml : vector<4xf32> into f32
+      %M0 = arith.maximumf %mlx, %sink : f32
       %empty = arith.cmpf oeq, %M0, %ninf : f32
       %M = arith.select %empty, %zero_f, %M0 : f32
-      %d64 = arith.extui %d : i32 to i64
-      // Chunks of D partitions: thread d computes w for partition c + d into
-      // shared memory, then every thread sums its head dim over the chunk.
-      %acc:2 = scf.for %c = %i0 to %np step %hd iter_args(%num = %zero_f, %den = %zero_f) -> (f32, f32) {
-        %ci = arith.index_cast %c : index to i32
-        %p = arith.addi %ci, %d : i32
-        %inr = arith.cmpi slt, %p, %num_partitions : i32
-        %ps = arith.select %inr, %p, %ci : i32
-        %ro = arith.addi %row0, %ps : i32
-        %ri0 = arith.muli %ro, %qg : i32
-        %ri = arith.addi %ri0, %r : i32
-        %lp = llvm.getelementptr %segm_sum[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-        %mp = llvm.getelementptr %segm_max[%ri] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-        %lv = llvm.load %lp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        %mv = llvm.load %mp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-        // NaN PROPAGATION (issue 13, as in @uq_reduce; keep it): only a sum of
-        // exactly 0 is an empty partition; a NaN one makes the head NaN.
-        %live0 = arith.cmpf une, %lv, %zero_f : f32
-        %live = arith.andi %live0, %inr : i1
-        %dm = arith.subf %mv, %M : f32
+      %fin:2 = scf.for %l = %i0 to %i4 step %i1 iter_args(%nm = %zero_f, %dn = %zero_f) -> (f32, f32) {
+        %li = arith.index_cast %l : index to i32
+        %mlv = vector.extract %ml[%l] : f32 from vector<4xf32>
+        %dlv = vector.extract %dl[%l] : f32 from vector<4xf32>
+        %dm = arith.subf %mlv, %M : f32
         %dm2 = arith.mulf %dm, %log2e : f32
-        %e = math.exp2 %dm2 : f32
-        %w0 = arith.mulf %e, %lv : f32
-        %w = arith.select %live, %w0, %zero_f : f32
-        %wp = llvm.getelementptr %wbuf[%d] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-        llvm.store %w, %wp {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        %den1 = arith.addf %den, %w : f32
-        gpu.barrier
-        %rest = arith.subi %num_partitions, %ci : i32
-        %n = arith.minsi %rest, %hd_i : i32
-        %nx = arith.index_cast %n : i32 to index
-        %num1 = scf.for %q = %i0 to %nx step %i8 iter_args(%nm = %num) -> (f32) {
-          %qi = arith.index_cast %q : index to i32
-          %nm8 = scf.for %u = %i0 to %i8 step %i1 iter_args(%a = %nm) -> (f32) {
-            %ui = arith.index_cast %u : index to i32
-            %k = arith.addi %qi, %ui : i32
-            %ink = arith.cmpi slt, %k, %n : i32
-            %ks = arith.select %ink, %k, %qi : i32
-            %wkp = llvm.getelementptr %wbuf[%ks] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-            %wk0 = llvm.load %wkp {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-            %wk = arith.select %ink, %wk0, %zero_f : f32
-            %pk = arith.addi %ci, %ks : i32
-            %rk = arith.addi %row0, %pk : i32
-            %rq0 = arith.muli %rk, %qg : i32
-            %rq = arith.addi %rq0, %r : i32
-            %rq64 = arith.extui %rq : i32 to i64
-            %oe0 = arith.muli %rq64, %hd_64 : i64
-            %oe = arith.addi %oe0, %d64 : i64
-            %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-            %ob = llvm.load %op {alignment = 2 : i64} : !llvm.ptr<1> -> i16
-            %ob32 = arith.extui %ob : i16 to i32
-            %obs = arith.shli %ob32, %c16 : i32
-            %ov = arith.bitcast %obs : i32 to f32
-            // a partition with w = 0 adds nothing (and its bf16 is never NaN-poisoning)
-            %t = arith.mulf %wk, %ov : f32
-            %live_k = arith.cmpf une, %wk, %zero_f : f32
-            %tz = arith.select %live_k, %t, %zero_f : f32
-            %a1 = arith.addf %a, %tz : f32
-            scf.yield %a1 : f32
-          }
-          scf.yield %nm8 : f32
-        }
-        gpu.barrier
-        scf.yield %num1, %den1 : f32, f32
+        %f = math.exp2 %dm2 : f32
+        %sa0 = arith.muli %li, %hd_i : i32
+        %sa = arith.addi %sa0, %t : i32
+        %sp = llvm.getelementptr %smem[%sa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+        %nm1 = math.fma %f, %sv, %nm : f32
+        %dn1 = math.fma %f, %dlv, %dn : f32
+        scf.yield %nm1, %dn1 : f32, f32
       }
-      %dsum = func.call @uq_sm90_block_reduce(%acc#1, %d, %false) : (f32, i32, i1) -> f32
       %ds = arith.subf %sink, %M : f32
       %ds2 = arith.mulf %ds, %log2e : f32
       %es = math.exp2 %ds2 : f32
       %ws = arith.select %has_sink, %es, %zero_f : f32
-      %den = arith.addf %dsum, %ws : f32
+      %den = arith.addf %fin#1, %ws : f32
       %pos = arith.cmpf une, %den, %zero_f : f32
       %den1 = arith.select %pos, %den, %one_f : f32
-      %q = arith.divf %acc#0, %den1 : f32
-      %o = arith.select %pos, %q, %zero_f : f32
+      %qo = arith.divf %fin#0, %den1 : f32
+      %o = arith.select %pos, %qo, %zero_f : f32
       %ob = arith.truncf %o : f32 to bf16
       %obi = arith.bitcast %ob : bf16 to i16
       %seq64 = arith.extui %seq : i32 to i64
       %hq64 = arith.extui %hq : i32 to i64
       %oss = arith.extui %out_stride_seq : i32 to i64
       %osh = arith.extui %out_stride_head : i32 to i64
+      %t64 = arith.extui %t : i32 to i64
       %a0 = arith.muli %seq64, %oss : i64
       %a1 = arith.muli %hq64, %osh : i64
       %a2 = arith.addi %a0, %a1 : i64
-      %a3 = arith.addi %a2, %d64 : i64
+      %a3 = arith.addi %a2, %t64 : i64
       %outp = llvm.getelementptr %output[%a3] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
       llvm.store %obi, %outp {alignment = 2 : i64} : i16, !llvm.ptr<1>
       gpu.return

@@ -63,8 +63,8 @@ typedef enum uq_reduce_arg_e {
 // (uq.min_ctas_per_sm: D = 256 2 for qg_max 8 and 16; D = 128 4 and 3;
 // D = 64 5 and 5), registers being the limit.
 // UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for every variant.
-// Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (thread =
-// head dim), 1056 B of static shared memory.
+// Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (4 head
+// dims x 4 partition lanes each), 4128 B of static shared memory.
 #define UQ_SM90_DECODE_THREADS 128
 #define UQ_SM90_SLOT_KEND(d) ((d) / 2 + (d) / 32)
 #define UQ_SM90_SLOT_VOFF(d)                                                   \
