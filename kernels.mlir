@@ -1838,7 +1838,10 @@ module attributes {gpu.container_module} {
       %nst1_ix = arith.index_cast %nst1 : i32 to index
       %wst3 = arith.muli %stage_b, %nst : i32
       %c2_g = arith.constant 2 : i32
-      %wst4 = arith.shli %stage_b, %c2_g : i32
+      %c4_s = arith.constant 4 : i32
+      %nst16 = arith.addi %c4_s, %c0 : i32
+      %nst16m1 = arith.subi %nst16, %c1_g : i32
+      %wst4 = arith.muli %stage_b, %nst16 : i32
       // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
       // n-tiles (QG 16) of PV accumulators
       %i64_g = arith.constant 64 : index
@@ -2148,8 +2151,7 @@ module attributes {gpu.container_module} {
       // its first nstages - 1 tiles issued now (one commit group each,
       // empty or not), then the block of tile nstages - 1; each iteration
       // issues one tile and loads the block of the one after.
-      %c4_p = arith.constant 4 : i32
-      %nstages = arith.select %small, %nst, %c4_p : i32
+      %nstages = arith.select %small, %nst, %nst16 : i32
       %npro = arith.subi %nstages, %c1 : i32
       %npro_ix = arith.index_cast %npro : i32 to index
       %wst = arith.muli %stage_b, %nstages : i32
@@ -2435,27 +2437,27 @@ module attributes {gpu.container_module} {
       } else {
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
-          // next copy: tile i + 3 into stage (i + 3) & 3
-          %ni = arith.addi %iti, %c3 : i32
+          // next copy: tile i + nst16 - 1 into its stage
+          %ni = arith.addi %iti, %nst16m1 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
           scf.if %have {
             %k4 = arith.muli %ni, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %ns = arith.andi %ni, %c3 : i32
+            %ns = arith.remui %ni, %nst16 : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-          %n4 = arith.addi %iti, %c4 : i32
+          %n4 = arith.addi %iti, %nst16 : i32
           %nk4 = arith.muli %n4, %c4 : i32
           %nk = arith.addi %warp, %nk4 : i32
           %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 3;", "~{memory}" : () -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nst16m1 : (i32) -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          %cs = arith.andi %iti, %c3 : i32
+          %cs = arith.remui %iti, %nst16 : i32
           %cso = arith.muli %cs, %stage_b : i32
           %sb = arith.addi %wbase, %cso : i32
           %sbp_off = arith.subi %sb, %smem_i : i32

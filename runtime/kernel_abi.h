@@ -77,6 +77,12 @@ typedef enum uq_reduce_arg_e {
        UQ_SM90_SLOT_STRIDE(d) +                                                \
    16 * (2 * (d) + 16))
 #define UQ_SM90_DECODE_SHARED_BYTES UQ_SM90_DECODE_SHARED_BYTES_FOR(256, 16)
+// After the tile walk the same memory holds the CTA's merge of its warps'
+// partials (kernels.mlir, after the tile loops): 4 warps x rows (8 for
+// qg_max 8, 16 for 16) x D f32, then per warp 16 maxima and 16 sums; the
+// stages above must cover it (checked in plan.c).
+#define UQ_SM90_DECODE_MERGE_BYTES_FOR(d, qg_max)                              \
+  (4 * ((qg_max) <= 8 ? 8 : 16) * (d)*4 + 4 * 16 * 2 * 4)
 #define UQ_SM90_REDUCE_THREADS(d) (d)
 // Store grid (num_tokens, Hk) of one 32-lane warp each: the same kernel
 // source as gfx950's (kernels.mlir @uq_store, uq.target_params lanes = 32),

@@ -39,6 +39,19 @@ struct uq_plan_s {
   uq_rt_store_t store; // uq_plan_store (plan_store.c)
 };
 
+// Every sm_90a decode variant's shared memory holds its merge (kernel_abi.h).
+#define UQ_SM90_MERGE_FITS(d, qg_max)                                          \
+  _Static_assert(UQ_SM90_DECODE_SHARED_BYTES_FOR(d, qg_max) >=                 \
+                     UQ_SM90_DECODE_MERGE_BYTES_FOR(d, qg_max),                \
+                 "sm_90a decode D " #d " qg_max " #qg_max                      \
+                 ": the stages do not cover the merge")
+UQ_SM90_MERGE_FITS(64, 8);
+UQ_SM90_MERGE_FITS(64, 16);
+UQ_SM90_MERGE_FITS(128, 8);
+UQ_SM90_MERGE_FITS(128, 16);
+UQ_SM90_MERGE_FITS(256, 8);
+UQ_SM90_MERGE_FITS(256, 16);
+
 #define INVALID(...) UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
 #define TRY(expr)                                                              \
   do {                                                                         \
