@@ -1835,7 +1835,6 @@ module attributes {gpu.container_module} {
       %c2_s = arith.constant 2 : i32
       %nst = arith.select %is256, %c2_s, %c3_g : i32
       %nst1 = arith.subi %nst, %c1_g : i32
-      %nst1_ix = arith.index_cast %nst1 : i32 to index
       %wst3 = arith.muli %stage_b, %nst : i32
       %c2_g = arith.constant 2 : i32
       %c4_s = arith.constant 4 : i32
