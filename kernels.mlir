@@ -1043,15 +1043,16 @@ module attributes {gpu.container_module} {
   //   query column and P^T reaches PV's B operand by movmatrix.trans.
   //   Tiles wholly inside [window start, seq_len) skip the mask's compares.
   //   K's FP4 codes become
-  //   E4M3 by two shifts and a mask per 4 codes (E2M1 code s.e1e0.m placed as
-  //   E4M3 bits s.000e1e0m.00 is exactly the E2M1 value times 2^-6,
-  //   subnormals included; 2^6 is folded into the softmax multiplier), then
+  //   E4M3 bytes (E2M1 code s.e1e0.m placed as E4M3 bits s.000e1e0m.00 is
+  //   exactly the E2M1 value times 2^-6, subnormals included; 2^6 is folded
+  //   into the softmax multiplier; @uq_sm90_fp4_e4m3), then
   //   f16 by the hardware's E4M3 -> f16x2 conversion (exact). Q (rotated,
   //   E4M3-rounded, exact in f16) waits in shared memory in the k order
   //   those conversions produce and is read by ldmatrix.
   // - PV on tensor cores: mma.sync m16n8k16 bf16 -> f32. V's codes become
-  //   bf16 by shifts (code s.e1e0.m as bf16 bits s.0..0e1e0.m000000 is the
-  //   E2M1 value times 2^-126) and a bf16x2 multiply by 2^126 (exact);
+  //   bf16 by a mask, one integer multiply and a mask (code s.e1e0.m as
+  //   bf16 bits s.0..0e1e0.m000000 is the E2M1 value times 2^-126;
+  //   @uq_sm90_fp4_bf16x2) and a bf16x2 multiply by 2^126 (exact);
   //   ldmatrix.trans hands each thread its codes already paired by token
   //   (D = 64: 16-bit loads build the same registers, @uq_sm90_v_frags).
   //   V's per-(token, group) scale is folded into bf16 P, one P per group
