@@ -82,12 +82,14 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
 // work (query rotation, pipeline fill, merge, partial write, its share of
 // the reduce). The estimate is the sum over the rounds (so a share one
 // past a round costs a round, not a fraction). Both constants were fitted
-// to H200 runs of the issue-9 shapes (uq-bench-cuda). The policy takes the TGPP that minimizes the estimate
-// (the smallest on a tie), then the fewest partitions that cover the walk
-// with it: P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens
-// walked (the table row, or W + 15 with a window W). Long sequences get
-// long partitions, small batches still fill the SMs. Like the others it
-// depends only on the launch shape, never on seq lens. INVALID_ARGUMENT as
+// to H200 runs of the issue-9 shapes (uq-bench-cuda); its choices for them
+// stay the same for a fixed work of 0.3 to 1.0 and a speed with one of
+// 0.55 to 0.7. The policy takes the TGPP that minimizes the estimate (the
+// smallest on a tie), then the fewest partitions that cover the walk with
+// it: P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens walked
+// (the table row, or W + 15 with a window W). Long sequences get long
+// partitions, small batches still fill the SMs. Like the others it depends
+// only on the launch shape, never on seq lens. INVALID_ARGUMENT as
 // uq_launch_policy_window, and for num_kv_heads, compute_units or
 // workgroups_per_cu < 1.
 UQ_API uq_status_t uq_launch_policy_resident(
