@@ -2415,8 +2415,8 @@ module attributes {gpu.container_module} {
         }
         %g0 = arith.cmpi eq, %g, %c0 : i32
         scf.if %g0 {
-          // warp x 16 from tid (ptxas otherwise computes it before the
-          // tile loop and spills it there at 128 registers)
+          // warp x 16 from tid: from warp, ptxas computed it before the
+          // tile loop and spilled it there (built for 128 registers)
           %cm16_m = arith.constant -16 : i32
           %wm0 = arith.shrui %tid, %c1 : i32
           %wm = arith.andi %wm0, %cm16_m : i32
