@@ -21,6 +21,10 @@ struct uq_plan_s {
   // The GPU's SMs and decode CTAs per SM, for the resident policy (sm_90a);
   // 0: the seed's policy (gfx950, sim, host).
   uint32_t compute_units, workgroups_per_cu;
+  // The resident policy's choice for batch b at [b - 1], worked out once
+  // at plan creation (the workspace needs every one) so a run only reads
+  // it; NULL with the seed's policy, which costs nothing to recompute.
+  uq_launch_plan_t *policies;
   // Workspace: segm_out [rows, QG, D] bf16, segm_max/sum [rows, QG] f32,
   // rows = max over batch <= max_batch of batch * Hk * P(batch).
   uint64_t workspace_rows;
@@ -173,6 +177,10 @@ static uq_status_t check_config(const uq_decode_config_t *in,
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               uq_launch_plan_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
+  if (plan->policies) {
+    *out_policy = plan->policies[batch - 1];
+    return UQ_OK;
+  }
   if (plan->compute_units)
     return uq_launch_policy_resident(
         (int32_t)batch, (int32_t)c->num_kv_heads,
@@ -193,6 +201,7 @@ void uq_plan_destroy(uq_plan_t *plan) {
   uq_status_free(uq_context_free(context, plan->segm_out));
   uq_status_free(uq_context_free(context, plan->segm_max));
   uq_status_free(uq_context_free(context, plan->segm_sum));
+  uq_rt_free(&context->allocator, plan->policies);
   uq_rt_free(&context->allocator, plan->decode_args);
   uq_rt_free(&context->allocator, plan->reduce_args);
   uq_rt_free(&context->allocator, plan->seq_lens_host);
@@ -302,16 +311,31 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   const uint32_t candidates[2] = {c->max_batch < 8 ? c->max_batch : 8,
                                   c->max_batch};
   uint32_t count = plan->compute_units ? c->max_batch : 2;
+  uq_launch_plan_t *policies = NULL;
+  if (plan->compute_units) {
+    policies = uq_rt_alloc(&context->allocator,
+                           (size_t)c->max_batch * sizeof(*policies));
+    if (!policies)
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                            "policy table of %u batches", c->max_batch);
+  }
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t batch = plan->compute_units ? i + 1 : candidates[i];
     uq_launch_plan_t policy;
-    UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
+    uq_status_t status = policy_for(plan, batch, &policy);
+    if (status != UQ_OK) {
+      uq_rt_free(&context->allocator, policies);
+      return uq_status_annotate(status, "launch policy");
+    }
+    if (policies)
+      policies[i] = policy;
     uint64_t batch_rows = (uint64_t)batch * policy.num_partitions;
     if (batch_rows > rows)
       rows = batch_rows;
     if ((uint32_t)policy.num_partitions > plan->max_partitions)
       plan->max_partitions = (uint32_t)policy.num_partitions;
   }
+  plan->policies = policies;
   plan->workspace_rows = rows * c->num_kv_heads;
   uint64_t entries = plan->workspace_rows * c->query_group;
   uint64_t out_bytes = entries * c->head_dim * 2, stat_bytes = entries * 4;
