@@ -13,17 +13,6 @@
 #include "tools/common/file_util.h"
 #include "uq_test.h"
 
-static uint32_t rng_state;
-static uint32_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return rng_state;
-}
-static float rndf(float lo, float hi) {
-  return lo + (hi - lo) * (float)(rnd() >> 8) / 16777216.0f;
-}
-
 static uq_status_t fixture_open(fixture_t *f, const char *name) {
   char path[1024];
   snprintf(path, sizeof(path), "%s/%s", UQ_FOREIGN_DIR, name);
@@ -104,6 +93,15 @@ static uq_status_t launch(fixture_t *f, const char *kernel, const bufs_t *b,
 // order than the host's double, so the tolerance is relative: 2e-6 * n
 // ulps-worth for the sum plus 4 ulps for exp and the division.
 
+// 1 (after saying why) when the launch or its copies failed, else 0.
+static int run_failed(const char *what, uq_status_t st) {
+  if (!st)
+    return 0;
+  fprintf(stderr, "%s: %s\n", what, uq_status_message(st));
+  uq_status_free(st);
+  return 1;
+}
+
 static int test_softmax(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f, "softmax.hsaco"));
@@ -126,11 +124,9 @@ static int test_softmax(void) {
     if (!st)
       st = uq_sim_read(f.sim, b.addr[1], y, count * 4);
     bufs_free(&f, &b);
-    if (st) {
-      fprintf(stderr, "softmax n=%u: %s\n", n, uq_status_message(st));
-      uq_status_free(st);
-      ++failures;
-    }
+    char what[32];
+    snprintf(what, sizeof(what), "softmax n=%u", n);
+    failures += run_failed(what, st);
     for (uint32_t r = 0; r < rows && !failures; ++r) {
       const float *xr = x + (size_t)r * n;
       double m = -INFINITY, s = 0;
@@ -213,12 +209,7 @@ static int test_dequant_fp4(void) {
   if (!st)
     st = uq_sim_read(f.sim, b.addr[4], hf, n * 2);
   bufs_free(&f, &b);
-  int failures = 0;
-  if (st) {
-    fprintf(stderr, "dequant_fp4: %s\n", uq_status_message(st));
-    uq_status_free(st);
-    failures = 1;
-  }
+  int failures = run_failed("dequant_fp4", st);
   for (uint32_t p = 0; p < pairs && !failures; ++p) {
     unsigned s = scales[p / 16];
     double sc = ldexp(1.0, (int)s - 127);
@@ -303,12 +294,7 @@ static int run_mfma(const char *kernel, int tile, int K) {
   if (!st)
     st = uq_sim_read(f.sim, b.addr[4], d, (size_t)tile * tile * 4);
   bufs_free(&f, &b);
-  int failures = 0;
-  if (st) {
-    fprintf(stderr, "%s: %s\n", kernel, uq_status_message(st));
-    uq_status_free(st);
-    failures = 1;
-  }
+  int failures = run_failed(kernel, st);
   for (int m = 0; m < tile && !failures; ++m)
     for (int n = 0; n < tile && !failures; ++n) {
       double sum = 0, mag = 0;
@@ -388,12 +374,7 @@ static int run_short(const char *kernel, int vector) {
   if (!st)
     st = uq_sim_read(f.sim, b.addr[3], out, 8 * n * 2);
   bufs_free(&f, &b);
-  int failures = 0;
-  if (st) {
-    fprintf(stderr, "%s: %s\n", kernel, uq_status_message(st));
-    uq_status_free(st);
-    failures = 1;
-  }
+  int failures = run_failed(kernel, st);
   for (uint32_t i = 0; i < n && !failures; ++i) {
     uint16_t r[8];
     short_ref(x[i], y[i], s[i], vector, r);
@@ -493,11 +474,7 @@ static int test_concurrent_launches(void) {
   if (!st)
     st = uq_sim_read(other.sim, b.addr[3], out, sizeof(out));
   bufs_free(&other, &b);
-  if (st) {
-    fprintf(stderr, "second launch: %s\n", uq_status_message(st));
-    uq_status_free(st);
-    ++failures;
-  }
+  failures += run_failed("second launch", st);
   for (uint32_t i = 0; i < n && !failures; ++i) {
     uint16_t r[8];
     short_ref(x[i], y[i], sh[i], 0, r);

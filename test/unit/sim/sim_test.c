@@ -13,17 +13,6 @@
 #include "uq_test.h"
 
 static unsigned g_seed;
-static uint32_t rng_state;
-static uint32_t rnd(void) {
-  // xorshift32: reproducible from the printed seed.
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 17;
-  rng_state ^= rng_state << 5;
-  return rng_state;
-}
-static float rndf(float lo, float hi) {
-  return lo + (hi - lo) * (float)(rnd() >> 8) / 16777216.0f;
-}
 static uint32_t f2u(float f) {
   uint32_t u;
   memcpy(&u, &f, 4);
