@@ -88,6 +88,14 @@ static void target_tag(const char *chip, char *out, size_t size) {
   out[n] = 0;
 }
 
+// Appends "NAME=VALUE" to a comma-separated list of parameter bindings.
+static void append_binding(char *bindings, size_t size, MlirStringRef name,
+                           int64_t value) {
+  size_t used = strlen(bindings);
+  snprintf(bindings + used, size - used, "%s%.*s=%" PRId64, used ? "," : "",
+           (int)name.length, name.data, value);
+}
+
 // Appends "NAME=VALUE" for every integer entry of `dict` to `bindings`.
 static bool append_bindings(MlirOperation op, MlirAttribute dict,
                             char *bindings, size_t size) {
@@ -102,11 +110,8 @@ static bool append_bindings(MlirOperation op, MlirAttribute dict,
       uq_emit_error(op, "uq.target_params values must be integers");
       return false;
     }
-    MlirStringRef key = mlirIdentifierStr(entry.name);
-    size_t used = strlen(bindings);
-    snprintf(bindings + used, size - used, "%s%.*s=%" PRId64, used ? "," : "",
-             (int)key.length, key.data,
-             mlirIntegerAttrGetValueInt(entry.attribute));
+    append_binding(bindings, size, mlirIdentifierStr(entry.name),
+                   mlirIntegerAttrGetValueInt(entry.attribute));
   }
   return true;
 }
@@ -219,9 +224,7 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
       used = strlen(v.suffix);
       snprintf(v.suffix + used, sizeof(v.suffix) - used, "_%.*s%" PRId64,
                (int)key.length, key.data, value);
-      used = strlen(v.bindings);
-      snprintf(v.bindings + used, sizeof(v.bindings) - used, "%s%.*s=%" PRId64,
-               used ? "," : "", (int)key.length, key.data, value);
+      append_binding(v.bindings, sizeof(v.bindings), key, value);
     }
     if (!append_variant(out_variants, out_count, &v)) {
       *oom = true;
