@@ -222,6 +222,9 @@ static void run_bench(bench_t *k, int replays, int only, int d) {
       {16, 65536, 1, 16, 1706, 329}, {64, 4096, 2, 8, 546, 163},
       {16, 131072, 1, 8, 3248, 628}, {4, 75000, 1, 6, 1544, 115},
   };
+  const size_t count = sizeof(shapes) / sizeof(shapes[0]);
+  if (only >= 0 && (size_t)only >= count)
+    die("--case %d: there are %zu shapes (0..%zu)", only, count, count - 1);
   double copy = copy_bandwidth(k);
   printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, 16-byte "
          "copy kernel)\n",
@@ -229,7 +232,7 @@ static void run_bench(bench_t *k, int replays, int only, int d) {
   printf("%3s %7s %2s %2s %-22s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
          "QG", "variant", "P", "TGPP", "us/step", "KV GB/s", "%copy",
          "x triton", "x sdpa");
-  for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     if (only >= 0 && (size_t)only != i)
       continue;
     const bench_shape_t *sh = &shapes[i];
@@ -321,7 +324,7 @@ static void run_bench(bench_t *k, int replays, int only, int d) {
 
 static void usage(FILE *out) {
   fputs(
-      "usage: uq-bench-cuda [--replays=N] [--case=N]\n"
+      "usage: uq-bench-cuda [--replays=N] [--case=N] [--head-dim=D]\n"
       "\n"
       "Decode through libuqrt's CUDA backend (the sm_90a cubins embedded in\n"
       "libuqrt) on CUDA device 0, for the issue-9 shapes: us per decode step\n"
@@ -335,6 +338,15 @@ static void usage(FILE *out) {
       out);
 }
 
+// The integer value of flag `name`'s text, or the tool ends with why.
+static int flag_int(const char *name, const char *text, int lo, int hi) {
+  char *end = NULL;
+  long v = strtol(text, &end, 10);
+  if (!*text || *end || v < lo || v > hi)
+    die("%s must be an integer in %d..%d, got '%s'", name, lo, hi, text);
+  return (int)v;
+}
+
 int main(int argc, char **argv) {
   int replays = 200, only = -1, head_dim = 256;
   for (int i = 1; i < argc; ++i) {
@@ -343,15 +355,13 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (strncmp(a, "--case=", 7) == 0) {
-      only = atoi(a + 7);
+      only = flag_int("--case", a + 7, 0, 1000);
     } else if (strncmp(a, "--head-dim=", 11) == 0) {
-      head_dim = atoi(a + 11);
+      head_dim = flag_int("--head-dim", a + 11, 64, 256);
       if (head_dim != 64 && head_dim != 128 && head_dim != 256)
         die("--head-dim must be 64, 128 or 256, got '%s'", a + 11);
     } else if (strncmp(a, "--replays=", 10) == 0) {
-      replays = atoi(a + 10);
-      if (replays < 1)
-        die("--replays must be >= 1");
+      replays = flag_int("--replays", a + 10, 1, 1000000);
     } else {
       die("unknown argument '%s' (see --help)", a);
     }
