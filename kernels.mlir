@@ -1944,6 +1944,88 @@ module attributes {gpu.container_module} {
       %walk17 = arith.addi %walk16, %walk15 : i32
       %ntiles = arith.select %owns, %walk17, %c0 : i32
 
+      %seq64 = arith.extui %seq : i32 to i64
+
+
+      // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async
+      // pipeline of nstages stages (16 slots each) in shared memory. Its
+      // first copies are issued before Q's rotation below, whose loads and
+      // math then overlap their latency.
+      %nw0 = arith.subi %ntiles, %warp : i32
+      %nw1 = arith.addi %nw0, %c3 : i32
+      %nw2 = arith.shrsi %nw1, %c2 : i32
+      %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
+      %nw = arith.select %nw3, %nw2, %c0 : i32
+      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
+      %bs_mask = arith.subi %block_size, %c1 : i32
+      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
+      %bb = arith.muli %block_size, %pos_stride : i32
+      %blk_bytes = arith.extui %bb : i32 to i64
+      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
+      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
+      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %seq64, %mbps64 : i64
+      %head_off = arith.muli %kvh, %padded_slot : i32
+      %slot7 = arith.andi %padded_slot, %c7 : i32
+      %unit8 = arith.cmpi eq, %slot7, %c0 : i32
+      %mult0 = arith.mulf %softmax_scale, %log2e : f32
+      %mult = arith.mulf %mult0, %sixty4 : f32
+      // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
+      // group parity), row l & 7.
+      %lr0 = arith.andi %lane, %c7 : i32
+      %lr1 = arith.shrui %lane, %c3 : i32
+      %lr2 = arith.andi %lr1, %c1 : i32
+      %lr3 = arith.shli %lr2, %c3 : i32
+      %lrow = arith.addi %lr0, %lr3 : i32
+      %lg0 = arith.shrui %lane, %c4 : i32
+      %lgo = arith.shli %lg0, %c4 : i32
+      %lrb = arith.muli %lrow, %stride : i32
+      %lrow_off = arith.addi %lrb, %lgo : i32
+      // @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g),
+      // as an offset from the lane's row address to the shared offset
+      %vt0 = arith.muli %t2, %stride : i32
+      %vt1 = arith.shli %g, %c1 : i32
+      %vt2 = arith.addi %vt0, %vt1 : i32
+      %vt3 = arith.subi %vt2, %lrow_off : i32
+      %vdelta = arith.subi %vt3, %smem_i : i32
+      %nw_ix = arith.index_cast %nw : i32 to index
+      %zero64 = arith.constant dense<0.0> : vector<64xf32>
+      // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
+      // 16; then max and sum [16] per warp at float index rows * 1024
+      %qrow = arith.muli %lrow, %qrow_bytes : i32
+      %qaddr0 = arith.addi %smem_i, %q16_off : i32
+      %qaddr1 = arith.addi %qaddr0, %qrow : i32
+      %qaddr = arith.addi %qaddr1, %lgo : i32
+      %accw = arith.select %small, %acc8, %acc16 : i32
+      %mbase = arith.select %small, %mb8, %mb16 : i32
+      // The warp's pipeline: nstages stages (nst for QG <= 8, 4 for QG 16),
+      // its first nstages - 1 tiles issued now (one commit group each,
+      // empty or not), then the block of tile nstages - 1; each iteration
+      // issues one tile and loads the block of the one after.
+      %nstages = arith.select %small, %nst, %nst16 : i32
+      %npro = arith.subi %nstages, %c1 : i32
+      %npro_ix = arith.index_cast %npro : i32 to index
+      %wst = arith.muli %stage_b, %nstages : i32
+      %wstage0 = arith.muli %warp, %wst : i32
+      %wbase = arith.addi %smem_i, %wstage0 : i32
+      scf.for %s = %i0 to %npro_ix step %i1 {
+        %si = arith.index_cast %s : index to i32
+        %have = arith.cmpi slt, %si, %nw : i32
+        scf.if %have {
+          %k4 = arith.muli %si, %c4 : i32
+          %k = arith.addi %warp, %k4 : i32
+          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %so = arith.muli %si, %stage_b : i32
+          %stage = arith.addi %wbase, %so : i32
+          %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+          func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+      }
+      %pf_k0 = arith.muli %npro, %c4 : i32
+      %pf_k = arith.addi %warp, %pf_k0 : i32
+      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+      %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
       // ---- Q: lane L of warp w rotates query row 4w + (L >> 3) (zero past
       // QG), head dims E (L & 7) .. + E - 1 in registers, E = D / 8:
       // Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
@@ -1955,7 +2037,6 @@ module attributes {gpu.container_module} {
       %qe_i = arith.index_cast %qe : index to i32
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
-      %seq64 = arith.extui %seq : i32 to i64
       %qrow_seq = arith.muli %seq64, %qss64 : i64
       %hq0 = arith.muli %kvh, %qgi : i32
       %qr0 = arith.muli %warp, %c4 : i32
@@ -2097,84 +2178,6 @@ module attributes {gpu.container_module} {
         llvm.store %hhi, %pq1 {alignment = 2 : i64} : i16, !llvm.ptr<3>
       }
       gpu.barrier
-
-      // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async
-      // pipeline of nstages stages (16 slots each) in shared memory.
-      %nw0 = arith.subi %ntiles, %warp : i32
-      %nw1 = arith.addi %nw0, %c3 : i32
-      %nw2 = arith.shrsi %nw1, %c2 : i32
-      %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
-      %nw = arith.select %nw3, %nw2, %c0 : i32
-      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
-      %bs_mask = arith.subi %block_size, %c1 : i32
-      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
-      %bb = arith.muli %block_size, %pos_stride : i32
-      %blk_bytes = arith.extui %bb : i32 to i64
-      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
-      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
-      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
-      %bt_row = arith.muli %seq64, %mbps64 : i64
-      %head_off = arith.muli %kvh, %padded_slot : i32
-      %p7 = arith.andi %padded_slot, %c7 : i32
-      %unit8 = arith.cmpi eq, %p7, %c0 : i32
-      %mult0 = arith.mulf %softmax_scale, %log2e : f32
-      %mult = arith.mulf %mult0, %sixty4 : f32
-      // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
-      // group parity), row l & 7.
-      %lr0 = arith.andi %lane, %c7 : i32
-      %lr1 = arith.shrui %lane, %c3 : i32
-      %lr2 = arith.andi %lr1, %c1 : i32
-      %lr3 = arith.shli %lr2, %c3 : i32
-      %lrow = arith.addi %lr0, %lr3 : i32
-      %lg0 = arith.shrui %lane, %c4 : i32
-      %lgo = arith.shli %lg0, %c4 : i32
-      %lrb = arith.muli %lrow, %stride : i32
-      %lrow_off = arith.addi %lrb, %lgo : i32
-      // @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g),
-      // as an offset from the lane's row address to the shared offset
-      %vt0 = arith.muli %t2, %stride : i32
-      %vt1 = arith.shli %g, %c1 : i32
-      %vt2 = arith.addi %vt0, %vt1 : i32
-      %vt3 = arith.subi %vt2, %lrow_off : i32
-      %vdelta = arith.subi %vt3, %smem_i : i32
-      %nw_ix = arith.index_cast %nw : i32 to index
-      %zero64 = arith.constant dense<0.0> : vector<64xf32>
-      // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
-      // 16; then max and sum [16] per warp at float index rows * 1024
-      %qrow = arith.muli %lrow, %qrow_bytes : i32
-      %qaddr0 = arith.addi %smem_i, %q16_off : i32
-      %qaddr1 = arith.addi %qaddr0, %qrow : i32
-      %qaddr = arith.addi %qaddr1, %lgo : i32
-      %accw = arith.select %small, %acc8, %acc16 : i32
-      %mbase = arith.select %small, %mb8, %mb16 : i32
-      // The warp's pipeline: nstages stages (nst for QG <= 8, 4 for QG 16),
-      // its first nstages - 1 tiles issued now (one commit group each,
-      // empty or not), then the block of tile nstages - 1; each iteration
-      // issues one tile and loads the block of the one after.
-      %nstages = arith.select %small, %nst, %nst16 : i32
-      %npro = arith.subi %nstages, %c1 : i32
-      %npro_ix = arith.index_cast %npro : i32 to index
-      %wst = arith.muli %stage_b, %nstages : i32
-      %wstage0 = arith.muli %warp, %wst : i32
-      %wbase = arith.addi %smem_i, %wstage0 : i32
-      scf.for %s = %i0 to %npro_ix step %i1 {
-        %si = arith.index_cast %s : index to i32
-        %have = arith.cmpi slt, %si, %nw : i32
-        scf.if %have {
-          %k4 = arith.muli %si, %c4 : i32
-          %k = arith.addi %warp, %k4 : i32
-          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %so = arith.muli %si, %stage_b : i32
-          %stage = arith.addi %wbase, %so : i32
-          %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-        }
-        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-      }
-      %pf_k0 = arith.muli %npro, %c4 : i32
-      %pf_k = arith.addi %warp, %pf_k0 : i32
-      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-      %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
       scf.if %small {
         // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
         // dim), so the accumulators hold only the 8 real query rows (64 at
