@@ -57,6 +57,12 @@ static uq_status_t build(uq_problem_t *p) {
   UQ_RETURN_IF_ERROR(uq_head_dim_check(D), "problem shape");
   const uint32_t padded_slot =
       s->padded_slot ? s->padded_slot : UQ_SLOT_CONTENT_BYTES(D);
+  const uint32_t head_gap = s->padded_output == 2 ? 1
+                            : s->padded_output    ? 64
+                                                  : 0;
+  const uint32_t seq_gap = s->padded_output == 2 ? 3
+                           : s->padded_output    ? 128
+                                                 : 0;
   if (B > 4096 || Hk > 64 || s->max_seq > (1u << 20))
     return INVALID("problem too large for a host run (batch <= 4096, kv "
                    "heads <= 64, max seq <= 2^20)");
@@ -105,9 +111,8 @@ static uq_status_t build(uq_problem_t *p) {
       .sliding_window = s->sliding_window,
       .query_stride_head = D,
       .query_stride_seq = (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * D,
-      .output_stride_head = D + (s->padded_output ? 64 : 0),
-      .output_stride_seq = (int64_t)Hq * (D + (s->padded_output ? 64 : 0)) +
-                           (s->padded_output ? 128 : 0),
+      .output_stride_head = D + head_gap,
+      .output_stride_seq = (int64_t)Hq * (D + head_gap) + seq_gap,
   };
   p->layout = (uq_cache_layout_t){.num_blocks = (int64_t)num_blocks,
                                   .block_size = (int32_t)bs,

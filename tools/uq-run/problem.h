@@ -27,7 +27,9 @@ typedef struct uq_problem_shape_s {
   uint32_t spare_blocks;  // cache blocks no sequence uses (garbage-filled)
   uint32_t max_kv_splits; // 0: the policy's default
   int fused_qkv;          // query strides of a fused QKV tensor
-  int padded_output;      // output strides with gaps between heads/seqs
+  int padded_output;      // output strides with gaps between heads/seqs:
+                          // 1: 64 and 128 elements; 2: 1 and 3 (rows
+                          // off 8-byte alignment)
   int shuffle;            // random block order (else sequential)
   float softmax_scale;    // 0: 1/sqrt(D)
   float query_scale;      // stddev of the random query (0: 1)
