@@ -27,6 +27,14 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SLIDING_WINDOW,     // i32 W: only tokens >= seq_len - W; 0 none
   UQ_DECODE_ARG_QUERY_GROUP,        // i32 QG, 1 .. the record's qg_max
   UQ_DECODE_ARG_COUNT,
+  // sm_90a only: the output of a decode that merges its partitions itself
+  // (launched with the P CTAs of each (sequence, kv head) as one cluster,
+  // P <= UQ_SM90_CLUSTER_MAX_PARTITIONS, or with P = 1), as the reduce's.
+  UQ_DECODE_SM90_ARG_OUTPUT = UQ_DECODE_ARG_COUNT, // bf16*
+  UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ,               // i32 elements
+  UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD,              // i32 elements
+  UQ_DECODE_SM90_ARG_SINKS,                        // f32* [Hq]; 0: none
+  UQ_DECODE_SM90_ARG_COUNT,
 } uq_decode_arg_t;
 
 // Reduce: grid (B, Hq, 256 / 64), one 64-lane wave each; lane = head dim.
@@ -46,9 +54,11 @@ typedef enum uq_reduce_arg_e {
 } uq_reduce_arg_t;
 
 // NVIDIA sm_90a (the uq_decode_sm90 / uq_reduce_sm90 gpu.modules of
-// kernels.mlir; same argument order and meaning as above, QG included;
-// records decode_sm90_d<D>_qg_max{8,16} and reduce_sm90_d<D>, D = 64, 128,
-// 256): decode grid (B, Hk, P) of 128-thread CTAs (4 warps) with
+// kernels.mlir; same argument order and meaning as above, QG included, and
+// the decode's UQ_DECODE_SM90_ARG_* after them; records
+// decode_sm90_d<D>_qg_max{8,16} and reduce_sm90_d<D>, D = 64, 128, 256):
+// decode grid (B, Hk, P) of 128-thread CTAs (4 warps), as clusters of
+// (1, 1, P) when it merges its P partitions itself (P = 1 needs none), with
 // UQ_SM90_DECODE_SHARED_BYTES_FOR(D, qg_max) of dynamic shared memory (the
 // launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it):
 // 4 warps x stages (qg_max 8: 2 for D = 256, 3 for 64 and 128; 4 for
@@ -83,6 +93,13 @@ typedef enum uq_reduce_arg_e {
 // stages above must cover it (checked in plan.c).
 #define UQ_SM90_DECODE_MERGE_BYTES_FOR(d, qg_max)                              \
   (4 * ((qg_max) <= 8 ? 8 : 16) * (d)*4 + 4 * 16 * 2 * 4)
+// A decode that merges its cluster's partitions keeps its own partials
+// right after that: rows x D bf16, then (max, L) f32 per row; the other
+// CTAs of the cluster read them there (kernels.mlir, "The cluster's
+// merge"). Clusters of up to 8 CTAs are portable on every sm_90 part.
+#define UQ_SM90_DECODE_PARTIAL_BYTES_FOR(d, qg_max)                            \
+  (((qg_max) <= 8 ? 8 : 16) * (2 * (d) + 8))
+#define UQ_SM90_CLUSTER_MAX_PARTITIONS 8
 #define UQ_SM90_REDUCE_THREADS(d) (d)
 // Store grid (num_tokens, Hk) of one 32-lane warp each: the same kernel
 // source as gfx950's (kernels.mlir @uq_store, uq.target_params lanes = 32),

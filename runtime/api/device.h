@@ -24,6 +24,9 @@ typedef struct uq_rt_launch_s {
   const void *kernargs;
   size_t kernarg_size;
   uint32_t dynamic_lds;
+  // Workgroups per cluster in z (CUDA thread-block clusters; 0 or 1: none).
+  // Only the CUDA backend launches clusters.
+  uint32_t cluster_z;
 } uq_rt_launch_t;
 
 typedef struct uq_rt_device_vtable_s {
@@ -56,6 +59,11 @@ typedef struct uq_rt_device_vtable_s {
                            uint32_t threads, uint32_t dynamic_lds,
                            uint32_t *out_compute_units,
                            uint32_t *out_workgroups_per_cu);
+  // How many clusters of `cluster_z` such workgroups can be resident at
+  // once (NULL: the device launches no clusters).
+  uq_status_t (*cluster_occupancy)(uq_rt_device_t *device, void *function,
+                                   uint32_t threads, uint32_t dynamic_lds,
+                                   uint32_t cluster_z, uint32_t *out_clusters);
   // Nonzero when launches may run on several threads at once and alongside
   // the memory calls: the context then does not hold its mutex across a
   // launch (uq_rt_context_launch), so a long one (the simulator's) does not

@@ -129,6 +129,27 @@ static uq_status_t cuda_function_get(uq_rt_device_t *base, void *module,
   return UQ_OK;
 }
 
+// A launch of `launch`'s shape whose workgroups form clusters of
+// `cluster_z` in z, for cuLaunchKernelEx and cuOccupancyMaxActiveClusters;
+// `attribute` holds the cluster dimension.
+static uq_cu_launch_config_t
+cluster_config(const uq_rt_launch_t *launch, uq_stream_t *stream,
+               uq_cu_launch_attribute_t *attribute) {
+  *attribute = (uq_cu_launch_attribute_t){
+      .id = UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+      .value.cluster_dim = {1, 1, launch->cluster_z},
+  };
+  return (uq_cu_launch_config_t){
+      .grid_dim = {launch->grid[0], launch->grid[1], launch->grid[2]},
+      .block_dim = {launch->workgroup[0], launch->workgroup[1],
+                    launch->workgroup[2]},
+      .shared_mem_bytes = launch->dynamic_lds,
+      .stream = (CUstream)stream,
+      .attrs = attribute,
+      .num_attrs = 1,
+  };
+}
+
 static uq_status_t cuda_launch(uq_rt_device_t *base,
                                const uq_rt_launch_t *launch,
                                uq_stream_t *stream,
@@ -142,6 +163,12 @@ static uq_status_t cuda_launch(uq_rt_device_t *base,
   void *extra[] = {UQ_CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)launch->kernargs,
                    UQ_CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    UQ_CU_LAUNCH_PARAM_END};
+  if (launch->cluster_z > 1) {
+    uq_cu_launch_attribute_t cluster;
+    uq_cu_launch_config_t config = cluster_config(launch, stream, &cluster);
+    return UQ_CUDA_CALL(&device->syms, cuLaunchKernelEx,
+                        (&config, (CUfunction)launch->function, NULL, extra));
+  }
   return UQ_CUDA_CALL(&device->syms, cuLaunchKernel,
                       ((CUfunction)launch->function, launch->grid[0],
                        launch->grid[1], launch->grid[2], launch->workgroup[0],
@@ -172,6 +199,28 @@ static uq_status_t cuda_occupancy(uq_rt_device_t *base, void *function,
   return UQ_OK;
 }
 
+static uq_status_t cuda_cluster_occupancy(uq_rt_device_t *base, void *function,
+                                          uint32_t threads,
+                                          uint32_t dynamic_lds,
+                                          uint32_t cluster_z,
+                                          uint32_t *out_clusters) {
+  uq_cuda_device_t *device = cuda_cast(base);
+  UQ_RETURN_IF_ERROR(cuda_select(device), "cluster occupancy");
+  uq_rt_launch_t shape = {.grid = {1, 1, cluster_z},
+                          .workgroup = {threads, 1, 1},
+                          .dynamic_lds = dynamic_lds,
+                          .cluster_z = cluster_z};
+  uq_cu_launch_attribute_t cluster;
+  uq_cu_launch_config_t config = cluster_config(&shape, NULL, &cluster);
+  int clusters = 0;
+  UQ_RETURN_IF_ERROR(UQ_CUDA_CALL(&device->syms, cuOccupancyMaxActiveClusters,
+                                  (&clusters, (CUfunction)function, &config)),
+                     "clusters of %u workgroups of %u threads", cluster_z,
+                     threads);
+  *out_clusters = clusters > 0 ? (uint32_t)clusters : 0;
+  return UQ_OK;
+}
+
 static const uq_rt_device_vtable_t cuda_vtable = {
     .destroy = cuda_destroy,
     .alloc = cuda_alloc,
@@ -184,6 +233,7 @@ static const uq_rt_device_vtable_t cuda_vtable = {
     .function_get = cuda_function_get,
     .launch = cuda_launch,
     .occupancy = cuda_occupancy,
+    .cluster_occupancy = cuda_cluster_occupancy,
 };
 
 uq_status_t uq_cuda_device_create(const uq_allocator_t *allocator,

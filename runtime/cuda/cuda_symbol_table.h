@@ -28,8 +28,12 @@ UQ_CUDA_SYMBOL(cuStreamSynchronize, "cuStreamSynchronize", (CUstream))
 UQ_CUDA_SYMBOL(cuLaunchKernel, "cuLaunchKernel",
                (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                 unsigned, unsigned, CUstream, void **, void **))
+UQ_CUDA_SYMBOL(cuLaunchKernelEx, "cuLaunchKernelEx",
+               (const uq_cu_launch_config_t *, CUfunction, void **, void **))
 UQ_CUDA_SYMBOL(cuOccupancyMaxActiveBlocksPerMultiprocessor,
                "cuOccupancyMaxActiveBlocksPerMultiprocessor",
                (int *, CUfunction, int, size_t))
+UQ_CUDA_SYMBOL(cuOccupancyMaxActiveClusters, "cuOccupancyMaxActiveClusters",
+               (int *, CUfunction, const uq_cu_launch_config_t *))
 UQ_CUDA_SYMBOL(cuGetErrorName, "cuGetErrorName", (CUresult, const char **))
 UQ_CUDA_SYMBOL(cuGetErrorString, "cuGetErrorString", (CUresult, const char **))

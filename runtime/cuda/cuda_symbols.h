@@ -38,6 +38,27 @@ enum {
   UQ_CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
   UQ_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
+// cuLaunchKernelEx's configuration (cuda.h's CUlaunchConfig and
+// CUlaunchAttribute, the cluster-dimension attribute only).
+typedef struct uq_cu_launch_attribute_s {
+  int id; // UQ_CU_LAUNCH_ATTRIBUTE_*
+  char pad[4];
+  union {
+    char pad[64];
+    struct {
+      unsigned x, y, z;
+    } cluster_dim;
+  } value;
+} uq_cu_launch_attribute_t;
+typedef struct uq_cu_launch_config_s {
+  unsigned grid_dim[3];
+  unsigned block_dim[3];
+  unsigned shared_mem_bytes;
+  CUstream stream;
+  uq_cu_launch_attribute_t *attrs;
+  unsigned num_attrs;
+} uq_cu_launch_config_t;
+enum { UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 };
 // cuLaunchKernel's `extra` markers: the packed argument block and its size.
 #define UQ_CU_LAUNCH_PARAM_END ((void *)0x00)
 #define UQ_CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)

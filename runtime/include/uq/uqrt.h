@@ -239,6 +239,10 @@ typedef struct uq_plan_info_s {
   // serves the shape if there is one, else 1.
   uint32_t e4m3_saturates;
   uint32_t decode_lds_bytes; // static LDS of the decode kernel (0 on host)
+  // Runs whose P (uq_plan_launch_shape) is at most this are one launch:
+  // the decode merges the partitions itself (sm_90a: P CTAs as one thread
+  // block cluster). 0: every run launches the reduce after the decode.
+  uint32_t merge_max_partitions;
 } uq_plan_info_t;
 
 UQ_API uq_status_t uq_plan_query_info(const uq_plan_t *plan,
@@ -252,7 +256,8 @@ UQ_API uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
                                         uint32_t *out_num_partitions,
                                         uint32_t *out_tgpp);
 
-// Runs decode then the partition reduce for `batch` (1..max_batch)
+// Runs decode then the partition reduce (on sm_90a one launch when P is at
+// most uq_plan_info_t.merge_max_partitions) for `batch` (1..max_batch)
 // sequences:
 //   query        bf16, [batch, Hq, D] with the plan's query strides
 //   kv_cache     u8 [num_blocks, block_size, Hk, padded_slot]

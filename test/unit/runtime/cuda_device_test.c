@@ -3,8 +3,9 @@
 // public API, the end-to-end matrix (every QG 1-16, block sizes, ragged and
 // >= 128k-token contexts, large queries (E4M3 saturation),
 // padded slots, fused-QKV and padded-output strides, sliding windows with
-// 0xFF before the window, sinks, garbage spare blocks) against the host
-// kernel-faithful reference (tolerance in e2e_case.h); and a run captured
+// 0xFF before the window, sinks, garbage spare blocks), with the reduce
+// launch and merged in the decode (small P, cluster launches), against the
+// host kernel-faithful reference (tolerance in e2e_case.h); and a run captured
 // into a CUDA graph on the caller's stream launches nothing while captured
 // and replays to the same bits; head dims without an sm_90a kernel are
 // refused by name. Label `cuda`: skips (77) with the reason where no such
@@ -210,6 +211,67 @@ static int test_long_contexts(void) {
   return failed;
 }
 
+// Small P is one launch: the P CTAs of each (sequence, kv head) run as one
+// thread block cluster and merge their partials through distributed shared
+// memory (uq_plan_info_t.merge_max_partitions). Cases pinned inside that
+// range, P > 1 (a cluster) and P = 1 (none), at every head dim: QG 1-16 with
+// the block sizes, a window with sinks, fused-QKV with output rows 8-byte
+// aligned or not (the merge's two store widths).
+static int merged_case(const uq_problem_shape_t *shape, const char *label,
+                       int solo) {
+  uq_problem_t *problem = NULL;
+  uq_plan_t *plan = NULL;
+  uq_plan_info_t info;
+  uint32_t partitions = 0, tgpp = 0;
+  UQ_EXPECT_OK(uq_problem_create(shape, &problem));
+  UQ_EXPECT_OK(uq_plan_create(g_context, &problem->config, &plan));
+  UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
+  UQ_EXPECT_OK(uq_plan_launch_shape(plan, shape->batch, &partitions, &tgpp));
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  if (partitions > info.merge_max_partitions || (partitions == 1) != solo) {
+    fprintf(stderr, "  %s: P=%u, the case needs %s (merged up to %u)\n", label,
+            partitions, solo ? "P = 1" : "1 < P", info.merge_max_partitions);
+    return 1;
+  }
+  return uq_e2e_run_case_shaped(g_context, shape, label, partitions, tgpp);
+}
+
+static int test_merge_in_decode(void) {
+  static const uint32_t dims[] = {64, 128, 256};
+  static const uint32_t groups[] = {1, 6, 8, 9, 16};
+  int failed = 0;
+  for (size_t i = 0; i < sizeof(dims) / sizeof(dims[0]); ++i) {
+    char label[96];
+    for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); ++g) {
+      uq_problem_shape_t shape = dim_shape(dims[i]);
+      shape.batch = 64;
+      shape.max_seq = 1000;
+      shape.query_group = groups[g];
+      shape.block_size = 16u << (g % 5);
+      snprintf(label, sizeof(label), "merged D=%u QG=%u block=%u", dims[i],
+               groups[g], shape.block_size);
+      failed |= merged_case(&shape, label, 0);
+    }
+    for (int v = 0; v < 3; ++v) {
+      uq_problem_shape_t shape = dim_shape(dims[i]);
+      shape.batch = v == 2 ? 128 : 64;
+      shape.max_seq = v == 2 ? 300 : 1000;
+      shape.query_group = v == 1 ? 16 : 8;
+      shape.sliding_window = v == 0 ? 300 : 0;
+      shape.sinks = 1;
+      shape.fused_qkv = v != 0;
+      shape.padded_output = v + 0;
+      snprintf(label, sizeof(label),
+               "merged D=%u B=%u window=%u sinks QG=%u out_pad=%d", dims[i],
+               shape.batch, shape.sliding_window, shape.query_group,
+               shape.padded_output);
+      failed |= merged_case(&shape, label, v == 2);
+    }
+  }
+  return failed;
+}
+
 #define CU_OK(expr)                                                            \
   do {                                                                         \
     CUresult cu_result_ = (expr);                                              \
@@ -219,13 +281,13 @@ static int test_long_contexts(void) {
 
 // One run captured into a graph: while captured nothing executes (the
 // poisoned output stays poisoned), and each replay writes the same bits as
-// a direct run on the same stream.
-static int test_graph_capture(void) {
+// a direct run on the same stream. Once with the reduce launch (P = 12)
+// and once merged in the decode (P = 2, a cluster launch).
+static int graph_capture_case(uq_problem_shape_t shape) {
   uq_cuda_t cu;
   char why[160];
   if (uq_cuda_load(&cu, why, sizeof(why)))
     UQ_TEST_FAIL_("%s", why);
-  uq_problem_shape_t shape = base_shape();
   shape.sinks = 1;
   uq_problem_t *problem = NULL;
   UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
@@ -264,8 +326,8 @@ static int test_graph_capture(void) {
   CU_OK(cu.StreamSynchronize(stream));
   UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
   int same = memcmp(direct, replayed, bytes) == 0;
-  printf("  captured run: %s the direct run after 3 replays\n",
-         same ? "bitwise equal to" : "DIFFERS from");
+  printf("  captured run, batch %u: %s the direct run after 3 replays\n",
+         shape.batch, same ? "bitwise equal to" : "DIFFERS from");
   cu.GraphExecDestroy(exec);
   cu.GraphDestroy(graph);
   cu.StreamDestroy(stream);
@@ -279,6 +341,13 @@ static int test_graph_capture(void) {
   return 0;
 }
 
+static int test_graph_capture(void) {
+  uq_problem_shape_t merged = base_shape();
+  merged.batch = 64;
+  merged.max_seq = 1000;
+  return graph_capture_case(base_shape()) | graph_capture_case(merged);
+}
+
 static const uq_test_case_t tests[] = {
     {"query_groups_and_block_sizes", test_query_groups_and_block_sizes},
     {"other_head_dims", test_other_head_dims},
@@ -286,6 +355,7 @@ static const uq_test_case_t tests[] = {
     {"layouts", test_layouts},
     {"windows_and_sinks", test_windows_and_sinks},
     {"long_contexts", test_long_contexts},
+    {"merge_in_decode", test_merge_in_decode},
     {"graph_capture", test_graph_capture},
     {0, 0}};
 
