@@ -326,9 +326,10 @@ int main(int argc, char **argv) {
   uint16_t *got = malloc(problem->output_elems * sizeof(uint16_t));
   uint16_t *faithful = malloc(problem->output_elems * sizeof(uint16_t));
   double *unquantized = malloc(problem->output_elems * sizeof(double));
+  double *partial_scale = malloc(problem->output_elems * sizeof(double));
   run_t run = {0};
   int rc = 1;
-  if (!got || !faithful || !unquantized) {
+  if (!got || !faithful || !unquantized || !partial_scale) {
     fprintf(stderr, "uq-run: error: out of memory\n");
     goto done;
   }
@@ -348,7 +349,8 @@ int main(int argc, char **argv) {
   // object does: a kernel that turns an overflowing query into NaN (and so
   // that head's output into 0) fails here instead of matching itself.
   status = uq_problem_faithful(problem, UQ_FP8_OVERFLOW_SATURATE,
-                               (int32_t)partitions, (int32_t)tgpp, faithful);
+                               (int32_t)partitions, (int32_t)tgpp, faithful,
+                               partial_scale);
   if (!status)
     status = uq_problem_unquantized(problem, unquantized);
   if (status) {
@@ -358,7 +360,7 @@ int main(int argc, char **argv) {
   }
   uq_problem_error_t vs_faithful, vs_unquantized;
   uq_problem_use_backend(problem, run.backend);
-  uq_problem_compare_bf16(problem, got, faithful, &vs_faithful);
+  uq_problem_compare_bf16(problem, got, faithful, partial_scale, &vs_faithful);
   uq_problem_compare_f64(problem, got, unquantized, &vs_unquantized);
 
   uint64_t tokens = 0;
@@ -460,6 +462,7 @@ done:
   free(got);
   free(faithful);
   free(unquantized);
+  free(partial_scale);
   uq_problem_destroy(problem);
   return rc;
 }

@@ -278,11 +278,69 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
   };
 }
 
+// Sum_p w_p |o_p[d]| / den per output element, with the reduce's weights
+// (uq_reference_reduce: w_p = e^(m_p - M) l_p over the partitions with
+// l_p != 0, the sink's weight in den only).
+static void partial_scale(const uq_problem_t *p, int32_t partitions,
+                          const uq_decode_partials_t *parts, double *out) {
+  const uq_decode_config_t *c = &p->config;
+  const uint32_t Hk = c->num_kv_heads, QG = c->query_group;
+  const size_t D = c->head_dim;
+  for (uint32_t b = 0; b < p->shape.batch; ++b) {
+    for (uint32_t h = 0; h < Hk; ++h) {
+      size_t base = ((size_t)b * Hk + h) * (size_t)partitions;
+      for (uint32_t r = 0; r < QG; ++r) {
+        uint32_t hq = h * QG + r;
+        double sink = p->sinks ? p->sinks[hq] : -INFINITY;
+        double top = sink;
+        for (int32_t q = 0; q < partitions; ++q)
+          top = fmax(top, parts->segm_max[(base + q) * QG + r]);
+        double den = sink > -INFINITY ? exp(sink - top) : 0;
+        for (int32_t q = 0; q < partitions; ++q) {
+          size_t i = (base + q) * QG + r;
+          if (parts->segm_sum[i] != 0)
+            den += exp(parts->segm_max[i] - top) * parts->segm_sum[i];
+        }
+        double *row = out + ((size_t)b * Hk * QG + hq) * D;
+        for (size_t d = 0; d < D; ++d) {
+          double sum = 0;
+          for (int32_t q = 0; q < partitions; ++q) {
+            size_t i = (base + q) * QG + r;
+            if (parts->segm_sum[i] != 0)
+              sum += exp(parts->segm_max[i] - top) * parts->segm_sum[i] *
+                     fabs(uq_bf16_to_float(parts->segm_out[i * D + d]));
+          }
+          row[d] = den > 0 ? sum / den : 0;
+        }
+      }
+    }
+  }
+}
+
 uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
-                                int32_t partitions, int32_t tgpp,
-                                uint16_t *out) {
+                                int32_t partitions, int32_t tgpp, uint16_t *out,
+                                double *out_scale) {
   uq_decode_problem_t problem = reference_problem(p, rule, out);
-  return uq_reference_decode_faithful(&problem, partitions, tgpp, NULL);
+  if (!out_scale || partitions < 1)
+    return uq_reference_decode_faithful(&problem, partitions, tgpp, NULL);
+  size_t rows = (size_t)p->shape.batch * p->config.num_kv_heads *
+                (size_t)partitions * p->config.query_group;
+  uq_decode_partials_t parts = {
+      .segm_out = malloc(rows * p->config.head_dim * sizeof(uint16_t)),
+      .segm_max = malloc(rows * sizeof(float)),
+      .segm_sum = malloc(rows * sizeof(float)),
+  };
+  uq_status_t status =
+      parts.segm_out && parts.segm_max && parts.segm_sum
+          ? uq_reference_decode_faithful(&problem, partitions, tgpp, &parts)
+          : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                           "out of memory for %zu partial rows", rows);
+  if (status == UQ_OK)
+    partial_scale(p, partitions, &parts, out_scale);
+  free(parts.segm_out);
+  free(parts.segm_max);
+  free(parts.segm_sum);
+  return status;
 }
 
 uq_status_t uq_problem_exact(const uq_problem_t *p, uq_fp8_overflow_t rule,
@@ -337,9 +395,18 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
   return status;
 }
 
+// The magnitude an element's error scales with: |ref|, or where the
+// partials cancel, their weighted magnitude (`scale`, NULL: none): a bf16
+// ulp of a partial then outweighs one of the output.
+static double element_scale(const uint16_t *ref16, const double *ref64,
+                            const double *scale, size_t i) {
+  double r = ref16 ? uq_bf16_to_float(ref16[i]) : ref64[i];
+  return fmax(fabs(r), scale ? scale[i] : 0.0);
+}
+
 static void compare(const uq_problem_t *p, const uint16_t *got,
                     const uint16_t *ref16, const double *ref64,
-                    uq_problem_error_t *out) {
+                    const double *scale, uq_problem_error_t *out) {
   memset(out, 0, sizeof(*out));
   const uq_decode_config_t *c = &p->config;
   uint32_t Hq = c->num_kv_heads * c->query_group;
@@ -351,11 +418,8 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
       const uint16_t *g =
           got + b * c->output_stride_seq + h * c->output_stride_head;
       double row_max = 0;
-      for (int d = 0; d < D; ++d) {
-        double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
-        if (fabs(r) > row_max)
-          row_max = fabs(r);
-      }
+      for (int d = 0; d < D; ++d)
+        row_max = fmax(row_max, element_scale(ref16, ref64, scale, row + d));
       for (int d = 0; d < D; ++d) {
         double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
         double x = uq_bf16_to_float(g[d]);
@@ -374,7 +438,8 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
           out->max_abs = e;
         if (fabs(r) > out->ref_max_abs)
           out->ref_max_abs = fabs(r);
-        if (e > 4.0 / 256 * fabs(r) + row_max * p->row_tolerance)
+        if (e > 4.0 / 256 * element_scale(ref16, ref64, scale, row + d) +
+                    row_max * p->row_tolerance)
           ++out->over_tol;
         err2 += e * e;
         ref2 += r * r;
@@ -385,13 +450,14 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
 }
 
 void uq_problem_compare_bf16(const uq_problem_t *p, const uint16_t *got,
-                             const uint16_t *ref, uq_problem_error_t *out) {
-  compare(p, got, ref, NULL, out);
+                             const uint16_t *ref, const double *scale,
+                             uq_problem_error_t *out) {
+  compare(p, got, ref, NULL, scale, out);
 }
 
 void uq_problem_compare_f64(const uq_problem_t *p, const uint16_t *got,
                             const double *ref, uq_problem_error_t *out) {
-  compare(p, got, NULL, ref, out);
+  compare(p, got, NULL, ref, NULL, out);
 }
 
 const char *uq_problem_verdict(const uq_problem_error_t *vs_faithful,

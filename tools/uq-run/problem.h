@@ -106,9 +106,13 @@ float uq_problem_softmax_scale(const uq_problem_t *problem);
 // `rule` is the E4M3 rule of the query: SATURATE is the oracle's (the
 // project's rule); a code object's own rule (uq_plan_info_t) shows what
 // that code object computes.
+// With `out_scale` (NULL: not wanted; [B, Hq, D] doubles), also the
+// magnitude each output element gathers from the partials, sum_p w_p |o_p|
+// / den with the reduce's weights: |out| where the partials agree, more
+// where they cancel (the tolerance's scale, uq_problem_compare_bf16).
 uq_status_t uq_problem_faithful(const uq_problem_t *problem,
                                 uq_fp8_overflow_t rule, int32_t partitions,
-                                int32_t tgpp, uint16_t *out);
+                                int32_t tgpp, uint16_t *out, double *out_scale);
 // The exact (float64 on the dequantized cache) reference, into `out`
 // (contiguous [B, Hq, D] bf16).
 uq_status_t uq_problem_exact(const uq_problem_t *problem,
@@ -126,10 +130,14 @@ typedef struct uq_problem_error_s {
 } uq_problem_error_t;
 
 // bf16 output against bf16 reference; tolerance per element:
-// |got - ref| <= 4 * 2^-8 * |ref| + row_tolerance * max_row|ref| (a few
-// bf16 ulps at the element plus one or two at the row's scale).
+// |got - ref| <= 4 * 2^-8 * a + row_tolerance * max_row a, a = max(|ref|,
+// scale) (a few bf16 ulps at the element plus one or two at the row's
+// scale). `scale` (NULL: |ref| alone) is uq_problem_faithful's: where the
+// partials cancel, their bf16 roundings (a kernel's may differ from the
+// reference's by an ulp) are at their magnitude, not the output's.
 void uq_problem_compare_bf16(const uq_problem_t *problem, const uint16_t *got,
-                             const uint16_t *ref, uq_problem_error_t *out);
+                             const uint16_t *ref, const double *scale,
+                             uq_problem_error_t *out);
 void uq_problem_compare_f64(const uq_problem_t *problem, const uint16_t *got,
                             const double *ref, uq_problem_error_t *out);
 

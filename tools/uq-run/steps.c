@@ -27,6 +27,7 @@ typedef struct step_buffers_s {
   uint16_t *kv;   // [2][B, Hk, D]: K then V
   int64_t *slots; // [B]
   uint16_t *got, *want;
+  double *scale;  // uq_problem_faithful's, for the tolerance
   uint8_t *cache; // device cache read back
   uq_device_ptr_t d_kv, d_slots;
 } step_buffers_t;
@@ -36,6 +37,7 @@ static void release(uq_context_t *context, step_buffers_t *s) {
   free(s->slots);
   free(s->got);
   free(s->want);
+  free(s->scale);
   free(s->cache);
   uq_status_free(uq_context_free(context, s->d_kv));
   uq_status_free(uq_context_free(context, s->d_slots));
@@ -70,9 +72,10 @@ uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
   s.slots = malloc(B * sizeof(int64_t));
   s.got = malloc(p->output_elems * sizeof(uint16_t));
   s.want = malloc(p->output_elems * sizeof(uint16_t));
+  s.scale = malloc(p->output_elems * sizeof(double));
   s.cache = malloc(p->cache_bytes);
   uq_status_t status = UQ_OK;
-  if (!s.kv || !s.slots || !s.got || !s.want || !s.cache)
+  if (!s.kv || !s.slots || !s.got || !s.want || !s.scale || !s.cache)
     status = UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   if (!status)
     status = uq_context_alloc(context, 2 * row * sizeof(uint16_t), &s.d_kv);
@@ -130,11 +133,11 @@ uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
       status = uq_context_download(context, s.got, device->output,
                                    p->output_elems * sizeof(uint16_t));
     if (!status)
-      status = uq_problem_faithful(p, rule, partitions, tgpp, s.want);
+      status = uq_problem_faithful(p, rule, partitions, tgpp, s.want, s.scale);
     if (status)
       break;
     uq_problem_error_t error;
-    uq_problem_compare_bf16(p, s.got, s.want, &error);
+    uq_problem_compare_bf16(p, s.got, s.want, s.scale, &error);
     int ok = bad_bytes == 0 && error.over_tol == 0 && error.nonfinite == 0;
     *out_failed |= !ok;
     printf("step %-6u stored %" PRId64 " tokens (cache %s) | decode "

@@ -699,7 +699,7 @@ static int test_host_matches_reference(void) {
   UQ_EXPECT_OK(uq_problem_faithful(
       problem,
       info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN,
-      (int32_t)p, (int32_t)tgpp, ref));
+      (int32_t)p, (int32_t)tgpp, ref, NULL));
   int same = memcmp(got, ref, n * 2) == 0;
   uq_kernel_counters_t dc, rc;
   UQ_EXPECT_CODE(uq_plan_last_counters(plan, &dc, &rc),

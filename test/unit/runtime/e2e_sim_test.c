@@ -223,15 +223,15 @@ static int test_e4m3_overflow_rule(void) {
       info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN;
   uq_fp8_overflow_t opposite =
       info.e4m3_saturates ? UQ_FP8_OVERFLOW_NAN : UQ_FP8_OVERFLOW_SATURATE;
-  UQ_EXPECT_OK(
-      uq_problem_faithful(problem, rule, (int32_t)p, (int32_t)tgpp, same));
-  UQ_EXPECT_OK(
-      uq_problem_faithful(problem, opposite, (int32_t)p, (int32_t)tgpp, other));
+  UQ_EXPECT_OK(uq_problem_faithful(problem, rule, (int32_t)p, (int32_t)tgpp,
+                                   same, NULL));
+  UQ_EXPECT_OK(uq_problem_faithful(problem, opposite, (int32_t)p, (int32_t)tgpp,
+                                   other, NULL));
   uq_problem_error_t match, mismatch, vs_exact;
-  uq_problem_compare_bf16(problem, got, same, &match);
-  uq_problem_compare_bf16(problem, got, other, &mismatch);
+  uq_problem_compare_bf16(problem, got, same, NULL, &match);
+  uq_problem_compare_bf16(problem, got, other, NULL, &mismatch);
   UQ_EXPECT_OK(uq_problem_exact(problem, rule, same));
-  uq_problem_compare_bf16(problem, got, same, &vs_exact);
+  uq_problem_compare_bf16(problem, got, same, NULL, &vs_exact);
   printf("  vs exact (saturating): relative RMS %.4g, %llu non-finite\n",
          vs_exact.rel_rms, (unsigned long long)vs_exact.nonfinite);
   printf("  rule %s: %llu non-finite, %llu over tol; opposite rule: %llu "
@@ -304,10 +304,10 @@ static int test_non_finite_query(void) {
                            d.seq_lens, d.output, NULL));
   UQ_EXPECT_OK(uq_context_download(context, got, d.output, n * 2));
   UQ_EXPECT_OK(uq_problem_faithful(problem, UQ_FP8_OVERFLOW_SATURATE,
-                                   (int32_t)p, (int32_t)tgpp, faithful));
+                                   (int32_t)p, (int32_t)tgpp, faithful, NULL));
   UQ_EXPECT_OK(uq_problem_exact(problem, UQ_FP8_OVERFLOW_SATURATE, exact));
   uq_problem_error_t vs_faithful;
-  uq_problem_compare_bf16(problem, got, faithful, &vs_faithful);
+  uq_problem_compare_bf16(problem, got, faithful, NULL, &vs_faithful);
   int bad_rows = 0;
   for (uint32_t b = 0; b < shape.batch; ++b) {
     for (uint32_t h = 0; h < hq; ++h) {

@@ -180,8 +180,8 @@ static int run_host_case(uq_context_t *context, const uq_problem_shape_t *shape,
   UQ_EXPECT_OK(uq_plan_launch_shape(plan, shape->batch, &parts, &tgpp));
   uq_fp8_overflow_t rule =
       info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN;
-  UQ_EXPECT_OK(
-      uq_problem_faithful(problem, rule, (int32_t)parts, (int32_t)tgpp, ref));
+  UQ_EXPECT_OK(uq_problem_faithful(problem, rule, (int32_t)parts, (int32_t)tgpp,
+                                   ref, NULL));
   UQ_EXPECT_OK(uq_problem_exact(problem, UQ_FP8_OVERFLOW_SATURATE, exact));
   const uq_decode_config_t *c = &problem->config;
   const uint32_t D = c->head_dim, Hq = c->num_kv_heads * c->query_group;

@@ -189,7 +189,7 @@ static uq_status_t faithful_zero_partitions(void) {
   if (!out)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   uq_status_t status =
-      uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, 0, 1, out);
+      uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, 0, 1, out, NULL);
   free(out);
   return status;
 }
@@ -331,7 +331,7 @@ static int test_verdict_rows(void) {
   UQ_EXPECT_OK(uq_plan_query_info(plan, &info));
   UQ_EXPECT_OK(uq_plan_launch_shape(plan, problem->shape.batch, &p, &tgpp));
   UQ_EXPECT_OK(uq_problem_faithful(problem, UQ_FP8_OVERFLOW_NAN, (int32_t)p,
-                                   (int32_t)tgpp, faithful));
+                                   (int32_t)tgpp, faithful, NULL));
   UQ_EXPECT_OK(uq_problem_unquantized(problem, unquantized));
   // The reference is contiguous; the problem's output strides are too
   // (small problem: no padded output), so it compares as a run output.
@@ -352,7 +352,7 @@ static int test_verdict_rows(void) {
       bad[n / 2] = 0x7FC0;
     uq_problem_error_t vs_unquantized, vs_self;
     uq_problem_compare_f64(problem, bad, unquantized, &vs_unquantized);
-    uq_problem_compare_bf16(problem, bad, bad, &vs_self);
+    uq_problem_compare_bf16(problem, bad, bad, NULL, &vs_self);
     const char *verdict = uq_problem_verdict(&vs_self, &vs_unquantized);
     int ok = cases[i].fragment ? verdict && strstr(verdict, cases[i].fragment)
                                : verdict == NULL;
