@@ -367,6 +367,47 @@ static void *thread_main(void *arg) {
   return NULL;
 }
 
+// The tolerance's element scale (uq_problem_faithful, e2e_case.h): with
+// one partition it is the output's own magnitude (to the output's bf16
+// rounding); with several it is never below it, and above it where the
+// partitions' partials cancel. Host only.
+static int test_faithful_scale(void) {
+  uq_problem_shape_t shape = base_shape();
+  shape.batch = 4;
+  shape.num_kv_heads = 2;
+  shape.query_group = 4;
+  shape.head_dim = 64;
+  shape.padded_slot = 68;
+  shape.max_seq = 900; // 4 tile-groups: P 1 x TGPP 4, or P 4 x TGPP 1
+  shape.sinks = 1;
+  uq_problem_t *problem = NULL;
+  UQ_EXPECT_OK(uq_problem_create(&shape, &problem));
+  size_t n = problem->output_elems;
+  uint16_t *ref = malloc(n * sizeof(uint16_t));
+  double *scale = malloc(n * sizeof(double));
+  UQ_EXPECT(ref && scale);
+  size_t elems = (size_t)shape.batch * 8 * 64, above = 0, wrong = 0;
+  for (int32_t parts = 1; parts <= 4; parts += 3) {
+    UQ_EXPECT_OK(uq_problem_faithful(problem, UQ_FP8_OVERFLOW_SATURATE, parts,
+                                     4 / parts, ref, scale));
+    for (size_t i = 0; i < elems; ++i) {
+      double r = fabs(uq_bf16_to_float(ref[i]));
+      // bf16 rounding of the output: 2^-9 relative; 2^-8 leaves room
+      if (parts == 1 ? fabs(scale[i] - r) > r / 256 : scale[i] < r * 255 / 256)
+        ++wrong;
+      above += parts > 1 && scale[i] > r * 1.01;
+    }
+  }
+  printf("  %zu elements x P 1, 4: %zu off |ref|, %zu above it at P 4\n", elems,
+         wrong, above);
+  free(ref);
+  free(scale);
+  uq_problem_destroy(problem);
+  UQ_EXPECT(wrong == 0);
+  UQ_EXPECT(above > 0);
+  return 0;
+}
+
 static int test_two_threads_one_context(void) {
   thread_case_t cases[2] = {{base_shape(), 0}, {base_shape(), 0}};
   cases[1].shape.query_group = 16;
@@ -396,6 +437,7 @@ static const uq_test_case_t tests[] = {
     {"window_on_wide_table", test_window_on_wide_table},
     {"sinks", test_sinks},
     {"non_finite_query", test_non_finite_query},
+    {"faithful_scale", test_faithful_scale},
     {"two_threads_one_context", test_two_threads_one_context},
     {0, 0}};
 
