@@ -69,6 +69,8 @@ class DecodeConfig(ctypes.Structure):
 class PlanInfo(ctypes.Structure):
     _fields_ = [("variant", ctypes.c_char * 32),
                 ("max_partitions", ctypes.c_uint32),
+                # Since 0.4, in what was padding.
+                ("merge_max_partitions", ctypes.c_uint32),
                 ("workspace_bytes", ctypes.c_uint64),
                 ("e4m3_saturates", ctypes.c_uint32),
                 ("decode_lds_bytes", ctypes.c_uint32)]

@@ -227,6 +227,7 @@ class Plan:
         check(lib.uq_plan_query_info(self.handle, ctypes.byref(info)))
         return {"variant": info.variant.decode(),
                 "max_partitions": info.max_partitions,
+                "merge_max_partitions": info.merge_max_partitions,
                 "workspace_bytes": info.workspace_bytes,
                 "e4m3_saturates": bool(info.e4m3_saturates),
                 "decode_lds_bytes": info.decode_lds_bytes}

@@ -4,6 +4,7 @@
 #include "runtime/api/internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -457,6 +458,13 @@ uq_status_t uq_plan_create(uq_context_t *context,
   *out_plan = plan;
   return UQ_OK;
 }
+
+// 0.4 put merge_max_partitions in 0.3's padding: binaries built against
+// 0.3 pass a struct of the same size, with the same offsets.
+_Static_assert(sizeof(uq_plan_info_t) == 56 &&
+                   offsetof(uq_plan_info_t, workspace_bytes) == 40 &&
+                   offsetof(uq_plan_info_t, decode_lds_bytes) == 52,
+               "uq_plan_info_t keeps the 0.3 layout");
 
 uq_status_t uq_plan_query_info(const uq_plan_t *plan,
                                uq_plan_info_t *out_info) {

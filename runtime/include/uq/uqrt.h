@@ -44,8 +44,10 @@ extern "C" {
 //        offsets became per-D macros (UQ_SLOT_*(D), UQ_MAX_HEAD_DIM).;
 //        the cache store: uq_plan_store, uq_plan_last_store_counters and
 //        the key/value fields of uq_decode_config_t.
+//   0.4: uq_plan_info_t.merge_max_partitions (sm_90a runs of small P are
+//        one launch).
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 3
+#define UQRT_VERSION_MINOR 4
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -231,7 +233,13 @@ typedef struct uq_plan_info_s {
   // The decode record's key, "decode_d256_qg_max8"; "host" on the host
   // backend when no record serves the shape.
   char variant[32];
-  uint32_t max_partitions;  // largest P over every batch <= max_batch
+  uint32_t max_partitions; // largest P over every batch <= max_batch
+  // Since 0.4 (in what was padding: the struct's size and the other
+  // offsets are 0.3's). Runs whose P (uq_plan_launch_shape) is at most this
+  // are one launch: the decode merges the partitions itself (sm_90a: P CTAs
+  // as one thread block cluster). 0: every run launches the reduce after
+  // the decode.
+  uint32_t merge_max_partitions;
   uint64_t workspace_bytes; // device bytes the plan owns
   // The decode code object's E4M3 rule for the rotated query: 1: |q| past
   // 464 -> +-448 (FP16_OVFL set; the project's rule); 0: NaN (that head's
@@ -239,10 +247,6 @@ typedef struct uq_plan_info_s {
   // serves the shape if there is one, else 1.
   uint32_t e4m3_saturates;
   uint32_t decode_lds_bytes; // static LDS of the decode kernel (0 on host)
-  // Runs whose P (uq_plan_launch_shape) is at most this are one launch:
-  // the decode merges the partitions itself (sm_90a: P CTAs as one thread
-  // block cluster). 0: every run launches the reduce after the decode.
-  uint32_t merge_max_partitions;
 } uq_plan_info_t;
 
 UQ_API uq_status_t uq_plan_query_info(const uq_plan_t *plan,
