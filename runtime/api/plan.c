@@ -618,8 +618,9 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   };
   // sm_90a: P = 1, and P CTAs launched as one cluster, merge in the decode.
   uint32_t partitions = (uint32_t)policy->num_partitions;
-  int merged = partitions <= merge_max_partitions(plan);
-  if (merge_max_partitions(plan)) {
+  uint32_t merge_max = merge_max_partitions(plan);
+  int merged = partitions <= merge_max;
+  if (merge_max) {
     uq_rt_arg_put(plan->decode_args, d[UQ_DECODE_SM90_ARG_OUTPUT], 8, output);
     uq_rt_arg_put(plan->decode_args, d[UQ_DECODE_SM90_ARG_SINKS], 8, sinks);
     decode.cluster_z = merged ? partitions : 1;

@@ -278,43 +278,39 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
   };
 }
 
-// Sum_p w_p |o_p[d]| / den per output element, with the reduce's weights
-// (uq_reference_reduce: w_p = e^(m_p - M) l_p over the partitions with
-// l_p != 0, the sink's weight in den only).
-static void partial_scale(const uq_problem_t *p, int32_t partitions,
-                          const uq_decode_partials_t *parts, double *out) {
+// Sum_p w_p |o_p[d]| / den per output element: the reference's own reduce
+// (uq_reference_reduce) of the partials' magnitudes, in bf16.
+static uq_status_t partial_scale(const uq_problem_t *p, int32_t partitions,
+                                 const uq_decode_partials_t *parts, size_t rows,
+                                 double *out) {
   const uq_decode_config_t *c = &p->config;
-  const uint32_t Hk = c->num_kv_heads, QG = c->query_group;
   const size_t D = c->head_dim;
-  for (uint32_t b = 0; b < p->shape.batch; ++b) {
-    for (uint32_t h = 0; h < Hk; ++h) {
-      size_t base = ((size_t)b * Hk + h) * (size_t)partitions;
-      for (uint32_t r = 0; r < QG; ++r) {
-        uint32_t hq = h * QG + r;
-        double sink = p->sinks ? p->sinks[hq] : -INFINITY;
-        double top = sink;
-        for (int32_t q = 0; q < partitions; ++q)
-          top = fmax(top, parts->segm_max[(base + q) * QG + r]);
-        double den = sink > -INFINITY ? exp(sink - top) : 0;
-        for (int32_t q = 0; q < partitions; ++q) {
-          size_t i = (base + q) * QG + r;
-          if (parts->segm_sum[i] != 0)
-            den += exp(parts->segm_max[i] - top) * parts->segm_sum[i];
-        }
-        double *row = out + ((size_t)b * Hk * QG + hq) * D;
-        for (size_t d = 0; d < D; ++d) {
-          double sum = 0;
-          for (int32_t q = 0; q < partitions; ++q) {
-            size_t i = (base + q) * QG + r;
-            if (parts->segm_sum[i] != 0)
-              sum += exp(parts->segm_max[i] - top) * parts->segm_sum[i] *
-                     fabs(uq_bf16_to_float(parts->segm_out[i * D + d]));
-          }
-          row[d] = den > 0 ? sum / den : 0;
-        }
-      }
-    }
-  }
+  for (size_t i = 0; i < rows * D; ++i)
+    parts->segm_out[i] &= 0x7FFF;
+  size_t n = (size_t)p->shape.batch * c->num_kv_heads * c->query_group * D;
+  uint16_t *magnitude = malloc(n * sizeof(uint16_t));
+  if (!magnitude)
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "out of memory for the partials' scale");
+  uq_reduce_problem_t reduce = {
+      .num_seqs = (int32_t)p->shape.batch,
+      .num_kv_heads = (int32_t)c->num_kv_heads,
+      .query_group = (int32_t)c->query_group,
+      .head_dim = (int32_t)D,
+      .num_partitions = partitions,
+      .segm_out = parts->segm_out,
+      .segm_max = parts->segm_max,
+      .segm_sum = parts->segm_sum,
+      .output = magnitude,
+      .output_stride_seq = (int64_t)c->num_kv_heads * c->query_group * D,
+      .output_stride_head = (int64_t)D,
+      .sinks = p->sinks,
+  };
+  uq_status_t status = uq_reference_reduce(&reduce);
+  for (size_t i = 0; status == UQ_OK && i < n; ++i)
+    out[i] = uq_bf16_to_float(magnitude[i]);
+  free(magnitude);
+  return status;
 }
 
 uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
@@ -336,7 +332,7 @@ uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
           : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                            "out of memory for %zu partial rows", rows);
   if (status == UQ_OK)
-    partial_scale(p, partitions, &parts, out_scale);
+    status = partial_scale(p, partitions, &parts, rows, out_scale);
   free(parts.segm_out);
   free(parts.segm_max);
   free(parts.segm_sum);

@@ -108,8 +108,9 @@ float uq_problem_softmax_scale(const uq_problem_t *problem);
 // that code object computes.
 // With `out_scale` (NULL: not wanted; [B, Hq, D] doubles), also the
 // magnitude each output element gathers from the partials, sum_p w_p |o_p|
-// / den with the reduce's weights: |out| where the partials agree, more
-// where they cancel (the tolerance's scale, uq_problem_compare_bf16).
+// / den (the reference's reduce of the partials' magnitudes, bf16): |out|
+// where the partials agree, more where they cancel (the tolerance's scale,
+// uq_problem_compare_bf16).
 uq_status_t uq_problem_faithful(const uq_problem_t *problem,
                                 uq_fp8_overflow_t rule, int32_t partitions,
                                 int32_t tgpp, uint16_t *out, double *out_scale);
