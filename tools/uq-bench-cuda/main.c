@@ -7,6 +7,7 @@
 // by the CUDA tests (scripts/cuda-test.sh), not here.
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,11 +221,14 @@ static const bench_shape_t shapes[] = {
     {16, 131072, 1, 8, 3248, 628}, {4, 75000, 1, 6, 1544, 115},
 };
 
-// The shapes at head dim `d`; the peers' figures (D = 256) are
-// compared only at D = 256.
-static void run_bench(bench_t *k, int replays, int only, int d) {
+// The shapes at head dim `d` (or only `custom`, when its batch is
+// set); the peers' figures (D = 256) are compared only at D = 256 on the
+// issue's shapes.
+static void run_bench(bench_t *k, int replays, int only, int d,
+                      const bench_shape_t *custom) {
   const uint32_t slot_bytes = (uint32_t)(d + d / 16);
-  const size_t count = sizeof(shapes) / sizeof(shapes[0]);
+  const bench_shape_t *list = custom->batch ? custom : shapes;
+  const size_t count = custom->batch ? 1 : sizeof(shapes) / sizeof(shapes[0]);
   double copy = copy_bandwidth(k);
   printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, 16-byte "
          "copy kernel)\n",
@@ -235,10 +239,16 @@ static void run_bench(bench_t *k, int replays, int only, int d) {
   for (size_t i = 0; i < count; ++i) {
     if (only >= 0 && (size_t)only != i)
       continue;
-    const bench_shape_t *sh = &shapes[i];
+    const bench_shape_t *sh = &list[i];
     uint32_t bs = 16, mbps = ((uint32_t)sh->tokens + bs - 1) / bs;
     size_t slots = (size_t)sh->batch * mbps * bs * sh->hk;
     size_t cache_bytes = slots * slot_bytes;
+    // (B, N, HK at most 65535, 2^24, 64: slots * slot_bytes fits 64 bits)
+    if ((uint64_t)sh->batch * mbps > UINT32_MAX ||
+        cache_bytes > ((size_t)1 << 36))
+      die("shape %d,%d,%d,%d: a %zu-byte cache is more than this benchmark "
+          "allocates (64 GiB)",
+          sh->batch, sh->tokens, sh->hk, sh->qg, cache_bytes);
     // Enough cache copies that one replay streams >= 512 MiB: the L2
     // (60 MB) never holds the next step's cache.
     int copies = (int)(((size_t)512 << 20) / cache_bytes) + 1;
@@ -303,7 +313,7 @@ static void run_bench(bench_t *k, int replays, int only, int d) {
     printf("%3d %7d %2d %2d %-22s %5u %5u %9.1f %8.0f %5.1f%%", sh->batch,
            sh->tokens, sh->hk, sh->qg, info.variant, partitions, tgpp, us, gbs,
            100.0 * gbs / copy);
-    if (d == 256)
+    if (d == 256 && sh->triton_us > 0)
       printf(" %8.1f %8.2f\n", sh->triton_us / us, sh->sdpa_us / us);
     else
       printf(" %8s %8s\n", "-", "-");
@@ -334,6 +344,8 @@ static void usage(FILE *out) {
       "  --case=N         only shape N (0-based)\n"
       "  --head-dim=D     the shapes at head dim D (default 256; the peers'\n"
       "                   figures are for 256 and shown only there)\n"
+      "  --shape=B,N,HK,QG  only this shape (batch, tokens per sequence, kv\n"
+      "                   heads, query group) instead of the issue's\n"
       "  --help           this text\n",
       out);
 }
@@ -347,8 +359,30 @@ static int flag_int(const char *name, const char *text, int lo, int hi) {
   return (int)v;
 }
 
+// --shape's B,N,HK,QG: four integers in the ranges a plan takes (the plan
+// refuses what its kernels cannot run, with its reason).
+static void parse_shape(const char *text, bench_shape_t *shape) {
+  long v[4];
+  const long hi[4] = {65535, 1L << 24, 64, 16};
+  const char *p = text;
+  for (int i = 0; i < 4; ++i) {
+    char *end = NULL;
+    v[i] = strtol(p, &end, 10);
+    if (end == p || v[i] < 1 || v[i] > hi[i] || *end != (i < 3 ? ',' : '\0'))
+      die("--shape must be B,N,HK,QG (positive integers, B <= 65535, N <= "
+          "2^24, HK <= 64, QG <= 16), got '%s'",
+          text);
+    p = end + 1;
+  }
+  shape->batch = (int32_t)v[0];
+  shape->tokens = (int32_t)v[1];
+  shape->hk = (int32_t)v[2];
+  shape->qg = (int32_t)v[3];
+}
+
 int main(int argc, char **argv) {
   int replays = 200, only = -1, head_dim = 256;
+  bench_shape_t custom = {0};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     if (strcmp(a, "--help") == 0) {
@@ -361,16 +395,20 @@ int main(int argc, char **argv) {
       head_dim = flag_int("--head-dim", a + 11, 64, 256);
       if (head_dim != 64 && head_dim != 128 && head_dim != 256)
         die("--head-dim must be 64, 128 or 256, got '%s'", a + 11);
+    } else if (strncmp(a, "--shape=", 8) == 0) {
+      parse_shape(a + 8, &custom);
     } else if (strncmp(a, "--replays=", 10) == 0) {
       replays = flag_int("--replays", a + 10, 1, 1000000);
     } else {
       die("unknown argument '%s' (see --help)", a);
     }
   }
+  if (custom.batch && only >= 0)
+    die("--case and --shape exclude each other");
   bench_t k;
   memset(&k, 0, sizeof(k));
   bench_open(&k);
-  run_bench(&k, replays, only, head_dim);
+  run_bench(&k, replays, only, head_dim, &custom);
   uq_context_destroy(k.context);
   return 0;
 }
