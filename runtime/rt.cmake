@@ -16,6 +16,10 @@ set(_uqrt_deps uq_base uq_codeobj)
 # code object the run writes. A kernel that does not compile fails the build:
 # libuqrt never ships without its kernels.
 set(UQ_KERNELS_DIR "${CMAKE_BINARY_DIR}/kernels" CACHE INTERNAL "")
+# The kernel source: kernels.mlir, or another copy of it for timing
+# experiments (scripts/sm90-ablate.py builds libuqrt from edited copies).
+set(UQ_KERNELS_SOURCE "${PROJECT_SOURCE_DIR}/kernels.mlir" CACHE FILEPATH
+    "The kernels.mlir that libuqrt embeds")
 set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
 # With a CUDA toolkit the same run also builds the sm_90a cubins, which are
 # embedded too (the CUDA backend runs them; uq-bench-cuda and the CUDA tests
@@ -43,9 +47,9 @@ add_custom_command(
   OUTPUT "${UQRT_EMBEDDED_C}" ${UQ_CUBINS}
   COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
   COMMAND uq-compile --quiet ${_uq_compile_targets}
-          "${PROJECT_SOURCE_DIR}/kernels.mlir"
+          "${UQ_KERNELS_SOURCE}"
           -o "${UQ_KERNELS_DIR}" "--embed-c=${UQRT_EMBEDDED_C}"
-  DEPENDS uq-compile "${PROJECT_SOURCE_DIR}/kernels.mlir"
+  DEPENDS uq-compile "${UQ_KERNELS_SOURCE}"
   COMMENT "Compiling kernels.mlir and embedding its code objects in libuqrt"
   VERBATIM)
 add_custom_target(uq_kernel_objects DEPENDS "${UQRT_EMBEDDED_C}")

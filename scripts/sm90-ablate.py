@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Where the sm_90a decode's time goes: libuqrt builds with one part taken out.
+
+Each ablation edits a copy of kernels.mlir (BUILD_DIR/ablated-kernels.mlir;
+the real one is never touched), builds libuqrt from it in BUILD_DIR
+(configured with -DUQ_KERNELS_SOURCE pointing at the copy: after the first
+build only the kernels are recompiled and libuqrt relinked), and leaves
+OUT/<name>/libuqrt.so.0; OUT/base is the unedited source. The outputs of an ablated build are wrong: these libraries
+are for timing only, never for the tests. On an H100/H200:
+
+    for v in OUT/*/; do LD_LIBRARY_PATH=$v build/tools/uq-bench-cuda/uq-bench-cuda; done
+
+An edit whose text is no longer in kernels.mlir fails with its name: update
+it here with the kernel.
+
+usage: scripts/sm90-ablate.py OUT [NAME...]   (default: every ablation)
+       BUILD_DIR=build-ablate (default) is the build it uses
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def between(text, start, end):
+    """The span [index of start, index of end after it) of text."""
+    i = text.index(start)
+    return i, text.index(end, i)
+
+
+def no_copy(src):
+    # issue_tile copies nothing: the stages keep stale data.
+    old = ("      scf.if %unit8 {\n"
+           "        func.call @uq_sm90_copy_slots(%c8,")
+    i = src.index(old)
+    j = src.index("      }\n", src.index("} else {", i)) + len("      }\n")
+    return src[:i] + src[j:]
+
+
+def f2fp_mov(src):
+    # K's E4M3 -> f16 conversions (QG <= 8) become moves.
+    i, j = between(src, "func.func private @uq_sm90_qk_t(",
+                   "func.func private @uq_sm90_v_scales(")
+    seg = src[i:j]
+    cvt = "cvt.rn.f16x2.e4m3x2 $0, $1;"
+    if cvt not in seg:
+        raise ValueError("no E4M3 -> f16 conversion in @uq_sm90_qk_t")
+    return src[:i] + seg.replace(cvt, "mov.b32 $0, {$1, $1};") + src[j:]
+
+
+def no_k_decode(src):
+    # K's code words go to the HMMA as they are (QG <= 8).
+    src = f2fp_mov(src)
+    i, j = between(src, "func.func private @uq_sm90_qk_t(",
+                   "func.func private @uq_sm90_v_scales(")
+    seg = src[i:j]
+    for word, res in (("%wg", "%eg"), ("%wh", "%eh")):
+        call = (f"{res}:2 = func.call @uq_sm90_fp4_e4m3({word}) : "
+                "(i32) -> (i32, i32)")
+        if call not in seg:
+            raise ValueError(f"no '{call}' in @uq_sm90_qk_t")
+        seg = seg.replace(call, "")
+        seg = seg.replace(res + "#0", word).replace(res + "#1", word)
+    return src[:i] + seg + src[j:]
+
+
+def no_v_decode(src):
+    # @uq_sm90_fp4_bf16x2 returns its register shifted (one instruction).
+    i, j = between(src, "func.func private @uq_sm90_fp4_bf16x2(",
+                   "    // The scale bytes (K at %off")
+    body = ("func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) -> i32 {\n"
+            "      %v = arith.shrui %r, %i : i32\n"
+            "      return %v : i32\n"
+            "    }\n\n")
+    return src[:i] + body + src[j:]
+
+
+def no_wht(src):
+    # Q's Walsh-Hadamard butterflies are skipped (loops of no trips).
+    for loop, bound in (("%qv1 = scf.for %st = %i0 to %i5", "%i5"),
+                        ("%qv2 = scf.for %st = %i0 to %i3", "%i3")):
+        if src.count(loop) != 1:
+            raise ValueError(f"no single '{loop}'")
+        src = src.replace(loop, loop.replace("to " + bound, "to %i0"))
+    return src
+
+
+ABLATIONS = {
+    "no-copy": (no_copy, "no KV copies (stale shared memory)"),
+    "no-k-decode": (no_k_decode, "K code words into the HMMA undecoded"),
+    "f2fp-mov": (f2fp_mov, "K's E4M3 -> f16 F2FP replaced by a move"),
+    "no-v-decode": (no_v_decode, "V's FP4 -> bf16 one shift instead"),
+    "no-wht": (no_wht, "no Walsh-Hadamard rotation of Q"),
+}
+
+
+def run(cmd, **kw):
+    print("+", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, **kw)
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        print("\nablations:")
+        for name, (_, what) in ABLATIONS.items():
+            print(f"  {name:12} {what}")
+        return 0 if len(argv) >= 2 else 2
+    out = os.path.abspath(argv[1])
+    names = argv[2:] or list(ABLATIONS)
+    unknown = [n for n in names if n not in ABLATIONS]
+    if unknown:
+        print(f"sm90-ablate: error: unknown ablation '{unknown[0]}' "
+              f"(see --help)", file=sys.stderr)
+        return 2
+    with open(os.path.join(ROOT, "kernels.mlir")) as f:
+        source = f.read()
+    edited = {"base": source}
+    for name in names:
+        try:
+            edited[name] = ABLATIONS[name][0](source)
+        except ValueError as e:
+            print(f"sm90-ablate: error: ablation {name}: {e} "
+                  "(kernels.mlir changed: update this script)",
+                  file=sys.stderr)
+            return 1
+    build = os.path.abspath(os.environ.get("BUILD_DIR",
+                                           os.path.join(ROOT, "build-ablate")))
+    # The edited copy lives in the build directory, which stays configured
+    # for it.
+    os.makedirs(build, exist_ok=True)
+    copy = os.path.join(build, "ablated-kernels.mlir")
+    with open(copy, "w") as f:
+        f.write(source)
+    run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja",
+         "-DCMAKE_BUILD_TYPE=RelWithDebInfo", f"-DUQ_KERNELS_SOURCE={copy}"],
+        stdout=subprocess.DEVNULL)
+    for name, text in edited.items():
+        with open(copy, "w") as f:
+            f.write(text)
+        run(["cmake", "--build", build, "--target", "uqrt"])
+        dest = os.path.join(out, name)
+        os.makedirs(dest, exist_ok=True)
+        shutil.copy(os.path.join(build, "runtime", "libuqrt.so.0"), dest)
+        print(f"{name}: {dest}/libuqrt.so.0", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
