@@ -7,7 +7,8 @@ that no sanitizer spoke. Run by ctest in the release and the ASan/UBSan
 builds (the tools of each build); README "Reliability" lists the rows.
 
 usage: cli_hostile.py --uq-run PATH --uq-compile PATH --uq-opt PATH
-                      --uq-sim PATH --source-dir SRC --scratch DIR [--list]
+                      --uq-sim PATH --uq-bench-cuda PATH --source-dir SRC
+                      --scratch DIR [--list]
 """
 import argparse
 import os
@@ -122,6 +123,25 @@ ROWS = [
      {"x.mlir": "module {}\n"}, 1, "unknown pass 'no-such-pass'", []),
     ("uq-opt missing file", "uq-opt", ["missing.mlir"], {}, 1,
      "cannot open 'missing.mlir'", []),
+    # uq-bench-cuda: flags, refused before the driver is opened (no GPU
+    # needed)
+    ("uq-bench-cuda --shape=1,2,3", "uq-bench-cuda", ["--shape=1,2,3"], {}, 1,
+     "--shape must be B,N,HK,QG (positive integers", []),
+    ("uq-bench-cuda --shape=0,16,1,8", "uq-bench-cuda", ["--shape=0,16,1,8"],
+     {}, 1, "got '0,16,1,8'", []),
+    ("uq-bench-cuda --shape=1,16,1,17", "uq-bench-cuda",
+     ["--shape=1,16,1,17"], {}, 1, "QG <= 16), got '1,16,1,17'", []),
+    ("uq-bench-cuda --shape=1,16,1,8x", "uq-bench-cuda",
+     ["--shape=1,16,1,8x"], {}, 1, "got '1,16,1,8x'", []),
+    ("uq-bench-cuda --shape and --case", "uq-bench-cuda",
+     ["--shape=1,16,1,8", "--case=2"], {}, 1,
+     "--case and --shape exclude each other", []),
+    ("uq-bench-cuda --head-dim=96", "uq-bench-cuda", ["--head-dim=96"], {}, 1,
+     "--head-dim must be 64, 128 or 256, got '96'", []),
+    ("uq-bench-cuda --case=8", "uq-bench-cuda", ["--case=8"], {}, 1,
+     "--case must be an integer in 0..7, got '8'", []),
+    ("uq-bench-cuda --frobnicate", "uq-bench-cuda", ["--frobnicate"], {}, 1,
+     "unknown argument '--frobnicate'", []),
     # uq-sim: files that are not code objects
     ("uq-sim random bytes", "uq-sim", ["junk.hsaco", "--list"],
      {"junk.hsaco": "\x01\x02garbage" * 300}, 1, "not an ELF file", []),
@@ -129,13 +149,15 @@ ROWS = [
      {"empty.hsaco": ""}, 1, "empty.hsaco", []),
 ]
 
+TOOLS = ("uq-run", "uq-compile", "uq-opt", "uq-sim", "uq-bench-cuda")
+
 SANITIZER_WORDS = ("AddressSanitizer", "LeakSanitizer", "runtime error:",
                    "UndefinedBehaviorSanitizer")
 
 
 def main():
     parser = argparse.ArgumentParser()
-    for tool in ("uq-run", "uq-compile", "uq-opt", "uq-sim"):
+    for tool in TOOLS:
         parser.add_argument("--" + tool)
     parser.add_argument("--source-dir")
     parser.add_argument("--scratch")
@@ -146,7 +168,7 @@ def main():
             print(f"{row[0]}: exit {row[4]}, \"{row[5]}\"")
         return 0
     tools = {name: getattr(args, name.replace("-", "_"))
-             for name in ("uq-run", "uq-compile", "uq-opt", "uq-sim")}
+             for name in TOOLS}
     if None in tools.values() or not args.source_dir or not args.scratch:
         parser.error("every tool, --source-dir and --scratch are needed")
     failed = 0
