@@ -22,6 +22,9 @@ struct uq_plan_s {
   // The GPU's SMs and decode CTAs per SM, for the resident policy (sm_90a);
   // 0: the seed's policy (gfx950, sim, host).
   uint32_t compute_units, workgroups_per_cu;
+  // sm_90a: the decode's dynamic shared memory (kernel_abi.h), worked out
+  // once for the occupancy queries and every launch; 0 elsewhere.
+  uint32_t decode_dynamic_lds;
   // sm_90a: the largest P whose CTAs merge in the decode (P = 1 always; as
   // clusters of P only while the clusters keep every slot of the resident
   // policy: compute_units x workgroups_per_cu CTAs at once).
@@ -247,8 +250,7 @@ static uint32_t merge_max_partitions(const uq_plan_t *plan) {
 // H200: clusters of 2 keep all 264 slots of D 256 and save the reduce
 // launch; clusters of 8 do not, and ran 55% slower than decode + reduce.
 static uq_status_t find_cluster_merge_max(uq_plan_t *plan,
-                                          const uq_rt_object_t *decode,
-                                          uint32_t dynamic_lds) {
+                                          const uq_rt_object_t *decode) {
   uq_rt_device_t *device = plan->context->device;
   plan->cluster_merge_max = 1;
   if (!device->vtable->cluster_occupancy)
@@ -258,7 +260,7 @@ static uq_status_t find_cluster_merge_max(uq_plan_t *plan,
     uint32_t clusters = 0;
     UQ_RETURN_IF_ERROR(device->vtable->cluster_occupancy(
                            device, decode->function, UQ_SM90_DECODE_THREADS,
-                           dynamic_lds, p, &clusters),
+                           plan->decode_dynamic_lds, p, &clusters),
                        "variant %s", decode->source.variant);
     if ((uint64_t)clusters * p < slots)
       break;
@@ -341,14 +343,14 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   // resident policy, sized by the device's occupancy.
   if (decode && context->device->vtable->occupancy) {
     TRY(uq_rt_context_load_object(context, decode));
-    uint32_t dynamic_lds = UQ_SM90_DECODE_SHARED_BYTES_FOR(
+    plan->decode_dynamic_lds = UQ_SM90_DECODE_SHARED_BYTES_FOR(
         decode->source.head_dim, decode->source.qg_max);
     UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
                            context->device, decode->function,
-                           UQ_SM90_DECODE_THREADS, dynamic_lds,
+                           UQ_SM90_DECODE_THREADS, plan->decode_dynamic_lds,
                            &plan->compute_units, &plan->workgroups_per_cu),
                        "variant %s", decode->source.variant);
-    TRY(find_cluster_merge_max(plan, decode, dynamic_lds));
+    TRY(find_cluster_merge_max(plan, decode));
   }
 
   // A run computes P for its own batch and the workspace holds the largest
@@ -627,8 +629,7 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   }
   if (context->backend == UQ_BACKEND_CUDA) { // kernel_abi.h, sm_90a
     decode.workgroup[0] = UQ_SM90_DECODE_THREADS;
-    decode.dynamic_lds = UQ_SM90_DECODE_SHARED_BYTES_FOR(
-        plan->decode->source.head_dim, plan->decode->source.qg_max);
+    decode.dynamic_lds = plan->decode_dynamic_lds;
     reduce.grid[2] = 1;
     reduce.workgroup[0] = UQ_SM90_REDUCE_THREADS(plan->config.head_dim);
   }
