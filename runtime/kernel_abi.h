@@ -72,7 +72,6 @@ typedef enum uq_reduce_arg_e {
 // lets the CTAs per SM the variants are built for share an SM
 // (uq.min_ctas_per_sm: D = 256 2 for qg_max 8 and 16; D = 128 4 and 3;
 // D = 64 5 and 5), registers being the limit.
-// UQ_SM90_DECODE_SHARED_BYTES, the largest, is enough for every variant.
 // Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (4 head
 // dims x 4 partition lanes each), 4128 B of static shared memory.
 #define UQ_SM90_DECODE_THREADS 128
@@ -86,7 +85,6 @@ typedef enum uq_reduce_arg_e {
   (4 * ((qg_max) <= 8 ? ((d) == 256 ? 2 : 3) : 4) * 16 *                       \
        UQ_SM90_SLOT_STRIDE(d) +                                                \
    16 * (2 * (d) + 16))
-#define UQ_SM90_DECODE_SHARED_BYTES UQ_SM90_DECODE_SHARED_BYTES_FOR(256, 16)
 // After the tile walk the same memory holds the CTA's merge of its warps'
 // partials (kernels.mlir, after the tile loops): 4 warps x rows (8 for
 // qg_max 8, 16 for 16) x D f32, then per warp 16 maxima and 16 sums; the
