@@ -1272,6 +1272,17 @@ module attributes {gpu.container_module} {
       return
     }
 
+    // 2^x for the softmax weights and the merges: ex2.approx.ftz, whose
+    // only difference from the ex2.approx.f32 that math.exp2 becomes is a
+    // result below 2^-126 flushed to 0 (a weight under 2^-126 of the
+    // running maximum's, far under the bf16 output's resolution); ptxas
+    // wraps the non-ftz form in a three-instruction subnormal fix-up, 18
+    // instructions of a D = 256 tile's ~830.
+    func.func private @uq_sm90_exp2(%x: f32) -> f32 {
+      %r = llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+      return %r : f32
+    }
+
     // First token of tile %k of the partition's walk (see the gfx950 decode).
     func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %win_base: i32) -> i32 {
       %c4 = arith.constant 4 : i32
@@ -1918,6 +1929,71 @@ module attributes {gpu.container_module} {
       %part = arith.index_cast %part_ix : index to i32
       %sl_p = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
       %seq_len = llvm.load %sl_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      // ---- Q's loads, issued first: their latency overlaps the dependent
+      // chain of the sequence length, the block table and the first tile's
+      // copies below (the rotation after them needs only registers). Lane
+      // L of warp w loads query row 4w + (L >> 3) (row 0 past QG, zeroed
+      // later), head dims E (L & 7) .. + E - 1, E = D / 8: 16-byte loads
+      // when the query's base and strides keep them aligned (E is a
+      // multiple of 8), else 2-byte ones.
+      %qe = arith.divui %hd, %i8_g : index
+      %qe_i = arith.index_cast %qe : index to i32
+      %seq64 = arith.extui %seq : i32 to i64
+      %qss64 = arith.extui %q_stride_seq : i32 to i64
+      %qsh64 = arith.extui %q_stride_head : i32 to i64
+      %qrow_seq = arith.muli %seq64, %qss64 : i64
+      %hq0 = arith.muli %kvh, %qgi : i32
+      %qr0 = arith.muli %warp, %c4 : i32
+      %qr1 = arith.shrui %lane, %c3 : i32
+      %qrow_r = arith.addi %qr0, %qr1 : i32
+      %qchunk = arith.andi %lane, %c7 : i32
+      %q_in = arith.cmpi ult, %qrow_r, %qgi : i32
+      %qrr = arith.select %q_in, %qrow_r, %c0 : i32
+      %qhq = arith.addi %hq0, %qrr : i32
+      %qhq64 = arith.extui %qhq : i32 to i64
+      %qo0 = arith.muli %qhq64, %qsh64 : i64
+      %qo1 = arith.addi %qrow_seq, %qo0 : i64
+      %qd0 = arith.muli %qchunk, %qe_i : i32
+      %qd064 = arith.extui %qd0 : i32 to i64
+      %qo2 = arith.addi %qo1, %qd064 : i64
+      %c7_q64 = arith.constant 7 : i64
+      %c15_q64 = arith.constant 15 : i64
+      %c0_q64 = arith.constant 0 : i64
+      %q_int = llvm.ptrtoint %query : !llvm.ptr<1> to i64
+      %qal0 = arith.ori %qss64, %qsh64 : i64
+      %qal1 = arith.andi %qal0, %c7_q64 : i64
+      %qal2 = arith.andi %q_int, %c15_q64 : i64
+      %qal3 = arith.ori %qal1, %qal2 : i64
+      %qvec = arith.cmpi eq, %qal3, %c0_q64 : i64
+      %zero32i = arith.constant dense<0> : vector<32xi16>
+      %qe8 = arith.divui %qe, %i8_g : index
+      %qraw = scf.if %qvec -> (vector<32xi16>) {
+        %r = scf.for %y = %i0 to %qe8 step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+          %y8 = arith.muli %y, %i8_g : index
+          %yi = arith.index_cast %y8 : index to i64
+          %o = arith.addi %qo2, %yi : i64
+          %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          %qb = llvm.load %qp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xi16>
+          %vy = scf.for %e = %i0 to %i8_g step %i1 iter_args(%vv = %v) -> (vector<32xi16>) {
+            %be = vector.extract %qb[%e] : i16 from vector<8xi16>
+            %ye = arith.addi %y8, %e : index
+            %v1 = vector.insert %be, %vv[%ye] : i16 into vector<32xi16>
+            scf.yield %v1 : vector<32xi16>
+          }
+          scf.yield %vy : vector<32xi16>
+        }
+        scf.yield %r : vector<32xi16>
+      } else {
+        %r = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+          %xi = arith.index_cast %x : index to i64
+          %o = arith.addi %qo2, %xi : i64
+          %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+          %v1 = vector.insert %qb, %v[%x] : i16 into vector<32xi16>
+          scf.yield %v1 : vector<32xi16>
+        }
+        scf.yield %r : vector<32xi16>
+      }
       // ---- the partition's tiles: the gfx950 walk exactly (window shift,
       // tile-groups p, p+P, ..., at most TGPP, only tiles with a token).
       %win0 = arith.subi %seq_len, %sliding_window : i32
@@ -1948,8 +2024,6 @@ module attributes {gpu.container_module} {
       %walk16 = arith.shli %walk8, %c4 : i32
       %walk17 = arith.addi %walk16, %walk15 : i32
       %ntiles = arith.select %owns, %walk17, %c0 : i32
-
-      %seq64 = arith.extui %seq : i32 to i64
 
 
       // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async
@@ -2037,32 +2111,11 @@ module attributes {gpu.container_module} {
       // 2 E, 4 E across the row's 8 lanes (the host reference's order:
       // strides ascending, the lower index gets a + b, the upper a - b),
       // x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
-      // the k order of the QK fragments (see uq_sm90_qk).
-      %qe = arith.divui %hd, %i8_g : index
-      %qe_i = arith.index_cast %qe : index to i32
-      %qss64 = arith.extui %q_stride_seq : i32 to i64
-      %qsh64 = arith.extui %q_stride_head : i32 to i64
-      %qrow_seq = arith.muli %seq64, %qss64 : i64
-      %hq0 = arith.muli %kvh, %qgi : i32
-      %qr0 = arith.muli %warp, %c4 : i32
-      %qr1 = arith.shrui %lane, %c3 : i32
-      %qrow_r = arith.addi %qr0, %qr1 : i32
-      %qchunk = arith.andi %lane, %c7 : i32
-      %q_in = arith.cmpi ult, %qrow_r, %qgi : i32
-      %qrr = arith.select %q_in, %qrow_r, %c0 : i32
-      %qhq = arith.addi %hq0, %qrr : i32
-      %qhq64 = arith.extui %qhq : i32 to i64
-      %qo0 = arith.muli %qhq64, %qsh64 : i64
-      %qo1 = arith.addi %qrow_seq, %qo0 : i64
-      %qd0 = arith.muli %qchunk, %qe_i : i32
-      %qd064 = arith.extui %qd0 : i32 to i64
-      %qo2 = arith.addi %qo1, %qd064 : i64
+      // the k order of the QK fragments (see uq_sm90_qk). Its elements are
+      // the bf16 loaded at the start, as f32, zero past QG.
       %zero32f = arith.constant dense<0.0> : vector<32xf32>
       %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
-        %xi = arith.index_cast %x : index to i64
-        %o = arith.addi %qo2, %xi : i64
-        %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-        %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+        %qb = vector.extract %qraw[%x] : i16 from vector<32xi16>
         %qb32 = arith.extui %qb : i16 to i32
         %qb32s = arith.shli %qb32, %c16 : i32
         %qf = arith.bitcast %qb32s : i32 to f32
@@ -2098,20 +2151,21 @@ module attributes {gpu.container_module} {
         }
         scf.yield %vh : vector<32xf32>
       }
-      // strides E, 2 E, 4 E: the partner lane L ^ m holds the other element
+      // strides E, 2 E, 4 E: the partner lane L ^ m holds the other element;
+      // the lower lane keeps a + b = partner + mine, the upper a - b =
+      // partner - mine: one fma by +-1 (the product is exact, so one
+      // rounding, as the add or subtract).
+      %neg_one = arith.constant -1.0 : f32
       %qv2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
         %sti = arith.index_cast %st : index to i32
         %m = arith.shli %c1, %sti : i32
         %mine_hi0 = arith.andi %qchunk, %m : i32
         %mine_hi = arith.cmpi ne, %mine_hi0, %c0 : i32
+        %sgn = arith.select %mine_hi, %neg_one, %one_f : f32
         %vo = scf.for %x = %i0 to %qe step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
           %a = vector.extract %w[%x] : f32 from vector<32xf32>
           %o, %ok = gpu.shuffle xor %a, %m, %c32 : f32
-          %lower = arith.select %mine_hi, %o, %a : f32
-          %upper = arith.select %mine_hi, %a, %o : f32
-          %s = arith.addf %lower, %upper : f32
-          %dd = arith.subf %lower, %upper : f32
-          %r = arith.select %mine_hi, %dd, %s : f32
+          %r = math.fma %sgn, %a, %o : f32
           %w1 = vector.insert %r, %w[%x] : f32 into vector<32xf32>
           scf.yield %w1 : vector<32xf32>
         }
@@ -2253,8 +2307,8 @@ module attributes {gpu.container_module} {
           %empty1 = arith.cmpf oeq, %mn1, %ninf : f32
           %dm0 = arith.subf %m_0, %mn0 : f32
           %dm1 = arith.subf %m_1, %mn1 : f32
-          %em0 = math.exp2 %dm0 : f32
-          %em1 = math.exp2 %dm1 : f32
+          %em0 = func.call @uq_sm90_exp2(%dm0) : (f32) -> f32
+          %em1 = func.call @uq_sm90_exp2(%dm1) : (f32) -> f32
           %cq0 = arith.select %empty0, %one_f, %em0 : f32
           %cq1 = arith.select %empty1, %one_f, %em1 : f32
           %bq0 = arith.select %empty0, %zero_f, %mn0 : f32
@@ -2263,10 +2317,10 @@ module attributes {gpu.container_module} {
           %d1 = arith.subf %x1, %bq1 : f32
           %d2 = arith.subf %x2, %bq0 : f32
           %d3 = arith.subf %x3, %bq1 : f32
-          %p0 = math.exp2 %d0 : f32
-          %p1 = math.exp2 %d1 : f32
-          %p2 = math.exp2 %d2 : f32
-          %p3 = math.exp2 %d3 : f32
+          %p0 = func.call @uq_sm90_exp2(%d0) : (f32) -> f32
+          %p1 = func.call @uq_sm90_exp2(%d1) : (f32) -> f32
+          %p2 = func.call @uq_sm90_exp2(%d2) : (f32) -> f32
+          %p3 = func.call @uq_sm90_exp2(%d3) : (f32) -> f32
           // this lane's share of the column sums (reduced after the loop)
           %s0 = arith.addf %p0, %p2 : f32
           %s1 = arith.addf %p1, %p3 : f32
@@ -2506,8 +2560,8 @@ module attributes {gpu.container_module} {
           %emptyh = arith.cmpf oeq, %mnh, %ninf : f32
           %dg = arith.subf %m_g, %mng : f32
           %dh = arith.subf %m_g8, %mnh : f32
-          %eg = math.exp2 %dg : f32
-          %eh = math.exp2 %dh : f32
+          %eg = func.call @uq_sm90_exp2(%dg) : (f32) -> f32
+          %eh = func.call @uq_sm90_exp2(%dh) : (f32) -> f32
           %corr_g = arith.select %emptyg, %one_f, %eg : f32
           %corr_h = arith.select %emptyh, %one_f, %eh : f32
           %bg = arith.select %emptyg, %zero_f, %mng : f32
@@ -2517,7 +2571,7 @@ module attributes {gpu.container_module} {
             %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
             %be = vector.extract %bv[%e] : f32 from vector<8xf32>
             %de = arith.subf %xe, %be : f32
-            %pe = math.exp2 %de : f32
+            %pe = func.call @uq_sm90_exp2(%de) : (f32) -> f32
             %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
             scf.yield %po : vector<8xf32>
           }
@@ -2772,7 +2826,7 @@ module attributes {gpu.container_module} {
             %po = llvm.getelementptr %smem[%oa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
             %ov = llvm.load %po {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
             %dm = arith.subf %mv, %Mb : f32
-            %wt = math.exp2 %dm : f32
+            %wt = func.call @uq_sm90_exp2(%dm) : (f32) -> f32
             %wtv = vector.broadcast %wt : f32 to vector<4xf32>
             %nacc1 = math.fma %wtv, %ov, %num : vector<4xf32>
             %d1 = math.fma %wt, %lv, %den : f32
@@ -2821,9 +2875,10 @@ module attributes {gpu.container_module} {
       // denominator). After a cluster barrier (release / acquire: every
       // CTA's partials are written) the cluster's 128 P threads take 4
       // head dims of a row each in turn, read the P partials from the CTAs'
-      // shared memory (mapa + ld.shared::cluster) and write the output; a
-      // second barrier keeps every CTA's shared memory alive until all
-      // have read it.
+      // shared memory (mapa + ld.shared::cluster) and write the output,
+      // branching over the partition slots past P (8 - P of them do no
+      // loads and no arithmetic); a second barrier keeps every CTA's
+      // shared memory alive until all have read it.
       scf.if %merge {
         llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
         %rank = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_ctarank;", "=r" : () -> i32
@@ -2871,23 +2926,27 @@ module attributes {gpu.container_module} {
           %ld:3 = scf.for %p = %i0 to %i8 step %i1 iter_args(%ms = %ninf8, %ls = %zero8, %os = %zero84) -> (vector<8xf32>, vector<8xf32>, vector<8x4xf32>) {
             %pi = arith.index_cast %p : index to i32
             %in_p = arith.cmpi slt, %pi, %num_partitions : i32
-            %src = arith.select %in_p, %pi, %rank : i32
-            %mra = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %ma_s, %src : (i32, i32) -> i32
-            %ora = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %oa_s, %src : (i32, i32) -> i32
-            %mlv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.f32 {$0, $1}, [$2];", "=f,=f,r" %mra : (i32) -> !llvm.struct<(f32, f32)>
-            %ovv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.b32 {$0, $1}, [$2];", "=r,=r,r" %ora : (i32) -> !llvm.struct<(i32, i32)>
-            %mv = llvm.extractvalue %mlv[0] : !llvm.struct<(f32, f32)>
-            %lv = llvm.extractvalue %mlv[1] : !llvm.struct<(f32, f32)>
-            %o01 = llvm.extractvalue %ovv[0] : !llvm.struct<(i32, i32)>
-            %o23 = llvm.extractvalue %ovv[1] : !llvm.struct<(i32, i32)>
-            %ow = vector.from_elements %o01, %o23 : vector<2xi32>
-            %ob4 = vector.bitcast %ow : vector<2xi32> to vector<4xbf16>
-            %of = arith.extf %ob4 : vector<4xbf16> to vector<4xf32>
-            %mm = arith.select %in_p, %mv, %ninf : f32
-            %ll = arith.select %in_p, %lv, %zero_f : f32
-            %ms1 = vector.insert %mm, %ms[%p] : f32 into vector<8xf32>
-            %ls1 = vector.insert %ll, %ls[%p] : f32 into vector<8xf32>
-            %os1 = vector.insert %of, %os[%p] : vector<4xf32> into vector<8x4xf32>
+            // a slot past P branches over its loads (uniform: every lane
+            // has the same P), keeping (-inf, 0, 0)
+            %slot:3 = scf.if %in_p -> (f32, f32, vector<4xf32>) {
+              %mra = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %ma_s, %pi : (i32, i32) -> i32
+              %ora = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %oa_s, %pi : (i32, i32) -> i32
+              %mlv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.f32 {$0, $1}, [$2];", "=f,=f,r" %mra : (i32) -> !llvm.struct<(f32, f32)>
+              %ovv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.b32 {$0, $1}, [$2];", "=r,=r,r" %ora : (i32) -> !llvm.struct<(i32, i32)>
+              %mv = llvm.extractvalue %mlv[0] : !llvm.struct<(f32, f32)>
+              %lv = llvm.extractvalue %mlv[1] : !llvm.struct<(f32, f32)>
+              %o01 = llvm.extractvalue %ovv[0] : !llvm.struct<(i32, i32)>
+              %o23 = llvm.extractvalue %ovv[1] : !llvm.struct<(i32, i32)>
+              %ow = vector.from_elements %o01, %o23 : vector<2xi32>
+              %ob4 = vector.bitcast %ow : vector<2xi32> to vector<4xbf16>
+              %of = arith.extf %ob4 : vector<4xbf16> to vector<4xf32>
+              scf.yield %mv, %lv, %of : f32, f32, vector<4xf32>
+            } else {
+              scf.yield %ninf, %zero_f, %zero4m : f32, f32, vector<4xf32>
+            }
+            %ms1 = vector.insert %slot#0, %ms[%p] : f32 into vector<8xf32>
+            %ls1 = vector.insert %slot#1, %ls[%p] : f32 into vector<8xf32>
+            %os1 = vector.insert %slot#2, %os[%p] : vector<4xf32> into vector<8x4xf32>
             scf.yield %ms1, %ls1, %os1 : vector<8xf32>, vector<8xf32>, vector<8x4xf32>
           }
           %hq = arith.addi %hq_r0, %r : i32
@@ -2904,25 +2963,32 @@ module attributes {gpu.container_module} {
           %M = arith.select %empty, %zero_f, %M0 : f32
           %ds = arith.subf %sink, %M : f32
           %ds2 = arith.mulf %ds, %log2e : f32
-          %es = math.exp2 %ds2 : f32
+          %es = func.call @uq_sm90_exp2(%ds2) : (f32) -> f32
           %ws = arith.select %has_sink, %es, %zero_f : f32
           %acc:2 = scf.for %p = %i0 to %i8 step %i1 iter_args(%dn = %ws, %nm = %zero4m) -> (f32, vector<4xf32>) {
-            %mu = vector.extract %ld#0[%p] : f32 from vector<8xf32>
-            %lu = vector.extract %ld#1[%p] : f32 from vector<8xf32>
-            %live = arith.cmpf une, %lu, %zero_f : f32
-            %du = arith.subf %mu, %M : f32
-            %du2 = arith.mulf %du, %log2e : f32
-            %eu = math.exp2 %du2 : f32
-            %w0 = arith.mulf %eu, %lu : f32
-            %w = arith.select %live, %w0, %zero_f : f32
-            %dn1 = arith.addf %dn, %w : f32
-            %ou = vector.extract %ld#2[%p] : vector<4xf32> from vector<8x4xf32>
-            %wv = vector.broadcast %w : f32 to vector<4xf32>
-            %tv = arith.mulf %wv, %ou : vector<4xf32>
-            %wz = arith.cmpf une, %w, %zero_f : f32
-            %tz = arith.select %wz, %tv, %zero4m : vector<4xf32>
-            %nm1 = arith.addf %nm, %tz : vector<4xf32>
-            scf.yield %dn1, %nm1 : f32, vector<4xf32>
+            %pi = arith.index_cast %p : index to i32
+            %in_p = arith.cmpi slt, %pi, %num_partitions : i32
+            %step:2 = scf.if %in_p -> (f32, vector<4xf32>) {
+              %mu = vector.extract %ld#0[%p] : f32 from vector<8xf32>
+              %lu = vector.extract %ld#1[%p] : f32 from vector<8xf32>
+              %live = arith.cmpf une, %lu, %zero_f : f32
+              %du = arith.subf %mu, %M : f32
+              %du2 = arith.mulf %du, %log2e : f32
+              %eu = func.call @uq_sm90_exp2(%du2) : (f32) -> f32
+              %w0 = arith.mulf %eu, %lu : f32
+              %w = arith.select %live, %w0, %zero_f : f32
+              %dn1 = arith.addf %dn, %w : f32
+              %ou = vector.extract %ld#2[%p] : vector<4xf32> from vector<8x4xf32>
+              %wv = vector.broadcast %w : f32 to vector<4xf32>
+              %tv = arith.mulf %wv, %ou : vector<4xf32>
+              %wz = arith.cmpf une, %w, %zero_f : f32
+              %tz = arith.select %wz, %tv, %zero4m : vector<4xf32>
+              %nm1 = arith.addf %nm, %tz : vector<4xf32>
+              scf.yield %dn1, %nm1 : f32, vector<4xf32>
+            } else {
+              scf.yield %dn, %nm : f32, vector<4xf32>
+            }
+            scf.yield %step#0, %step#1 : f32, vector<4xf32>
           }
           %pos = arith.cmpf une, %acc#0, %zero_f : f32
           %den1 = arith.select %pos, %acc#0, %one_f : f32
@@ -2949,7 +3015,10 @@ module attributes {gpu.container_module} {
             }
           }
         }
-        llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
+        // every CTA's reads of the others' shared memory have returned (their
+        // values are in the stores above): nothing to release, only the
+        // memory to keep alive, so a relaxed arrive (no MEMBAR.GPU)
+        llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.relaxed.aligned; barrier.cluster.wait.aligned;", "~{memory}" : () -> ()
       }
       gpu.return
     }
