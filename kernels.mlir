@@ -1283,6 +1283,21 @@ module attributes {gpu.container_module} {
       return %r : f32
     }
 
+    // A row's running maximum after a tile whose maximum is %tile (base-2
+    // units): it moves only when the tile exceeds it by more than 8, so the
+    // weights 2^(x - max) stay <= 2^8 (exact scale in bf16 and f32) and
+    // the accumulators' rescale (64 or 128 multiplies behind a vote and a
+    // branch) runs on a handful of tiles instead of whenever a maximum
+    // creeps up. From -inf any finite tile moves it.
+    func.func private @uq_sm90_lazy_max(%m: f32, %tile: f32) -> f32 {
+      %eight = arith.constant 8.0 : f32
+      %lim = arith.addf %m, %eight : f32
+      %up = arith.cmpf ogt, %tile, %lim : f32
+      %mx = arith.maximumf %m, %tile : f32
+      %r = arith.select %up, %mx, %m : f32
+      return %r : f32
+    }
+
     // First token of tile %k of the partition's walk (see the gfx950 decode).
     func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %win_base: i32) -> i32 {
       %c4 = arith.constant 4 : i32
@@ -1931,22 +1946,31 @@ module attributes {gpu.container_module} {
       %seq_len = llvm.load %sl_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
       // ---- Q's loads, issued first: their latency overlaps the dependent
       // chain of the sequence length, the block table and the first tile's
-      // copies below (the rotation after them needs only registers). Lane
-      // L of warp w loads query row 4w + (L >> 3) (row 0 past QG, zeroed
-      // later), head dims E (L & 7) .. + E - 1, E = D / 8: 16-byte loads
-      // when the query's base and strides keep them aligned (E is a
-      // multiple of 8), else 2-byte ones.
-      %qe = arith.divui %hd, %i8_g : index
+      // copies below (the rotation after them needs only registers). A
+      // query row takes R lanes, R = 16 for qg_max <= 8 (2 rows per warp:
+      // the 8 rows the QK reads) and 8 for qg_max 16 (4 rows per warp):
+      // lane L of warp w loads row (32 / R) w + L / R (row 0 past QG,
+      // zeroed later), head dims E (L % R) .. + E - 1, E = D / R: 16-byte
+      // loads when E is a multiple of 8 and the query's base and strides
+      // keep them aligned, else 2-byte ones.
+      %c3_r = arith.constant 3 : i32
+      %c4_r = arith.constant 4 : i32
+      %lsh = arith.select %small, %c4_r, %c3_r : i32
+      %lsh_ix = arith.index_cast %lsh : i32 to index
+      %qe = arith.shrui %hd, %lsh_ix : index
       %qe_i = arith.index_cast %qe : index to i32
       %seq64 = arith.extui %seq : i32 to i64
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
       %qrow_seq = arith.muli %seq64, %qss64 : i64
       %hq0 = arith.muli %kvh, %qgi : i32
-      %qr0 = arith.muli %warp, %c4 : i32
-      %qr1 = arith.shrui %lane, %c3 : i32
+      %rsh = arith.subi %c5, %lsh : i32
+      %qr0 = arith.shli %warp, %rsh : i32
+      %qr1 = arith.shrui %lane, %lsh : i32
       %qrow_r = arith.addi %qr0, %qr1 : i32
-      %qchunk = arith.andi %lane, %c7 : i32
+      %rlanes = arith.shli %c1, %lsh : i32
+      %rmask = arith.subi %rlanes, %c1 : i32
+      %qchunk = arith.andi %lane, %rmask : i32
       %q_in = arith.cmpi ult, %qrow_r, %qgi : i32
       %qrr = arith.select %q_in, %qrow_r, %c0 : i32
       %qhq = arith.addi %hq0, %qrr : i32
@@ -1964,7 +1988,9 @@ module attributes {gpu.container_module} {
       %qal1 = arith.andi %qal0, %c7_q64 : i64
       %qal2 = arith.andi %q_int, %c15_q64 : i64
       %qal3 = arith.ori %qal1, %qal2 : i64
-      %qvec = arith.cmpi eq, %qal3, %c0_q64 : i64
+      %qal_ok = arith.cmpi eq, %qal3, %c0_q64 : i64
+      %qe_ge8 = arith.cmpi uge, %qe, %i8_g : index
+      %qvec = arith.andi %qal_ok, %qe_ge8 : i1
       %zero32i = arith.constant dense<0> : vector<32xi16>
       %qe8 = arith.divui %qe, %i8_g : index
       %qraw = scf.if %qvec -> (vector<32xi16>) {
@@ -1994,6 +2020,28 @@ module attributes {gpu.container_module} {
         }
         scf.yield %r : vector<32xi16>
       }
+      // ---- the block table entry of the lane's token of the warp's first
+      // tile, loaded now, beside the sequence length instead of after it:
+      // without a window the tile's first token (@uq_sm90_tile_base with
+      // window base 0) does not depend on the length, only the clamp of
+      // tokens past it does (@uq_sm90_lane_token), and those lanes (and
+      // every lane under a window) load again once it is known. The block
+      // index is clamped into the table row, so the read stays in bounds.
+      %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %c0) : (i32, i32, i32, i32) -> i32
+      %spec_l = arith.andi %lane, %c15 : i32
+      %spec_tok = arith.addi %spec_tb, %spec_l : i32
+      %spec_bs = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
+      %spec_b0 = arith.shrui %spec_tok, %spec_bs : i32
+      %spec_last = arith.subi %max_blocks_per_seq, %c1 : i32
+      %spec_blk = arith.minui %spec_b0, %spec_last : i32
+      %spec_blk64 = arith.extui %spec_blk : i32 to i64
+      %spec_mbps = arith.extui %max_blocks_per_seq : i32 to i64
+      %spec_row = arith.muli %seq64, %spec_mbps : i64
+      %spec_ix = arith.addi %spec_row, %spec_blk64 : i64
+      %spec_p = llvm.getelementptr %block_tables[%spec_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+      // (an asm load: as a plain load LLVM merges it with the reload
+      // below into one load of a selected address, after the length)
+      %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
       // ---- the partition's tiles: the gfx950 walk exactly (window shift,
       // tile-groups p, p+P, ..., at most TGPP, only tiles with a token).
       %win0 = arith.subi %seq_len, %sliding_window : i32
@@ -2096,7 +2144,19 @@ module attributes {gpu.container_module} {
           %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %so = arith.muli %si, %stage_b : i32
           %stage = arith.addi %wbase, %so : i32
-          %phys = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+          // the first tile's entry as loaded above where it holds
+          %first = arith.cmpi eq, %si, %c0 : i32
+          %nowin = arith.cmpi eq, %win_base, %c0 : i32
+          %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
+          %same = arith.cmpi eq, %tok, %spec_tok : i32
+          %sp0 = arith.andi %first, %nowin : i1
+          %spec_ok = arith.andi %sp0, %same : i1
+          %phys = scf.if %spec_ok -> (i32) {
+            scf.yield %spec_phys : i32
+          } else {
+            %ph = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+            scf.yield %ph : i32
+          }
           func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
@@ -2105,10 +2165,10 @@ module attributes {gpu.container_module} {
       %pf_k = arith.addi %warp, %pf_k0 : i32
       %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
       %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-      // ---- Q: lane L of warp w rotates query row 4w + (L >> 3) (zero past
-      // QG), head dims E (L & 7) .. + E - 1 in registers, E = D / 8:
+      // ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
+      // head dims E (L % R) .. + E - 1 in registers, E = D / R:
       // Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
-      // 2 E, 4 E across the row's 8 lanes (the host reference's order:
+      // 2 E, .. R E / 2 across the row's R lanes (the host reference's order:
       // strides ascending, the lower index gets a + b, the upper a - b),
       // x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
       // the k order of the QK fragments (see uq_sm90_qk). Its elements are
@@ -2151,12 +2211,12 @@ module attributes {gpu.container_module} {
         }
         scf.yield %vh : vector<32xf32>
       }
-      // strides E, 2 E, 4 E: the partner lane L ^ m holds the other element;
+      // strides E, .. R E / 2: the partner lane L ^ m holds the other element;
       // the lower lane keeps a + b = partner + mine, the upper a - b =
       // partner - mine: one fma by +-1 (the product is exact, so one
       // rounding, as the add or subtract).
       %neg_one = arith.constant -1.0 : f32
-      %qv2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
+      %qv2 = scf.for %st = %i0 to %lsh_ix step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
         %sti = arith.index_cast %st : index to i32
         %m = arith.shli %c1, %sti : i32
         %mine_hi0 = arith.andi %qchunk, %m : i32
@@ -2301,8 +2361,8 @@ module attributes {gpu.container_module} {
             %nb = arith.maximumf %mb, %ob : f32
             scf.yield %na, %nb : f32, f32
           }
-          %mn0 = arith.maximumf %m_0, %mx#0 : f32
-          %mn1 = arith.maximumf %m_1, %mx#1 : f32
+          %mn0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
+          %mn1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
           %empty0 = arith.cmpf oeq, %mn0, %ninf : f32
           %empty1 = arith.cmpf oeq, %mn1, %ninf : f32
           %dm0 = arith.subf %m_0, %mn0 : f32
@@ -2554,8 +2614,8 @@ module attributes {gpu.container_module} {
           %mh3 = arith.maximumf %mh2, %sh1 : f32
           %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
           %mh4 = arith.maximumf %mh3, %sh2 : f32
-          %mng = arith.maximumf %m_g, %mg4 : f32
-          %mnh = arith.maximumf %m_g8, %mh4 : f32
+          %mng = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
+          %mnh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
           %emptyg = arith.cmpf oeq, %mng, %ninf : f32
           %emptyh = arith.cmpf oeq, %mnh, %ninf : f32
           %dg = arith.subf %m_g, %mng : f32

@@ -110,7 +110,8 @@ static uq_status_t build(uq_problem_t *p) {
       .softmax_scale = s->softmax_scale,
       .sliding_window = s->sliding_window,
       .query_stride_head = D,
-      .query_stride_seq = (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * D,
+      .query_stride_seq =
+          (int64_t)(s->fused_qkv ? Hq + 2 * Hk : Hq) * D + (s->fused_qkv == 2),
       .output_stride_head = D + head_gap,
       .output_stride_seq = (int64_t)Hq * (D + head_gap) + seq_gap,
   };

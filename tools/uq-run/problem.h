@@ -26,7 +26,9 @@ typedef struct uq_problem_shape_s {
   uint32_t extra_blocks;  // block-table columns beyond max_seq's need
   uint32_t spare_blocks;  // cache blocks no sequence uses (garbage-filled)
   uint32_t max_kv_splits; // 0: the policy's default
-  int fused_qkv;          // query strides of a fused QKV tensor
+  int fused_qkv;          // query strides of a fused QKV tensor; 2: and
+                          // one element more per sequence (odd: no query
+                          // row 16-byte aligned, the sm_90a 2-byte loads)
   int padded_output;      // output strides with gaps between heads/seqs:
                           // 1: 64 and 128 elements; 2: 1 and 3 (rows
                           // off 8-byte alignment)

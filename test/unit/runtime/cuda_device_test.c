@@ -87,12 +87,12 @@ static int test_other_head_dims(void) {
       // the slot's own size is a multiple of 4; +4 makes it one of 8 or not
       shape.padded_slot = d + d / 16 + (v & 1 ? 4 : 8);
       shape.query_group = v & 2 ? 16 : 6;
-      shape.fused_qkv = v & 2;
+      shape.fused_qkv = v & 2; // 2: odd query rows (no 16-byte loads)
       shape.padded_output = v & 1;
       shape.extra_blocks = 2;
       snprintf(label, sizeof(label),
                "D=%u slot=%u QG=%u fused=%d padded_out=%d", d,
-               shape.padded_slot, shape.query_group, shape.fused_qkv != 0,
+               shape.padded_slot, shape.query_group, shape.fused_qkv,
                shape.padded_output);
       failed |= uq_e2e_run_case(g_context, &shape, label);
     }
