@@ -1950,9 +1950,9 @@ module attributes {gpu.container_module} {
       // query row takes R lanes, R = 16 for qg_max <= 8 (2 rows per warp:
       // the 8 rows the QK reads) and 8 for qg_max 16 (4 rows per warp):
       // lane L of warp w loads row (32 / R) w + L / R (row 0 past QG,
-      // zeroed later), head dims E (L % R) .. + E - 1, E = D / R: 16-byte
-      // loads when E is a multiple of 8 and the query's base and strides
-      // keep them aligned, else 2-byte ones.
+      // zeroed later), head dims E (L % R) .. + E - 1, E = D / R (a
+      // multiple of 4): 8-byte loads when the query's base and strides keep
+      // them aligned, else 2-byte ones.
       %c3_r = arith.constant 3 : i32
       %c4_r = arith.constant 4 : i32
       %lsh = arith.select %small, %c4_r, %c3_r : i32
@@ -1980,29 +1980,27 @@ module attributes {gpu.container_module} {
       %qd0 = arith.muli %qchunk, %qe_i : i32
       %qd064 = arith.extui %qd0 : i32 to i64
       %qo2 = arith.addi %qo1, %qd064 : i64
+      %c3_q64 = arith.constant 3 : i64
       %c7_q64 = arith.constant 7 : i64
-      %c15_q64 = arith.constant 15 : i64
       %c0_q64 = arith.constant 0 : i64
       %q_int = llvm.ptrtoint %query : !llvm.ptr<1> to i64
       %qal0 = arith.ori %qss64, %qsh64 : i64
-      %qal1 = arith.andi %qal0, %c7_q64 : i64
-      %qal2 = arith.andi %q_int, %c15_q64 : i64
+      %qal1 = arith.andi %qal0, %c3_q64 : i64
+      %qal2 = arith.andi %q_int, %c7_q64 : i64
       %qal3 = arith.ori %qal1, %qal2 : i64
-      %qal_ok = arith.cmpi eq, %qal3, %c0_q64 : i64
-      %qe_ge8 = arith.cmpi uge, %qe, %i8_g : index
-      %qvec = arith.andi %qal_ok, %qe_ge8 : i1
+      %qvec = arith.cmpi eq, %qal3, %c0_q64 : i64
       %zero32i = arith.constant dense<0> : vector<32xi16>
-      %qe8 = arith.divui %qe, %i8_g : index
+      %qe4 = arith.divui %qe, %i4 : index
       %qraw = scf.if %qvec -> (vector<32xi16>) {
-        %r = scf.for %y = %i0 to %qe8 step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
-          %y8 = arith.muli %y, %i8_g : index
-          %yi = arith.index_cast %y8 : index to i64
+        %r = scf.for %y = %i0 to %qe4 step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+          %y4 = arith.muli %y, %i4 : index
+          %yi = arith.index_cast %y4 : index to i64
           %o = arith.addi %qo2, %yi : i64
           %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-          %qb = llvm.load %qp {alignment = 16 : i64} : !llvm.ptr<1> -> vector<8xi16>
-          %vy = scf.for %e = %i0 to %i8_g step %i1 iter_args(%vv = %v) -> (vector<32xi16>) {
-            %be = vector.extract %qb[%e] : i16 from vector<8xi16>
-            %ye = arith.addi %y8, %e : index
+          %qb = llvm.load %qp {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xi16>
+          %vy = scf.for %e = %i0 to %i4 step %i1 iter_args(%vv = %v) -> (vector<32xi16>) {
+            %be = vector.extract %qb[%e] : i16 from vector<4xi16>
+            %ye = arith.addi %y4, %e : index
             %v1 = vector.insert %be, %vv[%ye] : i16 into vector<32xi16>
             scf.yield %v1 : vector<32xi16>
           }

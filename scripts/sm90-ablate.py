@@ -80,7 +80,7 @@ def no_v_decode(src):
 def no_wht(src):
     # Q's Walsh-Hadamard butterflies are skipped (loops of no trips).
     for loop, bound in (("%qv1 = scf.for %st = %i0 to %i5", "%i5"),
-                        ("%qv2 = scf.for %st = %i0 to %i3", "%i3")):
+                        ("%qv2 = scf.for %st = %i0 to %lsh_ix", "%lsh_ix")):
         if src.count(loop) != 1:
             raise ValueError(f"no single '{loop}'")
         src = src.replace(loop, loop.replace("to " + bound, "to %i0"))
