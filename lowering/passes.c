@@ -8,13 +8,11 @@
 #include "lowering/specialize/specialize.h"
 #include "lowering/unroll/unroll.h"
 #include "lowering/uq_to_rocdl/uq_to_rocdl.h"
+#include "lowering/verify_unrolled/verify_unrolled.h"
 
 const uq_pass_def_t *const uq_passes[] = {
-    &uq_specialize_pass,
-    &uq_inline_pass,
-    &uq_unroll_pass,
-    &uq_to_rocdl_pass,
-    NULL,
+    &uq_specialize_pass, &uq_inline_pass,          &uq_unroll_pass,
+    &uq_to_rocdl_pass,   &uq_verify_unrolled_pass, NULL,
 };
 
 const uq_pass_def_t *uq_pass_lookup(const char *name, size_t length) {

@@ -266,14 +266,15 @@ void uq_pipeline_text(const uq_variant_t *variant,
   if (uq_variant_is_nvidia(variant)) {
     // The same front half (without uq-inline: LLVM inlines the sm_90a
     // helpers after their loops are unrolled, which keeps the QG <= 8
-    // decode at D = 256 within the 128 registers of 4 CTAs per SM); then
-    // the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
+    // decode at D = 256 within the 128 registers of 4 CTAs per SM), and
+    // uq-verify-unrolled (no register array left indexed at run time);
+    // then the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
     // (format=isa gives the PTX). The module's #nvvm.target carries chip,
     // PTX version and O.
     snprintf(out, size,
              "builtin.module("
              "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
-             "uq-unroll-loops,canonicalize,cse,"
+             "uq-unroll-loops,canonicalize,cse,uq-verify-unrolled,"
              "lower-affine,convert-scf-to-cf,"
              "gpu.module(convert-vector-to-llvm),"
              "gpu.module(convert-gpu-to-nvvm{"
@@ -286,14 +287,15 @@ void uq_pipeline_text(const uq_variant_t *variant,
   }
   // Specialize, inline the helpers, then fold the parameter through the IR
   // so compile-time loop bounds become constants, unroll them (twice: an inner
-  // loop's bounds may depend on an outer induction variable), lower our ops,
+  // loop's bounds may depend on an outer induction variable), check that no
+  // register array is left indexed at run time, lower our ops,
   // then the upstream gfx950 path. The gpu.modules carry their own
   // #rocdl.target (chip and optimization level), so none is attached here.
   snprintf(
       out, size,
       "builtin.module("
       "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
-      "uq-unroll-loops,canonicalize,cse,convert-uq-to-rocdl,"
+      "uq-unroll-loops,canonicalize,cse,uq-verify-unrolled,convert-uq-to-rocdl,"
       "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"
       "lower-affine,convert-scf-to-cf,"
       "gpu.module(convert-vector-to-llvm),"
