@@ -87,7 +87,9 @@ static int test_other_head_dims(void) {
       // the slot's own size is a multiple of 4; +4 makes it one of 8 or not
       shape.padded_slot = d + d / 16 + (v & 1 ? 4 : 8);
       shape.query_group = v & 2 ? 16 : 6;
-      shape.fused_qkv = v & 2; // 2: odd query rows (no 16-byte loads)
+      // QG 6: plain, odd query rows (fused 2: the 2-byte Q loads); QG 16:
+      // fused QKV, odd rows
+      shape.fused_qkv = v == 0 ? 0 : v == 2 ? 1 : 2;
       shape.padded_output = v & 1;
       shape.extra_blocks = 2;
       snprintf(label, sizeof(label),
@@ -156,13 +158,13 @@ static int test_layouts(void) {
   int failed = 0;
   for (int v = 0; v < 4; ++v) {
     uq_problem_shape_t shape = base_shape();
-    shape.padded_slot = v & 1 ? 304 : 276; // 4- and 8-byte slot alignment
-    shape.fused_qkv = v & 2;
+    shape.padded_slot = v & 1 ? 304 : 276;     // 4- and 8-byte slot alignment
+    shape.fused_qkv = v & 2 ? 1 + (v & 1) : 0; // 2: odd query rows
     shape.padded_output = v & 1;
     shape.extra_blocks = 2;
     char label[64];
     snprintf(label, sizeof(label), "slot=%u fused=%d padded_out=%d",
-             shape.padded_slot, shape.fused_qkv != 0, shape.padded_output);
+             shape.padded_slot, shape.fused_qkv, shape.padded_output);
     failed |= uq_e2e_run_case(g_context, &shape, label);
   }
   return failed;
