@@ -2028,14 +2028,16 @@ module attributes {gpu.container_module} {
       %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %c0) : (i32, i32, i32, i32) -> i32
       %spec_l = arith.andi %lane, %c15 : i32
       %spec_tok = arith.addi %spec_tb, %spec_l : i32
-      %spec_bs = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
-      %spec_b0 = arith.shrui %spec_tok, %spec_bs : i32
+      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
+      %spec_b0 = arith.shrui %spec_tok, %bs_shift : i32
       %spec_last = arith.subi %max_blocks_per_seq, %c1 : i32
       %spec_blk = arith.minui %spec_b0, %spec_last : i32
       %spec_blk64 = arith.extui %spec_blk : i32 to i64
-      %spec_mbps = arith.extui %max_blocks_per_seq : i32 to i64
-      %spec_row = arith.muli %seq64, %spec_mbps : i64
-      %spec_ix = arith.addi %spec_row, %spec_blk64 : i64
+      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
+      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
+      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %seq64, %mbps64 : i64
+      %spec_ix = arith.addi %bt_row, %spec_blk64 : i64
       %spec_p = llvm.getelementptr %block_tables[%spec_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
       // (an asm load: as a plain load LLVM merges it with the reload
       // below into one load of a selected address, after the length)
@@ -2081,15 +2083,10 @@ module attributes {gpu.container_module} {
       %nw2 = arith.shrsi %nw1, %c2 : i32
       %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
       %nw = arith.select %nw3, %nw2, %c0 : i32
-      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
       %bs_mask = arith.subi %block_size, %c1 : i32
       %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
       %bb = arith.muli %block_size, %pos_stride : i32
       %blk_bytes = arith.extui %bb : i32 to i64
-      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
-      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
-      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
-      %bt_row = arith.muli %seq64, %mbps64 : i64
       %head_off = arith.muli %kvh, %padded_slot : i32
       %slot7 = arith.andi %padded_slot, %c7 : i32
       %unit8 = arith.cmpi eq, %slot7, %c0 : i32
