@@ -265,8 +265,8 @@ void uq_pipeline_text(const uq_variant_t *variant,
                       size_t size) {
   if (uq_variant_is_nvidia(variant)) {
     // The same front half (without uq-inline: LLVM inlines the sm_90a
-    // helpers after their loops are unrolled, which keeps the QG <= 8
-    // decode at D = 256 within the 128 registers of 4 CTAs per SM), and
+    // helpers after their loops are unrolled, which kept the QG <= 8 decode
+    // at D = 256 within 128 registers when it was built for 4 CTAs per SM), and
     // uq-verify-unrolled (no register array left indexed at run time);
     // then the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
     // (format=isa gives the PTX). The module's #nvvm.target carries chip,
