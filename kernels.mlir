@@ -1051,12 +1051,13 @@ module attributes {gpu.container_module} {
   //   those conversions produce and is read by ldmatrix.
   // - PV on tensor cores: mma.sync m16n8k16 bf16 -> f32. V's codes become
   //   bf16 by a mask, one integer multiply and a mask (code s.e1e0.m as
-  //   bf16 bits s.0..0e1e0.m000000 is the E2M1 value times 2^-126;
-  //   @uq_sm90_fp4_bf16x2) and a bf16x2 multiply by 2^126 (exact);
-  //   ldmatrix.trans hands each thread its codes already paired by token
-  //   (D = 64: 16-bit loads build the same registers, @uq_sm90_v_frags).
-  //   V's per-(token, group) scale is folded into bf16 P, one P per group
-  //   (exact: a power of two). QG 16: O = P V (M = query rows). QG <= 8:
+  //   bf16 bits s.0..0e1e0.m000000 is the E2M1 value times 2^-126, the
+  //   +-0.5 codes subnormal; @uq_sm90_fp4_bf16x2); ldmatrix.trans hands
+  //   each thread its codes already paired by token (D = 64: 16-bit loads
+  //   build the same registers, @uq_sm90_v_frags). V's per-(token, group)
+  //   scale times 2^64 is folded into bf16 P, one P per group (exact: a
+  //   power of two), and the last 2^62 into the final normalization
+  //   (@uq_sm90_v_scales). QG 16: O = P V (M = query rows). QG <= 8:
   //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
   //   rows (64 f32 accumulators at D = 256) and half the MMAs.
   // - Shared-memory slot layout (@uq_sm90_slot_geometry; stride an odd
@@ -1340,9 +1341,11 @@ module attributes {gpu.container_module} {
       return %ev, %od : i32, i32
     }
 
-    // bf16 pair of nibble %i of both 16-bit halves of %r (E2M1 exact):
-    // magnitude bits to 6..8 and sign to 15, value times 2^-126, then times
-    // 2^126. The code n (nibble i & 1 of byte i >> 1, its 4 bits at 4 (i &
+    // bf16 pair of nibble %i of both 16-bit halves of %r: magnitude bits
+    // to 6..8 and sign to 15, the E2M1 value times 2^-126 exactly (the codes
+    // of +-0.5 are bf16 subnormals, which the tensor cores take as they
+    // are); the 2^126 waits in V's scales and the final normalization
+    // (@uq_sm90_v_scales). The code n (nibble i & 1 of byte i >> 1, its 4 bits at 4 (i &
     // 1)) goes to both places at once by one multiply, n (2^6 + 2^12) >>
     // 4 (i & 1), whose two copies do not overlap, and a mask keeps the
     // wanted bits: the integer pipe (shifts and masks) bounds the decode,
@@ -1354,7 +1357,6 @@ module attributes {gpu.container_module} {
       %c0f = arith.constant 0x000F000F : i32
       %mul = arith.constant 0x1040 : i32
       %m81c0 = arith.constant 0x81C081C0 : i32
-      %two126 = arith.constant 0x7E807E80 : i32
       %hb0 = arith.shrui %i, %c1 : i32
       %hb = arith.shli %hb0, %c3 : i32
       %x0 = arith.shrui %r, %hb : i32
@@ -1365,8 +1367,7 @@ module attributes {gpu.container_module} {
       %k = arith.shrui %mul, %lo : i32
       %y = arith.muli %x, %k : i32
       %b = arith.andi %y, %m81c0 : i32
-      %v = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %b, %two126 : (i32, i32) -> i32
-      return %v : i32
+      return %b : i32
     }
 
     // The scale bytes (K at %off = D/2, V at voff + D/2) of the tokens this
@@ -1656,6 +1657,7 @@ module attributes {gpu.container_module} {
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
       %i64 = arith.constant 64 : index
       %hd = "uq.param"() {name = "d"} : () -> index
       %njp = arith.divui %hd, %i64 : index
@@ -1739,17 +1741,24 @@ module attributes {gpu.container_module} {
       return %S : vector<4xf32>
     }
 
-    // bf16x2 V scales of group %ji from the scale words of tokens 2t, 2t + 1,
-    // 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9);
-    // bf16 2^(e - 127) = e << 7 (e = 0 gives +0: its codes are +0 too).
+    // bf16x2 V multipliers of group %ji from the scale words of tokens 2t,
+    // 2t + 1, 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9).
+    // Scale byte e stands for 2^(e - 127); the multiplier is 2^(e - 127 +
+    // 64), bf16 bits (e + 64) << 7, which carries 64 of the 2^126 that
+    // @uq_sm90_fp4_bf16x2's codes lack; the f32 accumulators hold O 2^-62
+    // and the final normalization multiplies by 2^62. Exact while 2^-64 <=
+    // 2^(e - 127) < 2^56: P (<= 2^8, @uq_sm90_lazy_max) times the multiplier
+    // stays under bf16's 2^128 and the products over f32's 2^-126. (V
+    // values of 2^-64 or 2^56 are far outside any model's activations.)
     // One byte permute gathers a pair's two scale bytes (byte j & 3 of each
-    // word) into bytes 0 and 2, then a shift and a mask.
+    // word) into bytes 0 and 2, then a shift, a mask and an add.
     func.func private @uq_sm90_v_scales(%sw0: i32, %sw1: i32, %sw2: i32, %sw3: i32, %ji: i32) -> (i32, i32) {
       %c3 = arith.constant 3 : i32
       %c4 = arith.constant 4 : i32
       %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
       %m7f80 = arith.constant 0x7F807F80 : i32
+      %two64 = arith.constant 0x20002000 : i32
       %jb = arith.andi %ji, %c3 : i32
       %jb4 = arith.addi %jb, %c4 : i32
       %sel1 = arith.shli %jb4, %c8 : i32
@@ -1758,8 +1767,10 @@ module attributes {gpu.container_module} {
       %p89 = nvvm.prmt #nvvm.permute_mode<default> %sel, %sw2, %sw3 : i32
       %q01 = arith.shli %p01, %c7 : i32
       %q89 = arith.shli %p89, %c7 : i32
-      %s01 = arith.andi %q01, %m7f80 : i32
-      %s89 = arith.andi %q89, %m7f80 : i32
+      %e01 = arith.andi %q01, %m7f80 : i32
+      %e89 = arith.andi %q89, %m7f80 : i32
+      %s01 = arith.addi %e01, %two64 : i32
+      %s89 = arith.addi %e89, %two64 : i32
       return %s01, %s89 : i32, i32
     }
 
@@ -2889,7 +2900,9 @@ module attributes {gpu.container_module} {
           }
           %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
           %den1 = arith.select %pos, %sums#1, %one_f : f32
-          %inv = arith.divf %one_f, %den1 : f32
+          // 2^62: the accumulators hold O 2^-62 (@uq_sm90_v_scales)
+          %two62 = arith.constant 0x5E800000 : f32
+          %inv = arith.divf %two62, %den1 : f32
           %invv = vector.broadcast %inv : f32 to vector<4xf32>
           %o = arith.mulf %sums#0, %invv : vector<4xf32>
           %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
