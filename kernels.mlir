@@ -1637,6 +1637,42 @@ module attributes {gpu.container_module} {
       return %xm : f32
     }
 
+    // Q^T's B fragments for @uq_sm90_qk_t, loaded once before the tile
+    // loop: per group j (D/32 of them, so at most 32 registers) the
+    // ldmatrix.x4 at %qaddr + 64 j, both k-steps' b0, b1 at 4 j .. 4 j + 3.
+    // Kept in registers, they spare each tile D/32 shared-memory reads.
+    func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
+      %c64 = arith.constant 64 : i32
+      %zero32 = arith.constant dense<0> : vector<32xi32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %i32 = arith.constant 32 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %ng = arith.divui %hd, %i32 : index
+      %qf = scf.for %j = %i0 to %ng step %i1 iter_args(%v = %zero32) -> (vector<32xi32>) {
+        %ji = arith.index_cast %j : index to i32
+        %qo = arith.muli %ji, %c64 : i32
+        %qa = arith.addi %qaddr, %qo : i32
+        %q = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+        %j4 = arith.muli %j, %i4 : index
+        %j41 = arith.addi %j4, %i1 : index
+        %j42 = arith.addi %j4, %i2 : index
+        %j43 = arith.addi %j42, %i1 : index
+        %q0 = llvm.extractvalue %q[0] : !llvm.struct<(i32, i32, i32, i32)>
+        %q1 = llvm.extractvalue %q[1] : !llvm.struct<(i32, i32, i32, i32)>
+        %q2 = llvm.extractvalue %q[2] : !llvm.struct<(i32, i32, i32, i32)>
+        %q3 = llvm.extractvalue %q[3] : !llvm.struct<(i32, i32, i32, i32)>
+        %v0 = vector.insert %q0, %v[%j4] : i32 into vector<32xi32>
+        %v1 = vector.insert %q1, %v0[%j41] : i32 into vector<32xi32>
+        %v2 = vector.insert %q2, %v1[%j42] : i32 into vector<32xi32>
+        %v3 = vector.insert %q3, %v2[%j43] : i32 into vector<32xi32>
+        scf.yield %v3 : vector<32xi32>
+      }
+      return %qf : vector<32xi32>
+    }
+
     // S^T = K Q^T of one tile for QG <= 8 (D/32 groups), on mma.sync
     // m16n8k16 f16 with K as the A operand (16 tokens) and Q^T as B (the 8
     // query rows): one MMA per k-step, where @uq_sm90_qk spends two on 16
@@ -1644,7 +1680,7 @@ module attributes {gpu.container_module} {
     // B is rows 0..7 of Q's shared copy (ldmatrix.x4 at %qaddr: per group
     // both k-steps' b0, b1). Element e: token g + 8 (e >> 1), query row
     // 2t + (e & 1). %ks: K scale words of tokens g, g + 8 (2 each).
-    func.func private @uq_sm90_qk_t(%lbase: i32, %qaddr: i32, %ks: vector<4xi32>) -> vector<4xf32> {
+    func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4xi32>) -> vector<4xf32> {
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
       %c8 = arith.constant 8 : i32
@@ -1680,13 +1716,14 @@ module attributes {gpu.container_module} {
           %wh = arith.select %isodd, %kf3, %kf1 : i32
           %eg:2 = func.call @uq_sm90_fp4_e4m3(%wg) : (i32) -> (i32, i32)
           %eh:2 = func.call @uq_sm90_fp4_e4m3(%wh) : (i32) -> (i32, i32)
-          %qo = arith.muli %ji, %c64 : i32
-          %qa = arith.addi %qaddr, %qo : i32
-          %q = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-          %q0 = llvm.extractvalue %q[0] : !llvm.struct<(i32, i32, i32, i32)>
-          %q1 = llvm.extractvalue %q[1] : !llvm.struct<(i32, i32, i32, i32)>
-          %q2 = llvm.extractvalue %q[2] : !llvm.struct<(i32, i32, i32, i32)>
-          %q3 = llvm.extractvalue %q[3] : !llvm.struct<(i32, i32, i32, i32)>
+          %j4 = arith.muli %j, %i4 : index
+          %j41 = arith.addi %j4, %i1 : index
+          %j42 = arith.addi %j4, %i2 : index
+          %j43 = arith.addi %j42, %i1 : index
+          %q0 = vector.extract %qf[%j4] : i32 from vector<32xi32>
+          %q1 = vector.extract %qf[%j41] : i32 from vector<32xi32>
+          %q2 = vector.extract %qf[%j42] : i32 from vector<32xi32>
+          %q3 = vector.extract %qf[%j43] : i32 from vector<32xi32>
           // k-step 0 from the even codes, 1 from the odd ones
           %m = scf.for %st = %i0 to %i2 step %i1 iter_args(%mv = %zero4) -> (vector<4xf32>) {
             %odd = arith.cmpi eq, %st, %i1 : index
@@ -2313,6 +2350,7 @@ module attributes {gpu.container_module} {
         %qt1 = arith.addi %qaddr0, %qt0 : i32
         %qt2 = arith.shli %lr1, %c4 : i32
         %qaddr_t = arith.addi %qt1, %qt2 : i32
+        %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %ni = arith.addi %iti, %nst1 : i32
@@ -2347,7 +2385,7 @@ module attributes {gpu.container_module} {
           %g8s = arith.addi %g, %c8 : i32
           %kh:2 = func.call @uq_sm90_scale_row(%sbp, %g8s, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
           %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
-          %S = func.call @uq_sm90_qk_t(%lbase, %qaddr_t, %ks4) : (i32, i32, vector<4xi32>) -> vector<4xf32>
+          %S = func.call @uq_sm90_qk_t(%lbase, %qf, %ks4) : (i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
           // softmax per query column: 2t (x0, x2: tokens g, g + 8) and
           // 2t + 1 (x1, x3), the max over the 8 lanes of the column
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %win_start, %seq_len, %mult) : (vector<4xf32>, i32, i32, i32, i32, f32) -> vector<4xf32>
