@@ -1315,16 +1315,31 @@ module attributes {gpu.container_module} {
       return %tb : i32
     }
 
+    // Whether the decodes' shifts by constants run as integer multiplies on
+    // the FMA pipe (@uq_sm90_fp4_e4m3, @uq_sm90_fp4_bf16x2): for qg_max 8,
+    // whose loop the integer pipe bounds (H200: 0.5-1.7% faster at D = 128
+    // and 256). Not for qg_max 16: at D = 256 that variant sits at the
+    // register limit, and the same change made it 9.5% slower there.
+    func.func private @uq_sm90_shifts_as_multiplies() -> i1 {
+      %i8 = arith.constant 8 : index
+      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %small = arith.cmpi ule, %qg_max, %i8 : index
+      return %small : i1
+    }
+
     // E4M3 B fragment of 8 codes (one 32-bit word, element 2i in the low
     // nibble of byte i): (even elements, odd elements) as E4M3 bytes, value
-    // times 2^-6: magnitude bits to 2..4, sign to 7. The even bytes take an
-    // integer multiply-add, (n + 3 (n & 8)) x 4 = 4 (n & 7) + 128 s (at
-    // most 156: no carry between bytes), so two of their four integer-pipe
-    // operations run on the FMA pipe: the integer pipe bounds the decode.
+    // times 2^-6: magnitude bits to 2..4, sign to 7. The integer pipe (16
+    // lanes: masks, shifts) bounds the decode, so what can runs on the FMA
+    // pipe as integer multiplies: the even bytes are (n + 3 (n & 8)) x 4 =
+    // 4 (n & 7) + 128 s (at most 156: no carry between bytes), the odd ones
+    // start from w >> 2 as the high word of w x 2^30. Both multiplies by
+    // powers of two are opaque to LLVM, which would otherwise narrow the x 4
+    // into two 16-bit shifts on the callers' halves and fold the high
+    // multiply back into a shift.
     func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
-      %c2 = arith.constant 2 : i32
+      %c0 = arith.constant 0 : i32
       %c3 = arith.constant 3 : i32
-      %c4 = arith.constant 4 : i32
       %m0f = arith.constant 0x0F0F0F0F : i32
       %m08 = arith.constant 0x08080808 : i32
       %m1c = arith.constant 0x1C1C1C1C : i32
@@ -1333,8 +1348,20 @@ module attributes {gpu.container_module} {
       %ns = arith.andi %w, %m08 : i32
       %ns3 = arith.muli %ns, %c3 : i32
       %e0 = arith.addi %n, %ns3 : i32
-      %ev = arith.muli %e0, %c4 : i32
-      %o0 = arith.shrui %w, %c2 : i32
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
+      %eo:2 = scf.if %mulpipe -> (i32, i32) {
+        %ev_m = llvm.inline_asm asm_dialect = att "mul.lo.u32 $0, $1, 4;", "=r,r" %e0 : (i32) -> i32
+        %o0_m = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x40000000;", "=r,r" %w : (i32) -> i32
+        scf.yield %ev_m, %o0_m : i32, i32
+      } else {
+        %ev_s = arith.muli %e0, %c4 : i32
+        %o0_s = arith.shrui %w, %c2 : i32
+        scf.yield %ev_s, %o0_s : i32, i32
+      }
+      %ev = arith.addi %eo#0, %c0 : i32
+      %o0 = arith.addi %eo#1, %c0 : i32
       %o1 = arith.andi %o0, %m1c : i32
       %o2 = arith.andi %w, %m80 : i32
       %od = arith.ori %o1, %o2 : i32
@@ -1359,7 +1386,21 @@ module attributes {gpu.container_module} {
       %m81c0 = arith.constant 0x81C081C0 : i32
       %hb0 = arith.shrui %i, %c1 : i32
       %hb = arith.shli %hb0, %c3 : i32
-      %x0 = arith.shrui %r, %hb : i32
+      // r >> 8 for nibbles 2 and 3: the high word of r x 2^24, on the FMA
+      // pipe (see @uq_sm90_fp4_e4m3)
+      %c0 = arith.constant 0 : i32
+      %low = arith.cmpi eq, %hb, %c0 : i32
+      %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
+      %true = arith.constant true
+      %nomul = arith.xori %mulpipe, %true : i1
+      %shift = arith.ori %low, %nomul : i1
+      %x0 = scf.if %shift -> (i32) {
+        %rs = arith.shrui %r, %hb : i32
+        scf.yield %rs : i32
+      } else {
+        %r8 = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x1000000;", "=r,r" %r : (i32) -> i32
+        scf.yield %r8 : i32
+      }
       %lo0 = arith.andi %i, %c1 : i32
       %lo = arith.shli %lo0, %c2 : i32
       %msk = arith.shli %c0f, %lo : i32
