@@ -2006,6 +2006,7 @@ module attributes {gpu.container_module} {
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
+      %eight_f = arith.constant 8.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
       %ln2 = arith.constant 0.693147180559945309 : f32
       %sixty4 = arith.constant 64.0 : f32
@@ -2428,7 +2429,13 @@ module attributes {gpu.container_module} {
           %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
           %S = func.call @uq_sm90_qk_t(%lbase, %qf, %ks4) : (i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
           // softmax per query column: 2t (x0, x2: tokens g, g + 8) and
-          // 2t + 1 (x1, x3), the max over the 8 lanes of the column
+          // 2t + 1 (x1, x3). The running maximum m is lazy
+          // (@uq_sm90_lazy_max): a tile moves it only where some score
+          // exceeds m + 8, which one vote over the warp finds. Only then
+          // (the first tiles, and rarely after) do the column maxima over
+          // the 8 lanes of a column, the correction and the accumulators'
+          // rescale run; the common tile takes its weights straight from m,
+          // without the shuffles' latency.
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %win_start, %seq_len, %mult) : (vector<4xf32>, i32, i32, i32, i32, f32) -> vector<4xf32>
           %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
           %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
@@ -2436,28 +2443,64 @@ module attributes {gpu.container_module} {
           %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
           %ma0 = arith.maximumf %x0, %x2 : f32
           %mb0 = arith.maximumf %x1, %x3 : f32
-          %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
-            %sti = arith.index_cast %st : index to i32
-            %sh = arith.addi %sti, %c2 : i32
-            %msk = arith.shli %c1, %sh : i32
-            %oa, %va = gpu.shuffle xor %ma, %msk, %c32 : f32
-            %ob, %vb = gpu.shuffle xor %mb, %msk, %c32 : f32
-            %na = arith.maximumf %ma, %oa : f32
-            %nb = arith.maximumf %mb, %ob : f32
-            scf.yield %na, %nb : f32, f32
+          %lim0 = arith.addf %m_0, %eight_f : f32
+          %lim1 = arith.addf %m_1, %eight_f : f32
+          %up0 = arith.cmpf ogt, %ma0, %lim0 : f32
+          %up1 = arith.cmpf ogt, %mb0, %lim1 : f32
+          %up = arith.ori %up0, %up1 : i1
+          %upi = arith.extui %up : i1 to i32
+          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
+          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
+            %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
+              %sti = arith.index_cast %st : index to i32
+              %sh = arith.addi %sti, %c2 : i32
+              %msk = arith.shli %c1, %sh : i32
+              %oa, %va = gpu.shuffle xor %ma, %msk, %c32 : f32
+              %ob, %vb = gpu.shuffle xor %mb, %msk, %c32 : f32
+              %na = arith.maximumf %ma, %oa : f32
+              %nb = arith.maximumf %mb, %ob : f32
+              scf.yield %na, %nb : f32, f32
+            }
+            %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
+            %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
+            %empty0 = arith.cmpf oeq, %mu0, %ninf : f32
+            %empty1 = arith.cmpf oeq, %mu1, %ninf : f32
+            %dm0 = arith.subf %m_0, %mu0 : f32
+            %dm1 = arith.subf %m_1, %mu1 : f32
+            %em0 = func.call @uq_sm90_exp2(%dm0) : (f32) -> f32
+            %em1 = func.call @uq_sm90_exp2(%dm1) : (f32) -> f32
+            %cu0 = arith.select %empty0, %one_f, %em0 : f32
+            %cu1 = arith.select %empty1, %one_f, %em1 : f32
+            // accumulator columns are query rows 2t, 2t + 1, this lane's
+            // own (a column whose maximum stayed gets x 1, exact)
+            %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
+              %o = arith.muli %mt, %i4 : index
+              %o1 = arith.addi %o, %i1 : index
+              %o2 = arith.addi %o, %i2 : index
+              %o3 = arith.addi %o2, %i1 : index
+              %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
+              %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
+              %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
+              %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
+              %w0 = arith.mulf %v0, %cu0 : f32
+              %w1 = arith.mulf %v1, %cu1 : f32
+              %w2 = arith.mulf %v2, %cu0 : f32
+              %w3 = arith.mulf %v3, %cu1 : f32
+              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
+              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
+              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
+              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
+              scf.yield %u3 : vector<64xf32>
+            }
+            scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
+          } else {
+            scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
           }
-          %mn0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
-          %mn1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
-          %empty0 = arith.cmpf oeq, %mn0, %ninf : f32
-          %empty1 = arith.cmpf oeq, %mn1, %ninf : f32
-          %dm0 = arith.subf %m_0, %mn0 : f32
-          %dm1 = arith.subf %m_1, %mn1 : f32
-          %em0 = func.call @uq_sm90_exp2(%dm0) : (f32) -> f32
-          %em1 = func.call @uq_sm90_exp2(%dm1) : (f32) -> f32
-          %cq0 = arith.select %empty0, %one_f, %em0 : f32
-          %cq1 = arith.select %empty1, %one_f, %em1 : f32
-          %bq0 = arith.select %empty0, %zero_f, %mn0 : f32
-          %bq1 = arith.select %empty1, %zero_f, %mn1 : f32
+          %empty0 = arith.cmpf oeq, %mv#0, %ninf : f32
+          %empty1 = arith.cmpf oeq, %mv#1, %ninf : f32
+          %bq0 = arith.select %empty0, %zero_f, %mv#0 : f32
+          %bq1 = arith.select %empty1, %zero_f, %mv#1 : f32
           %d0 = arith.subf %x0, %bq0 : f32
           %d1 = arith.subf %x1, %bq1 : f32
           %d2 = arith.subf %x2, %bq0 : f32
@@ -2469,39 +2512,8 @@ module attributes {gpu.container_module} {
           // this lane's share of the column sums (reduced after the loop)
           %s0 = arith.addf %p0, %p2 : f32
           %s1 = arith.addf %p1, %p3 : f32
-          %ln0 = math.fma %l_0, %cq0, %s0 : f32
-          %ln1 = math.fma %l_1, %cq1, %s1 : f32
-          %ng0 = arith.cmpf une, %cq0, %one_f : f32
-          %ng1 = arith.cmpf une, %cq1, %one_f : f32
-          %ng = arith.ori %ng0, %ng1 : i1
-          %nni = arith.extui %ng : i1 to i32
-          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
-          %anyb = arith.cmpi ne, %any, %c0 : i32
-          // accumulator columns are query rows 2t, 2t + 1, this lane's own
-          %acc1 = scf.if %anyb -> (vector<64xf32>) {
-            %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
-              %o = arith.muli %mt, %i4 : index
-              %o1 = arith.addi %o, %i1 : index
-              %o2 = arith.addi %o, %i2 : index
-              %o3 = arith.addi %o2, %i1 : index
-              %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
-              %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
-              %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
-              %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
-              %w0 = arith.mulf %v0, %cq0 : f32
-              %w1 = arith.mulf %v1, %cq1 : f32
-              %w2 = arith.mulf %v2, %cq0 : f32
-              %w3 = arith.mulf %v3, %cq1 : f32
-              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
-              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
-              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
-              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
-              scf.yield %u3 : vector<64xf32>
-            }
-            scf.yield %sc : vector<64xf32>
-          } else {
-            scf.yield %acc : vector<64xf32>
-          }
+          %ln0 = math.fma %l_0, %mv#2, %s0 : f32
+          %ln1 = math.fma %l_1, %mv#3, %s1 : f32
           // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
           // of query row g, bf16. This lane holds (token g, query rows 2t,
           // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
@@ -2511,7 +2523,7 @@ module attributes {gpu.container_module} {
           %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
           %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
-          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %acc1) -> (vector<64xf32>) {
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv#4) -> (vector<64xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
@@ -2572,7 +2584,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<64xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mn0, %mn1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
+          scf.yield %mv#0, %mv#1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         %lr:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%la = %fin#2, %lb = %fin#3) -> (f32, f32) {
