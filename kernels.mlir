@@ -2697,32 +2697,68 @@ module attributes {gpu.container_module} {
           %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
           %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
           %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
+          // rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7): the lazy
+          // maximum's move found by one vote, as for QG <= 8 above
           %mg0 = arith.maximumf %x0, %x1 : f32
           %mg1 = arith.maximumf %x4, %x5 : f32
           %mg2 = arith.maximumf %mg0, %mg1 : f32
           %mh0 = arith.maximumf %x2, %x3 : f32
           %mh1 = arith.maximumf %x6, %x7 : f32
           %mh2 = arith.maximumf %mh0, %mh1 : f32
-          %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
-          %mg3 = arith.maximumf %mg2, %sg1 : f32
-          %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
-          %mg4 = arith.maximumf %mg3, %sg2 : f32
-          %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
-          %mh3 = arith.maximumf %mh2, %sh1 : f32
-          %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
-          %mh4 = arith.maximumf %mh3, %sh2 : f32
-          %mng = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
-          %mnh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
-          %emptyg = arith.cmpf oeq, %mng, %ninf : f32
-          %emptyh = arith.cmpf oeq, %mnh, %ninf : f32
-          %dg = arith.subf %m_g, %mng : f32
-          %dh = arith.subf %m_g8, %mnh : f32
-          %eg = func.call @uq_sm90_exp2(%dg) : (f32) -> f32
-          %eh = func.call @uq_sm90_exp2(%dh) : (f32) -> f32
-          %corr_g = arith.select %emptyg, %one_f, %eg : f32
-          %corr_h = arith.select %emptyh, %one_f, %eh : f32
-          %bg = arith.select %emptyg, %zero_f, %mng : f32
-          %bh = arith.select %emptyh, %zero_f, %mnh : f32
+          %limg = arith.addf %m_g, %eight_f : f32
+          %limh = arith.addf %m_g8, %eight_f : f32
+          %upg = arith.cmpf ogt, %mg2, %limg : f32
+          %uph = arith.cmpf ogt, %mh2, %limh : f32
+          %up = arith.ori %upg, %uph : i1
+          %upi = arith.extui %up : i1 to i32
+          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
+          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
+            %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
+            %mg3 = arith.maximumf %mg2, %sg1 : f32
+            %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
+            %mg4 = arith.maximumf %mg3, %sg2 : f32
+            %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
+            %mh3 = arith.maximumf %mh2, %sh1 : f32
+            %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
+            %mh4 = arith.maximumf %mh3, %sh2 : f32
+            %mug = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
+            %muh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
+            %emptyg = arith.cmpf oeq, %mug, %ninf : f32
+            %emptyh = arith.cmpf oeq, %muh, %ninf : f32
+            %dg = arith.subf %m_g, %mug : f32
+            %dh = arith.subf %m_g8, %muh : f32
+            %eg = func.call @uq_sm90_exp2(%dg) : (f32) -> f32
+            %eh = func.call @uq_sm90_exp2(%dh) : (f32) -> f32
+            %corr_g = arith.select %emptyg, %one_f, %eg : f32
+            %corr_h = arith.select %emptyh, %one_f, %eh : f32
+            %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
+              %o = arith.muli %nt, %i4 : index
+              %o1 = arith.addi %o, %i1 : index
+              %o2 = arith.addi %o, %i2 : index
+              %o3 = arith.addi %o2, %i1 : index
+              %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
+              %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
+              %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
+              %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
+              %w0 = arith.mulf %v0, %corr_g : f32
+              %w1 = arith.mulf %v1, %corr_g : f32
+              %w2 = arith.mulf %v2, %corr_h : f32
+              %w3 = arith.mulf %v3, %corr_h : f32
+              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
+              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
+              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
+              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
+              scf.yield %u3 : vector<128xf32>
+            }
+            scf.yield %mug, %muh, %corr_g, %corr_h, %sc : f32, f32, f32, f32, vector<128xf32>
+          } else {
+            scf.yield %m_g, %m_g8, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<128xf32>
+          }
+          %emptyg = arith.cmpf oeq, %mv#0, %ninf : f32
+          %emptyh = arith.cmpf oeq, %mv#1, %ninf : f32
+          %bg = arith.select %emptyg, %zero_f, %mv#0 : f32
+          %bh = arith.select %emptyh, %zero_f, %mv#1 : f32
           %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
           %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
             %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
@@ -2746,39 +2782,8 @@ module attributes {gpu.container_module} {
           %sh_0 = arith.addf %p2, %p3 : f32
           %sh_1 = arith.addf %p6, %p7v : f32
           %sh_2 = arith.addf %sh_0, %sh_1 : f32
-          %lg_new = math.fma %l_g, %corr_g, %sg_2 : f32
-          %lh_new = math.fma %l_g8, %corr_h, %sh_2 : f32
-          // rescale the accumulators only when some row's max moved
-          %ng = arith.cmpf une, %corr_g, %one_f : f32
-          %nh = arith.cmpf une, %corr_h, %one_f : f32
-          %nn = arith.ori %ng, %nh : i1
-          %nni = arith.extui %nn : i1 to i32
-          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %nni : (i32) -> i32
-          %anyb = arith.cmpi ne, %any, %c0 : i32
-          %acc1 = scf.if %anyb -> (vector<128xf32>) {
-            %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
-              %o = arith.muli %nt, %i4 : index
-              %o1 = arith.addi %o, %i1 : index
-              %o2 = arith.addi %o, %i2 : index
-              %o3 = arith.addi %o2, %i1 : index
-              %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
-              %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
-              %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
-              %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
-              %w0 = arith.mulf %v0, %corr_g : f32
-              %w1 = arith.mulf %v1, %corr_g : f32
-              %w2 = arith.mulf %v2, %corr_h : f32
-              %w3 = arith.mulf %v3, %corr_h : f32
-              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
-              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
-              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
-              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
-              scf.yield %u3 : vector<128xf32>
-            }
-            scf.yield %sc : vector<128xf32>
-          } else {
-            scf.yield %acc : vector<128xf32>
-          }
+          %lg_new = math.fma %l_g, %mv#2, %sg_2 : f32
+          %lh_new = math.fma %l_g8, %mv#3, %sh_2 : f32
           // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
           // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
           %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
@@ -2789,7 +2794,7 @@ module attributes {gpu.container_module} {
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           // ---- O += P V: per group j, P scaled by the group's V scales, 4
           // n-tiles of m16n8k16 bf16.
-          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %acc1) -> (vector<128xf32>) {
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv#4) -> (vector<128xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
@@ -2848,7 +2853,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<128xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mng, %mnh, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
+          scf.yield %mv#0, %mv#1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
