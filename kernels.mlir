@@ -1299,6 +1299,14 @@ module attributes {gpu.container_module} {
       return %r : f32
     }
 
+    // The base-2 offset of P: weights 2^(x - m + 64), so that P times a
+    // V scale carries 2^64 (@uq_sm90_v_scales) at no cost (one add per row
+    // and tile, into the exponent); the sums carry it too.
+    func.func private @uq_sm90_p_bias() -> f32 {
+      %b = arith.constant 64.0 : f32
+      return %b : f32
+    }
+
     // First token of tile %k of the partition's walk (see the gfx950 decode).
     func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %win_base: i32) -> i32 {
       %c4 = arith.constant 4 : i32
@@ -1819,24 +1827,24 @@ module attributes {gpu.container_module} {
       return %S : vector<4xf32>
     }
 
-    // bf16x2 V multipliers of group %ji from the scale words of tokens 2t,
-    // 2t + 1, 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9).
-    // Scale byte e stands for 2^(e - 127); the multiplier is 2^(e - 127 +
-    // 64), bf16 bits (e + 64) << 7, which carries 64 of the 2^126 that
-    // @uq_sm90_fp4_bf16x2's codes lack; the f32 accumulators hold O 2^-62
-    // and the final normalization multiplies by 2^62. Exact while 2^-64 <=
-    // 2^(e - 127) < 2^56: P (<= 2^8, @uq_sm90_lazy_max) times the multiplier
+    // bf16x2 V scales of group %ji from the scale words of tokens 2t, 2t + 1,
+    // 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9);
+    // bf16 2^(e - 127) = e << 7 (e = 0 gives +0: its codes are +0 too).
+    // They multiply P, which the softmax computes times 2^64: together they
+    // carry 64 of the 2^126 that @uq_sm90_fp4_bf16x2's codes lack, the f32
+    // accumulators hold O 2^-62, and the final normalization divides by the
+    // sum (2^64 too) times 2^-126 (@uq_sm90_p_bias). Exact while 2^-64 <=
+    // 2^(e - 127) < 2^56: P (<= 2^72, @uq_sm90_lazy_max) times the scale
     // stays under bf16's 2^128 and the products over f32's 2^-126. (V
     // values of 2^-64 or 2^56 are far outside any model's activations.)
     // One byte permute gathers a pair's two scale bytes (byte j & 3 of each
-    // word) into bytes 0 and 2, then a shift, a mask and an add.
+    // word) into bytes 0 and 2, then a shift and a mask.
     func.func private @uq_sm90_v_scales(%sw0: i32, %sw1: i32, %sw2: i32, %sw3: i32, %ji: i32) -> (i32, i32) {
       %c3 = arith.constant 3 : i32
       %c4 = arith.constant 4 : i32
       %c7 = arith.constant 7 : i32
       %c8 = arith.constant 8 : i32
       %m7f80 = arith.constant 0x7F807F80 : i32
-      %two64 = arith.constant 0x20002000 : i32
       %jb = arith.andi %ji, %c3 : i32
       %jb4 = arith.addi %jb, %c4 : i32
       %sel1 = arith.shli %jb4, %c8 : i32
@@ -1845,10 +1853,8 @@ module attributes {gpu.container_module} {
       %p89 = nvvm.prmt #nvvm.permute_mode<default> %sel, %sw2, %sw3 : i32
       %q01 = arith.shli %p01, %c7 : i32
       %q89 = arith.shli %p89, %c7 : i32
-      %e01 = arith.andi %q01, %m7f80 : i32
-      %e89 = arith.andi %q89, %m7f80 : i32
-      %s01 = arith.addi %e01, %two64 : i32
-      %s89 = arith.addi %e89, %two64 : i32
+      %s01 = arith.andi %q01, %m7f80 : i32
+      %s89 = arith.andi %q89, %m7f80 : i32
       return %s01, %s89 : i32, i32
     }
 
@@ -2499,8 +2505,11 @@ module attributes {gpu.container_module} {
           }
           %empty0 = arith.cmpf oeq, %mv#0, %ninf : f32
           %empty1 = arith.cmpf oeq, %mv#1, %ninf : f32
-          %bq0 = arith.select %empty0, %zero_f, %mv#0 : f32
-          %bq1 = arith.select %empty1, %zero_f, %mv#1 : f32
+          %pbias = func.call @uq_sm90_p_bias() : () -> f32
+          %bm0 = arith.select %empty0, %zero_f, %mv#0 : f32
+          %bm1 = arith.select %empty1, %zero_f, %mv#1 : f32
+          %bq0 = arith.subf %bm0, %pbias : f32
+          %bq1 = arith.subf %bm1, %pbias : f32
           %d0 = arith.subf %x0, %bq0 : f32
           %d1 = arith.subf %x1, %bq1 : f32
           %d2 = arith.subf %x2, %bq0 : f32
@@ -2757,8 +2766,11 @@ module attributes {gpu.container_module} {
           }
           %emptyg = arith.cmpf oeq, %mv#0, %ninf : f32
           %emptyh = arith.cmpf oeq, %mv#1, %ninf : f32
-          %bg = arith.select %emptyg, %zero_f, %mv#0 : f32
-          %bh = arith.select %emptyh, %zero_f, %mv#1 : f32
+          %pbias = func.call @uq_sm90_p_bias() : () -> f32
+          %bmg = arith.select %emptyg, %zero_f, %mv#0 : f32
+          %bmh = arith.select %emptyh, %zero_f, %mv#1 : f32
+          %bg = arith.subf %bmg, %pbias : f32
+          %bh = arith.subf %bmh, %pbias : f32
           %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
           %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
             %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
@@ -2996,9 +3008,13 @@ module attributes {gpu.container_module} {
           }
           %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
           %den1 = arith.select %pos, %sums#1, %one_f : f32
-          // 2^62: the accumulators hold O 2^-62 (@uq_sm90_v_scales)
-          %two62 = arith.constant 0x5E800000 : f32
-          %inv = arith.divf %two62, %den1 : f32
+          // the accumulators hold O 2^-62 and the sums L 2^64
+          // (@uq_sm90_v_scales, @uq_sm90_p_bias): O / L = acc / sum x
+          // 2^126; L itself leaves as sum x 2^-64
+          %two126 = arith.constant 0x7E800000 : f32
+          %inv = arith.divf %two126, %den1 : f32
+          %unbias = arith.constant 0x1F800000 : f32
+          %lsum = arith.mulf %sums#1, %unbias : f32
           %invv = vector.broadcast %inv : f32 to vector<4xf32>
           %o = arith.mulf %sums#0, %invv : vector<4xf32>
           %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
@@ -3018,7 +3034,7 @@ module attributes {gpu.container_module} {
               %r8 = arith.muli %r, %c8 : i32
               %mo = arith.addi %pml, %r8 : i32
               %mp = llvm.getelementptr %smem[%mo] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-              %ml = vector.from_elements %mnat, %sums#1 : vector<2xf32>
+              %ml = vector.from_elements %mnat, %lsum : vector<2xf32>
               llvm.store %ml, %mp {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
             }
           } else {
@@ -3028,7 +3044,7 @@ module attributes {gpu.container_module} {
               %pmx = llvm.getelementptr %segm_max[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
               %psm = llvm.getelementptr %segm_sum[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
               llvm.store %mnat, %pmx {alignment = 4 : i64} : f32, !llvm.ptr<1>
-              llvm.store %sums#1, %psm {alignment = 4 : i64} : f32, !llvm.ptr<1>
+              llvm.store %lsum, %psm {alignment = 4 : i64} : f32, !llvm.ptr<1>
             }
           }
         }
