@@ -1284,6 +1284,15 @@ module attributes {gpu.container_module} {
       return %r : f32
     }
 
+    // 1 / x for the merges' normalizations (x >= 1 there): rcp.approx.ftz,
+    // within an ulp of f32 and far under the bf16 outputs' resolution,
+    // where arith.divf's IEEE division costs a check and a slow-path branch
+    // per division.
+    func.func private @uq_sm90_rcp(%x: f32) -> f32 {
+      %r = llvm.inline_asm asm_dialect = att "rcp.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+      return %r : f32
+    }
+
     // A row's running maximum after a tile whose maximum is %tile (base-2
     // units): it moves only when the tile exceeds it by more than 8, so the
     // weights 2^(x - max) stay <= 2^8 (exact scale in bf16 and f32) and
@@ -3012,7 +3021,8 @@ module attributes {gpu.container_module} {
           // (@uq_sm90_v_scales, @uq_sm90_p_bias): O / L = acc / sum x
           // 2^126; L itself leaves as sum x 2^-64
           %two126 = arith.constant 0x7E800000 : f32
-          %inv = arith.divf %two126, %den1 : f32
+          %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+          %inv = arith.mulf %two126, %rden : f32
           %unbias = arith.constant 0x1F800000 : f32
           %lsum = arith.mulf %sums#1, %unbias : f32
           %invv = vector.broadcast %inv : f32 to vector<4xf32>
@@ -3172,8 +3182,9 @@ module attributes {gpu.container_module} {
           }
           %pos = arith.cmpf une, %acc#0, %zero_f : f32
           %den1 = arith.select %pos, %acc#0, %one_f : f32
-          %dv = vector.broadcast %den1 : f32 to vector<4xf32>
-          %qo = arith.divf %acc#1, %dv : vector<4xf32>
+          %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+          %dv = vector.broadcast %rden : f32 to vector<4xf32>
+          %qo = arith.mulf %acc#1, %dv : vector<4xf32>
           %posv = vector.broadcast %pos : i1 to vector<4xi1>
           %o = arith.select %posv, %qo, %zero4m : vector<4xi1>, vector<4xf32>
           %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
