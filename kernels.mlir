@@ -1316,24 +1316,6 @@ module attributes {gpu.container_module} {
       return %b : f32
     }
 
-    // What the softmax keeps of a row's running maximum %m (base-2 units):
-    // the raw score a tile must pass to move it, (m + 8) / mult
-    // (@uq_sm90_lazy_max; %rmult = 1 / mult), and the addend that turns a
-    // raw score s into its weight's exponent, 2^(s mult + nb) with nb =
-    // p_bias - m (m = -inf: p_bias, every score so far being -inf too).
-    func.func private @uq_sm90_row_limits(%m: f32, %rmult: f32) -> (f32, f32) {
-      %zero = arith.constant 0.0 : f32
-      %eight = arith.constant 8.0 : f32
-      %ninf = arith.constant 0xFF800000 : f32
-      %m8 = arith.addf %m, %eight : f32
-      %t = arith.mulf %m8, %rmult : f32
-      %empty = arith.cmpf oeq, %m, %ninf : f32
-      %base = arith.select %empty, %zero, %m : f32
-      %pbias = func.call @uq_sm90_p_bias() : () -> f32
-      %nb = arith.subf %pbias, %base : f32
-      return %t, %nb : f32, f32
-    }
-
     // First token of tile %k of the partition's walk (see the gfx950 decode).
     func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %win_base: i32) -> i32 {
       %c4 = arith.constant 4 : i32
@@ -1623,10 +1605,9 @@ module attributes {gpu.container_module} {
       return %S : vector<8xf32>
     }
 
-    // The scores as they are, those of tokens outside [win_start, seq_len)
-    // at -inf (the softmax scales them into base-2 units in the fma that
-    // feeds each exponential).
-    func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %win_start: i32, %seq_len: i32) -> vector<8xf32> {
+    // Scores in base-2 units (x mult) with tokens outside [win_start, seq_len)
+    // at -inf.
+    func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<8xf32> {
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
       %c8 = arith.constant 8 : i32
@@ -1639,7 +1620,9 @@ module attributes {gpu.container_module} {
       // tb + 8nt + 2t + (e & 1).
       %inside = func.call @uq_sm90_tile_inside(%tb, %win_start, %seq_len) : (i32, i32, i32) -> i1
       %x8 = scf.if %inside -> (vector<8xf32>) {
-        scf.yield %S : vector<8xf32>
+        %mv = vector.broadcast %mult : f32 to vector<8xf32>
+        %xs = arith.mulf %S, %mv : vector<8xf32>
+        scf.yield %xs : vector<8xf32>
       } else {
       %x8m = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
         %ei = arith.index_cast %e : index to i32
@@ -1650,7 +1633,7 @@ module attributes {gpu.container_module} {
         %tk1 = arith.addi %tk0, %t2 : i32
         %tk = arith.addi %tk1, %ec : i32
         %x = vector.extract %xv[%e] : f32 from vector<8xf32>
-        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len) : (f32, i32, i32, i32) -> f32
+        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len, %mult) : (f32, i32, i32, i32, f32) -> f32
         %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
         scf.yield %xo : vector<8xf32>
       }
@@ -1660,7 +1643,7 @@ module attributes {gpu.container_module} {
     }
 
     // Whether every token of the tile at %tb lies in [win_start, seq_len):
-    // then the masks do nothing (uniform across the warp).
+    // then the masks are a multiply (uniform across the warp).
     func.func private @uq_sm90_tile_inside(%tb: i32, %win_start: i32, %seq_len: i32) -> i1 {
       %c16 = arith.constant 16 : i32
       %te = arith.addi %tb, %c16 : i32
@@ -1672,7 +1655,7 @@ module attributes {gpu.container_module} {
 
     // @uq_sm90_mask for @uq_sm90_qk_t's layout: element e is token
     // tb + g + 8 (e >> 1).
-    func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %win_start: i32, %seq_len: i32) -> vector<4xf32> {
+    func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<4xf32> {
       %c1 = arith.constant 1 : i32
       %c8 = arith.constant 8 : i32
       %i0 = arith.constant 0 : index
@@ -1681,7 +1664,9 @@ module attributes {gpu.container_module} {
       %tg = arith.addi %tb, %g : i32
       %inside = func.call @uq_sm90_tile_inside(%tb, %win_start, %seq_len) : (i32, i32, i32) -> i1
       %x4 = scf.if %inside -> (vector<4xf32>) {
-        scf.yield %S : vector<4xf32>
+        %mv = vector.broadcast %mult : f32 to vector<4xf32>
+        %xs = arith.mulf %S, %mv : vector<4xf32>
+        scf.yield %xs : vector<4xf32>
       } else {
       %x4m = scf.for %e = %i0 to %i4 step %i1 iter_args(%xv = %S) -> (vector<4xf32>) {
         %ei = arith.index_cast %e : index to i32
@@ -1689,7 +1674,7 @@ module attributes {gpu.container_module} {
         %eh8 = arith.muli %eh, %c8 : i32
         %tk = arith.addi %tg, %eh8 : i32
         %x = vector.extract %xv[%e] : f32 from vector<4xf32>
-        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len) : (f32, i32, i32, i32) -> f32
+        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len, %mult) : (f32, i32, i32, i32, f32) -> f32
         %xo = vector.insert %xm, %xv[%e] : f32 into vector<4xf32>
         scf.yield %xo : vector<4xf32>
       }
@@ -1698,13 +1683,15 @@ module attributes {gpu.container_module} {
       return %x4 : vector<4xf32>
     }
 
-    // Score %x of token %tk, -inf outside [win_start, seq_len).
-    func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %win_start: i32, %seq_len: i32) -> f32 {
+    // Score %x of token %tk in base-2 units (x mult), -inf outside
+    // [win_start, seq_len).
+    func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> f32 {
       %ninf = arith.constant 0xFF800000 : f32
       %ok0 = arith.cmpi sge, %tk, %win_start : i32
       %ok1 = arith.cmpi slt, %tk, %seq_len : i32
       %ok = arith.andi %ok0, %ok1 : i1
-      %xm = arith.select %ok, %x, %ninf : f32
+      %xs = arith.mulf %x, %mult : f32
+      %xm = arith.select %ok, %xs, %ninf : f32
       return %xm : f32
     }
 
@@ -2210,7 +2197,6 @@ module attributes {gpu.container_module} {
       %unit8 = arith.cmpi eq, %slot7, %c0 : i32
       %mult0 = arith.mulf %softmax_scale, %log2e : f32
       %mult = arith.mulf %mult0, %sixty4 : f32
-      %rmult = arith.divf %one_f, %mult : f32
       // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
       // group parity), row l & 7.
       %lr0 = arith.andi %lane, %c7 : i32
@@ -2422,8 +2408,7 @@ module attributes {gpu.container_module} {
         %qt2 = arith.shli %lr1, %c4 : i32
         %qaddr_t = arith.addi %qt1, %qt2 : i32
         %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
-        %lim_i:2 = func.call @uq_sm90_row_limits(%ninf, %rmult) : (f32, f32) -> (f32, f32)
-        %fin:10 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0, %t_0 = %lim_i#0, %t_1 = %lim_i#0, %nb_0 = %lim_i#1, %nb_1 = %lim_i#1) -> (f32, f32, f32, f32, vector<64xf32>, i32, f32, f32, f32, f32) {
+        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %ni = arith.addi %iti, %nst1 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
@@ -2461,26 +2446,27 @@ module attributes {gpu.container_module} {
           // softmax per query column: 2t (x0, x2: tokens g, g + 8) and
           // 2t + 1 (x1, x3). The running maximum m is lazy
           // (@uq_sm90_lazy_max): a tile moves it only where some score
-          // exceeds m + 8, which one vote over the warp finds, comparing the
-          // raw scores with (m + 8) / mult (@uq_sm90_row_limits). Only then
+          // exceeds m + 8, which one vote over the warp finds. Only then
           // (the first tiles, and rarely after) do the column maxima over
           // the 8 lanes of a column, the correction and the accumulators'
           // rescale run; the common tile takes its weights straight from m,
-          // one fma and one exponential each, without the shuffles' latency.
-          %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %win_start, %seq_len) : (vector<4xf32>, i32, i32, i32, i32) -> vector<4xf32>
+          // without the shuffles' latency.
+          %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %win_start, %seq_len, %mult) : (vector<4xf32>, i32, i32, i32, i32, f32) -> vector<4xf32>
           %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
           %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
           %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
           %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
           %ma0 = arith.maximumf %x0, %x2 : f32
           %mb0 = arith.maximumf %x1, %x3 : f32
-          %up0 = arith.cmpf ogt, %ma0, %t_0 : f32
-          %up1 = arith.cmpf ogt, %mb0, %t_1 : f32
+          %lim0 = arith.addf %m_0, %eight_f : f32
+          %lim1 = arith.addf %m_1, %eight_f : f32
+          %up0 = arith.cmpf ogt, %ma0, %lim0 : f32
+          %up1 = arith.cmpf ogt, %mb0, %lim1 : f32
           %up = arith.ori %up0, %up1 : i1
           %upi = arith.extui %up : i1 to i32
           %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
           %anyb = arith.cmpi ne, %any, %c0 : i32
-          %mv:9 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>, f32, f32, f32, f32) {
+          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
             %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
               %sti = arith.index_cast %st : index to i32
               %sh = arith.addi %sti, %c2 : i32
@@ -2491,12 +2477,8 @@ module attributes {gpu.container_module} {
               %nb = arith.maximumf %mb, %ob : f32
               scf.yield %na, %nb : f32, f32
             }
-            %mxs0 = arith.mulf %mx#0, %mult : f32
-            %mxs1 = arith.mulf %mx#1, %mult : f32
-            %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mxs0) : (f32, f32) -> f32
-            %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mxs1) : (f32, f32) -> f32
-            %lu0:2 = func.call @uq_sm90_row_limits(%mu0, %rmult) : (f32, f32) -> (f32, f32)
-            %lu1:2 = func.call @uq_sm90_row_limits(%mu1, %rmult) : (f32, f32) -> (f32, f32)
+            %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
+            %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
             %empty0 = arith.cmpf oeq, %mu0, %ninf : f32
             %empty1 = arith.cmpf oeq, %mu1, %ninf : f32
             %dm0 = arith.subf %m_0, %mu0 : f32
@@ -2526,14 +2508,21 @@ module attributes {gpu.container_module} {
               %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
               scf.yield %u3 : vector<64xf32>
             }
-            scf.yield %mu0, %mu1, %cu0, %cu1, %sc, %lu0#0, %lu1#0, %lu0#1, %lu1#1 : f32, f32, f32, f32, vector<64xf32>, f32, f32, f32, f32
+            scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
           } else {
-            scf.yield %m_0, %m_1, %one_f, %one_f, %acc, %t_0, %t_1, %nb_0, %nb_1 : f32, f32, f32, f32, vector<64xf32>, f32, f32, f32, f32
+            scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
           }
-          %d0 = math.fma %x0, %mult, %mv#7 : f32
-          %d1 = math.fma %x1, %mult, %mv#8 : f32
-          %d2 = math.fma %x2, %mult, %mv#7 : f32
-          %d3 = math.fma %x3, %mult, %mv#8 : f32
+          %empty0 = arith.cmpf oeq, %mv#0, %ninf : f32
+          %empty1 = arith.cmpf oeq, %mv#1, %ninf : f32
+          %pbias = func.call @uq_sm90_p_bias() : () -> f32
+          %bm0 = arith.select %empty0, %zero_f, %mv#0 : f32
+          %bm1 = arith.select %empty1, %zero_f, %mv#1 : f32
+          %bq0 = arith.subf %bm0, %pbias : f32
+          %bq1 = arith.subf %bm1, %pbias : f32
+          %d0 = arith.subf %x0, %bq0 : f32
+          %d1 = arith.subf %x1, %bq1 : f32
+          %d2 = arith.subf %x2, %bq0 : f32
+          %d3 = arith.subf %x3, %bq1 : f32
           %p0 = func.call @uq_sm90_exp2(%d0) : (f32) -> f32
           %p1 = func.call @uq_sm90_exp2(%d1) : (f32) -> f32
           %p2 = func.call @uq_sm90_exp2(%d2) : (f32) -> f32
@@ -2613,7 +2602,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<64xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mv#0, %mv#1, %ln0, %ln1, %accv, %pf_next, %mv#5, %mv#6, %mv#7, %mv#8 : f32, f32, f32, f32, vector<64xf32>, i32, f32, f32, f32, f32
+          scf.yield %mv#0, %mv#1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         %lr:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%la = %fin#2, %lb = %fin#3) -> (f32, f32) {
@@ -2683,8 +2672,7 @@ module attributes {gpu.container_module} {
           llvm.store %lr#1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
       } else {
-        %lim16:2 = func.call @uq_sm90_row_limits(%ninf, %rmult) : (f32, f32) -> (f32, f32)
-        %fin:10 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0, %t_g = %lim16#0, %t_h = %lim16#0, %nb_g = %lim16#1, %nb_h = %lim16#1) -> (f32, f32, f32, f32, vector<128xf32>, i32, f32, f32, f32, f32) {
+        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           // next copy: tile i + nst16 - 1 into its stage
           %ni = arith.addi %iti, %nst16m1 : i32
@@ -2718,7 +2706,7 @@ module attributes {gpu.container_module} {
 
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
-          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len) : (vector<8xf32>, i32, i32, i32, i32) -> vector<8xf32>
+          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
           %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
           %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
           %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
@@ -2735,13 +2723,15 @@ module attributes {gpu.container_module} {
           %mh0 = arith.maximumf %x2, %x3 : f32
           %mh1 = arith.maximumf %x6, %x7 : f32
           %mh2 = arith.maximumf %mh0, %mh1 : f32
-          %upg = arith.cmpf ogt, %mg2, %t_g : f32
-          %uph = arith.cmpf ogt, %mh2, %t_h : f32
+          %limg = arith.addf %m_g, %eight_f : f32
+          %limh = arith.addf %m_g8, %eight_f : f32
+          %upg = arith.cmpf ogt, %mg2, %limg : f32
+          %uph = arith.cmpf ogt, %mh2, %limh : f32
           %up = arith.ori %upg, %uph : i1
           %upi = arith.extui %up : i1 to i32
           %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
           %anyb = arith.cmpi ne, %any, %c0 : i32
-          %mv:9 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>, f32, f32, f32, f32) {
+          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
             %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
             %mg3 = arith.maximumf %mg2, %sg1 : f32
             %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
@@ -2750,12 +2740,8 @@ module attributes {gpu.container_module} {
             %mh3 = arith.maximumf %mh2, %sh1 : f32
             %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
             %mh4 = arith.maximumf %mh3, %sh2 : f32
-            %mgs = arith.mulf %mg4, %mult : f32
-            %mhs = arith.mulf %mh4, %mult : f32
-            %mug = func.call @uq_sm90_lazy_max(%m_g, %mgs) : (f32, f32) -> f32
-            %muh = func.call @uq_sm90_lazy_max(%m_g8, %mhs) : (f32, f32) -> f32
-            %lug:2 = func.call @uq_sm90_row_limits(%mug, %rmult) : (f32, f32) -> (f32, f32)
-            %luh:2 = func.call @uq_sm90_row_limits(%muh, %rmult) : (f32, f32) -> (f32, f32)
+            %mug = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
+            %muh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
             %emptyg = arith.cmpf oeq, %mug, %ninf : f32
             %emptyh = arith.cmpf oeq, %muh, %ninf : f32
             %dg = arith.subf %m_g, %mug : f32
@@ -2783,15 +2769,22 @@ module attributes {gpu.container_module} {
               %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
               scf.yield %u3 : vector<128xf32>
             }
-            scf.yield %mug, %muh, %corr_g, %corr_h, %sc, %lug#0, %luh#0, %lug#1, %luh#1 : f32, f32, f32, f32, vector<128xf32>, f32, f32, f32, f32
+            scf.yield %mug, %muh, %corr_g, %corr_h, %sc : f32, f32, f32, f32, vector<128xf32>
           } else {
-            scf.yield %m_g, %m_g8, %one_f, %one_f, %acc, %t_g, %t_h, %nb_g, %nb_h : f32, f32, f32, f32, vector<128xf32>, f32, f32, f32, f32
+            scf.yield %m_g, %m_g8, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<128xf32>
           }
-          %bv = vector.from_elements %mv#7, %mv#7, %mv#8, %mv#8, %mv#7, %mv#7, %mv#8, %mv#8 : vector<8xf32>
+          %emptyg = arith.cmpf oeq, %mv#0, %ninf : f32
+          %emptyh = arith.cmpf oeq, %mv#1, %ninf : f32
+          %pbias = func.call @uq_sm90_p_bias() : () -> f32
+          %bmg = arith.select %emptyg, %zero_f, %mv#0 : f32
+          %bmh = arith.select %emptyh, %zero_f, %mv#1 : f32
+          %bg = arith.subf %bmg, %pbias : f32
+          %bh = arith.subf %bmh, %pbias : f32
+          %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
           %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
             %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
             %be = vector.extract %bv[%e] : f32 from vector<8xf32>
-            %de = math.fma %xe, %mult, %be : f32
+            %de = arith.subf %xe, %be : f32
             %pe = func.call @uq_sm90_exp2(%de) : (f32) -> f32
             %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
             scf.yield %po : vector<8xf32>
@@ -2881,7 +2874,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<128xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mv#0, %mv#1, %lg_new, %lh_new, %accv, %pf_next, %mv#5, %mv#6, %mv#7, %mv#8 : f32, f32, f32, f32, vector<128xf32>, i32, f32, f32, f32, f32
+          scf.yield %mv#0, %mv#1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
