@@ -3,7 +3,8 @@
 // public API, the end-to-end matrix (every QG 1-16, block sizes, ragged and
 // >= 128k-token contexts, large queries (E4M3 saturation),
 // padded slots, fused-QKV and padded-output strides, sliding windows with
-// 0xFF before the window, sinks, garbage spare blocks), with the reduce
+// 0xFF before the window, sinks, garbage spare blocks, a negative softmax
+// scale), with the reduce
 // launch and merged in the decode (small P, cluster launches), against the
 // host kernel-faithful reference (tolerance in e2e_case.h); and a run captured
 // into a CUDA graph on the caller's stream launches nothing while captured
@@ -117,6 +118,16 @@ static int test_other_head_dims(void) {
     shape.query_scale = 3000.0f;
     snprintf(label, sizeof(label), "D=%u query x3000", d);
     failed |= uq_e2e_run_case(g_context, &shape, label);
+    // a negative softmax scale: the lazy running maximum's vote and the
+    // column maxima must compare scores in scaled units (a softmax on the
+    // raw scores compares the wrong way)
+    for (uint32_t qg = 8; qg <= 16; qg += 8) {
+      shape = dim_shape(d);
+      shape.query_group = qg;
+      shape.softmax_scale = -0.09f; // about -1/sqrt(D) at D = 128
+      snprintf(label, sizeof(label), "D=%u QG=%u softmax scale -0.09", d, qg);
+      failed |= uq_e2e_run_case(g_context, &shape, label);
+    }
     static const int32_t lens[2] = {70001, 4097};
     for (uint32_t qg = 8; qg <= 16; qg += 8) {
       shape = dim_shape(d);
