@@ -1308,11 +1308,18 @@ module attributes {gpu.container_module} {
       return %r : f32
     }
 
-    // The base-2 offset of P: weights 2^(x - m + 64), so that P times a
-    // V scale carries 2^64 (@uq_sm90_v_scales) at no cost (one add per row
-    // and tile, into the exponent); the sums carry it too.
-    func.func private @uq_sm90_p_bias() -> f32 {
-      %b = arith.constant 64.0 : f32
+    // What a row's weights subtract from the scores: weights 2^(x - b),
+    // b = m - 64 for the running maximum m (0 - 64 while m = -inf, every
+    // score so far being -inf too). The 64 makes P times a V scale carry
+    // 2^64 (@uq_sm90_v_scales) at no cost (one subtract per row and tile,
+    // into the exponent); the sums carry it too (the merge's 2^-64).
+    func.func private @uq_sm90_weight_base(%m: f32) -> f32 {
+      %zero = arith.constant 0.0 : f32
+      %bias = arith.constant 64.0 : f32
+      %ninf = arith.constant 0xFF800000 : f32
+      %empty = arith.cmpf oeq, %m, %ninf : f32
+      %bm = arith.select %empty, %zero, %m : f32
+      %b = arith.subf %bm, %bias : f32
       return %b : f32
     }
 
@@ -1355,8 +1362,9 @@ module attributes {gpu.container_module} {
     // into two 16-bit shifts on the callers' halves and fold the high
     // multiply back into a shift.
     func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
-      %c0 = arith.constant 0 : i32
+      %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
       %m0f = arith.constant 0x0F0F0F0F : i32
       %m08 = arith.constant 0x08080808 : i32
       %m1c = arith.constant 0x1C1C1C1C : i32
@@ -1365,8 +1373,6 @@ module attributes {gpu.container_module} {
       %ns = arith.andi %w, %m08 : i32
       %ns3 = arith.muli %ns, %c3 : i32
       %e0 = arith.addi %n, %ns3 : i32
-      %c2 = arith.constant 2 : i32
-      %c4 = arith.constant 4 : i32
       %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
       %eo:2 = scf.if %mulpipe -> (i32, i32) {
         %ev_m = llvm.inline_asm asm_dialect = att "mul.lo.u32 $0, $1, 4;", "=r,r" %e0 : (i32) -> i32
@@ -1377,23 +1383,21 @@ module attributes {gpu.container_module} {
         %o0_s = arith.shrui %w, %c2 : i32
         scf.yield %ev_s, %o0_s : i32, i32
       }
-      %ev = arith.addi %eo#0, %c0 : i32
-      %o0 = arith.addi %eo#1, %c0 : i32
-      %o1 = arith.andi %o0, %m1c : i32
+      %o1 = arith.andi %eo#1, %m1c : i32
       %o2 = arith.andi %w, %m80 : i32
       %od = arith.ori %o1, %o2 : i32
-      return %ev, %od : i32, i32
+      return %eo#0, %od : i32, i32
     }
 
     // bf16 pair of nibble %i of both 16-bit halves of %r: magnitude bits
-    // to 6..8 and sign to 15, the E2M1 value times 2^-126 exactly (the codes
-    // of +-0.5 are bf16 subnormals, which the tensor cores take as they
-    // are); the 2^126 waits in V's scales and the final normalization
-    // (@uq_sm90_v_scales). The code n (nibble i & 1 of byte i >> 1, its 4 bits at 4 (i &
-    // 1)) goes to both places at once by one multiply, n (2^6 + 2^12) >>
-    // 4 (i & 1), whose two copies do not overlap, and a mask keeps the
-    // wanted bits: the integer pipe (shifts and masks) bounds the decode,
-    // and the multiply runs on the FMA pipe.
+    // to 6..8 and sign to 15, the E2M1 value times 2^-126 exactly (the
+    // codes of +-0.5 are bf16 subnormals, which the tensor cores take as
+    // they are); the 2^126 waits in P and the final normalization
+    // (@uq_sm90_v_scales). The code n (nibble i & 1 of byte i >> 1, its 4
+    // bits at 4 (i & 1)) goes to both places at once by one multiply, n
+    // (2^6 + 2^12) >> 4 (i & 1), whose two copies do not overlap, and a
+    // mask keeps the wanted bits: the integer pipe (shifts and masks) bounds
+    // the decode, and the multiply runs on the FMA pipe.
     func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) -> i32 {
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
@@ -1735,8 +1739,8 @@ module attributes {gpu.container_module} {
     // m16n8k16 f16 with K as the A operand (16 tokens) and Q^T as B (the 8
     // query rows): one MMA per k-step, where @uq_sm90_qk spends two on 16
     // rows of which 8 are real. Same k order and Q layout as @uq_sm90_qk:
-    // B is rows 0..7 of Q's shared copy (ldmatrix.x4 at %qaddr: per group
-    // both k-steps' b0, b1). Element e: token g + 8 (e >> 1), query row
+    // B is rows 0..7 of Q's shared copy, in registers (%qf,
+    // @uq_sm90_q_frags). Element e: token g + 8 (e >> 1), query row
     // 2t + (e & 1). %ks: K scale words of tokens g, g + 8 (2 each).
     func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4xi32>) -> vector<4xf32> {
       %c2 = arith.constant 2 : i32
@@ -1842,7 +1846,7 @@ module attributes {gpu.container_module} {
     // They multiply P, which the softmax computes times 2^64: together they
     // carry 64 of the 2^126 that @uq_sm90_fp4_bf16x2's codes lack, the f32
     // accumulators hold O 2^-62, and the final normalization divides by the
-    // sum (2^64 too) times 2^-126 (@uq_sm90_p_bias). Exact while 2^-64 <=
+    // sum (2^64 too) times 2^-126 (@uq_sm90_weight_base). Exact while 2^-64 <=
     // 2^(e - 127) < 2^56: P (<= 2^72, @uq_sm90_lazy_max) times the scale
     // stays under bf16's 2^128 and the products over f32's 2^-126. (V
     // values of 2^-64 or 2^56 are far outside any model's activations.)
@@ -2512,13 +2516,8 @@ module attributes {gpu.container_module} {
           } else {
             scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
           }
-          %empty0 = arith.cmpf oeq, %mv#0, %ninf : f32
-          %empty1 = arith.cmpf oeq, %mv#1, %ninf : f32
-          %pbias = func.call @uq_sm90_p_bias() : () -> f32
-          %bm0 = arith.select %empty0, %zero_f, %mv#0 : f32
-          %bm1 = arith.select %empty1, %zero_f, %mv#1 : f32
-          %bq0 = arith.subf %bm0, %pbias : f32
-          %bq1 = arith.subf %bm1, %pbias : f32
+          %bq0 = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
+          %bq1 = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
           %d0 = arith.subf %x0, %bq0 : f32
           %d1 = arith.subf %x1, %bq1 : f32
           %d2 = arith.subf %x2, %bq0 : f32
@@ -2773,13 +2772,8 @@ module attributes {gpu.container_module} {
           } else {
             scf.yield %m_g, %m_g8, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<128xf32>
           }
-          %emptyg = arith.cmpf oeq, %mv#0, %ninf : f32
-          %emptyh = arith.cmpf oeq, %mv#1, %ninf : f32
-          %pbias = func.call @uq_sm90_p_bias() : () -> f32
-          %bmg = arith.select %emptyg, %zero_f, %mv#0 : f32
-          %bmh = arith.select %emptyh, %zero_f, %mv#1 : f32
-          %bg = arith.subf %bmg, %pbias : f32
-          %bh = arith.subf %bmh, %pbias : f32
+          %bg = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
+          %bh = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
           %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
           %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
             %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
@@ -3018,7 +3012,7 @@ module attributes {gpu.container_module} {
           %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
           %den1 = arith.select %pos, %sums#1, %one_f : f32
           // the accumulators hold O 2^-62 and the sums L 2^64
-          // (@uq_sm90_v_scales, @uq_sm90_p_bias): O / L = acc / sum x
+          // (@uq_sm90_v_scales, @uq_sm90_weight_base): O / L = acc / sum x
           // 2^126; L itself leaves as sum x 2^-64
           %two126 = arith.constant 0x7E800000 : f32
           %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
