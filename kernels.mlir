@@ -1042,6 +1042,10 @@ module attributes {gpu.container_module} {
   //   rows), one MMA per k-step (@uq_sm90_qk_t); the softmax runs per
   //   query column and P^T reaches PV's B operand by movmatrix.trans.
   //   Tiles wholly inside [window start, seq_len) skip the mask's compares.
+  //   The online softmax works in base 2 with a lazy running maximum
+  //   (@uq_sm90_lazy_max): it moves only where a tile's score passes it by
+  //   more than 8, which one warp vote finds; the maxima's shuffles, the
+  //   correction and the accumulators' rescale run only on such tiles.
   //   K's FP4 codes become
   //   E4M3 bytes (E2M1 code s.e1e0.m placed as E4M3 bits s.000e1e0m.00 is
   //   exactly the E2M1 value times 2^-6, subnormals included; 2^6 is folded
