@@ -1297,6 +1297,14 @@ module attributes {gpu.container_module} {
       return %r : f32
     }
 
+    // The score above which a row's running maximum %m moves
+    // (@uq_sm90_lazy_max; the loops' vote compares with it too): m + 8.
+    func.func private @uq_sm90_lazy_limit(%m: f32) -> f32 {
+      %eight = arith.constant 8.0 : f32
+      %lim = arith.addf %m, %eight : f32
+      return %lim : f32
+    }
+
     // A row's running maximum after a tile whose maximum is %tile (base-2
     // units): it moves only when the tile exceeds it by more than 8, so the
     // weights 2^(x - max) stay <= 2^8 (exact scale in bf16 and f32) and
@@ -1304,8 +1312,7 @@ module attributes {gpu.container_module} {
     // branch) runs on a handful of tiles instead of whenever a maximum
     // creeps up. From -inf any finite tile moves it.
     func.func private @uq_sm90_lazy_max(%m: f32, %tile: f32) -> f32 {
-      %eight = arith.constant 8.0 : f32
-      %lim = arith.addf %m, %eight : f32
+      %lim = func.call @uq_sm90_lazy_limit(%m) : (f32) -> f32
       %up = arith.cmpf ogt, %tile, %lim : f32
       %mx = arith.maximumf %m, %tile : f32
       %r = arith.select %up, %mx, %m : f32
@@ -2029,7 +2036,6 @@ module attributes {gpu.container_module} {
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
-      %eight_f = arith.constant 8.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
       %ln2 = arith.constant 0.693147180559945309 : f32
       %sixty4 = arith.constant 64.0 : f32
@@ -2466,8 +2472,8 @@ module attributes {gpu.container_module} {
           %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
           %ma0 = arith.maximumf %x0, %x2 : f32
           %mb0 = arith.maximumf %x1, %x3 : f32
-          %lim0 = arith.addf %m_0, %eight_f : f32
-          %lim1 = arith.addf %m_1, %eight_f : f32
+          %lim0 = func.call @uq_sm90_lazy_limit(%m_0) : (f32) -> f32
+          %lim1 = func.call @uq_sm90_lazy_limit(%m_1) : (f32) -> f32
           %up0 = arith.cmpf ogt, %ma0, %lim0 : f32
           %up1 = arith.cmpf ogt, %mb0, %lim1 : f32
           %up = arith.ori %up0, %up1 : i1
@@ -2726,8 +2732,8 @@ module attributes {gpu.container_module} {
           %mh0 = arith.maximumf %x2, %x3 : f32
           %mh1 = arith.maximumf %x6, %x7 : f32
           %mh2 = arith.maximumf %mh0, %mh1 : f32
-          %limg = arith.addf %m_g, %eight_f : f32
-          %limh = arith.addf %m_g8, %eight_f : f32
+          %limg = func.call @uq_sm90_lazy_limit(%m_g) : (f32) -> f32
+          %limh = func.call @uq_sm90_lazy_limit(%m_g8) : (f32) -> f32
           %upg = arith.cmpf ogt, %mg2, %limg : f32
           %uph = arith.cmpf ogt, %mh2, %limh : f32
           %up = arith.ori %upg, %uph : i1

@@ -4,9 +4,9 @@
 // >= 128k-token contexts, large queries (E4M3 saturation),
 // padded slots, fused-QKV and padded-output strides, sliding windows with
 // 0xFF before the window, sinks, garbage spare blocks, a negative softmax
-// scale), with the reduce
-// launch and merged in the decode (small P, cluster launches), against the
-// host kernel-faithful reference (tolerance in e2e_case.h); and a run captured
+// scale), with the reduce launch and merged in the decode (small P, cluster
+// launches), against the host kernel-faithful reference (tolerance in
+// e2e_case.h); and a run captured
 // into a CUDA graph on the caller's stream launches nothing while captured
 // and replays to the same bits; head dims without an sm_90a kernel are
 // refused by name. Label `cuda`: skips (77) with the reason where no such
