@@ -2949,6 +2949,15 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // Every warp is past its tiles: the reduce (launched with programmatic
+      // stream serialization, waiting for this grid in griddepcontrol.wait)
+      // may launch now, its CTAs resident by the time the last partials
+      // land instead of launched after the last CTA exits. Not earlier:
+      // resident from the start, its CTAs took SM resources unevenly (H200:
+      // B 16 / 16k 1 us slower). The decode itself is launched as usual; a
+      // dependent launched early fills the SMs that free first, which for a
+      // grid of fewer CTAs than slots (D 64 and 128) ran up to 27% slower.
+      nvvm.griddepcontrol launch_dependents
       // ---- the partition's partials: bf16(O / L), max (natural units), L.
       // When the launch makes the P CTAs of this (sequence, kv head) one
       // cluster (P <= 8; P = 1 needs no cluster), they go to this CTA's
@@ -3256,6 +3265,10 @@ module attributes {gpu.container_module} {
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i4 = arith.constant 4 : index
+      // Launched with programmatic stream serialization behind the decode,
+      // which lets it launch once its tiles are done: wait here until the
+      // decode grid has ended and its partials are visible.
+      nvvm.griddepcontrol wait
       %smem = llvm.mlir.addressof @uq_reduce_sm90_smem : !llvm.ptr<3>
       %t_ix = gpu.thread_id x
       %t = arith.index_cast %t_ix : index to i32

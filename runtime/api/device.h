@@ -27,6 +27,11 @@ typedef struct uq_rt_launch_s {
   // Workgroups per cluster in z (CUDA thread-block clusters; 0 or 1: none).
   // Only the CUDA backend launches clusters.
   uint32_t cluster_z;
+  // The kernel waits for the stream's earlier work itself before its first
+  // global memory access (sm_90a: griddepcontrol.wait), so it may start
+  // before that work ends: the CUDA backend launches it with programmatic
+  // stream serialization where the driver takes it in graphs too.
+  int waits_for_previous;
 } uq_rt_launch_t;
 
 typedef struct uq_rt_device_vtable_s {

@@ -628,6 +628,10 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
     decode.cluster_z = merged ? partitions : 1;
   }
   if (context->backend == UQ_BACKEND_CUDA) { // kernel_abi.h, sm_90a
+    // The reduce starts with griddepcontrol.wait; the decode lets it launch
+    // once its tiles are done (kernels.mlir), so its CTAs are resident when
+    // the decode ends.
+    reduce.waits_for_previous = 1;
     decode.workgroup[0] = UQ_SM90_DECODE_THREADS;
     decode.dynamic_lds = plan->decode_dynamic_lds;
     reduce.grid[2] = 1;

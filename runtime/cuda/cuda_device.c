@@ -17,6 +17,10 @@ typedef struct uq_cuda_device_s {
   CUcontext context; // primary context, retained
   int shared_optin;  // most shared memory a block may opt in to
   int sm_count;
+  // Launches that wait for the stream's earlier work themselves
+  // (uq_rt_launch_t.waits_for_previous) overlap it: drivers from CUDA 12.3,
+  // which keep programmatic dependencies in captured graphs.
+  int programmatic;
 } uq_cuda_device_t;
 
 static const uq_rt_device_vtable_t cuda_vtable;
@@ -129,24 +133,32 @@ static uq_status_t cuda_function_get(uq_rt_device_t *base, void *module,
   return UQ_OK;
 }
 
-// A launch of `launch`'s shape whose workgroups form clusters of
-// `cluster_z` in z, for cuLaunchKernelEx and cuOccupancyMaxActiveClusters;
-// `attribute` holds the cluster dimension.
+// cuLaunchKernelEx's configuration for `launch`: clusters of `cluster_z`
+// workgroups in z when it has them, and programmatic stream serialization
+// when it waits for the stream's earlier work itself and `programmatic`
+// (the driver takes it). `attributes` holds up to two.
 static uq_cu_launch_config_t
-cluster_config(const uq_rt_launch_t *launch, uq_stream_t *stream,
-               uq_cu_launch_attribute_t *attribute) {
-  *attribute = (uq_cu_launch_attribute_t){
-      .id = UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
-      .value.cluster_dim = {1, 1, launch->cluster_z},
-  };
+launch_config(const uq_rt_launch_t *launch, uq_stream_t *stream,
+              int programmatic, uq_cu_launch_attribute_t *attributes) {
+  unsigned count = 0;
+  if (launch->cluster_z > 1)
+    attributes[count++] = (uq_cu_launch_attribute_t){
+        .id = UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        .value.cluster_dim = {1, 1, launch->cluster_z},
+    };
+  if (programmatic && launch->waits_for_previous)
+    attributes[count++] = (uq_cu_launch_attribute_t){
+        .id = UQ_CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION,
+        .value.programmatic_stream_serialization_allowed = 1,
+    };
   return (uq_cu_launch_config_t){
       .grid_dim = {launch->grid[0], launch->grid[1], launch->grid[2]},
       .block_dim = {launch->workgroup[0], launch->workgroup[1],
                     launch->workgroup[2]},
       .shared_mem_bytes = launch->dynamic_lds,
       .stream = (CUstream)stream,
-      .attrs = attribute,
-      .num_attrs = 1,
+      .attrs = attributes,
+      .num_attrs = count,
   };
 }
 
@@ -163,17 +175,11 @@ static uq_status_t cuda_launch(uq_rt_device_t *base,
   void *extra[] = {UQ_CU_LAUNCH_PARAM_BUFFER_POINTER, (void *)launch->kernargs,
                    UQ_CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    UQ_CU_LAUNCH_PARAM_END};
-  if (launch->cluster_z > 1) {
-    uq_cu_launch_attribute_t cluster;
-    uq_cu_launch_config_t config = cluster_config(launch, stream, &cluster);
-    return UQ_CUDA_CALL(&device->syms, cuLaunchKernelEx,
-                        (&config, (CUfunction)launch->function, NULL, extra));
-  }
-  return UQ_CUDA_CALL(&device->syms, cuLaunchKernel,
-                      ((CUfunction)launch->function, launch->grid[0],
-                       launch->grid[1], launch->grid[2], launch->workgroup[0],
-                       launch->workgroup[1], launch->workgroup[2],
-                       launch->dynamic_lds, (CUstream)stream, NULL, extra));
+  uq_cu_launch_attribute_t attributes[2];
+  uq_cu_launch_config_t config =
+      launch_config(launch, stream, device->programmatic, attributes);
+  return UQ_CUDA_CALL(&device->syms, cuLaunchKernelEx,
+                      (&config, (CUfunction)launch->function, NULL, extra));
 }
 
 static uq_status_t cuda_occupancy(uq_rt_device_t *base, void *function,
@@ -210,8 +216,8 @@ static uq_status_t cuda_cluster_occupancy(uq_rt_device_t *base, void *function,
                           .workgroup = {threads, 1, 1},
                           .dynamic_lds = dynamic_lds,
                           .cluster_z = cluster_z};
-  uq_cu_launch_attribute_t cluster;
-  uq_cu_launch_config_t config = cluster_config(&shape, NULL, &cluster);
+  uq_cu_launch_attribute_t attributes[2];
+  uq_cu_launch_config_t config = launch_config(&shape, NULL, 0, attributes);
   int clusters = 0;
   UQ_RETURN_IF_ERROR(UQ_CUDA_CALL(&device->syms, cuOccupancyMaxActiveClusters,
                                   (&clusters, (CUfunction)function, &config)),
@@ -248,11 +254,13 @@ uq_status_t uq_cuda_device_create(const uq_allocator_t *allocator,
   device->base.kind = UQ_BACKEND_CUDA;
   device->base.allocator = *allocator;
   uq_cuda_symbols_t *syms = &device->syms;
-  int count = 0, major = 0, minor = 0, sms = 0;
+  int count = 0, major = 0, minor = 0, sms = 0, version = 0;
   char name[128] = "";
   uq_status_t status = uq_cuda_symbols_initialize(library, syms);
   if (!status)
     status = UQ_CUDA_CALL(syms, cuInit, (0));
+  if (!status)
+    status = UQ_CUDA_CALL(syms, cuDriverGetVersion, (&version));
   if (!status)
     status = UQ_CUDA_CALL(syms, cuDeviceGetCount, (&count));
   if (!status && (ordinal < 0 || ordinal >= count))
@@ -298,9 +306,11 @@ uq_status_t uq_cuda_device_create(const uq_allocator_t *allocator,
     return status;
   }
   device->sm_count = sms > 0 ? sms : 1;
+  device->programmatic = version >= 12030;
   snprintf(device->base.description, sizeof(device->base.description),
-           "CUDA device %d: %s (sm_%d%d, %d SMs)", ordinal, name, major, minor,
-           sms);
+           "CUDA device %d: %s (sm_%d%d, %d SMs; driver %d.%d%s)", ordinal,
+           name, major, minor, sms, version / 1000, version % 1000 / 10,
+           device->programmatic ? ", programmatic launches" : "");
   *out_device = &device->base;
   return UQ_OK;
 }

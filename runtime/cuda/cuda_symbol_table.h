@@ -2,6 +2,7 @@
 // exported symbol (the _v2 names are the current ABI of the 64-bit calls),
 // parameters. Include with UQ_CUDA_SYMBOL defined. No include guard.
 UQ_CUDA_SYMBOL(cuInit, "cuInit", (unsigned))
+UQ_CUDA_SYMBOL(cuDriverGetVersion, "cuDriverGetVersion", (int *))
 UQ_CUDA_SYMBOL(cuDeviceGetCount, "cuDeviceGetCount", (int *))
 UQ_CUDA_SYMBOL(cuDeviceGet, "cuDeviceGet", (CUdevice *, int))
 UQ_CUDA_SYMBOL(cuDeviceGetAttribute, "cuDeviceGetAttribute",

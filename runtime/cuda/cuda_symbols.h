@@ -39,7 +39,8 @@ enum {
   UQ_CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
 // cuLaunchKernelEx's configuration (cuda.h's CUlaunchConfig and
-// CUlaunchAttribute, the cluster-dimension attribute only).
+// CUlaunchAttribute: the cluster dimension and programmatic stream
+// serialization only).
 typedef struct uq_cu_launch_attribute_s {
   int id; // UQ_CU_LAUNCH_ATTRIBUTE_*
   char pad[4];
@@ -48,6 +49,7 @@ typedef struct uq_cu_launch_attribute_s {
     struct {
       unsigned x, y, z;
     } cluster_dim;
+    int programmatic_stream_serialization_allowed;
   } value;
 } uq_cu_launch_attribute_t;
 typedef struct uq_cu_launch_config_s {
@@ -58,7 +60,10 @@ typedef struct uq_cu_launch_config_s {
   uq_cu_launch_attribute_t *attrs;
   unsigned num_attrs;
 } uq_cu_launch_config_t;
-enum { UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4 };
+enum {
+  UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
+  UQ_CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
+};
 // cuLaunchKernel's `extra` markers: the packed argument block and its size.
 #define UQ_CU_LAUNCH_PARAM_END ((void *)0x00)
 #define UQ_CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)

@@ -202,6 +202,15 @@ static int test_windows_and_sinks(void) {
   shape = base_shape();
   shape.query_scale = 3000.0f;
   failed |= uq_e2e_run_case(g_context, &shape, "query x3000 (E4M3 saturation)");
+  // a negative softmax scale (see test_other_head_dims) at D = 256
+  for (uint32_t qg = 8; qg <= 16; qg += 8) {
+    char label[64];
+    shape = base_shape();
+    shape.query_group = qg;
+    shape.softmax_scale = -0.0625f; // -1/sqrt(256)
+    snprintf(label, sizeof(label), "QG=%u softmax scale -1/16", qg);
+    failed |= uq_e2e_run_case(g_context, &shape, label);
+  }
   return failed;
 }
 
@@ -366,6 +375,80 @@ static int test_graph_capture(void) {
   return graph_capture_case(base_shape()) | graph_capture_case(merged);
 }
 
+// Two problems' runs back to back on one stream, with no synchronization
+// between them, while the reduce launches before its decode ends (CUDA:
+// programmatic stream serialization, griddepcontrol): the reduce must still
+// read only its own run's partials, and the second run's decode, which
+// overwrites them, must not start before the first run's reduce has read
+// them. Each output must equal its problem's run alone, bit for bit, over a
+// few rounds.
+static int test_back_to_back_runs(void) {
+  uq_cuda_t cu;
+  char why[160];
+  if (uq_cuda_load(&cu, why, sizeof(why)))
+    UQ_TEST_FAIL_("%s", why);
+  CUstream stream = NULL;
+  CU_OK(cu.StreamCreate(&stream, UQ_CU_STREAM_NON_BLOCKING));
+  uq_stream_t *s = (uq_stream_t *)stream;
+  uq_problem_shape_t shape = base_shape();
+  uq_problem_t *problems[2] = {NULL, NULL};
+  uq_problem_device_t device[2] = {{0}, {0}};
+  uint16_t *alone[2] = {NULL, NULL}, *paired[2] = {NULL, NULL};
+  uq_plan_t *plan = NULL;
+  for (int i = 0; i < 2; ++i) {
+    shape.seed = g_seed++;
+    UQ_EXPECT_OK(uq_problem_create(&shape, &problems[i]));
+    UQ_EXPECT_OK(uq_problem_upload(problems[i], g_context, &device[i]));
+  }
+  UQ_EXPECT_OK(uq_plan_create(g_context, &problems[0]->config, &plan));
+  uint32_t partitions = 0, tgpp = 0;
+  UQ_EXPECT_OK(uq_plan_launch_shape(plan, shape.batch, &partitions, &tgpp));
+  UQ_EXPECT(partitions > 2); // a reduce launch follows each decode
+  size_t bytes = problems[0]->output_elems * sizeof(uint16_t);
+  for (int i = 0; i < 2; ++i) {
+    alone[i] = malloc(bytes);
+    paired[i] = malloc(bytes);
+    UQ_EXPECT(alone[i] && paired[i]);
+    UQ_EXPECT_OK(uq_plan_run(plan, shape.batch, device[i].query,
+                             device[i].cache, device[i].block_tables,
+                             device[i].seq_lens, device[i].output, s));
+    UQ_EXPECT_OK(uq_context_synchronize(g_context, s));
+    UQ_EXPECT_OK(
+        uq_context_download(g_context, alone[i], device[i].output, bytes));
+  }
+  UQ_EXPECT(memcmp(alone[0], alone[1], bytes) != 0);
+  int same = 1;
+  for (int round = 0; round < 4; ++round) {
+    memset(paired[0], 0xFF, bytes);
+    for (int i = 0; i < 2; ++i)
+      UQ_EXPECT_OK(
+          uq_context_upload(g_context, device[i].output, paired[0], bytes));
+    for (int i = 0; i < 2; ++i)
+      UQ_EXPECT_OK(uq_plan_run(plan, shape.batch, device[i].query,
+                               device[i].cache, device[i].block_tables,
+                               device[i].seq_lens, device[i].output, s));
+    UQ_EXPECT_OK(uq_context_synchronize(g_context, s));
+    for (int i = 0; i < 2; ++i) {
+      UQ_EXPECT_OK(
+          uq_context_download(g_context, paired[i], device[i].output, bytes));
+      same &= memcmp(alone[i], paired[i], bytes) == 0;
+    }
+  }
+  printf("  two problems' runs back to back, P = %u, 4 rounds: %s their "
+         "runs alone\n",
+         partitions, same ? "bitwise equal to" : "DIFFER from");
+  for (int i = 0; i < 2; ++i) {
+    free(alone[i]);
+    free(paired[i]);
+    uq_problem_device_free(g_context, &device[i]);
+    uq_problem_destroy(problems[i]);
+  }
+  uq_plan_destroy(plan);
+  cu.StreamDestroy(stream);
+  UQ_EXPECT(same);
+  return 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"query_groups_and_block_sizes", test_query_groups_and_block_sizes},
     {"other_head_dims", test_other_head_dims},
@@ -375,6 +458,7 @@ static const uq_test_case_t tests[] = {
     {"long_contexts", test_long_contexts},
     {"merge_in_decode", test_merge_in_decode},
     {"graph_capture", test_graph_capture},
+    {"back_to_back_runs", test_back_to_back_runs},
     {0, 0}};
 
 int main(int argc, char **argv) {
