@@ -3415,7 +3415,12 @@ module attributes {gpu.container_module} {
       %den = arith.addf %fin#1, %ws : f32
       %pos = arith.cmpf une, %den, %zero_f : f32
       %den1 = arith.select %pos, %den, %one_f : f32
-      %qo = arith.divf %fin#0, %den1 : f32
+      // den >= 1 where it counts (the largest weight is its partition's L,
+      // itself >= 1, or a lone sink's e^0): rcp.approx (1 ulp) and a
+      // multiply, as in the decode's merges, instead of the IEEE division's
+      // range checks and slow path
+      %rden = llvm.inline_asm asm_dialect = att "rcp.approx.ftz.f32 $0, $1;", "=f,f" %den1 : (f32) -> f32
+      %qo = arith.mulf %fin#0, %rden : f32
       %o = arith.select %pos, %qo, %zero_f : f32
       %ob = arith.truncf %o : f32 to bf16
       %obi = arith.bitcast %ob : bf16 to i16
