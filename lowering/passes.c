@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lowering/evaluate_globals/evaluate_globals.h"
 #include "lowering/inline/inline.h"
 #include "lowering/specialize/specialize.h"
 #include "lowering/unroll/unroll.h"
@@ -11,8 +12,13 @@
 #include "lowering/verify_unrolled/verify_unrolled.h"
 
 const uq_pass_def_t *const uq_passes[] = {
-    &uq_specialize_pass, &uq_inline_pass,          &uq_unroll_pass,
-    &uq_to_rocdl_pass,   &uq_verify_unrolled_pass, NULL,
+    &uq_specialize_pass,
+    &uq_evaluate_globals_pass,
+    &uq_inline_pass,
+    &uq_unroll_pass,
+    &uq_to_rocdl_pass,
+    &uq_verify_unrolled_pass,
+    NULL,
 };
 
 const uq_pass_def_t *uq_pass_lookup(const char *name, size_t length) {

@@ -264,16 +264,19 @@ void uq_pipeline_text(const uq_variant_t *variant,
                       const uq_compile_options_t *options, char *out,
                       size_t size) {
   if (uq_variant_is_nvidia(variant)) {
-    // The same front half (without uq-inline: LLVM inlines the sm_90a
-    // helpers after their loops are unrolled, which kept the QG <= 8 decode
-    // at D = 256 within 128 registers when it was built for 4 CTAs per SM), and
-    // uq-verify-unrolled (no register array left indexed at run time);
+    // The same front half (uq-inline only for the helpers marked
+    // uq.inline, whose constants the loops' bounds need: LLVM inlines the
+    // other sm_90a helpers after their loops are unrolled, which kept the QG <=
+    // 8 decode at D = 256 within 128 registers when it was built for 4 CTAs per
+    // SM), and uq-verify-unrolled (no register array left indexed at run time);
     // then the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
     // (format=isa gives the PTX). The module's #nvvm.target carries chip,
     // PTX version and O.
     snprintf(out, size,
              "builtin.module("
-             "uq-specialize{%s},canonicalize,uq-unroll-loops,canonicalize,"
+             "uq-specialize{%s},uq-evaluate-globals,uq-inline{marked},"
+             "canonicalize,"
+             "uq-unroll-loops,canonicalize,"
              "uq-unroll-loops,canonicalize,cse,uq-verify-unrolled,"
              "lower-affine,convert-scf-to-cf,"
              "gpu.module(convert-vector-to-llvm),"
@@ -294,7 +297,8 @@ void uq_pipeline_text(const uq_variant_t *variant,
   snprintf(
       out, size,
       "builtin.module("
-      "uq-specialize{%s},uq-inline,canonicalize,uq-unroll-loops,canonicalize,"
+      "uq-specialize{%s},uq-evaluate-globals,uq-inline,canonicalize,"
+      "uq-unroll-loops,canonicalize,"
       "uq-unroll-loops,canonicalize,cse,uq-verify-unrolled,convert-uq-to-rocdl,"
       "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"
       "lower-affine,convert-scf-to-cf,"

@@ -12,18 +12,21 @@
 enum { kMaxDepth = 16 };
 
 typedef struct inline_state_s {
-  int inlined;
+  bool marked_only; // option "marked": only helpers with uq.inline
 } inline_state_t;
 
 static void *create_state(const char *options, char *error, size_t error_size) {
-  if (*options) {
-    snprintf(error, error_size, "uq-inline: takes no options (got '%s')",
-             options);
+  bool marked = strcmp(options, "marked") == 0;
+  if (*options && !marked) {
+    snprintf(error, error_size,
+             "uq-inline: the only option is 'marked' (got '%s')", options);
     return NULL;
   }
   inline_state_t *state = calloc(1, sizeof(*state));
   if (!state)
     snprintf(error, error_size, "out of memory");
+  else
+    state->marked_only = marked;
   return state;
 }
 
@@ -74,10 +77,21 @@ static MlirOperation find_callee(MlirOperation call) {
   return (MlirOperation){NULL};
 }
 
+// Whether `callee` (null: missing) is inlined in this run: always, or with
+// `marked_only` only when it carries uq.inline.
+static bool due(MlirOperation callee, bool marked_only) {
+  return !marked_only ||
+         (!mlirOperationIsNull(callee) &&
+          !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+              callee, mlirStringRefCreateFromCString("uq.inline"))));
+}
+
 static bool inline_call(MlirOperation call, void *user_data) {
-  inline_state_t *state = user_data;
+  const inline_state_t *state = user_data;
   MlirOperation callee = find_callee(call);
   MlirStringRef name = symbol_of(call, "callee");
+  if (!due(callee, state->marked_only))
+    return true;
   if (mlirOperationIsNull(callee)) {
     uq_emit_error(call, "uq-inline: no func.func @%.*s in the enclosing module",
                   (int)name.length, name.data);
@@ -116,7 +130,6 @@ static bool inline_call(MlirOperation call, void *user_data) {
   mlirOperationDestroy(ret);
   mlirOperationDestroy(call);
   mlirOperationDestroy(copy);
-  ++state->inlined;
   return true;
 }
 
@@ -131,40 +144,56 @@ static bool erase_helper(MlirOperation op, void *user_data) {
   return true;
 }
 
-static bool first_call(MlirOperation op, void *user_data) {
-  MlirOperation *found = user_data;
-  if (mlirOperationIsNull(*found))
-    *found = op;
+typedef struct pending_s {
+  bool marked_only;
+  MlirOperation first; // the first call due, or null
+} pending_t;
+
+static bool first_due(MlirOperation op, void *user_data) {
+  pending_t *pending = user_data;
+  if (mlirOperationIsNull(pending->first) &&
+      due(find_callee(op), pending->marked_only))
+    pending->first = op;
   return true;
 }
 
-static bool run(MlirOperation root, void *user_data) {
-  inline_state_t *state = user_data;
+bool uq_inline_calls(MlirOperation root, bool marked_only) {
+  inline_state_t state = {marked_only};
   // Inlining a helper brings in the calls it makes: repeat until none are
   // left (calls inside helpers are inlined too, which changes nothing but
   // the order).
   for (int depth = 0; depth <= kMaxDepth; ++depth) {
-    state->inlined = 0;
-    MlirOperation pending = {NULL};
-    if (!uq_walk_collect(root, is_call, first_call, &pending))
+    pending_t pending = {marked_only, {NULL}};
+    if (!uq_walk_collect(root, is_call, first_due, &pending))
       return false;
-    if (mlirOperationIsNull(pending))
-      break;
+    if (mlirOperationIsNull(pending.first))
+      return true;
     if (depth == kMaxDepth) {
-      uq_emit_error(pending,
+      uq_emit_error(pending.first,
                     "uq-inline: calls nested deeper than %d (recursion?)",
                     kMaxDepth);
       return false;
     }
-    if (!uq_walk_collect(root, is_call, inline_call, state))
+    if (!uq_walk_collect(root, is_call, inline_call, &state))
       return false;
   }
-  return uq_walk_collect(root, is_helper, erase_helper, NULL);
+  return true;
+}
+
+static bool run(MlirOperation root, void *user_data) {
+  const inline_state_t *state = user_data;
+  if (!uq_inline_calls(root, state->marked_only))
+    return false;
+  return state->marked_only ||
+         uq_walk_collect(root, is_helper, erase_helper, NULL);
 }
 
 const uq_pass_def_t uq_inline_pass = {
-    "uq-inline", "Inline the func.func helpers of gpu.modules and erase them",
-    NULL,        create_state,
-    clone_state, free,
+    "uq-inline",
+    "Inline the func.func helpers of gpu.modules and erase them",
+    "marked: only helpers with uq.inline, erasing none",
+    create_state,
+    clone_state,
+    free,
     run,
 };

@@ -3,7 +3,7 @@
 // uq-inline's errors: a helper with branches (its body is spliced as one
 // block) and recursion (which would
 // never finish inlining).
-// BAD: uq-opt: error: uq-inline: takes no options (got 'bogus')
+// BAD: uq-opt: error: uq-inline: the only option is 'marked' (got 'bogus')
 
 gpu.module @blocks {
   // CHECK: invalid.mlir:[[@LINE+1]]:3: error: uq-inline: @branchy must have one block (use scf, not cf)
