@@ -1089,14 +1089,79 @@ module attributes {gpu.container_module} {
   // than 4 (128) on every issue-9 shape once the split policy counts whole
   // rounds of CTAs (4 had been 7-14% faster than 3). D = 64, QG <= 8: 5
   // (88) 4-9% faster than 7 (72). D = 128 measured slower with 5 and 4
-  // for qg_max 8 and 16, squeezed to 96 and 128 registers. Shared memory
-  // (kernel_abi.h) allows them: 2 stages at D = 256, QG <= 8 (3 and 4
-  // measured slower there, at 2 CTAs per SM as at 4), 3 elsewhere.
+  // for qg_max 8 and 16, squeezed to 96 and 128 registers; 3 CTAs at D =
+  // 256, QG <= 8 (168 registers) and 5 and 4 at D = 128 again 2-8% slower
+  // after the loop's later changes. Shared memory (@uq_sm90_shared_bytes)
+  // allows them.
   gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [5, 5, 4, 3, 2, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
-    // The slot geometry of the head dim D (runtime/kernel_abi.h's
-    // UQ_SM90_SLOT_STRIDE): K codes + scales [0, kend), kend = D/2 + D/32;
+    // The dynamic shared memory the decode is launched with: @uq_decode's
+    // layout, computed by @uq_sm90_shared_bytes once the variant is
+    // specialized (uq-evaluate-globals) and read by the runtime from the
+    // cubin's symbol (codeobj/cubin.h).
+    llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @uq_sm90_shared_bytes} : i32
+
+    // A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
+    // (3 and 4 measured slower there, at 2 CTAs per SM as at 4), 3 for the
+    // other dims, 4 for qg_max 16. Inlined before the loops unroll
+    // (uq.inline), whose bounds and stage indices it sets.
+    func.func private @uq_sm90_stages() -> i32 attributes {uq.inline} {
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %c256 = arith.constant 256 : index
+      %i8 = arith.constant 8 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %is256 = arith.cmpi eq, %hd, %c256 : index
+      %small = arith.cmpi ule, %qg_max, %i8 : index
+      %n8 = arith.select %is256, %c2, %c3 : i32
+      %n = arith.select %small, %n8, %c4 : i32
+      return %n : i32
+    }
+
+    // The decode's shared memory, in bytes: during the tile walk the 4
+    // warps' stages (@uq_sm90_stages x 16 slots of the slot stride), then
+    // Q as f16, 16 rows of 2 D + 16 bytes; after it, from offset 0, the
+    // merge of the warps' partials (rows = 8 for qg_max 8, 16 for 16: per
+    // warp rows x D f32, then 16 maxima and 16 sums per warp) and this
+    // CTA's own partials for a cluster's merge (rows x D bf16, then (max,
+    // L) f32 per row). The larger of the two.
+    func.func private @uq_sm90_shared_bytes() -> i32 {
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c64 = arith.constant 64 : i32
+      %c128 = arith.constant 128 : i32
+      %i8 = arith.constant 8 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %nstages = func.call @uq_sm90_stages() : () -> i32
+      %w0 = arith.muli %geo#2, %nstages : i32
+      %w1 = arith.muli %w0, %c64 : i32
+      %qrow0 = arith.muli %hd_i, %c2 : i32
+      %qrow = arith.addi %qrow0, %c16 : i32
+      %qbytes = arith.muli %qrow, %c16 : i32
+      %walk = arith.addi %w1, %qbytes : i32
+      %small = arith.cmpi ule, %qg_max, %i8 : index
+      %rows = arith.select %small, %c8, %c16 : i32
+      %acc0 = arith.muli %rows, %hd_i : i32
+      %acc1 = arith.muli %acc0, %c4 : i32
+      %mfloats = arith.addi %acc1, %c128 : i32
+      %mbytes = arith.muli %mfloats, %c4 : i32
+      %prow = arith.addi %qrow0, %c8 : i32
+      %pbytes = arith.muli %rows, %prow : i32
+      %merge = arith.addi %mbytes, %pbytes : i32
+      %bytes = arith.maxui %walk, %merge : i32
+      return %bytes : i32
+    }
+
+    // The slot geometry of the head dim D: K codes + scales [0, kend),
+    // kend = D/2 + D/32;
     // V codes + scales at voff = kend rounded up to 16 (ldmatrix rows) when
     // cp.async can move them there (kend a multiple of 4), else at kend
     // itself (D = 64: kend 34, V read by 16-bit loads, @uq_sm90_v_frags),
@@ -1977,21 +2042,12 @@ module attributes {gpu.container_module} {
       %stride = arith.addi %geo#2, %c0 : i32
       %kso = arith.shrui %hd_i, %c1_g : i32
       %vso = arith.addi %voff, %kso : i32
-      // a stage: 16 slots; a warp's: nst stages for QG <= 8 (2 for D = 256,
-      // where more measured slower, else 3) or 4 (QG 16)
+      // a stage: 16 slots; a warp's: %nstages (@uq_sm90_stages)
       %stage_b = arith.shli %stride, %c4_g : i32
-      %c3_g = arith.constant 3 : i32
-      %c256_g = arith.constant 256 : i32
-      %is256 = arith.cmpi eq, %hd_i, %c256_g : i32
-      %c2_s = arith.constant 2 : i32
-      %nst = arith.select %is256, %c2_s, %c3_g : i32
-      %nst1 = arith.subi %nst, %c1_g : i32
-      %wst3 = arith.muli %stage_b, %nst : i32
+      %nstages = func.call @uq_sm90_stages() : () -> i32
+      %nstm1 = arith.subi %nstages, %c1_g : i32
       %c2_g = arith.constant 2 : i32
-      %c4_s = arith.constant 4 : i32
-      %nst16 = arith.addi %c4_s, %c0 : i32
-      %nst16m1 = arith.subi %nst16, %c1_g : i32
-      %wst4 = arith.muli %stage_b, %nst16 : i32
+      %c3_g = arith.constant 3 : i32
       // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
       // n-tiles (QG 16) of PV accumulators
       %i64_g = arith.constant 64 : index
@@ -2010,9 +2066,8 @@ module attributes {gpu.container_module} {
       // 16), after the stages (4 warps x 3 stages for QG <= 8, x 4 for 16).
       %c8_q = arith.constant 8 : i32
       %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
-      %wst3x4 = arith.shli %wst3, %c2_g : i32
-      %wst4x4 = arith.shli %wst4, %c2_g : i32
-      %q16_off = arith.select %small, %wst3x4, %wst4x4 : i32
+      %wst_all = arith.muli %stage_b, %nstages : i32
+      %q16_off = arith.shli %wst_all, %c2_g : i32
       %c16_g = arith.constant 16 : i32
       %qrow_b0 = arith.shli %hd_i, %c1_g : i32
       %qrow_bytes = arith.addi %qrow_b0, %c16_g : i32
@@ -2243,7 +2298,6 @@ module attributes {gpu.container_module} {
       // its first nstages - 1 tiles issued now (one commit group each,
       // empty or not), then the block of tile nstages - 1; each iteration
       // issues one tile and loads the block of the one after.
-      %nstages = arith.select %small, %nst, %nst16 : i32
       %npro = arith.subi %nstages, %c1 : i32
       %npro_ix = arith.index_cast %npro : i32 to index
       %wst = arith.muli %stage_b, %nstages : i32
@@ -2424,26 +2478,26 @@ module attributes {gpu.container_module} {
         %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
-          %ni = arith.addi %iti, %nst1 : i32
+          %ni = arith.addi %iti, %nstm1 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
           scf.if %have {
             %k4 = arith.muli %ni, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %ns = arith.remui %ni, %nst : i32
+            %ns = arith.remui %ni, %nstages : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-          %n3 = arith.addi %iti, %nst : i32
+          %n3 = arith.addi %iti, %nstages : i32
           %nk4 = arith.muli %n3, %c4 : i32
           %nk = arith.addi %warp, %nk4 : i32
           %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nst1 : (i32) -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          %cs = arith.remui %iti, %nst : i32
+          %cs = arith.remui %iti, %nstages : i32
           %cso = arith.muli %cs, %stage_b : i32
           %sb = arith.addi %wbase, %cso : i32
           %sbp_off = arith.subi %sb, %smem_i : i32
@@ -2684,26 +2738,26 @@ module attributes {gpu.container_module} {
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           // next copy: tile i + nst16 - 1 into its stage
-          %ni = arith.addi %iti, %nst16m1 : i32
+          %ni = arith.addi %iti, %nstm1 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
           scf.if %have {
             %k4 = arith.muli %ni, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
             %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-            %ns = arith.remui %ni, %nst16 : i32
+            %ns = arith.remui %ni, %nstages : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
             func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
           }
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-          %n4 = arith.addi %iti, %nst16 : i32
+          %n4 = arith.addi %iti, %nstages : i32
           %nk4 = arith.muli %n4, %c4 : i32
           %nk = arith.addi %warp, %nk4 : i32
           %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nst16m1 : (i32) -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          %cs = arith.remui %iti, %nst16 : i32
+          %cs = arith.remui %iti, %nstages : i32
           %cso = arith.muli %cs, %stage_b : i32
           %sb = arith.addi %wbase, %cso : i32
           %sbp_off = arith.subi %sb, %smem_i : i32

@@ -161,7 +161,10 @@ typedef struct uq_kernel_info_s {
   char symbol[136]; // `.symbol` (the descriptor symbol, "<name>.kd")
   uint32_t kernarg_segment_size;
   uint32_t kernarg_segment_align;
-  uint32_t group_segment_fixed_size;   // static LDS bytes
+  uint32_t group_segment_fixed_size; // static LDS bytes
+  // A cubin's uq_dynamic_shared_bytes: the dynamic shared memory the kernel
+  // is launched with (codeobj/cubin.h); 0: none.
+  uint32_t dynamic_shared_bytes;
   uint32_t private_segment_fixed_size; // scratch bytes per work-item
   uint32_t wavefront_size;
   uint32_t sgpr_count;
@@ -242,6 +245,11 @@ UQ_API const uint8_t *uq_code_object_image(const uq_code_object_t *code_object,
 // at most 16 warps each; 228 KiB shared memory per SM).
 UQ_API uint32_t uq_kernel_occupancy(const uq_kernel_info_t *kernel,
                                     uint32_t workgroup_waves);
+
+// Waves (warps) in the kernel's workgroup, for its occupancy figure: the
+// required workgroup size when the metadata gives one, else the largest it
+// admits.
+UQ_API uint32_t uq_kernel_workgroup_waves(const uq_kernel_info_t *kernel);
 
 // Writes the kernel's manifest as one JSON object (symbol, kernarg layout,
 // LDS, registers, scratch, occupancy) to `out` (a FILE*). `variant` is added

@@ -16,6 +16,7 @@ enum {
   kShtSymtab = 2,
   kShtNobits = 8,
   kSttFunc = 2,
+  kSttObject = 1,
   // .nv.info attribute formats and the attributes read.
   kFmtNval = 1,
   kFmtBval = 2,
@@ -264,6 +265,35 @@ static uq_status_t parse_function_info(const cubin_t *c, uint32_t text,
   return UQ_OK;
 }
 
+// The value of the 4-byte object symbol `name` (a .const global of the
+// PTX, in a .nv.constant section), in *out_value; 0 when there is none.
+static uq_status_t read_u32_symbol(const cubin_t *c, const char *name,
+                                   uint32_t *out_value) {
+  *out_value = 0;
+  const section_t *symtab = NULL;
+  for (uint32_t i = 0; i < c->section_count; ++i)
+    if (c->sections[i].type == kShtSymtab)
+      symtab = &c->sections[i];
+  const section_t *strtab = &c->sections[symtab->link];
+  for (uint64_t i = 0; i < c->symbol_count; ++i) {
+    const uint8_t *sym = c->symbols + i * kSymSize;
+    const char *sym_name = string_at(c, strtab, rd32(sym));
+    if (!sym_name || strcmp(sym_name, name) != 0 ||
+        (sym[4] & 0xf) != kSttObject)
+      continue;
+    uint32_t index = rd16(sym + 6);
+    uint64_t value = rd64(sym + 8), bytes = rd64(sym + 16);
+    if (index >= c->section_count || bytes != 4 ||
+        c->sections[index].type == kShtNobits ||
+        !range_ok(value, 4, c->sections[index].size))
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                            "symbol %s is not 4 initialized bytes", name);
+    *out_value = rd32(c->data + c->sections[index].offset + value);
+    return UQ_OK;
+  }
+  return UQ_OK;
+}
+
 uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
                            uq_code_object_t *co) {
   cubin_t c = {.data = data, .size = size};
@@ -307,6 +337,9 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
     memcpy(co->image, data, size);
     co->image_size = size;
   }
+  uint32_t dynamic_shared = 0;
+  if (!status)
+    status = read_u32_symbol(&c, "uq_dynamic_shared_bytes", &dynamic_shared);
   size_t next_param = 0;
   for (uint32_t i = 0; !status && i < c.section_count; ++i) {
     const section_t *info = &c.sections[i];
@@ -324,6 +357,7 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
     snprintf(ki->symbol, sizeof(ki->symbol), "%s", name);
     ki->wavefront_size = 32;
     ki->max_flat_workgroup_size = 1024;
+    ki->dynamic_shared_bytes = dynamic_shared;
     uint32_t capacity = (uint32_t)(info->size / kKparamBytes);
     uq_kernarg_t *args = co->args + next_param;
     next_param += capacity;

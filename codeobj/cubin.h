@@ -15,7 +15,11 @@
 // flags u32 with the size in bytes in bits 18-31), CBANK_PARAM_SIZE,
 // MAX_THREADS and REQNTID. Static shared memory is the size of the
 // NOBITS section `.nv.shared.<kernel>` (on sm_90 it includes the 1 KiB the
-// system reserves per block).
+// system reserves per block). Dynamic shared memory is a launch parameter,
+// not in the file: a kernel that needs it states it as a 4-byte constant
+// global `uq_dynamic_shared_bytes` (PTX `.visible .const .u32`; kernels.mlir
+// computes it per variant, uq-evaluate-globals), read from its symbol into
+// every kernel of the cubin.
 #ifndef UQ_CODEOBJ_CUBIN_H_
 #define UQ_CODEOBJ_CUBIN_H_
 

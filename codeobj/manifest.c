@@ -31,7 +31,8 @@ static uint64_t unified_vgprs(const uq_kernel_info_t *kernel) {
 // 32-bit registers per SM in 4 sub-partitions, allocated per warp in units
 // of 256; at most 64 warps per SM (16 per sub-partition); 228 KiB of shared
 // memory per SM. The figure is warps per sub-partition, the counterpart of
-// gfx950's waves per SIMD; dynamic shared memory is not in the cubin.
+// gfx950's waves per SIMD; a block's shared memory is the static one plus
+// the dynamic one the cubin states (uq_dynamic_shared_bytes).
 static uint32_t sm90_occupancy(const uq_kernel_info_t *kernel,
                                uint32_t workgroup_warps) {
   enum { kRegsPerSmsp = 16384, kRegUnit = 256, kMaxWarpsPerSmsp = 16 };
@@ -42,8 +43,10 @@ static uint32_t sm90_occupancy(const uq_kernel_info_t *kernel,
   uint32_t per_warp = align_up(regs * 32, kRegUnit);
   uint32_t warps = min_u32(kMaxWarpsPerSmsp, kRegsPerSmsp / per_warp);
   uint32_t blocks = kSmsps * warps / workgroup_warps;
-  if (kernel->group_segment_fixed_size > 0)
-    blocks = min_u32(blocks, kSharedPerSm / kernel->group_segment_fixed_size);
+  uint64_t shared =
+      (uint64_t)kernel->group_segment_fixed_size + kernel->dynamic_shared_bytes;
+  if (shared > 0)
+    blocks = min_u32(blocks, (uint32_t)(kSharedPerSm / shared));
   uint64_t resident = (uint64_t)blocks * workgroup_warps;
   return min_u32(warps, (uint32_t)((resident + kSmsps - 1) / kSmsps));
 }
@@ -95,9 +98,7 @@ static void write_json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-// Waves in a workgroup for the occupancy figure: the required workgroup
-// size when the metadata gives one, else the largest it admits.
-static uint32_t manifest_workgroup_waves(const uq_kernel_info_t *kernel) {
+uint32_t uq_kernel_workgroup_waves(const uq_kernel_info_t *kernel) {
   uint64_t items = kernel->max_flat_workgroup_size;
   if (kernel->reqd_workgroup_size[0])
     items = (uint64_t)kernel->reqd_workgroup_size[0] *
@@ -112,7 +113,7 @@ uq_status_t uq_kernel_write_manifest_json(const uq_kernel_info_t *kernel,
   if (!kernel || !out_file)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL argument");
   FILE *f = out_file;
-  uint32_t workgroup_waves = manifest_workgroup_waves(kernel);
+  uint32_t workgroup_waves = uq_kernel_workgroup_waves(kernel);
   fputs("{\"symbol\": ", f);
   write_json_string(f, kernel->symbol);
   fputs(", \"name\": ", f);
@@ -133,22 +134,22 @@ uq_status_t uq_kernel_write_manifest_json(const uq_kernel_info_t *kernel,
     write_json_string(f, a->name);
     fputc('}', f);
   }
-  fprintf(f,
-          "], \"lds_bytes\": %u, \"sgpr_count\": %u, \"vgpr_count\": %u, "
-          "\"agpr_count\": %u, \"sgpr_spill_count\": %u, "
-          "\"vgpr_spill_count\": %u, \"scratch_bytes\": %u, "
-          "\"wavefront_size\": %u, \"max_workgroup_size\": %u, "
-          "\"reqd_workgroup_size\": [%u, %u, %u], "
-          "\"occupancy\": %u, \"occupancy_workgroup_waves\": %u, "
-          "\"fp16_overflow\": %d}\n",
-          kernel->group_segment_fixed_size, kernel->sgpr_count,
-          kernel->vgpr_count, kernel->agpr_count, kernel->sgpr_spill_count,
-          kernel->vgpr_spill_count, kernel->private_segment_fixed_size,
-          kernel->wavefront_size, kernel->max_flat_workgroup_size,
-          kernel->reqd_workgroup_size[0], kernel->reqd_workgroup_size[1],
-          kernel->reqd_workgroup_size[2],
-          uq_kernel_occupancy(kernel, workgroup_waves), workgroup_waves,
-          uq_kd_fp16_overflow(&kernel->descriptor));
+  fprintf(
+      f,
+      "], \"lds_bytes\": %u, \"sgpr_count\": %u, \"vgpr_count\": %u, "
+      "\"agpr_count\": %u, \"sgpr_spill_count\": %u, "
+      "\"vgpr_spill_count\": %u, \"scratch_bytes\": %u, "
+      "\"wavefront_size\": %u, \"max_workgroup_size\": %u, "
+      "\"reqd_workgroup_size\": [%u, %u, %u], "
+      "\"occupancy\": %u, \"occupancy_workgroup_waves\": %u, "
+      "\"dynamic_lds_bytes\": %u, \"fp16_overflow\": %d}\n",
+      kernel->group_segment_fixed_size, kernel->sgpr_count, kernel->vgpr_count,
+      kernel->agpr_count, kernel->sgpr_spill_count, kernel->vgpr_spill_count,
+      kernel->private_segment_fixed_size, kernel->wavefront_size,
+      kernel->max_flat_workgroup_size, kernel->reqd_workgroup_size[0],
+      kernel->reqd_workgroup_size[1], kernel->reqd_workgroup_size[2],
+      uq_kernel_occupancy(kernel, workgroup_waves), workgroup_waves,
+      kernel->dynamic_shared_bytes, uq_kd_fp16_overflow(&kernel->descriptor));
   if (fflush(f) != 0 || ferror(f))
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot write the manifest of %s", kernel->name);

@@ -58,45 +58,16 @@ typedef enum uq_reduce_arg_e {
 // the decode's UQ_DECODE_SM90_ARG_* after them; records
 // decode_sm90_d<D>_qg_max{8,16} and reduce_sm90_d<D>, D = 64, 128, 256):
 // decode grid (B, Hk, P) of 128-thread CTAs (4 warps), as clusters of
-// (1, 1, P) when it merges its P partitions itself (P = 1 needs none), with
-// UQ_SM90_DECODE_SHARED_BYTES_FOR(D, qg_max) of dynamic shared memory (the
-// launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it):
-// 4 warps x stages (qg_max 8: 2 for D = 256, 3 for 64 and 128; 4 for
-// qg_max 16) x 16 slots x
-// UQ_SM90_SLOT_STRIDE(D) B, then Q as f16, 16 rows x (2 D + 16) B. The slot
-// stride holds K codes + scales (D/2 + D/32 B) and V codes + scales, from
-// the next multiple of 16 where cp.async can move them there (K end a
-// multiple of 4), else right after K (D = 64: K end 34), rounded up to an
-// odd multiple of 16 (ldmatrix without bank conflicts): 304 B for D = 256,
-// 176 for 128, 80 for 64 (kernels.mlir @uq_sm90_slot_geometry). That
-// lets the CTAs per SM the variants are built for share an SM
-// (uq.min_ctas_per_sm: D = 256 2 for qg_max 8 and 16; D = 128 4 and 3;
-// D = 64 5 and 5), registers being the limit.
+// (1, 1, P) when it merges its P partitions itself (P = 1 needs none),
+// with the dynamic shared memory its cubin states (uq_dynamic_shared_bytes,
+// computed in kernels.mlir by @uq_sm90_shared_bytes from the variant's
+// layout: the warps' cp.async stages and Q, or after the walk the merge of
+// the warps' partials and the partials a cluster's merge reads; the
+// launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it).
+// Clusters of up to 8 CTAs are portable on every sm_90 part.
 // Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (4 head
 // dims x 4 partition lanes each), 4128 B of static shared memory.
 #define UQ_SM90_DECODE_THREADS 128
-#define UQ_SM90_SLOT_KEND(d) ((d) / 2 + (d) / 32)
-#define UQ_SM90_SLOT_VOFF(d)                                                   \
-  (UQ_SM90_SLOT_KEND(d) % 4 ? UQ_SM90_SLOT_KEND(d)                             \
-                            : (UQ_SM90_SLOT_KEND(d) + 15) / 16 * 16)
-#define UQ_SM90_SLOT_STRIDE(d)                                                 \
-  ((((UQ_SM90_SLOT_VOFF(d) + UQ_SM90_SLOT_KEND(d) + 15) / 16) | 1) * 16)
-#define UQ_SM90_DECODE_SHARED_BYTES_FOR(d, qg_max)                             \
-  (4 * ((qg_max) <= 8 ? ((d) == 256 ? 2 : 3) : 4) * 16 *                       \
-       UQ_SM90_SLOT_STRIDE(d) +                                                \
-   16 * (2 * (d) + 16))
-// After the tile walk the same memory holds the CTA's merge of its warps'
-// partials (kernels.mlir, after the tile loops): 4 warps x rows (8 for
-// qg_max 8, 16 for 16) x D f32, then per warp 16 maxima and 16 sums; the
-// stages above must cover it (checked in plan.c).
-#define UQ_SM90_DECODE_MERGE_BYTES_FOR(d, qg_max)                              \
-  (4 * ((qg_max) <= 8 ? 8 : 16) * (d)*4 + 4 * 16 * 2 * 4)
-// A decode that merges its cluster's partitions keeps its own partials
-// right after that: rows x D bf16, then (max, L) f32 per row; the other
-// CTAs of the cluster read them there (kernels.mlir, "The cluster's
-// merge"). Clusters of up to 8 CTAs are portable on every sm_90 part.
-#define UQ_SM90_DECODE_PARTIAL_BYTES_FOR(d, qg_max)                            \
-  (((qg_max) <= 8 ? 8 : 16) * (2 * (d) + 8))
 #define UQ_SM90_CLUSTER_MAX_PARTITIONS 8
 #define UQ_SM90_REDUCE_THREADS(d) (d)
 // Store grid (num_tokens, Hk) of one 32-lane warp each: the same kernel

@@ -22,8 +22,8 @@ struct uq_plan_s {
   // The GPU's SMs and decode CTAs per SM, for the resident policy (sm_90a);
   // 0: the seed's policy (gfx950, sim, host).
   uint32_t compute_units, workgroups_per_cu;
-  // sm_90a: the decode's dynamic shared memory (kernel_abi.h), worked out
-  // once for the occupancy queries and every launch; 0 elsewhere.
+  // sm_90a: the decode's dynamic shared memory (its cubin states it), for
+  // the occupancy queries and every launch; 0 elsewhere.
   uint32_t decode_dynamic_lds;
   // sm_90a: the largest P whose CTAs merge in the decode (P = 1 always; as
   // clusters of P only while the clusters keep every slot of the resident
@@ -50,21 +50,6 @@ struct uq_plan_s {
   uq_kernel_counters_t last_decode, last_reduce;
   uq_rt_store_t store; // uq_plan_store (plan_store.c)
 };
-
-// Every sm_90a decode variant's shared memory holds its merge and, after
-// it, its partials for the cluster's merge (kernel_abi.h).
-#define UQ_SM90_MERGE_FITS(d, qg_max)                                          \
-  _Static_assert(UQ_SM90_DECODE_SHARED_BYTES_FOR(d, qg_max) >=                 \
-                     UQ_SM90_DECODE_MERGE_BYTES_FOR(d, qg_max) +               \
-                         UQ_SM90_DECODE_PARTIAL_BYTES_FOR(d, qg_max),          \
-                 "sm_90a decode D " #d " qg_max " #qg_max                      \
-                 ": the stages do not cover the merge and the partials")
-UQ_SM90_MERGE_FITS(64, 8);
-UQ_SM90_MERGE_FITS(64, 16);
-UQ_SM90_MERGE_FITS(128, 8);
-UQ_SM90_MERGE_FITS(128, 16);
-UQ_SM90_MERGE_FITS(256, 8);
-UQ_SM90_MERGE_FITS(256, 16);
 
 #define INVALID(...) UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
 #define TRY(expr)                                                              \
@@ -343,8 +328,14 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   // resident policy, sized by the device's occupancy.
   if (decode && context->device->vtable->occupancy) {
     TRY(uq_rt_context_load_object(context, decode));
-    plan->decode_dynamic_lds = UQ_SM90_DECODE_SHARED_BYTES_FOR(
-        decode->source.head_dim, decode->source.qg_max);
+    // The decode's own statement of its shared memory (kernels.mlir's
+    // layout, read from the cubin's uq_dynamic_shared_bytes).
+    plan->decode_dynamic_lds = decode->kernel->dynamic_shared_bytes;
+    if (plan->decode_dynamic_lds == 0)
+      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                            "variant %s states no dynamic shared memory (its "
+                            "cubin has no uq_dynamic_shared_bytes)",
+                            decode->source.variant);
     UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
                            context->device, decode->function,
                            UQ_SM90_DECODE_THREADS, plan->decode_dynamic_lds,

@@ -446,8 +446,9 @@ int main(int argc, char **argv) {
       printf("%-22s %-26s %8zu %5u %5u %5u %7u %7u %6u %8.3f\n",
              variants[v].key, kernel->name, c->size, kernel->vgpr_count,
              kernel->agpr_count, kernel->sgpr_count,
-             kernel->group_segment_fixed_size,
-             kernel->private_segment_fixed_size, uq_kernel_occupancy(kernel, 1),
+             kernel->group_segment_fixed_size + kernel->dynamic_shared_bytes,
+             kernel->private_segment_fixed_size,
+             uq_kernel_occupancy(kernel, uq_kernel_workgroup_waves(kernel)),
              seconds);
     uq_code_object_destroy(code_object);
     if (status) {

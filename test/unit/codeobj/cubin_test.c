@@ -4,7 +4,8 @@
 // printed to a log (the independent oracle). Every truncation and random
 // byte flips of the cubin must come back as a status, never a crash. When
 // the build has the kernels' cubins, each must agree with its gfx950 twin on
-// the kernel ABI (the size of every parameter) and use no local memory.
+// the kernel ABI (the size of every parameter), use no local memory and
+// state its dynamic shared memory where it takes some.
 // usage: codeobj_cubin_test PROBE.cubin PTXAS.log [KERNELS_DIR]
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "codeobj/codeobj.h"
+#include "runtime/kernel_abi.h"
 #include "uq_test.h"
 
 static const char *g_cubin, *g_log, *g_kernels;
@@ -100,6 +102,7 @@ static int check_kernel(const uq_code_object_t *co, const char *name,
   // smem plus that, as seen with ptxas 13.0. No shared memory, no section.
   UQ_EXPECT_EQ_INT(k->group_segment_fixed_size,
                    want.smem ? want.smem + 1024 : 0);
+  UQ_EXPECT_EQ_INT(k->dynamic_shared_bytes, 12288); // cubin_probe.ptx's
   return 0;
 }
 
@@ -186,10 +189,13 @@ static int test_kernels_match_gfx950(void) {
     return UQ_TEST_SKIP;
   }
   static const char *const pairs[][2] = {
-      {"decode_sm90_qg6.cubin", "decode_d256_qg_max8.hsaco"},
-      {"decode_sm90_qg8.cubin", "decode_d256_qg_max8.hsaco"},
-      {"decode_sm90_qg16.cubin", "decode_d256_qg_max16.hsaco"},
-      {"reduce_sm90.cubin", "reduce_d256.hsaco"}};
+      {"decode_sm90_d256_qg_max8.cubin", "decode_d256_qg_max8.hsaco"},
+      {"decode_sm90_d256_qg_max16.cubin", "decode_d256_qg_max16.hsaco"},
+      {"decode_sm90_d128_qg_max16.cubin", "decode_d128_qg_max16.hsaco"},
+      {"decode_sm90_d64_qg_max16.cubin", "decode_d64_qg_max16.hsaco"},
+      {"reduce_sm90_d256.cubin", "reduce_d256.hsaco"},
+      {"reduce_sm90_d128.cubin", "reduce_d128.hsaco"},
+      {"reduce_sm90_d64.cubin", "reduce_d64.hsaco"}};
   int checked = 0;
   for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); ++i) {
     char cubin_path[1024], hsaco_path[1024];
@@ -213,13 +219,22 @@ static int test_kernels_match_gfx950(void) {
       if (a->args[j].kind != UQ_KERNARG_HIDDEN)
         twin_sizes[twin_count++] = a->args[j].size;
     printf("  %s (%s): %u params (gfx950 twin %u), %u registers, %u B "
-           "shared, %u B local\n",
+           "static + %u B dynamic shared, %u B local\n",
            pairs[i][0], n ? n->name : "?", n ? n->arg_count : 0, twin_count,
            n ? n->vgpr_count : 0, n ? n->group_segment_fixed_size : 0,
+           n ? n->dynamic_shared_bytes : 0,
            n ? n->private_segment_fixed_size : 0);
-    int ok = n && a && uq_code_object_kernel_count(cubin) == 1 &&
-             n->arg_count <= twin_count && n->private_segment_fixed_size == 0;
-    for (uint32_t j = 0; ok && j < n->arg_count; ++j)
+    // The decode's twin arguments, then its own (kernel_abi.h's
+    // UQ_DECODE_SM90_ARG_*: the output, its strides and the sinks); it
+    // states its dynamic shared memory, the reduce has none.
+    int decode = strncmp(pairs[i][0], "decode", 6) == 0;
+    uint32_t want_count = decode ? UQ_DECODE_SM90_ARG_COUNT : twin_count;
+    int ok =
+        n && a && uq_code_object_kernel_count(cubin) == 1 &&
+        twin_count == (decode ? UQ_DECODE_ARG_COUNT : UQ_REDUCE_ARG_COUNT) &&
+        n->arg_count == want_count && n->private_segment_fixed_size == 0 &&
+        (n->dynamic_shared_bytes > 0) == decode;
+    for (uint32_t j = 0; ok && j < twin_count; ++j)
       ok = n->args[j].size == twin_sizes[j];
     uq_code_object_destroy(cubin);
     uq_code_object_destroy(hsaco);

@@ -2,9 +2,9 @@
 # The sm_90a variants' resources, from ptxas itself: compiles each variant's
 # PTX (uq-compile --emit=isa) with the toolkit's ptxas -v, prints registers
 # and shared memory, and fails on any spill, stack frame or local memory
-# (a register array indexed at run time would show here first). The
-# decode kernel's dynamic shared memory is runtime/kernel_abi.h's
-# UQ_SM90_DECODE_SHARED_BYTES_FOR(D, qg_max).
+# (a register array indexed at run time would show here first). A
+# kernel's dynamic shared memory is the uq_dynamic_shared_bytes constant
+# its PTX states (the decode's, from kernels.mlir's @uq_sm90_shared_bytes).
 # usage: sm90_resources.sh UQ_COMPILE KERNELS_MLIR CUDA_DIR
 set -euo pipefail
 compile=$1 source=$2 cuda=$3
@@ -20,7 +20,8 @@ for ptx in "$work"/*.ptx; do
   variant=$(basename "$ptx" .ptx)
   report=$("$cuda/bin/ptxas" -arch=sm_90a -v "$ptx" -o "$work/$variant.cubin" 2>&1)
   registers=$(grep -o 'Used [0-9]* registers' <<<"$report" | head -1)
-  echo "$variant: $registers, $(grep -o "[0-9]* bytes smem" <<<"$report" | head -1) static shared"
+  dynamic=$(sed -n 's/.*uq_dynamic_shared_bytes = \([0-9]*\);.*/\1/p' "$ptx")
+  echo "$variant: $registers, $(grep -o "[0-9]* bytes smem" <<<"$report" | head -1) static shared, ${dynamic:-0} bytes dynamic"
   if grep -E '[1-9][0-9]* bytes (stack frame|spill stores|spill loads)' <<<"$report"; then
     echo "$variant: spills or stack frame" >&2
     status=1
