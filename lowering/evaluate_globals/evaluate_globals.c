@@ -1,7 +1,6 @@
 // uq-evaluate-globals: llvm.mlir.global {uq.value_of = @f} -> @f's value.
 #include "lowering/evaluate_globals/evaluate_globals.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "lowering/builder.h"
@@ -9,21 +8,6 @@
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
 #include "mlir-c/Rewrite.h"
-
-static void *create_state(const char *options, char *error, size_t error_size) {
-  if (*options) {
-    snprintf(error, error_size,
-             "uq-evaluate-globals: takes no options (got '%s')", options);
-    return NULL;
-  }
-  // No state; a non-null pointer says the options parsed.
-  static const char kNoState = 0;
-  return (void *)&kNoState;
-}
-
-static void *clone_state(const void *state) { return (void *)state; }
-
-static void destroy_state(void *state) { (void)state; }
 
 static MlirStringRef kValueOf = {"uq.value_of", 11};
 
@@ -137,15 +121,16 @@ static bool materialize(MlirOperation global, void *user_data) {
 }
 
 static bool run(MlirOperation root, void *state) {
-  return uq_walk_collect(root, has_value_of, materialize, state);
+  (void)state;
+  return uq_walk_collect(root, has_value_of, materialize, NULL);
 }
 
 const uq_pass_def_t uq_evaluate_globals_pass = {
     "uq-evaluate-globals",
     "Give globals with uq.value_of = @f the constant @f folds to",
     NULL,
-    create_state,
-    clone_state,
-    destroy_state,
+    NULL, // no options, no state
+    NULL,
+    NULL,
     run,
 };

@@ -3,7 +3,7 @@
 // uq-evaluate-globals' errors: a missing function, a value known only at
 // run time, a global that is not an integer, an attribute that is not a
 // symbol.
-// BAD: uq-opt: error: uq-evaluate-globals: takes no options (got 'bogus')
+// BAD: uq-opt: error: pass 'uq-evaluate-globals' takes no options
 
 gpu.module @missing {
   // CHECK: invalid.mlir:[[@LINE+1]]:3: error: uq-evaluate-globals: no func.func @nowhere beside it
