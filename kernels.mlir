@@ -1089,10 +1089,10 @@ module attributes {gpu.container_module} {
   // than 4 (128) on every issue-9 shape once the split policy counts whole
   // rounds of CTAs (4 had been 7-14% faster than 3). D = 64, QG <= 8: 5
   // (88) 4-9% faster than 7 (72). D = 128 measured slower with 5 and 4
-  // for qg_max 8 and 16, squeezed to 96 and 128 registers; 3 CTAs at D =
-  // 256, QG <= 8 (168 registers) and 5 and 4 at D = 128 again 2-8% slower
-  // after the loop's later changes. Shared memory (@uq_sm90_shared_bytes)
-  // allows them.
+  // for qg_max 8 and 16, squeezed to 96 and 128 registers; after the
+  // loop's later changes, 3 CTAs at D = 256, QG <= 8 (168 registers) again
+  // 2-6% slower, and 5 and 4 at D = 128 4-9%. Shared memory
+  // (@uq_sm90_shared_bytes) allows them.
   gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [5, 5, 4, 3, 2, 2]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
