@@ -26,9 +26,6 @@ UQ_CUDA_SYMBOL(cuMemcpyHtoD, "cuMemcpyHtoD_v2",
                (CUdeviceptr, const void *, size_t))
 UQ_CUDA_SYMBOL(cuMemcpyDtoH, "cuMemcpyDtoH_v2", (void *, CUdeviceptr, size_t))
 UQ_CUDA_SYMBOL(cuStreamSynchronize, "cuStreamSynchronize", (CUstream))
-UQ_CUDA_SYMBOL(cuLaunchKernel, "cuLaunchKernel",
-               (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
-                unsigned, unsigned, CUstream, void **, void **))
 UQ_CUDA_SYMBOL(cuLaunchKernelEx, "cuLaunchKernelEx",
                (const uq_cu_launch_config_t *, CUfunction, void **, void **))
 UQ_CUDA_SYMBOL(cuOccupancyMaxActiveBlocksPerMultiprocessor,

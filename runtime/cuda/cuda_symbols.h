@@ -64,7 +64,8 @@ enum {
   UQ_CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
   UQ_CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6,
 };
-// cuLaunchKernel's `extra` markers: the packed argument block and its size.
+// cuLaunchKernelEx's `extra` markers: the packed argument block and its
+// size.
 #define UQ_CU_LAUNCH_PARAM_END ((void *)0x00)
 #define UQ_CU_LAUNCH_PARAM_BUFFER_POINTER ((void *)0x01)
 #define UQ_CU_LAUNCH_PARAM_BUFFER_SIZE ((void *)0x02)
