@@ -2063,7 +2063,7 @@ module attributes {gpu.container_module} {
       %c6_g = arith.constant 6 : i32
       %mb16 = arith.shli %hd_i, %c6_g : i32
       // Q in f16 (the E4M3 values), 16 rows of 2 D + 16 B (odd multiple of
-      // 16), after the stages (4 warps x 3 stages for QG <= 8, x 4 for 16).
+      // 16), after the 4 warps' stages (@uq_sm90_shared_bytes).
       %c8_q = arith.constant 8 : i32
       %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
       %wst_all = arith.muli %stage_b, %nstages : i32
