@@ -1121,24 +1121,46 @@ module attributes {gpu.container_module} {
       return %n : i32
     }
 
-    // The decode's shared memory, in bytes: during the tile walk the 4
-    // warps' stages (@uq_sm90_stages x 16 slots of the slot stride), then
-    // Q as f16, 16 rows of 2 D + 16 bytes; after it, from offset 0, the
-    // merge of the warps' partials (rows = 8 for qg_max 8, 16 for 16: per
-    // warp rows x D f32, then 16 maxima and 16 sums per warp) and this
-    // CTA's own partials for a cluster's merge (rows x D bf16, then (max,
-    // L) f32 per row). The larger of the two.
-    func.func private @uq_sm90_shared_bytes() -> i32 {
+    // The merge's layout in shared memory after the tile walk, from offset
+    // 0: (rows, mbase, pbase, pml, end). rows = 8 for qg_max 8, 16 for 16;
+    // per warp rows x D f32 accumulators (warp w's at float w rows D), then
+    // per warp 16 maxima and 16 sums from float mbase = 4 rows D; this CTA's
+    // partials for a cluster's merge from byte pbase = 4 (mbase + 128):
+    // rows x D bf16, then (max, L) f32 per row from byte pml, to byte end.
+    // Inlined before the loops unroll (uq.inline), like @uq_sm90_stages.
+    func.func private @uq_sm90_merge_layout() -> (i32, i32, i32, i32, i32) attributes {uq.inline} {
       %c2 = arith.constant 2 : i32
       %c4 = arith.constant 4 : i32
       %c8 = arith.constant 8 : i32
       %c16 = arith.constant 16 : i32
-      %c64 = arith.constant 64 : i32
       %c128 = arith.constant 128 : i32
       %i8 = arith.constant 8 : index
       %hd = "uq.param"() {name = "d"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
       %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %small = arith.cmpi ule, %qg_max, %i8 : index
+      %rows = arith.select %small, %c8, %c16 : i32
+      %acc = arith.muli %rows, %hd_i : i32
+      %mbase = arith.muli %acc, %c4 : i32
+      %mfloats = arith.addi %mbase, %c128 : i32
+      %pbase = arith.muli %mfloats, %c4 : i32
+      %pbf = arith.muli %acc, %c2 : i32
+      %pml = arith.addi %pbase, %pbf : i32
+      %ml = arith.muli %rows, %c8 : i32
+      %end = arith.addi %pml, %ml : i32
+      return %rows, %mbase, %pbase, %pml, %end : i32, i32, i32, i32, i32
+    }
+
+    // The decode's shared memory, in bytes: during the tile walk the 4
+    // warps' stages (@uq_sm90_stages x 16 slots of the slot stride), then
+    // Q as f16, 16 rows of 2 D + 16 bytes; after it, from offset 0, the
+    // merge (@uq_sm90_merge_layout). The larger of the two.
+    func.func private @uq_sm90_shared_bytes() -> i32 {
+      %c2 = arith.constant 2 : i32
+      %c16 = arith.constant 16 : i32
+      %c64 = arith.constant 64 : i32
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
       %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
       %nstages = func.call @uq_sm90_stages() : () -> i32
       %w0 = arith.muli %geo#2, %nstages : i32
@@ -1147,16 +1169,8 @@ module attributes {gpu.container_module} {
       %qrow = arith.addi %qrow0, %c16 : i32
       %qbytes = arith.muli %qrow, %c16 : i32
       %walk = arith.addi %w1, %qbytes : i32
-      %small = arith.cmpi ule, %qg_max, %i8 : index
-      %rows = arith.select %small, %c8, %c16 : i32
-      %acc0 = arith.muli %rows, %hd_i : i32
-      %acc1 = arith.muli %acc0, %c4 : i32
-      %mfloats = arith.addi %acc1, %c128 : i32
-      %mbytes = arith.muli %mfloats, %c4 : i32
-      %prow = arith.addi %qrow0, %c8 : i32
-      %pbytes = arith.muli %rows, %prow : i32
-      %merge = arith.addi %mbytes, %pbytes : i32
-      %bytes = arith.maxui %walk, %merge : i32
+      %ml:5 = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
+      %bytes = arith.maxui %walk, %ml#4 : i32
       return %bytes : i32
     }
 
@@ -2034,7 +2048,6 @@ module attributes {gpu.container_module} {
       // scales at D/2, V codes at voff, V scales at voff + D/2.
       %hd = "uq.param"() {name = "d"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
-      %c5_g = arith.constant 5 : i32
       %c1_g = arith.constant 1 : i32
       %c4_g = arith.constant 4 : i32
       %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
@@ -2047,7 +2060,6 @@ module attributes {gpu.container_module} {
       %nstages = func.call @uq_sm90_stages() : () -> i32
       %nstm1 = arith.subi %nstages, %c1_g : i32
       %c2_g = arith.constant 2 : i32
-      %c3_g = arith.constant 3 : i32
       // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
       // n-tiles (QG 16) of PV accumulators
       %i64_g = arith.constant 64 : index
@@ -2056,12 +2068,15 @@ module attributes {gpu.container_module} {
       %njp = arith.divui %hd, %i64_g : index
       %nmt = arith.divui %hd, %i16_g : index
       %nnt = arith.divui %hd, %i8_g : index
-      // merge: acc [rows][D] f32 per warp, then max and sum at rows x 4 x D
-      %acc8 = arith.shli %hd_i, %c3_g : i32
-      %acc16 = arith.shli %hd_i, %c4_g : i32
-      %mb8 = arith.shli %hd_i, %c5_g : i32
-      %c6_g = arith.constant 6 : i32
-      %mb16 = arith.shli %hd_i, %c6_g : i32
+      // the merge's layout (@uq_sm90_merge_layout): per warp %accw floats
+      // of accumulators, maxima and sums from float %mbase, the partials
+      // from byte %pbase, their (max, L) from byte %pml
+      %mlay:5 = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
+      %rows_m = arith.addi %mlay#0, %c0 : i32
+      %accw = arith.muli %rows_m, %hd_i : i32
+      %mbase = arith.addi %mlay#1, %c0 : i32
+      %pbase = arith.addi %mlay#2, %c0 : i32
+      %pml = arith.addi %mlay#3, %c0 : i32
       // Q in f16 (the E4M3 values), 16 rows of 2 D + 16 B (odd multiple of
       // 16), after the 4 warps' stages (@uq_sm90_shared_bytes).
       %c8_q = arith.constant 8 : i32
@@ -2292,8 +2307,6 @@ module attributes {gpu.container_module} {
       %qaddr0 = arith.addi %smem_i, %q16_off : i32
       %qaddr1 = arith.addi %qaddr0, %qrow : i32
       %qaddr = arith.addi %qaddr1, %lgo : i32
-      %accw = arith.select %small, %acc8, %acc16 : i32
-      %mbase = arith.select %small, %mb8, %mb16 : i32
       // The warp's pipeline: nstages stages (nst for QG <= 8, 4 for QG 16),
       // its first nstages - 1 tiles issued now (one commit group each,
       // empty or not), then the block of tile nstages - 1; each iteration
@@ -2681,7 +2694,7 @@ module attributes {gpu.container_module} {
         gpu.barrier
         // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
         // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
-        %wacc = arith.muli %warp, %acc8 : i32
+        %wacc = arith.muli %warp, %accw : i32
         %q0r = arith.muli %t2, %hd_i : i32
         %q1r = arith.addi %q0r, %hd_i : i32
         %g4 = arith.muli %g, %c4 : i32
@@ -2946,7 +2959,7 @@ module attributes {gpu.container_module} {
         %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
         %l_h_tot = arith.addf %lh2, %lh3 : f32
         gpu.barrier
-        %wacc = arith.muli %warp, %acc16 : i32
+        %wacc = arith.muli %warp, %accw : i32
         scf.for %nt = %i0 to %nnt step %i1 {
           %nti = arith.index_cast %nt : index to i32
           %j = arith.shrui %nti, %c2 : i32
@@ -3019,13 +3032,6 @@ module attributes {gpu.container_module} {
       // (max, L) per row, and the cluster merges them itself (below).
       %ncta = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_nctarank;", "=r" : () -> i32
       %merge = arith.cmpi eq, %ncta, %num_partitions : i32
-      %c128_m = arith.constant 128 : i32
-      %mfloats = arith.addi %mbase, %c128_m : i32
-      %pbase = arith.muli %mfloats, %c4 : i32
-      %rows_m = arith.select %small, %c8, %c16 : i32
-      %pml0 = arith.muli %rows_m, %hd_i : i32
-      %pml1 = arith.muli %pml0, %c2 : i32
-      %pml = arith.addi %pbase, %pml1 : i32
       %hk_p0 = arith.muli %seq, %num_kv_heads : i32
       %hk_p1 = arith.addi %hk_p0, %kvh : i32
       %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
