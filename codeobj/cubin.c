@@ -46,6 +46,7 @@ typedef struct cubin_s {
   uint32_t section_count;
   const uint8_t *symbols; // SHT_SYMTAB entries
   uint64_t symbol_count;
+  const section_t *symbol_names; // the symbol table's string table
 } cubin_t;
 
 // A NUL-terminated string at `offset` of string section `strtab`, or NULL.
@@ -105,6 +106,7 @@ static uq_status_t read_sections(cubin_t *c) {
                             "symbol table without a string table");
     c->symbols = c->data + s->offset;
     c->symbol_count = s->size / kSymSize;
+    c->symbol_names = &c->sections[s->link];
   }
   if (!c->symbols)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "cubin has no symbol table");
@@ -270,14 +272,9 @@ static uq_status_t parse_function_info(const cubin_t *c, uint32_t text,
 static uq_status_t read_u32_symbol(const cubin_t *c, const char *name,
                                    uint32_t *out_value) {
   *out_value = 0;
-  const section_t *symtab = NULL;
-  for (uint32_t i = 0; i < c->section_count; ++i)
-    if (c->sections[i].type == kShtSymtab)
-      symtab = &c->sections[i];
-  const section_t *strtab = &c->sections[symtab->link];
   for (uint64_t i = 0; i < c->symbol_count; ++i) {
     const uint8_t *sym = c->symbols + i * kSymSize;
-    const char *sym_name = string_at(c, strtab, rd32(sym));
+    const char *sym_name = string_at(c, c->symbol_names, rd32(sym));
     if (!sym_name || strcmp(sym_name, name) != 0 ||
         (sym[4] & 0xf) != kSttObject)
       continue;

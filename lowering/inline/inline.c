@@ -151,8 +151,9 @@ typedef struct pending_s {
 
 static bool first_due(MlirOperation op, void *user_data) {
   pending_t *pending = user_data;
+  // the callee's lookup only where it decides (marked helpers only)
   if (mlirOperationIsNull(pending->first) &&
-      due(find_callee(op), pending->marked_only))
+      (!pending->marked_only || due(find_callee(op), true)))
     pending->first = op;
   return true;
 }

@@ -2,25 +2,7 @@
 // constants by the time the vector dialect is lowered to LLVM.
 #include "lowering/verify_unrolled/verify_unrolled.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "lowering/builder.h"
-
-static void *create_state(const char *options, char *error, size_t error_size) {
-  if (*options) {
-    snprintf(error, error_size,
-             "uq-verify-unrolled: takes no options (got '%s')", options);
-    return NULL;
-  }
-  // No state; a non-null pointer says the options parsed.
-  static const char kNoState = 0;
-  return (void *)&kNoState;
-}
-
-static void *clone_state(const void *state) { return (void *)state; }
-
-static void destroy_state(void *state) { (void)state; }
 
 static bool is_vector_access(MlirOperation op) {
   return uq_op_named(op, "vector.insert") || uq_op_named(op, "vector.extract");
@@ -43,7 +25,8 @@ static bool check_positions(MlirOperation op, void *user_data) {
 }
 
 static bool run(MlirOperation root, void *state) {
-  return uq_walk_collect(root, is_vector_access, check_positions, state);
+  (void)state;
+  return uq_walk_collect(root, is_vector_access, check_positions, NULL);
 }
 
 const uq_pass_def_t uq_verify_unrolled_pass = {
@@ -51,8 +34,8 @@ const uq_pass_def_t uq_verify_unrolled_pass = {
     "Fail on vector.insert/extract at run-time positions (loops that did "
     "not unroll)",
     NULL,
-    create_state,
-    clone_state,
-    destroy_state,
+    NULL, // no options, no state
+    NULL,
+    NULL,
     run,
 };

@@ -3,7 +3,7 @@
 // uq-verify-unrolled names a run-time position (a loop over a register
 // array that did not unroll) instead of letting the LLVM lowering spill the
 // array or, for a vector.insert into a 2-D vector, crash (MLIR 22).
-// BAD: uq-opt: error: uq-verify-unrolled: takes no options (got 'bogus')
+// BAD: uq-opt: error: pass 'uq-verify-unrolled' takes no options
 
 func.func @insert_at_runtime(%v: vector<8x4xf32>, %x: vector<4xf32>, %n: index) -> vector<8x4xf32> {
   %c0 = arith.constant 0 : index
