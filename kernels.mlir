@@ -1101,6 +1101,8 @@ module attributes {gpu.container_module} {
     // specialized (uq-evaluate-globals) and read by the runtime from the
     // cubin's symbol (codeobj/cubin.h).
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @uq_sm90_shared_bytes} : i32
+    // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
+    llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
 
     // A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
     // (3 and 4 measured slower there, at 2 CTAs per SM as at 4), 3 for the
@@ -1149,6 +1151,32 @@ module attributes {gpu.container_module} {
       %ml = arith.muli %rows, %c8 : i32
       %end = arith.addi %pml, %ml : i32
       return %rows, %mbase, %pbase, %pml, %end : i32, i32, i32, i32, i32
+    }
+
+    // The tiles in a group of the partitions' walk (@uq_sm90_tile_base),
+    // 2^n for the n returned: 1 (P splits any walk evenly) for D = 128 and
+    // 256, 16 (256-token tile-groups, the gfx950 walk) for D = 64, where
+    // single tiles measured 2-3% slower on the H200 at the same P (and at
+    // D = 128 3-5% slower for partitions of 16 tiles or fewer, 1-6% faster
+    // for longer ones; at D = 256 0.5-7% faster). Inlined before the loops
+    // unroll (uq.inline).
+    func.func private @uq_sm90_walk_log2() -> i32 attributes {uq.inline} {
+      %c0 = arith.constant 0 : i32
+      %c4 = arith.constant 4 : i32
+      %i64 = arith.constant 64 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %d64 = arith.cmpi eq, %hd, %i64 : index
+      %n = arith.select %d64, %c4, %c0 : i32
+      return %n : i32
+    }
+
+    // The walk's tiles a group, which the runtime reads from the cubin's
+    // symbol (uq_walk_group_tiles) for the launch policy.
+    func.func private @uq_sm90_walk_tiles() -> i32 {
+      %c1 = arith.constant 1 : i32
+      %n = func.call @uq_sm90_walk_log2() : () -> i32
+      %g = arith.shli %c1, %n : i32
+      return %g : i32
     }
 
     // The decode's shared memory, in bytes: during the tile walk the 4
@@ -1413,19 +1441,27 @@ module attributes {gpu.container_module} {
       return %b : f32
     }
 
-    // First token of tile %k of the partition's walk (see the gfx950 decode).
-    func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %win_base: i32) -> i32 {
+    // First token of tile %k of the partition's walk. The P partitions
+    // interleave groups of G = 2^%lg tiles (@uq_sm90_walk_log2):
+    // partition p walks groups p, p + P, p + 2P, ... of the window, tile
+    // k being tile k mod G of its group k / G. G = 16 (256-token
+    // tile-groups) is the gfx950 walk; G = 1 lets P split a walk evenly
+    // however many tiles it has.
+    func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %lg: i32, %win_base: i32) -> i32 {
+      %c1 = arith.constant 1 : i32
       %c4 = arith.constant 4 : i32
-      %c8 = arith.constant 8 : i32
-      %c15 = arith.constant 15 : i32
-      %tgk = arith.shrui %k, %c4 : i32
-      %tg0 = arith.muli %tgk, %np : i32
-      %tg = arith.addi %part, %tg0 : i32
-      %b0 = arith.shli %tg, %c8 : i32
-      %tin = arith.andi %k, %c15 : i32
+      %gk = arith.shrui %k, %lg : i32
+      %g0 = arith.muli %gk, %np : i32
+      %g = arith.addi %part, %g0 : i32
+      // the group's first token and the tile's in it, each shifted once
+      %lg4 = arith.addi %lg, %c4 : i32
+      %b0 = arith.shli %g, %lg4 : i32
+      %gt = arith.shli %c1, %lg : i32
+      %gm = arith.subi %gt, %c1 : i32
+      %tin = arith.andi %k, %gm : i32
       %b1 = arith.shli %tin, %c4 : i32
-      %b2 = arith.addi %b0, %b1 : i32
-      %tb = arith.addi %win_base, %b2 : i32
+      %b = arith.addi %b0, %b1 : i32
+      %tb = arith.addi %win_base, %b : i32
       return %tb : i32
     }
 
@@ -2131,6 +2167,10 @@ module attributes {gpu.container_module} {
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
       %part = arith.index_cast %part_ix : index to i32
+      // the walk's groups of G = 2^walk_lg tiles (@uq_sm90_walk_log2)
+      %walk_lg = func.call @uq_sm90_walk_log2() : () -> i32
+      %c1_w = arith.constant 1 : i32
+      %group_tiles = arith.shli %c1_w, %walk_lg : i32
       %sl_p = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
       %seq_len = llvm.load %sl_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
       // ---- Q's loads, issued first: their latency overlaps the dependent
@@ -2214,7 +2254,7 @@ module attributes {gpu.container_module} {
       // tokens past it does (@uq_sm90_lane_token), and those lanes (and
       // every lane under a window) load again once it is known. The block
       // index is clamped into the table row, so the read stays in bounds.
-      %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %c0) : (i32, i32, i32, i32) -> i32
+      %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %walk_lg, %c0) : (i32, i32, i32, i32, i32) -> i32
       %spec_l = arith.andi %lane, %c15 : i32
       %spec_tok = arith.addi %spec_tb, %spec_l : i32
       %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
@@ -2231,8 +2271,10 @@ module attributes {gpu.container_module} {
       // (an asm load: as a plain load LLVM merges it with the reload
       // below into one load of a selected address, after the length)
       %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
-      // ---- the partition's tiles: the gfx950 walk exactly (window shift,
-      // tile-groups p, p+P, ..., at most TGPP, only tiles with a token).
+      // ---- the partition's tiles (@uq_sm90_tile_base): of the groups of
+      // G tiles from the window base to seq_len, groups p, p + P, ..., at
+      // most TGPP of them, and of the last one only the tiles with a token
+      // (for G = 16 the gfx950 walk exactly).
       %win0 = arith.subi %seq_len, %sliding_window : i32
       %win1 = arith.maxsi %win0, %c0 : i32
       %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
@@ -2240,9 +2282,12 @@ module attributes {gpu.container_module} {
       %m16 = arith.constant -16 : i32
       %win_base = arith.andi %win_start, %m16 : i32
       %rel_len = arith.subi %seq_len, %win_base : i32
-      %walk0 = arith.addi %rel_len, %c255 : i32
-      %n_tg = arith.shrui %walk0, %c8 : i32
-      %walk1 = arith.subi %n_tg, %part : i32
+      %glg = arith.addi %walk_lg, %c4 : i32
+      %gtok = arith.shli %group_tiles, %c4 : i32
+      %gtok1 = arith.subi %gtok, %c1 : i32
+      %walk0 = arith.addi %rel_len, %gtok1 : i32
+      %n_groups = arith.shrui %walk0, %glg : i32
+      %walk1 = arith.subi %n_groups, %part : i32
       %owns = arith.cmpi sgt, %walk1, %c0 : i32
       %walk2 = arith.maxsi %walk1, %c1 : i32
       %walk3 = arith.subi %num_partitions, %c1 : i32
@@ -2253,12 +2298,12 @@ module attributes {gpu.container_module} {
       %walk8 = arith.maxsi %walk7, %c0 : i32
       %walk9 = arith.muli %walk8, %num_partitions : i32
       %walk10 = arith.addi %part, %walk9 : i32
-      %walk11 = arith.shli %walk10, %c8 : i32
+      %walk11 = arith.shli %walk10, %glg : i32
       %walk12 = arith.subi %rel_len, %walk11 : i32
       %walk13 = arith.addi %walk12, %c15 : i32
       %walk14 = arith.shrsi %walk13, %c4 : i32
-      %walk15 = arith.minsi %walk14, %c16 : i32
-      %walk16 = arith.shli %walk8, %c4 : i32
+      %walk15 = arith.minsi %walk14, %group_tiles : i32
+      %walk16 = arith.shli %walk8, %walk_lg : i32
       %walk17 = arith.addi %walk16, %walk15 : i32
       %ntiles = arith.select %owns, %walk17, %c0 : i32
 
@@ -2322,7 +2367,7 @@ module attributes {gpu.container_module} {
         scf.if %have {
           %k4 = arith.muli %si, %c4 : i32
           %k = arith.addi %warp, %k4 : i32
-          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
           %so = arith.muli %si, %stage_b : i32
           %stage = arith.addi %wbase, %so : i32
           // the first tile's entry as loaded above where it holds
@@ -2344,7 +2389,7 @@ module attributes {gpu.container_module} {
       }
       %pf_k0 = arith.muli %npro, %c4 : i32
       %pf_k = arith.addi %warp, %pf_k0 : i32
-      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
       %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
       // ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
       // head dims E (L % R) .. + E - 1 in registers, E = D / R:
@@ -2496,7 +2541,7 @@ module attributes {gpu.container_module} {
           scf.if %have {
             %k4 = arith.muli %ni, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
-            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
             %ns = arith.remui %ni, %nstages : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
@@ -2506,7 +2551,7 @@ module attributes {gpu.container_module} {
           %n3 = arith.addi %iti, %nstages : i32
           %nk4 = arith.muli %n3, %c4 : i32
           %nk = arith.addi %warp, %nk4 : i32
-          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
           %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
@@ -2517,7 +2562,7 @@ module attributes {gpu.container_module} {
           %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %k4c = arith.muli %iti, %c4 : i32
           %kc = arith.addi %warp, %k4c : i32
-          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
           %lbase = arith.addi %sb, %lrow_off : i32
           %ks:2 = func.call @uq_sm90_scale_row(%sbp, %g, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
           %g8s = arith.addi %g, %c8 : i32
@@ -2756,7 +2801,7 @@ module attributes {gpu.container_module} {
           scf.if %have {
             %k4 = arith.muli %ni, %c4 : i32
             %k = arith.addi %warp, %k4 : i32
-            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
             %ns = arith.remui %ni, %nstages : i32
             %so = arith.muli %ns, %stage_b : i32
             %stage = arith.addi %wbase, %so : i32
@@ -2766,7 +2811,7 @@ module attributes {gpu.container_module} {
           %n4 = arith.addi %iti, %nstages : i32
           %nk4 = arith.muli %n4, %c4 : i32
           %nk = arith.addi %warp, %nk4 : i32
-          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
           %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
           llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
@@ -2777,7 +2822,7 @@ module attributes {gpu.container_module} {
           %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %k4c = arith.muli %iti, %c4 : i32
           %kc = arith.addi %warp, %k4c : i32
-          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
           %lbase = arith.addi %sb, %lrow_off : i32
 
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>

@@ -165,6 +165,9 @@ typedef struct uq_kernel_info_s {
   // A cubin's uq_dynamic_shared_bytes: the dynamic shared memory the kernel
   // is launched with (codeobj/cubin.h); 0: none.
   uint32_t dynamic_shared_bytes;
+  // A cubin's uq_walk_group_tiles: the tiles in a group of a decode's
+  // partition walk (uq/policy.h's uq_launch_walk_t); 0: not stated.
+  uint32_t walk_group_tiles;
   uint32_t private_segment_fixed_size; // scratch bytes per work-item
   uint32_t wavefront_size;
   uint32_t sgpr_count;

@@ -334,9 +334,11 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
     memcpy(co->image, data, size);
     co->image_size = size;
   }
-  uint32_t dynamic_shared = 0;
+  uint32_t dynamic_shared = 0, walk_group_tiles = 0;
   if (!status)
     status = read_u32_symbol(&c, "uq_dynamic_shared_bytes", &dynamic_shared);
+  if (!status)
+    status = read_u32_symbol(&c, "uq_walk_group_tiles", &walk_group_tiles);
   size_t next_param = 0;
   for (uint32_t i = 0; !status && i < c.section_count; ++i) {
     const section_t *info = &c.sections[i];
@@ -355,6 +357,7 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
     ki->wavefront_size = 32;
     ki->max_flat_workgroup_size = 1024;
     ki->dynamic_shared_bytes = dynamic_shared;
+    ki->walk_group_tiles = walk_group_tiles;
     uint32_t capacity = (uint32_t)(info->size / kKparamBytes);
     uq_kernarg_t *args = co->args + next_param;
     next_param += capacity;

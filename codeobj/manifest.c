@@ -134,22 +134,24 @@ uq_status_t uq_kernel_write_manifest_json(const uq_kernel_info_t *kernel,
     write_json_string(f, a->name);
     fputc('}', f);
   }
-  fprintf(
-      f,
-      "], \"lds_bytes\": %u, \"sgpr_count\": %u, \"vgpr_count\": %u, "
-      "\"agpr_count\": %u, \"sgpr_spill_count\": %u, "
-      "\"vgpr_spill_count\": %u, \"scratch_bytes\": %u, "
-      "\"wavefront_size\": %u, \"max_workgroup_size\": %u, "
-      "\"reqd_workgroup_size\": [%u, %u, %u], "
-      "\"occupancy\": %u, \"occupancy_workgroup_waves\": %u, "
-      "\"dynamic_lds_bytes\": %u, \"fp16_overflow\": %d}\n",
-      kernel->group_segment_fixed_size, kernel->sgpr_count, kernel->vgpr_count,
-      kernel->agpr_count, kernel->sgpr_spill_count, kernel->vgpr_spill_count,
-      kernel->private_segment_fixed_size, kernel->wavefront_size,
-      kernel->max_flat_workgroup_size, kernel->reqd_workgroup_size[0],
-      kernel->reqd_workgroup_size[1], kernel->reqd_workgroup_size[2],
-      uq_kernel_occupancy(kernel, workgroup_waves), workgroup_waves,
-      kernel->dynamic_shared_bytes, uq_kd_fp16_overflow(&kernel->descriptor));
+  fprintf(f,
+          "], \"lds_bytes\": %u, \"sgpr_count\": %u, \"vgpr_count\": %u, "
+          "\"agpr_count\": %u, \"sgpr_spill_count\": %u, "
+          "\"vgpr_spill_count\": %u, \"scratch_bytes\": %u, "
+          "\"wavefront_size\": %u, \"max_workgroup_size\": %u, "
+          "\"reqd_workgroup_size\": [%u, %u, %u], "
+          "\"occupancy\": %u, \"occupancy_workgroup_waves\": %u, "
+          "\"dynamic_lds_bytes\": %u, \"walk_group_tiles\": %u, "
+          "\"fp16_overflow\": %d}\n",
+          kernel->group_segment_fixed_size, kernel->sgpr_count,
+          kernel->vgpr_count, kernel->agpr_count, kernel->sgpr_spill_count,
+          kernel->vgpr_spill_count, kernel->private_segment_fixed_size,
+          kernel->wavefront_size, kernel->max_flat_workgroup_size,
+          kernel->reqd_workgroup_size[0], kernel->reqd_workgroup_size[1],
+          kernel->reqd_workgroup_size[2],
+          uq_kernel_occupancy(kernel, workgroup_waves), workgroup_waves,
+          kernel->dynamic_shared_bytes, kernel->walk_group_tiles,
+          uq_kd_fp16_overflow(&kernel->descriptor));
   if (fflush(f) != 0 || ferror(f))
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot write the manifest of %s", kernel->name);

@@ -17,7 +17,7 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SEQ_LENS,           // i32*  [B]
   UQ_DECODE_ARG_NUM_KV_HEADS,       // i32
   UQ_DECODE_ARG_NUM_PARTITIONS,     // i32 P
-  UQ_DECODE_ARG_TGPP,               // i32 tile-groups per partition
+  UQ_DECODE_ARG_TGPP,               // i32 walk groups per partition (*)
   UQ_DECODE_ARG_BLOCK_SIZE,         // i32 16, 32, 64, 128 or 256
   UQ_DECODE_ARG_PADDED_SLOT,        // i32 bytes, >= 272, multiple of 4
   UQ_DECODE_ARG_Q_STRIDE_SEQ,       // i32 elements between sequences
@@ -65,6 +65,9 @@ typedef enum uq_reduce_arg_e {
 // the warps' partials and the partials a cluster's merge reads; the
 // launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it).
 // Clusters of up to 8 CTAs are portable on every sm_90 part.
+// (*) TGPP counts groups of 16 tiles (256-token tile-groups) on gfx950 and
+// of the tiles an sm_90a cubin states (uq_walk_group_tiles, kernels.mlir
+// @uq_sm90_walk_log2; uq/policy.h's uq_launch_walk_t).
 // Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (4 head
 // dims x 4 partition lanes each), 4128 B of static shared memory.
 #define UQ_SM90_DECODE_THREADS 128

@@ -25,6 +25,9 @@ struct uq_plan_s {
   // sm_90a: the decode's dynamic shared memory (its cubin states it), for
   // the occupancy queries and every launch; 0 elsewhere.
   uint32_t decode_dynamic_lds;
+  // sm_90a: the tiles in a group of the decode's walk (its cubin states
+  // it), for the resident policy.
+  uint32_t walk_group_tiles;
   // sm_90a: the largest P whose CTAs merge in the decode (P = 1 always; as
   // clusters of P only while the clusters keep every slot of the resident
   // policy: compute_units x workgroups_per_cu CTAs at once).
@@ -32,7 +35,7 @@ struct uq_plan_s {
   // The resident policy's choice for batch b at [b - 1], worked out once
   // at plan creation (the workspace needs every one) so a run only reads
   // it; NULL with the seed's policy, which costs nothing to recompute.
-  uq_launch_plan_t *policies;
+  uq_launch_walk_t *policies;
   // Workspace: segm_out [rows, QG, D] bf16, segm_max/sum [rows, QG] f32,
   // rows = max over batch <= max_batch of batch * Hk * P(batch).
   uint64_t workspace_rows;
@@ -170,7 +173,7 @@ static uq_status_t check_config(const uq_decode_config_t *in,
 }
 
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
-                              uq_launch_plan_t *out_policy) {
+                              uq_launch_walk_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
   if (plan->policies) {
     *out_policy = plan->policies[batch - 1];
@@ -182,11 +185,17 @@ static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
         (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
         (int32_t)c->head_dim, (int32_t)c->sliding_window,
         (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
-        out_policy);
-  return uq_launch_policy_window((int32_t)batch, (int32_t)c->max_blocks_per_seq,
-                                 (int32_t)c->block_size, (int32_t)c->head_dim,
-                                 (int32_t)c->max_kv_splits,
-                                 (int32_t)c->sliding_window, out_policy);
+        (int32_t)plan->walk_group_tiles, out_policy);
+  // The seed's policy: a walk of 256-token tile-groups.
+  uq_launch_plan_t seed;
+  UQ_RETURN_IF_ERROR(
+      uq_launch_policy_window((int32_t)batch, (int32_t)c->max_blocks_per_seq,
+                              (int32_t)c->block_size, (int32_t)c->head_dim,
+                              (int32_t)c->max_kv_splits,
+                              (int32_t)c->sliding_window, &seed),
+      "seed policy");
+  *out_policy = (uq_launch_walk_t){seed.num_partitions, seed.tgpp, 16};
+  return UQ_OK;
 }
 
 void uq_plan_destroy(uq_plan_t *plan) {
@@ -336,6 +345,14 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
                             "variant %s states no dynamic shared memory (its "
                             "cubin has no uq_dynamic_shared_bytes)",
                             decode->source.variant);
+    plan->walk_group_tiles = decode->kernel->walk_group_tiles;
+    uint32_t g = plan->walk_group_tiles;
+    if (g == 0 || g > 16 || (g & (g - 1)) != 0)
+      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                            "variant %s states a walk of %u tiles a group "
+                            "(its cubin's uq_walk_group_tiles), not 1, 2, 4, "
+                            "8 or 16",
+                            decode->source.variant, g);
     UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
                            context->device, decode->function,
                            UQ_SM90_DECODE_THREADS, plan->decode_dynamic_lds,
@@ -353,7 +370,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   const uint32_t candidates[2] = {c->max_batch < 8 ? c->max_batch : 8,
                                   c->max_batch};
   uint32_t count = plan->compute_units ? c->max_batch : 2;
-  uq_launch_plan_t *policies = NULL;
+  uq_launch_walk_t *policies = NULL;
   if (plan->compute_units) {
     policies = uq_rt_alloc(&context->allocator,
                            (size_t)c->max_batch * sizeof(*policies));
@@ -363,7 +380,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   }
   for (uint32_t i = 0; i < count; ++i) {
     uint32_t batch = plan->compute_units ? i + 1 : candidates[i];
-    uq_launch_plan_t policy;
+    uq_launch_walk_t policy;
     uq_status_t status = policy_for(plan, batch, &policy);
     if (status != UQ_OK) {
       uq_rt_free(&context->allocator, policies);
@@ -474,19 +491,29 @@ uq_status_t uq_plan_query_info(const uq_plan_t *plan,
   return UQ_OK;
 }
 
+uq_status_t uq_plan_launch_walk(const uq_plan_t *plan, uint32_t batch,
+                                uq_launch_walk_t *out_walk) {
+  if (!plan || !out_walk)
+    return INVALID("uq_plan_launch_walk: NULL argument");
+  if (batch == 0 || batch > plan->config.max_batch)
+    return INVALID("batch %u is outside 1..%u (the plan's max_batch)", batch,
+                   plan->config.max_batch);
+  UQ_RETURN_IF_ERROR(policy_for(plan, batch, out_walk), "launch policy");
+  return UQ_OK;
+}
+
 uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
                                  uint32_t *out_num_partitions,
                                  uint32_t *out_tgpp) {
   if (!plan || !out_num_partitions || !out_tgpp)
     return INVALID("uq_plan_launch_shape: NULL argument");
   *out_num_partitions = *out_tgpp = 0;
-  if (batch == 0 || batch > plan->config.max_batch)
-    return INVALID("batch %u is outside 1..%u (the plan's max_batch)", batch,
-                   plan->config.max_batch);
-  uq_launch_plan_t policy;
-  UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
-  *out_num_partitions = (uint32_t)policy.num_partitions;
-  *out_tgpp = (uint32_t)policy.tgpp;
+  uq_launch_walk_t walk;
+  TRY(uq_plan_launch_walk(plan, batch, &walk));
+  *out_num_partitions = (uint32_t)walk.num_partitions;
+  // The tile-groups' worth of tokens a partition walks at most.
+  *out_tgpp =
+      (uint32_t)((walk.groups_per_partition * walk.group_tiles + 15) / 16);
   return UQ_OK;
 }
 
@@ -568,7 +595,7 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
 }
 
 static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
-                               const uq_launch_plan_t *policy,
+                               const uq_launch_walk_t *policy,
                                uq_device_ptr_t query, uq_device_ptr_t kv_cache,
                                uq_device_ptr_t block_tables,
                                uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
@@ -582,7 +609,8 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEQ_LENS], 8, seq_lens);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_PARTITIONS], 4,
                 (uint32_t)policy->num_partitions);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_TGPP], 4, (uint32_t)policy->tgpp);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_TGPP], 4,
+                (uint32_t)policy->groups_per_partition);
   uq_rt_arg_put(a, plan->decode_layout.block_count[0], 4, batch);
   uq_rt_arg_put(a, plan->decode_layout.block_count[2], 4,
                 (uint32_t)policy->num_partitions);
@@ -663,7 +691,7 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                                            : !block_tables ? "block_tables"
                                            : !seq_lens     ? "seq_lens"
                                                            : "output");
-  uq_launch_plan_t policy;
+  uq_launch_walk_t policy;
   UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
   uint64_t rows =
       (uint64_t)batch * plan->config.num_kv_heads * policy.num_partitions;
@@ -700,7 +728,7 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
         .output_stride_seq = c->output_stride_seq,
         .output_stride_head = c->output_stride_head,
         .num_partitions = policy.num_partitions,
-        .tgpp = policy.tgpp,
+        .tgpp = policy.groups_per_partition,
         .segm_out = plan->segm_out,
         .segm_max = plan->segm_max,
         .segm_sum = plan->segm_sum,

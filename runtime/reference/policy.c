@@ -15,8 +15,7 @@ static int64_t next_pow2(int64_t x) {
 // The checks both policies share.
 static uq_status_t check_shape(int32_t num_seqs, int32_t max_blocks_per_seq,
                                int32_t block_size, int32_t head_dim,
-                               int32_t sliding_window,
-                               const uq_launch_plan_t *out_plan) {
+                               int32_t sliding_window, const void *out_plan) {
   if (!out_plan)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "out_plan is NULL");
   if (num_seqs < 1)
@@ -108,15 +107,56 @@ static double share_time(int64_t share, int64_t slots, double length,
          (double)last * length / speed[last < 4 ? last - 1 : 3];
 }
 
-uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
-                                      int32_t max_blocks_per_seq,
-                                      int32_t block_size, int32_t head_dim,
-                                      int32_t sliding_window,
-                                      int32_t compute_units,
-                                      int32_t workgroups_per_cu,
-                                      uq_launch_plan_t *out_plan) {
+// The resident policy's search in walk groups of `group_tiles` tiles: the
+// partition count p <= max_parts with the lowest estimate (the most
+// partitions on a tie), as {P, groups per partition, group_tiles}.
+static uq_launch_walk_t best_walk(int64_t rows, int64_t tiles,
+                                  int64_t group_tiles, int64_t max_parts,
+                                  int32_t compute_units,
+                                  int32_t workgroups_per_cu) {
+  // See policy.h: a partition's fixed work (0.7 tile-group), and an SM's
+  // speed with 1, 2, 3 and 4 or more workgroups resident; in groups.
+  const double overhead = 0.7 * 16 / (double)group_tiles;
+  static const double speed[4] = {0.55, 0.93, 0.97, 1.0};
+  int64_t required = ceil_div(tiles, group_tiles);
+  // Walks the partition counts p upward (groups per partition shrink).
+  // Every later p has at least this p's share and the walk's groups spread
+  // over the SMs, so once that bound exceeds the best estimate no later p
+  // can match it: a few steps past the best, whatever the table's length.
+  const double work = (double)rows * (double)required / compute_units;
+  int64_t best_gpp = required;
+  double best = 0;
+  if (max_parts > required)
+    max_parts = required;
+  for (int64_t p = 1; p <= max_parts; ++p) {
+    int64_t gpp = ceil_div(required, p);
+    int64_t parts = ceil_div(required, gpp);
+    int64_t share = ceil_div(rows * parts, compute_units);
+    double cost =
+        share_time(share, workgroups_per_cu, (double)gpp + overhead, speed);
+    if (p == 1 || cost <= best) {
+      best = cost;
+      best_gpp = gpp;
+    }
+    if (work + overhead * (double)share > best)
+      break;
+  }
+  uq_launch_walk_t walk = {
+      .num_partitions = (int32_t)ceil_div(required, best_gpp),
+      .groups_per_partition = (int32_t)best_gpp,
+      .group_tiles = (int32_t)group_tiles,
+  };
+  return walk;
+}
+
+uq_status_t
+uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
+                          int32_t max_blocks_per_seq, int32_t block_size,
+                          int32_t head_dim, int32_t sliding_window,
+                          int32_t compute_units, int32_t workgroups_per_cu,
+                          int32_t group_tiles, uq_launch_walk_t *out_walk) {
   UQ_RETURN_IF_ERROR(check_shape(num_seqs, max_blocks_per_seq, block_size,
-                                 head_dim, sliding_window, out_plan),
+                                 head_dim, sliding_window, out_walk),
                      "launch policy");
   if (num_kv_heads < 1 || compute_units < 1 || workgroups_per_cu < 1)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
@@ -124,35 +164,18 @@ uq_status_t uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
                           "must be >= 1, got %d, %d and %d",
                           (int)num_kv_heads, (int)compute_units,
                           (int)workgroups_per_cu);
-  // See policy.h: a partition's fixed work in tile-groups, and an SM's
-  // speed with 1, 2, 3 and 4 or more workgroups resident.
-  const double overhead = 0.7;
-  static const double speed[4] = {0.55, 0.93, 0.97, 1.0};
-  int64_t required = ceil_div(
-      walked_tokens(max_blocks_per_seq, block_size, sliding_window), 256);
+  if (group_tiles < 1 || group_tiles > 16 ||
+      (group_tiles & (group_tiles - 1)) != 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "group_tiles must be 1, 2, 4, 8 or 16, got %d",
+                          (int)group_tiles);
+  int64_t tiles = ceil_div(
+      walked_tokens(max_blocks_per_seq, block_size, sliding_window), 16);
   int64_t rows = (int64_t)num_seqs * num_kv_heads;
-  // Walks the partition counts p upward (TGPP = ceil(required / p) shrinks),
-  // keeping the smallest TGPP of the lowest estimate. Every later p has at
-  // least this p's share and the walk's tile-groups spread over the SMs,
-  // so once that bound exceeds the best estimate no later p can match it:
-  // a few steps past the best, whatever the table's length.
-  const double work = (double)rows * (double)required / compute_units;
-  int64_t best_tgpp = required;
-  double best = 0;
-  for (int64_t p = 1; p <= required; ++p) {
-    int64_t tgpp = ceil_div(required, p);
-    int64_t parts = ceil_div(required, tgpp);
-    int64_t share = ceil_div(rows * parts, compute_units);
-    double cost =
-        share_time(share, workgroups_per_cu, (double)tgpp + overhead, speed);
-    if (p == 1 || cost <= best) {
-      best = cost;
-      best_tgpp = tgpp;
-    }
-    if (work + overhead * (double)share > best)
-      break;
-  }
-  out_plan->num_partitions = (int32_t)ceil_div(required, best_tgpp);
-  out_plan->tgpp = (int32_t)best_tgpp;
+  // No more partitions than tile-groups, whatever the group: more measured
+  // slower on the H200 (the partials and the reduce cost more than the
+  // shorter walks give back).
+  *out_walk = best_walk(rows, tiles, group_tiles, ceil_div(tiles, 16),
+                        compute_units, workgroups_per_cu);
   return UQ_OK;
 }

@@ -441,21 +441,41 @@ uq_status_t
 uq_reference_decode_faithful(const uq_decode_problem_t *p,
                              int32_t num_partitions, int32_t tgpp,
                              const uq_decode_partials_t *out_partials) {
+  uq_launch_walk_t walk = {num_partitions, tgpp,
+                           UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS};
+  return uq_reference_decode_faithful_walk(p, &walk, out_partials);
+}
+
+uq_status_t
+uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
+                                  const uq_launch_walk_t *walk,
+                                  const uq_decode_partials_t *out_partials) {
   UQ_RETURN_IF_ERROR(uq_decode_problem_validate(p), "faithful reference");
+  if (!walk)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "walk is NULL");
+  const int32_t num_partitions = walk->num_partitions;
+  const int32_t tgpp = walk->groups_per_partition;
+  const int32_t group_tiles = walk->group_tiles;
   if (num_partitions < 1 || tgpp < 1)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "num_partitions and tgpp must be >= 1, got %d, %d",
+                          "num_partitions and tgpp must be >= 1, got %d, %d "
+                          "(tgpp: the walk's groups per partition)",
                           (int)num_partitions, (int)tgpp);
+  if (group_tiles < 1 || group_tiles > 16 ||
+      (group_tiles & (group_tiles - 1)) != 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "group_tiles must be 1, 2, 4, 8 or 16, got %d",
+                          (int)group_tiles);
+  const int64_t group_tokens = (int64_t)group_tiles * UQ_TILE_TOKENS;
   if (out_partials && (!out_partials->segm_out || !out_partials->segm_max ||
                        !out_partials->segm_sum))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "partials given with a NULL array");
-  // P * TGPP * 256 can pass int64 for absurd inputs; saturate.
+  // P * groups * group tokens can pass int64 for absurd inputs; saturate.
   int64_t coverage;
   if (__builtin_mul_overflow((int64_t)num_partitions, (int64_t)tgpp,
                              &coverage) ||
-      __builtin_mul_overflow(coverage, (int64_t)UQ_TILE_GROUP_TOKENS,
-                             &coverage))
+      __builtin_mul_overflow(coverage, group_tokens, &coverage))
     coverage = INT64_MAX;
   // The kernel walks seq_len - win_base tokens (all of them without a
   // window); every one must fall in some partition's tile-groups.
@@ -464,10 +484,11 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
     if (p->seq_lens[b] - base > coverage)
       return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                             "seq_lens[%d] = %d (window %d: %lld tokens walked) "
-                            "exceeds the coverage P * TGPP * 256 = %lld",
+                            "exceeds the walk's coverage P * groups * %lld "
+                            "= %lld",
                             (int)b, (int)p->seq_lens[b], (int)p->sliding_window,
                             (long long)(p->seq_lens[b] - base),
-                            (long long)coverage);
+                            (long long)group_tokens, (long long)coverage);
   }
   const int32_t qg = p->query_group;
   const int32_t D = p->cache.head_dim;
@@ -490,7 +511,7 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
     const int64_t win_start = window_start(len, p->sliding_window);
     const int64_t win_base = win_start & ~(int64_t)(UQ_TILE_TOKENS - 1);
     const int64_t total_tgs =
-        (len - win_base + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
+        (len - win_base + group_tokens - 1) / group_tokens;
     for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
       for (int32_t r = 0; r < qg; ++r)
         uq_format_query_rotate_(D, query_row(p, b, (int64_t)h * qg + r),
@@ -508,8 +529,8 @@ uq_reference_decode_faithful(const uq_decode_problem_t *p,
           trips = tgpp;
         for (int64_t tg = 0; tg < trips; ++tg) {
           int64_t start =
-              win_base + (part + tg * num_partitions) * UQ_TILE_GROUP_TOKENS;
-          for (int n = 0; n < UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS; ++n) {
+              win_base + (part + tg * num_partitions) * group_tokens;
+          for (int n = 0; n < group_tiles; ++n) {
             int64_t tile_start = start + (int64_t)n * UQ_TILE_TOKENS;
             // A tile wholly past seq_len changes nothing: its max is -inf,
             // its rescale factor exactly 1 and its probabilities 0.

@@ -234,7 +234,7 @@ static void run_bench(bench_t *k, int replays, int only, int d,
          "copy kernel)\n",
          copy);
   printf("%3s %7s %2s %2s %-22s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
-         "QG", "variant", "P", "TGPP", "us/step", "KV GB/s", "%copy",
+         "QG", "variant", "P", "walk", "us/step", "KV GB/s", "%copy",
          "x triton", "x sdpa");
   for (size_t i = 0; i < count; ++i) {
     if (only >= 0 && (size_t)only != i)
@@ -286,9 +286,13 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     uq_plan_t *plan = NULL;
     UQ(uq_plan_create(k->context, &config, &plan));
     uq_plan_info_t info;
-    uint32_t partitions = 0, tgpp = 0;
+    uq_launch_walk_t walk;
     UQ(uq_plan_query_info(plan, &info));
-    UQ(uq_plan_launch_shape(plan, (uint32_t)sh->batch, &partitions, &tgpp));
+    UQ(uq_plan_launch_walk(plan, (uint32_t)sh->batch, &walk));
+    // a partition's walk: tile-groups ("tg", 256 tokens) or tiles ("t", 16)
+    char walked[16];
+    snprintf(walked, sizeof(walked), "%d%s", walk.groups_per_partition,
+             walk.group_tiles == 16 ? "tg" : "t");
     uq_device_ptr_t caches[16];
     for (int c = 0; c < copies; ++c)
       caches[c] = put(k, host, cache_bytes);
@@ -310,9 +314,9 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     double us = time_graph(k, exec, reps) / copies;
     double gbs =
         (double)sh->batch * sh->tokens * sh->hk * slot_bytes / (us * 1e3);
-    printf("%3d %7d %2d %2d %-22s %5u %5u %9.1f %8.0f %5.1f%%", sh->batch,
-           sh->tokens, sh->hk, sh->qg, info.variant, partitions, tgpp, us, gbs,
-           100.0 * gbs / copy);
+    printf("%3d %7d %2d %2d %-22s %5d %5s %9.1f %8.0f %5.1f%%", sh->batch,
+           sh->tokens, sh->hk, sh->qg, info.variant, walk.num_partitions,
+           walked, us, gbs, 100.0 * gbs / copy);
     if (d == 256 && sh->triton_us > 0)
       printf(" %8.1f %8.2f\n", sh->triton_us / us, sh->sdpa_us / us);
     else

@@ -107,6 +107,7 @@ typedef struct run_s {
   const char *description; // borrowed from the context
   uq_plan_info_t info;
   uint32_t partitions, tgpp;
+  uq_launch_walk_t walk; // uq_plan_launch_walk, for the faithful reference
   double milliseconds;
   uq_kernel_counters_t decode_counters, reduce_counters;
   uq_status_t counted;        // UQ_OK when the counters are valid
@@ -142,6 +143,8 @@ static uq_status_t run_backend(uq_backend_t backend,
   uq_status_free(uq_plan_query_info(run->plan, &run->info));
   status = uq_plan_launch_shape(run->plan, problem->shape.batch,
                                 &run->partitions, &run->tgpp);
+  if (!status)
+    status = uq_plan_launch_walk(run->plan, problem->shape.batch, &run->walk);
   if (status)
     return status;
   run->stage = "uploading the problem";
@@ -340,6 +343,7 @@ int main(int argc, char **argv) {
   }
   uq_plan_info_t info = run.info;
   uint32_t partitions = run.partitions, tgpp = run.tgpp;
+  uq_launch_walk_t walk = run.walk;
   const char *description = run.description;
   uq_kernel_counters_t decode_counters = run.decode_counters;
   uq_kernel_counters_t reduce_counters = run.reduce_counters;
@@ -348,9 +352,8 @@ int main(int argc, char **argv) {
   // The oracle's E4M3 rule is the project's (saturate), whatever the code
   // object does: a kernel that turns an overflowing query into NaN (and so
   // that head's output into 0) fails here instead of matching itself.
-  status = uq_problem_faithful(problem, UQ_FP8_OVERFLOW_SATURATE,
-                               (int32_t)partitions, (int32_t)tgpp, faithful,
-                               partial_scale);
+  status = uq_problem_faithful_walk(problem, UQ_FP8_OVERFLOW_SATURATE, &walk,
+                                    faithful, partial_scale);
   if (!status)
     status = uq_problem_unquantized(problem, unquantized);
   if (status) {
@@ -399,9 +402,10 @@ int main(int argc, char **argv) {
       printf("%s%d", b ? "," : "", problem->seq_lens[b]);
   }
   printf("%s (%" PRIu64 " tokens)\n", shape.batch > 16 ? ",..." : "", tokens);
-  printf("variant     %s  P=%u TGPP=%u (max P %u)  workspace %.1f KiB  "
+  printf("variant     %s  P=%u TGPP=%u%s (max P %u)  workspace %.1f KiB  "
          "E4M3 overflow: %s\n",
-         info.variant, partitions, tgpp, info.max_partitions,
+         info.variant, partitions, tgpp,
+         walk.group_tiles == 1 ? " (walking tiles)" : "", info.max_partitions,
          (double)info.workspace_bytes / 1024,
          info.e4m3_saturates ? "saturate" : "NaN");
   printf("run         %.3f ms (host wall clock of run + synchronize)\n",
@@ -446,7 +450,7 @@ int main(int argc, char **argv) {
     status = uq_run_steps(run.context, run.plan, problem, &run.device, steps,
                           info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE
                                               : UQ_FP8_OVERFLOW_NAN,
-                          (int32_t)partitions, (int32_t)tgpp, &failed);
+                          &walk, &failed);
     if (status) {
       rc = report_status("running the serving steps", status);
       goto done;

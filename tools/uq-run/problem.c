@@ -317,9 +317,18 @@ static uq_status_t partial_scale(const uq_problem_t *p, int32_t partitions,
 uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
                                 int32_t partitions, int32_t tgpp, uint16_t *out,
                                 double *out_scale) {
+  uq_launch_walk_t walk = {partitions, tgpp, 16};
+  return uq_problem_faithful_walk(p, rule, &walk, out, out_scale);
+}
+
+uq_status_t uq_problem_faithful_walk(const uq_problem_t *p,
+                                     uq_fp8_overflow_t rule,
+                                     const uq_launch_walk_t *walk,
+                                     uint16_t *out, double *out_scale) {
   uq_decode_problem_t problem = reference_problem(p, rule, out);
+  int32_t partitions = walk ? walk->num_partitions : 0;
   if (!out_scale || partitions < 1)
-    return uq_reference_decode_faithful(&problem, partitions, tgpp, NULL);
+    return uq_reference_decode_faithful_walk(&problem, walk, NULL);
   size_t rows = (size_t)p->shape.batch * p->config.num_kv_heads *
                 (size_t)partitions * p->config.query_group;
   uq_decode_partials_t parts = {
@@ -329,7 +338,7 @@ uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
   };
   uq_status_t status =
       parts.segm_out && parts.segm_max && parts.segm_sum
-          ? uq_reference_decode_faithful(&problem, partitions, tgpp, &parts)
+          ? uq_reference_decode_faithful_walk(&problem, walk, &parts)
           : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                            "out of memory for %zu partial rows", rows);
   if (status == UQ_OK)

@@ -116,6 +116,12 @@ float uq_problem_softmax_scale(const uq_problem_t *problem);
 uq_status_t uq_problem_faithful(const uq_problem_t *problem,
                                 uq_fp8_overflow_t rule, int32_t partitions,
                                 int32_t tgpp, uint16_t *out, double *out_scale);
+// The same over any walk (uq_plan_launch_walk's); uq_problem_faithful is the
+// walk of tile-groups.
+uq_status_t uq_problem_faithful_walk(const uq_problem_t *problem,
+                                     uq_fp8_overflow_t rule,
+                                     const uq_launch_walk_t *walk,
+                                     uint16_t *out, double *out_scale);
 // The exact (float64 on the dequantized cache) reference, into `out`
 // (contiguous [B, Hq, D] bf16).
 uq_status_t uq_problem_exact(const uq_problem_t *problem,

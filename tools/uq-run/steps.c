@@ -61,7 +61,7 @@ static void print_counters(uq_plan_t *plan) {
 uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
                          uq_problem_t *p, const uq_problem_device_t *device,
                          uint32_t steps, uq_fp8_overflow_t rule,
-                         int32_t partitions, int32_t tgpp, int *out_failed) {
+                         const uq_launch_walk_t *walk, int *out_failed) {
   *out_failed = 0;
   const uq_decode_config_t *c = &p->config;
   uint32_t B = p->shape.batch, Hk = c->num_kv_heads, bs = c->block_size;
@@ -133,7 +133,7 @@ uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
       status = uq_context_download(context, s.got, device->output,
                                    p->output_elems * sizeof(uint16_t));
     if (!status)
-      status = uq_problem_faithful(p, rule, partitions, tgpp, s.want, s.scale);
+      status = uq_problem_faithful_walk(p, rule, walk, s.want, s.scale);
     if (status)
       break;
     uq_problem_error_t error;

@@ -19,14 +19,14 @@ extern "C" {
 // writes them into the device cache and the host encoder into the
 // problem's cache (the oracle); the whole device cache must equal it byte
 // for byte; then decode + reduce is compared with the kernel-faithful
-// reference under `rule` with P/TGPP. Prints one line per step (and the
+// reference under `rule` over `walk`. Prints one line per step (and the
 // sim counters of all three kernels where the backend counts). Sets
 // *out_failed when a step's cache or output is wrong; a status for errors.
 uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
                          uq_problem_t *problem,
                          const uq_problem_device_t *device, uint32_t steps,
-                         uq_fp8_overflow_t rule, int32_t partitions,
-                         int32_t tgpp, int *out_failed);
+                         uq_fp8_overflow_t rule, const uq_launch_walk_t *walk,
+                         int *out_failed);
 
 #ifdef __cplusplus
 } // extern "C"

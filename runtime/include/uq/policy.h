@@ -70,33 +70,52 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
                                            int32_t sliding_window,
                                            uq_launch_plan_t *out_plan);
 
+// A decode's walk over a (sequence, KV head)'s tokens: its P partitions
+// interleave groups of `group_tiles` 16-token tiles (partition p walks
+// groups p, p + P, p + 2P, ..., at most `groups_per_partition` of them).
+// The policies above are walks of 256-token tile-groups (group_tiles = 16,
+// groups_per_partition = TGPP), the gfx950 kernels' only walk; an sm_90a
+// kernel states its own (kernels.mlir @uq_sm90_walk_tiles).
+typedef struct uq_launch_walk_s {
+  int32_t num_partitions;       // P >= 1
+  int32_t groups_per_partition; // >= 1
+  int32_t group_tiles;          // 16 or 1
+} uq_launch_walk_t;
+
 // The split-KV policy for a GPU of `compute_units` SMs that each run up to
 // `workgroups_per_cu` decode workgroups at once (at the kernel's registers
-// and shared memory): the sm_90a kernels' policy, which takes any P and
-// TGPP, not only powers of two. A workgroup walks TGPP tile-groups (256
-// tokens) of one (sequence, KV head). An SM's share, n = ceil(workgroups /
+// and shared memory): the sm_90a kernels' policy, which takes any P, not
+// only powers of two. A workgroup walks its partition's groups of one
+// (sequence, KV head). An SM's share, n = ceil(workgroups /
 // compute_units), runs in rounds of workgroups_per_cu at once; a round of
-// r takes r (TGPP + 0.7) over the SM's relative speed with r resident:
-// 0.55 with one (4 warps cannot hide the kernel's latencies), 0.93 with
-// two, 0.97 with three, 1 from four; 0.7 tile-group is a partition's fixed
-// work (query rotation, pipeline fill, merge, partial write, its share of
-// the reduce). The estimate is the sum over the rounds (so a share one
-// past a round costs a round, not a fraction). Both constants were fitted
-// to H200 runs of the issue-9 shapes (uq-bench-cuda); its choices for them
-// stay the same for a fixed work of 0.3 to 1.0 and a speed with one of
-// 0.55 to 0.7. The policy takes the TGPP that minimizes the estimate (the
-// smallest on a tie), then the fewest partitions that cover the walk with
-// it: P = ceil(required / TGPP), so P * TGPP * 256 >= the tokens walked
-// (the table row, or W + 15 with a window W). Long sequences get long
-// partitions, small batches still fill the SMs. Like the others it depends
-// only on the launch shape, never on seq lens. INVALID_ARGUMENT as
-// uq_launch_policy_window, and for num_kv_heads, compute_units or
-// workgroups_per_cu < 1.
+// r takes r (groups + 0.7 tile-group) over the SM's relative speed with r
+// resident: 0.55 with one (4 warps cannot hide the kernel's latencies),
+// 0.93 with two, 0.97 with three, 1 from four; 0.7 tile-group is a
+// partition's fixed work (query rotation, pipeline fill, merge, partial
+// write, its share of the reduce). The estimate is the sum over the rounds
+// (so a share one past a round costs a round, not a fraction). Both
+// constants were fitted to H200 runs of the issue-9 shapes
+// (uq-bench-cuda); its choices for them stay the same for a fixed work of
+// 0.3 to 1.0 and a speed with one of 0.55 to 0.7. The walk's groups are
+// the kernel's (`group_tiles`, which an sm_90a cubin states, kernels.mlir
+// @uq_sm90_walk_log2; with single tiles P splits any walk evenly: 33
+// partitions of 124-125 tiles instead of 32 of 128 on 264 slots over 8
+// rows). The
+// policy takes the groups per partition that minimize the estimate (the
+// fewest on a tie) with at most as many partitions as the walk has
+// 256-token tile-groups, then the fewest partitions that cover the walk
+// with them: P = ceil(groups walked / groups per partition), so every
+// token walked (the table row, or W + 15 with a window W) lies in a
+// partition. Long sequences get long partitions, small batches still fill
+// the SMs. Like the others it depends only on the launch shape, never on
+// seq lens. INVALID_ARGUMENT as uq_launch_policy_window, for
+// num_kv_heads, compute_units or workgroups_per_cu < 1, and for a
+// group_tiles other than 1, 2, 4, 8 or 16.
 UQ_API uq_status_t uq_launch_policy_resident(
     int32_t num_seqs, int32_t num_kv_heads, int32_t max_blocks_per_seq,
     int32_t block_size, int32_t head_dim, int32_t sliding_window,
-    int32_t compute_units, int32_t workgroups_per_cu,
-    uq_launch_plan_t *out_plan);
+    int32_t compute_units, int32_t workgroups_per_cu, int32_t group_tiles,
+    uq_launch_walk_t *out_walk);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "uq/format.h"
+#include "uq/policy.h"
 #include "uq/status.h"
 
 #ifdef __cplusplus
@@ -135,6 +136,17 @@ typedef struct uq_decode_partials_s {
 // a window the walked span seq_len - win_base (<= W + 15) must fit instead.
 UQ_API uq_status_t uq_reference_decode_faithful(
     const uq_decode_problem_t *p, int32_t num_partitions, int32_t tgpp,
+    const uq_decode_partials_t *out_partials);
+
+// Faithful mode over any walk (uq/policy.h): partition p walks groups p,
+// p+P, ... of walk->group_tiles tiles (group g covers tokens [win_base +
+// 16 group_tiles g, + 16 group_tiles)), at most walk->groups_per_partition
+// of them; uq_reference_decode_faithful is the walk of 256-token
+// tile-groups. Codes as uq_reference_decode_faithful; INVALID_ARGUMENT
+// also for a NULL walk or a group_tiles other than 1, 2, 4, 8 or 16, and
+// the coverage is P * groups_per_partition * 16 group_tiles tokens.
+UQ_API uq_status_t uq_reference_decode_faithful_walk(
+    const uq_decode_problem_t *p, const uq_launch_walk_t *walk,
     const uq_decode_partials_t *out_partials);
 
 // The partition reduce on its own, for checking a reduce kernel against

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uq/policy.h"
 #include "uq/status.h"
 #include "uq/variant.h"
 
@@ -46,8 +47,12 @@ extern "C" {
 //        the key/value fields of uq_decode_config_t.
 //   0.4: uq_plan_info_t.merge_max_partitions (sm_90a runs of small P are
 //        one launch).
+//   0.5: uq_plan_launch_walk; uq/policy.h's uq_launch_walk_t, which
+//        uq_launch_policy_resident now returns for the group size it is
+//        given (it returned a uq_launch_plan_t: a break of that host
+//        helper), and uq_reference_decode_faithful_walk.
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 4
+#define UQRT_VERSION_MINOR 5
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -253,12 +258,23 @@ UQ_API uq_status_t uq_plan_query_info(const uq_plan_t *plan,
                                       uq_plan_info_t *out_info);
 
 // The launch shape a run with `batch` sequences uses: partitions P and
-// tile-groups per partition. The policy's cap depends on the batch (512
-// partitions when batch <= 8, else 256), so P is computed per run; the
-// workspace was sized for the largest P * batch over every batch.
+// the 256-token tile-groups' worth of tokens a partition walks at most
+// (TGPP: exactly its tile-groups on a walk of tile-groups; see
+// uq_plan_launch_walk). The policy depends on the batch, so P is computed
+// per run; the workspace was sized for the largest P * batch over every
+// batch.
 UQ_API uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
                                         uint32_t *out_num_partitions,
                                         uint32_t *out_tgpp);
+
+// Since 0.5: the walk a run with `batch` sequences uses (uq/policy.h):
+// its partitions, the groups of 16-token tiles they interleave and how
+// many each walks at most, which uq_reference_decode_faithful_walk
+// reproduces. A walk of tile-groups (group_tiles 16) everywhere but on
+// sm_90a, whose cubins state their own groups (single tiles or
+// tile-groups, uq_launch_policy_resident).
+UQ_API uq_status_t uq_plan_launch_walk(const uq_plan_t *plan, uint32_t batch,
+                                       uq_launch_walk_t *out_walk);
 
 // Runs decode then the partition reduce (on sm_90a one launch when P is at
 // most uq_plan_info_t.merge_max_partitions) for `batch` (1..max_batch)

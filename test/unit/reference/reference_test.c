@@ -403,20 +403,24 @@ static int test_faithful_vs_exact(void) {
 }
 
 // The partials of each partition against float64 attention over exactly the
-// tokens that partition owns (tile-groups p, p+P, ..., at most TGPP).
-static int faithful_partials(uq_rng_t *rng, int32_t D) {
+// tokens that partition owns (groups p, p+P, ... of the walk, at most its
+// groups per partition).
+static int faithful_partials(uq_rng_t *rng, int32_t D,
+                             const uq_launch_walk_t *walk) {
   const int32_t lens[3] = {1100, 0, 300};
   fixture_t f;
   if (fixture_make(&f, rng, D, 3, 2, 6, 32, 0, lens, 1.0))
     UQ_TEST_FAIL_("fixture");
-  const int32_t parts = 4, tgpp = 2, qg = 6, hk = 2;
+  const int32_t parts = walk->num_partitions, tgpp = walk->groups_per_partition,
+                qg = 6, hk = 2;
+  const int32_t group = 16 * walk->group_tiles;
   size_t rows = (size_t)3 * hk * parts * qg;
   uq_decode_partials_t partials = {malloc(sizeof(uint16_t) * rows * D),
                                    malloc(sizeof(float) * rows),
                                    malloc(sizeof(float) * rows)};
   if (!partials.segm_out || !partials.segm_max || !partials.segm_sum)
     UQ_TEST_FAIL_("out of memory");
-  UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, parts, tgpp, &partials));
+  UQ_EXPECT_OK(uq_reference_decode_faithful_walk(&f.p, walk, &partials));
   size_t size = 0;
   UQ_EXPECT_OK(uq_cache_layout_size(&f.p.cache, &size));
   // bf16(p) and the partial's own bf16 rounding: 2 * 2^-8 * max|v_deq|.
@@ -434,8 +438,8 @@ static int faithful_partials(uq_rng_t *rng, int32_t D) {
           double m = -INFINITY, l = 0, o[256] = {0};
           for (int pass = 0; pass < 2; ++pass) {
             for (int32_t tg = part, n = 0; n < tgpp; tg += parts, ++n) {
-              for (int32_t t = tg * 256; t < tg * 256 + 256 && t < lens[b];
-                   ++t) {
+              for (int32_t t = tg * group;
+                   t < tg * group + group && t < lens[b]; ++t) {
                 int32_t block = f.tables[b * f.p.max_blocks_per_seq + t / 32];
                 UQ_EXPECT_OK(uq_cache_read_slot(&f.p.cache, f.cache, size,
                                                 block, t % 32, kvh, k, v));
@@ -502,11 +506,16 @@ static int faithful_partials(uq_rng_t *rng, int32_t D) {
   return 0;
 }
 
+// Over 256-token tile-groups (the walk of uq_reference_decode_faithful,
+// checked to be the same), and over single tiles with a P that divides
+// nothing (69 tiles, 5 partitions of at most 14).
 static int test_faithful_partials(void) {
   uq_rng_t rng = uq_rng_for(14);
-  for (int32_t d = 64; d <= 256; d *= 2)
-    if (faithful_partials(&rng, d))
-      UQ_TEST_FAIL_("head dim %d", d);
+  const uq_launch_walk_t walks[2] = {{4, 2, 16}, {5, 14, 1}};
+  for (int w = 0; w < 2; ++w)
+    for (int32_t d = 64; d <= 256; d *= 2)
+      if (faithful_partials(&rng, d, &walks[w]))
+        UQ_TEST_FAIL_("head dim %d, walk %d", d, w);
   return 0;
 }
 
@@ -810,6 +819,12 @@ static int test_validation(void) {
   UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, -2, 1, NULL), inv);
   uq_decode_partials_t half = {NULL, NULL, NULL};
   UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 2, 1, &half), inv);
+  UQ_EXPECT_CODE(uq_reference_decode_faithful_walk(&f.p, NULL, NULL), inv);
+  const int32_t bad_groups[3] = {0, 3, 32};
+  for (int i = 0; i < 3; ++i) {
+    uq_launch_walk_t walk = {2, 1, bad_groups[i]};
+    UQ_EXPECT_CODE(uq_reference_decode_faithful_walk(&f.p, &walk, NULL), inv);
+  }
   fixture_free(&f);
   // Coverage: 300 tokens need P * TGPP * 256 >= 300.
   const int32_t long_len[1] = {300};
@@ -818,6 +833,11 @@ static int test_validation(void) {
   UQ_EXPECT_CODE(uq_reference_decode_faithful(&f.p, 1, 1, NULL), oor);
   UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 2, 1, NULL));
   UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, 1, 2, NULL));
+  // ... and a walk of single tiles P * groups * 16 >= 300: 19 tiles.
+  const uq_launch_walk_t short_walk = {6, 3, 1}, tile_walk = {5, 4, 1};
+  UQ_EXPECT_CODE(uq_reference_decode_faithful_walk(&f.p, &short_walk, NULL),
+                 oor);
+  UQ_EXPECT_OK(uq_reference_decode_faithful_walk(&f.p, &tile_walk, NULL));
   // With a window the walked span counts: 300 - (200 rounded down to 16 =
   // 192) = 108 tokens fit one tile-group; a 290-token window walks
   // 300 - 0 = 300 tokens and does not.
@@ -1055,11 +1075,14 @@ static int test_policy_window(void) {
   return 0;
 }
 
-// The resident (sm_90a) policy: P = ceil(required / TGPP) covers the walk
-// with the fewest partitions, it depends on the shape only, and on the
-// H200's 132 SMs it makes the choices its model was fitted to
-// (uq-bench-cuda's shapes, policy.h): fewer, longer partitions while
-// every SM keeps two CTAs, one per SM only when the batch is too small.
+// The resident (sm_90a) policy: its walk of the kernel's groups covers
+// every token walked with the fewest partitions for its groups per
+// partition, never more partitions than tile-groups; it depends on the
+// shape only, and on the H200's 132 SMs it makes the choices measured there
+// (uq-bench-cuda's shapes, policy.h): fewer, longer partitions while every
+// SM keeps two CTAs, one per SM only when the batch is too small, and with
+// single tiles 33 partitions where 32 of tile-groups would leave 8 of 264
+// slots empty.
 static int test_policy_resident(void) {
   uq_rng_t rng = uq_rng_for(22);
   static const int32_t sizes[5] = {16, 32, 64, 128, 256};
@@ -1071,48 +1094,66 @@ static int test_policy_resident(void) {
     int32_t w = i % 3 == 0 ? 0 : (int32_t)(uq_rng_next(&rng) % 200000);
     int32_t cus = 1 + (int32_t)(uq_rng_next(&rng) % 160);
     int32_t per_cu = 1 + (int32_t)(uq_rng_next(&rng) % 8);
-    uq_launch_plan_t plan;
-    UQ_EXPECT_OK(
-        uq_launch_policy_resident(b, hk, mbps, bs, 256, w, cus, per_cu, &plan));
+    int32_t group = 1 << (uq_rng_next(&rng) % 5);
+    uq_launch_walk_t walk;
+    UQ_EXPECT_OK(uq_launch_policy_resident(b, hk, mbps, bs, 256, w, cus, per_cu,
+                                           group, &walk));
     int64_t max_seq = (int64_t)mbps * bs;
     int64_t walked = w > 0 && (int64_t)w + 15 < max_seq ? w + 15 : max_seq;
-    int64_t required = (walked + 255) / 256;
-    UQ_EXPECT(plan.tgpp >= 1 && plan.tgpp <= required);
-    UQ_EXPECT_EQ_INT(plan.num_partitions,
-                     (int32_t)((required + plan.tgpp - 1) / plan.tgpp));
+    int64_t tiles = (walked + 15) / 16, tile_groups = (walked + 255) / 256;
+    UQ_EXPECT_EQ_INT(walk.group_tiles, group);
+    int64_t groups = (tiles + group - 1) / group;
+    UQ_EXPECT(walk.groups_per_partition >= 1 &&
+              walk.groups_per_partition <= groups);
+    UQ_EXPECT_EQ_INT(walk.num_partitions,
+                     (int32_t)((groups + walk.groups_per_partition - 1) /
+                               walk.groups_per_partition));
+    UQ_EXPECT(walk.num_partitions <= tile_groups);
   }
   static const struct {
-    int32_t b, hk, tokens, per_cu, p, tgpp;
+    int32_t b, hk, tokens, group, p, gpp;
   } h200[] = {
-      {1, 2, 16384, 2, 64, 1},
-      {4, 2, 16384, 2, 32, 2},
-      {16, 2, 16384, 2, 8, 8},
-      {4, 2, 65536, 2, 32, 8},
-      {16, 1, 65536, 2, 16, 16},
-      {64, 2, 4096, 2, 2, 8},
-      {16, 1, 131072, 2, 16, 32},
-      {4, 1, 75000, 2, 59, 5},
-      // at 4 per SM (the D = 256 qg_max 8 kernel of 128 registers)
-      {16, 1, 131072, 4, 32, 16},
-      {4, 1, 75000, 4, 98, 3},
+      // single tiles (D = 128, 256)
+      {1, 2, 16384, 1, 64, 16},
+      {4, 2, 16384, 1, 32, 32},
+      {16, 2, 16384, 1, 8, 128},
+      {4, 2, 65536, 1, 33, 125},
+      {16, 1, 65536, 1, 16, 256},
+      {64, 2, 4096, 1, 2, 128},
+      {16, 1, 131072, 1, 33, 249},
+      {4, 1, 75000, 1, 66, 72},
+      // tile-groups (D = 64)
+      {1, 2, 16384, 16, 64, 1},
+      {4, 2, 65536, 16, 32, 8},
+      {16, 1, 131072, 16, 16, 32},
+      {4, 1, 75000, 16, 59, 5},
   };
   for (size_t i = 0; i < sizeof(h200) / sizeof(h200[0]); ++i) {
-    uq_launch_plan_t plan;
+    uq_launch_walk_t walk;
     UQ_EXPECT_OK(uq_launch_policy_resident(h200[i].b, h200[i].hk,
                                            (h200[i].tokens + 15) / 16, 16, 256,
-                                           0, 132, h200[i].per_cu, &plan));
-    UQ_EXPECT_EQ_INT(plan.num_partitions, h200[i].p);
-    UQ_EXPECT_EQ_INT(plan.tgpp, h200[i].tgpp);
+                                           0, 132, 2, h200[i].group, &walk));
+    UQ_EXPECT_EQ_INT(walk.num_partitions, h200[i].p);
+    UQ_EXPECT_EQ_INT(walk.groups_per_partition, h200[i].gpp);
+    UQ_EXPECT_EQ_INT(walk.group_tiles, h200[i].group);
   }
-  uq_launch_plan_t plan;
-  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 0, 4, 16, 256, 0, 132, 4, &plan),
+  uq_launch_walk_t walk;
+  UQ_EXPECT_CODE(
+      uq_launch_policy_resident(1, 0, 4, 16, 256, 0, 132, 4, 1, &walk),
+      UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 0, 4, 1, &walk),
                  UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 0, 4, &plan),
-                 UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 0, &plan),
-                 UQ_STATUS_INVALID_ARGUMENT);
-  UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 4, NULL),
-                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(
+      uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 0, 1, &walk),
+      UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(
+      uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 4, 1, NULL),
+      UQ_STATUS_INVALID_ARGUMENT);
+  const int32_t bad_groups[3] = {0, 3, 32};
+  for (int i = 0; i < 3; ++i)
+    UQ_EXPECT_CODE(uq_launch_policy_resident(1, 1, 4, 16, 256, 0, 132, 4,
+                                             bad_groups[i], &walk),
+                   UQ_STATUS_INVALID_ARGUMENT);
   return 0;
 }
 

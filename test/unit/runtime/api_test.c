@@ -651,6 +651,12 @@ static int test_workspace_sizing(void) {
       UQ_EXPECT_OK(uq_plan_launch_shape(plan, b, &p, &tgpp));
       UQ_EXPECT_EQ_INT(p, policy.num_partitions);
       UQ_EXPECT_EQ_INT(tgpp, policy.tgpp);
+      // the seed's walk: tile-groups
+      uq_launch_walk_t walk;
+      UQ_EXPECT_OK(uq_plan_launch_walk(plan, b, &walk));
+      UQ_EXPECT_EQ_INT(walk.num_partitions, p);
+      UQ_EXPECT_EQ_INT(walk.groups_per_partition, tgpp);
+      UQ_EXPECT_EQ_INT(walk.group_tiles, 16);
       if ((uint64_t)b * p > rows)
         rows = (uint64_t)b * p;
       if (p > max_p)
@@ -664,6 +670,11 @@ static int test_workspace_sizing(void) {
     UQ_EXPECT_STREQ(info.variant, "decode_d256_qg_max8");
     uint32_t p, tgpp;
     UQ_EXPECT_CODE(uq_plan_launch_shape(plan, config.max_batch + 1, &p, &tgpp),
+                   UQ_STATUS_INVALID_ARGUMENT);
+    uq_launch_walk_t walk;
+    UQ_EXPECT_CODE(uq_plan_launch_walk(plan, 0, &walk),
+                   UQ_STATUS_INVALID_ARGUMENT);
+    UQ_EXPECT_CODE(uq_plan_launch_walk(plan, 1, NULL),
                    UQ_STATUS_INVALID_ARGUMENT);
     uq_plan_destroy(plan);
   }

@@ -5,12 +5,12 @@
 // padded slots, fused-QKV and padded-output strides, sliding windows with
 // 0xFF before the window, sinks, garbage spare blocks, a negative softmax
 // scale), with the reduce launch and merged in the decode (small P, cluster
-// launches), against the host kernel-faithful reference (tolerance in
-// e2e_case.h); and a run captured
-// into a CUDA graph on the caller's stream launches nothing while captured
-// and replays to the same bits; head dims without an sm_90a kernel are
-// refused by name. Label `cuda`: skips (77) with the reason where no such
-// GPU or no cubins exist.
+// launches), over walks of tile-groups and of single tiles, against the host
+// kernel-faithful reference (tolerance in e2e_case.h); and a run captured into
+// a CUDA graph on the caller's stream launches nothing while captured and
+// replays to the same bits; head dims without an sm_90a kernel are refused by
+// name. Label `cuda`: skips (77) with the reason where no such GPU or no cubins
+// exist.
 #include <string.h>
 
 #include "e2e_case.h"
@@ -230,6 +230,55 @@ static int test_long_contexts(void) {
     snprintf(label, sizeof(label), "QG=%u lens 131072,70001", groups[g]);
     failed |= uq_e2e_run_case(g_context, &shape, label);
   }
+  return failed;
+}
+
+// Walks of single tiles (uq_launch_policy_resident at D 128 and 256 for
+// long partitions): P that divides nothing (33 partitions of 125 tiles
+// at B 4 / 65536 / Hk 2), ragged lengths far below the table (a 17-token
+// sequence has only partitions 0 and 1), a window of 40000, sinks, QG 16.
+// Each case checks that its plan walks tiles, then pins its P.
+static int tile_walk_case(const uq_problem_shape_t *shape, const char *label) {
+  uq_problem_t *problem = NULL;
+  uq_plan_t *plan = NULL;
+  uq_launch_walk_t walk = {0, 0, 0};
+  UQ_EXPECT_OK(uq_problem_create(shape, &problem));
+  UQ_EXPECT_OK(uq_plan_create(g_context, &problem->config, &plan));
+  UQ_EXPECT_OK(uq_plan_launch_walk(plan, shape->batch, &walk));
+  uq_plan_destroy(plan);
+  uq_problem_destroy(problem);
+  if (walk.group_tiles != 1) {
+    fprintf(stderr, "  %s: P=%d walks groups of %d tiles, not single tiles\n",
+            label, walk.num_partitions, walk.group_tiles);
+    return 1;
+  }
+  return uq_e2e_run_case_shaped(g_context, shape, label,
+                                (uint32_t)walk.num_partitions, 0);
+}
+
+static int test_tile_walks(void) {
+  static const int32_t lens4[4] = {65536, 1000, 40000, 17};
+  static const int32_t lens3[3] = {50000, 333, 49999};
+  int failed = 0;
+  uq_problem_shape_t shape = base_shape();
+  shape.batch = 4;
+  shape.seq_lens = lens4;
+  shape.max_seq = 65536;
+  failed |= tile_walk_case(&shape, "tiles D=256 B=4 lens 65536,1000,40000,17");
+  shape = dim_shape(128);
+  shape.batch = 4;
+  shape.seq_lens = lens4;
+  shape.max_seq = 65536;
+  shape.sliding_window = 40000;
+  shape.sinks = 1;
+  failed |= tile_walk_case(&shape, "tiles D=128 window=40000 sinks");
+  shape = dim_shape(128);
+  shape.batch = 3;
+  shape.num_kv_heads = 1;
+  shape.query_group = 16;
+  shape.seq_lens = lens3;
+  shape.max_seq = 50000;
+  failed |= tile_walk_case(&shape, "tiles D=128 QG=16 lens 50000,333,49999");
   return failed;
 }
 
@@ -456,6 +505,7 @@ static const uq_test_case_t tests[] = {
     {"layouts", test_layouts},
     {"windows_and_sinks", test_windows_and_sinks},
     {"long_contexts", test_long_contexts},
+    {"tile_walks", test_tile_walks},
     {"merge_in_decode", test_merge_in_decode},
     {"graph_capture", test_graph_capture},
     {"back_to_back_runs", test_back_to_back_runs},

@@ -1,6 +1,7 @@
 // One end-to-end case through the public API: build a problem, run it on a
 // backend, compare with the host kernel-faithful reference under the same
-// P/TGPP and E4M3 rule. Shared by the sim matrix and the GPU test.
+// walk (uq_plan_launch_walk) and E4M3 rule. Shared by the sim matrix and the
+// GPU test.
 #ifndef UQ_TEST_UNIT_RUNTIME_E2E_CASE_H_
 #define UQ_TEST_UNIT_RUNTIME_E2E_CASE_H_
 
@@ -44,10 +45,13 @@ static inline int uq_e2e_run_case_shaped(uq_context_t *context,
   }
   uq_plan_info_t info;
   uint32_t partitions = 0, tgpp = 0;
+  uq_launch_walk_t walk = {0, 0, 0};
   if (!status)
     status = uq_plan_query_info(plan, &info);
   if (!status)
     status = uq_plan_launch_shape(plan, shape->batch, &partitions, &tgpp);
+  if (!status)
+    status = uq_plan_launch_walk(plan, shape->batch, &walk);
   if (!status && ((want_partitions && partitions != want_partitions) ||
                   (want_tgpp && tgpp != want_tgpp)))
     status = UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
@@ -73,10 +77,10 @@ static inline int uq_e2e_run_case_shaped(uq_context_t *context,
     status = uq_context_download(context, got, device.output,
                                  problem->output_elems * sizeof(uint16_t));
   if (!status)
-    status = uq_problem_faithful(
+    status = uq_problem_faithful_walk(
         problem,
         info.e4m3_saturates ? UQ_FP8_OVERFLOW_SATURATE : UQ_FP8_OVERFLOW_NAN,
-        (int32_t)partitions, (int32_t)tgpp, ref, scale);
+        &walk, ref, scale);
   if (status) {
     fprintf(stderr, "  %s: %s: %s\n", label,
             uq_status_code_name(uq_status_code(status)),
@@ -85,10 +89,10 @@ static inline int uq_e2e_run_case_shaped(uq_context_t *context,
   } else {
     uq_problem_error_t error;
     uq_problem_compare_bf16(problem, got, ref, scale, &error);
-    printf("  %-44s P=%-3u TGPP=%-2u max|err| %.3g rel rms %.3g over tol "
+    printf("  %-44s P=%-3u TGPP=%-2u%s max|err| %.3g rel rms %.3g over tol "
            "%llu\n",
-           label, partitions, tgpp, error.max_abs, error.rel_rms,
-           (unsigned long long)error.over_tol);
+           label, partitions, tgpp, walk.group_tiles == 1 ? " (tiles)" : "",
+           error.max_abs, error.rel_rms, (unsigned long long)error.over_tol);
     rc = error.over_tol ? 1 : 0;
   }
   free(got);
