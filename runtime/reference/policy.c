@@ -114,9 +114,9 @@ static uq_launch_walk_t best_walk(int64_t rows, int64_t tiles,
                                   int64_t group_tiles, int64_t max_parts,
                                   int32_t compute_units,
                                   int32_t workgroups_per_cu) {
-  // See policy.h: a partition's fixed work (0.7 tile-group), and an SM's
+  // See policy.h: a partition's fixed work (1 tile-group), and an SM's
   // speed with 1, 2, 3 and 4 or more workgroups resident; in groups.
-  const double overhead = 0.7 * 16 / (double)group_tiles;
+  const double overhead = 1.0 * 16 / (double)group_tiles;
   static const double speed[4] = {0.55, 0.93, 0.97, 1.0};
   int64_t required = ceil_div(tiles, group_tiles);
   // Walks the partition counts p upward (groups per partition shrink).

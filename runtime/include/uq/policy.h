@@ -88,15 +88,17 @@ typedef struct uq_launch_walk_s {
 // only powers of two. A workgroup walks its partition's groups of one
 // (sequence, KV head). An SM's share, n = ceil(workgroups /
 // compute_units), runs in rounds of workgroups_per_cu at once; a round of
-// r takes r (groups + 0.7 tile-group) over the SM's relative speed with r
+// r takes r (groups + 1 tile-group) over the SM's relative speed with r
 // resident: 0.55 with one (4 warps cannot hide the kernel's latencies),
-// 0.93 with two, 0.97 with three, 1 from four; 0.7 tile-group is a
+// 0.93 with two, 0.97 with three, 1 from four; 1 tile-group is a
 // partition's fixed work (query rotation, pipeline fill, merge, partial
 // write, its share of the reduce). The estimate is the sum over the rounds
 // (so a share one past a round costs a round, not a fraction). Both
 // constants were fitted to H200 runs of the issue-9 shapes
-// (uq-bench-cuda); its choices for them stay the same for a fixed work of
-// 0.3 to 1.0 and a speed with one of 0.55 to 0.7. The walk's groups are
+// (uq-bench-cuda): a fixed work of 0.3 to 1.0 tile-group and a speed with
+// one of 0.55 to 0.7 make the same choices for walks of tile-groups; over
+// single tiles 0.7 took B 16 / N 131072 in two rounds of 33 partitions,
+// 0.7 us slower than one round of 16. The walk's groups are
 // the kernel's (`group_tiles`, which an sm_90a cubin states, kernels.mlir
 // @uq_sm90_walk_log2; with single tiles P splits any walk evenly: 33
 // partitions of 124-125 tiles instead of 32 of 128 on 264 slots over 8
