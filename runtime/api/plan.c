@@ -346,13 +346,12 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
                             "cubin has no uq_dynamic_shared_bytes)",
                             decode->source.variant);
     plan->walk_group_tiles = decode->kernel->walk_group_tiles;
-    uint32_t g = plan->walk_group_tiles;
-    if (g == 0 || g > 16 || (g & (g - 1)) != 0)
+    if (!uq_launch_group_tiles_valid(plan->walk_group_tiles))
       return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
                             "variant %s states a walk of %u tiles a group "
                             "(its cubin's uq_walk_group_tiles), not 1, 2, 4, "
                             "8 or 16",
-                            decode->source.variant, g);
+                            decode->source.variant, plan->walk_group_tiles);
     UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
                            context->device, decode->function,
                            UQ_SM90_DECODE_THREADS, plan->decode_dynamic_lds,

@@ -164,8 +164,7 @@ uq_launch_policy_resident(int32_t num_seqs, int32_t num_kv_heads,
                           "must be >= 1, got %d, %d and %d",
                           (int)num_kv_heads, (int)compute_units,
                           (int)workgroups_per_cu);
-  if (group_tiles < 1 || group_tiles > 16 ||
-      (group_tiles & (group_tiles - 1)) != 0)
+  if (!uq_launch_group_tiles_valid(group_tiles))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "group_tiles must be 1, 2, 4, 8 or 16, got %d",
                           (int)group_tiles);

@@ -461,8 +461,7 @@ uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
                           "num_partitions and tgpp must be >= 1, got %d, %d "
                           "(tgpp: the walk's groups per partition)",
                           (int)num_partitions, (int)tgpp);
-  if (group_tiles < 1 || group_tiles > 16 ||
-      (group_tiles & (group_tiles - 1)) != 0)
+  if (!uq_launch_group_tiles_valid(group_tiles))
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "group_tiles must be 1, 2, 4, 8 or 16, got %d",
                           (int)group_tiles);

@@ -82,6 +82,13 @@ typedef struct uq_launch_walk_s {
   int32_t group_tiles;          // 16 or 1
 } uq_launch_walk_t;
 
+// Whether a walk's group size is one the kernels and the reference take:
+// 1, 2, 4, 8 or 16 tiles.
+static inline int uq_launch_group_tiles_valid(int64_t group_tiles) {
+  return group_tiles >= 1 && group_tiles <= 16 &&
+         (group_tiles & (group_tiles - 1)) == 0;
+}
+
 // The split-KV policy for a GPU of `compute_units` SMs that each run up to
 // `workgroups_per_cu` decode workgroups at once (at the kernel's registers
 // and shared memory): the sm_90a kernels' policy, which takes any P, not
