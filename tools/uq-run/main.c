@@ -106,8 +106,7 @@ typedef struct run_s {
   uq_plan_t *plan;
   const char *description; // borrowed from the context
   uq_plan_info_t info;
-  uint32_t partitions, tgpp;
-  uq_launch_walk_t walk; // uq_plan_launch_walk, for the faithful reference
+  uq_launch_walk_t walk; // uq_plan_launch_walk: printed, and the reference's
   double milliseconds;
   uq_kernel_counters_t decode_counters, reduce_counters;
   uq_status_t counted;        // UQ_OK when the counters are valid
@@ -141,10 +140,7 @@ static uq_status_t run_backend(uq_backend_t backend,
   if (status)
     return status;
   uq_status_free(uq_plan_query_info(run->plan, &run->info));
-  status = uq_plan_launch_shape(run->plan, problem->shape.batch,
-                                &run->partitions, &run->tgpp);
-  if (!status)
-    status = uq_plan_launch_walk(run->plan, problem->shape.batch, &run->walk);
+  status = uq_plan_launch_walk(run->plan, problem->shape.batch, &run->walk);
   if (status)
     return status;
   run->stage = "uploading the problem";
@@ -342,7 +338,6 @@ int main(int argc, char **argv) {
     goto done;
   }
   uq_plan_info_t info = run.info;
-  uint32_t partitions = run.partitions, tgpp = run.tgpp;
   uq_launch_walk_t walk = run.walk;
   const char *description = run.description;
   uq_kernel_counters_t decode_counters = run.decode_counters;
@@ -402,11 +397,13 @@ int main(int argc, char **argv) {
       printf("%s%d", b ? "," : "", problem->seq_lens[b]);
   }
   printf("%s (%" PRIu64 " tokens)\n", shape.batch > 16 ? ",..." : "", tokens);
-  printf("variant     %s  P=%u TGPP=%u%s (max P %u)  workspace %.1f KiB  "
+  printf("variant     %s  P=%d x %d %s (max P %u)  workspace %.1f KiB  "
          "E4M3 overflow: %s\n",
-         info.variant, partitions, tgpp,
-         walk.group_tiles == 1 ? " (walking tiles)" : "", info.max_partitions,
-         (double)info.workspace_bytes / 1024,
+         info.variant, walk.num_partitions, walk.groups_per_partition,
+         walk.group_tiles == 16  ? "tile-groups"
+         : walk.group_tiles == 1 ? "tiles"
+                                 : "groups",
+         info.max_partitions, (double)info.workspace_bytes / 1024,
          info.e4m3_saturates ? "saturate" : "NaN");
   printf("run         %.3f ms (host wall clock of run + synchronize)\n",
          run.milliseconds);

@@ -89,9 +89,12 @@ static inline int uq_e2e_run_case_shaped(uq_context_t *context,
   } else {
     uq_problem_error_t error;
     uq_problem_compare_bf16(problem, got, ref, scale, &error);
-    printf("  %-44s P=%-3u TGPP=%-2u%s max|err| %.3g rel rms %.3g over tol "
+    printf("  %-44s P=%-3u x %3d%-2s max|err| %.3g rel rms %.3g over tol "
            "%llu\n",
-           label, partitions, tgpp, walk.group_tiles == 1 ? " (tiles)" : "",
+           label, partitions, walk.groups_per_partition,
+           walk.group_tiles == 16  ? "tg"
+           : walk.group_tiles == 1 ? "t"
+                                   : "g",
            error.max_abs, error.rel_rms, (unsigned long long)error.over_tol);
     rc = error.over_tol ? 1 : 0;
   }
