@@ -51,6 +51,10 @@ def test_run_matches_reference(ctx, rng, head_dim):
         assert info["variant"].startswith(f"decode_d{head_dim}_")
         parts, tgpp = plan.launch_shape(p.batch)
         assert parts * tgpp * 256 >= p.lens.max()
+        # the seed's walk of tile-groups (a CUDA plan may walk tiles)
+        assert plan.launch_walk(p.batch) == {
+            "num_partitions": parts, "groups_per_partition": tgpp,
+            "group_tiles": 16}
         # the fields around 0.4's merge_max_partitions read where C wrote
         # them (gfx950 code objects always launch the reduce)
         assert info["merge_max_partitions"] == 0

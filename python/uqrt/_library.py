@@ -66,6 +66,12 @@ class DecodeConfig(ctypes.Structure):
                 ("value_stride_head", ctypes.c_int64)]
 
 
+class LaunchWalk(ctypes.Structure):
+    _fields_ = [("num_partitions", ctypes.c_int32),
+                ("groups_per_partition", ctypes.c_int32),
+                ("group_tiles", ctypes.c_int32)]
+
+
 class PlanInfo(ctypes.Structure):
     _fields_ = [("variant", ctypes.c_char * 32),
                 ("max_partitions", ctypes.c_uint32),
@@ -158,6 +164,7 @@ def _declare(lib):
         "uq_plan_destroy": (None, [V]),
         "uq_plan_query_info": (c_status, [V, P(PlanInfo)]),
         "uq_plan_launch_shape": (c_status, [V, u32, P(u32), P(u32)]),
+        "uq_plan_launch_walk": (c_status, [V, u32, P(LaunchWalk)]),
         "uq_plan_run": (c_status, [V, u32] + [c_device_ptr] * 5 + [V]),
         "uq_plan_run_with_sinks": (c_status,
                                    [V, u32] + [c_device_ptr] * 6 + [V]),

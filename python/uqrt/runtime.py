@@ -14,8 +14,8 @@ import numpy as np
 
 from . import _buffers
 from ._library import (HEAD_DIM, ContextOptions, DecodeConfig,
-                       KernelCounters, PlanInfo, c_device_ptr, check, lib,
-                       slot_content_bytes)
+                       KernelCounters, LaunchWalk, PlanInfo, c_device_ptr,
+                       check, lib, slot_content_bytes)
 from ._status import Error, StatusCode, invalid
 
 BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3, "cuda": 4}
@@ -238,6 +238,15 @@ class Plan:
         check(lib.uq_plan_launch_shape(self.handle, batch, ctypes.byref(p),
                                        ctypes.byref(t)))
         return p.value, t.value
+
+    def launch_walk(self, batch):
+        """The walk of a run with `batch` (uq_plan_launch_walk): partitions,
+        groups per partition, 16-token tiles per group."""
+        w = LaunchWalk()
+        check(lib.uq_plan_launch_walk(self.handle, batch, ctypes.byref(w)))
+        return {"num_partitions": w.num_partitions,
+                "groups_per_partition": w.groups_per_partition,
+                "group_tiles": w.group_tiles}
 
     def last_store_counters(self):
         """The simulator's counters of the last store launch."""
