@@ -34,8 +34,7 @@ uq_status_t uq_host_decode(const uq_host_decode_args_t *a) {
       .segm_max = HOST_PTR(float *, a->segm_max),
       .segm_sum = HOST_PTR(float *, a->segm_sum),
   };
-  return uq_status_annotate(uq_reference_decode_faithful(&problem,
-                                                         a->num_partitions,
-                                                         a->tgpp, &partials),
-                            "host reference decode");
+  return uq_status_annotate(
+      uq_reference_decode_faithful_walk(&problem, &a->walk, &partials),
+      "host reference decode");
 }

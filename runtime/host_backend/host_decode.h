@@ -23,7 +23,7 @@ typedef struct uq_host_decode_args_s {
   int64_t query_stride_seq, query_stride_head;
   uq_device_ptr_t kv_cache, block_tables, seq_lens, output;
   int64_t output_stride_seq, output_stride_head;
-  int32_t num_partitions, tgpp;
+  uq_launch_walk_t walk; // the plan's split of each sequence
   uq_device_ptr_t segm_out, segm_max, segm_sum; // the plan's workspace
   int32_t sliding_window;                       // 0: none
   uq_device_ptr_t sinks;                        // f32 [Hq] or 0: none
