@@ -1,8 +1,6 @@
 // uq-evaluate-globals: llvm.mlir.global {uq.value_of = @f} -> @f's value.
 #include "lowering/evaluate_globals/evaluate_globals.h"
 
-#include <string.h>
-
 #include "lowering/builder.h"
 #include "lowering/inline/inline.h"
 #include "mlir-c/BuiltinAttributes.h"
@@ -16,16 +14,6 @@ static bool has_value_of(MlirOperation op) {
          !mlirAttributeIsNull(mlirOperationGetAttributeByName(op, kValueOf));
 }
 
-static bool named(MlirOperation op, MlirStringRef name) {
-  MlirAttribute sym = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_name"));
-  if (mlirAttributeIsNull(sym) || !mlirAttributeIsAString(sym))
-    return false;
-  MlirStringRef own = mlirStringAttrGetValue(sym);
-  return own.length == name.length &&
-         memcmp(own.data, name.data, name.length) == 0;
-}
-
 // The integer @f (a func.func in `table`'s body, copied with every other
 // func.func of it into a scratch module) returns once its calls are inlined
 // and it is folded; false with a diagnostic at `global` when it does not
@@ -35,17 +23,15 @@ static bool evaluate(MlirOperation global, MlirOperation table, MlirStringRef f,
   MlirContext context = mlirOperationGetContext(global);
   MlirModule scratch = mlirModuleCreateEmpty(mlirOperationGetLocation(global));
   MlirBlock body = mlirModuleGetBody(scratch);
-  MlirOperation copy = {NULL};
   MlirBlock source = mlirRegionGetFirstBlock(mlirOperationGetRegion(table, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(source);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!uq_op_named(op, "func.func"))
-      continue;
-    MlirOperation clone = mlirOperationClone(op);
-    mlirBlockAppendOwnedOperation(body, clone);
-    if (named(op, f))
-      copy = clone;
-  }
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (uq_op_named(op, "func.func"))
+      mlirBlockAppendOwnedOperation(body, mlirOperationClone(op));
+  MlirSymbolTable symbols =
+      mlirSymbolTableCreate(mlirModuleGetOperation(scratch));
+  MlirOperation copy = mlirSymbolTableLookup(symbols, f);
+  mlirSymbolTableDestroy(symbols);
   bool ok = false;
   if (mlirOperationIsNull(copy)) {
     uq_emit_error(global, "uq-evaluate-globals: no func.func @%.*s beside it",
