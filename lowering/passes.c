@@ -7,7 +7,6 @@
 #include "lowering/evaluate_globals/evaluate_globals.h"
 #include "lowering/inline/inline.h"
 #include "lowering/specialize/specialize.h"
-#include "lowering/tensor_map_args/tensor_map_args.h"
 #include "lowering/unroll/unroll.h"
 #include "lowering/uq_to_rocdl/uq_to_rocdl.h"
 #include "lowering/verify_unrolled/verify_unrolled.h"
@@ -19,7 +18,6 @@ const uq_pass_def_t *const uq_passes[] = {
     &uq_unroll_pass,
     &uq_to_rocdl_pass,
     &uq_verify_unrolled_pass,
-    &uq_tensor_map_args_pass,
     NULL,
 };
 

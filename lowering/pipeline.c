@@ -270,9 +270,8 @@ void uq_pipeline_text(const uq_variant_t *variant,
     // 8 decode at D = 256 within 128 registers when it was built for 4 CTAs per
     // SM), and uq-verify-unrolled (no register array left indexed at run time);
     // then the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
-    // (format=isa gives the PTX), after uq-tensor-map-args makes the
-    // kernels' tensor-map arguments by-value grid constants. The module's
-    // #nvvm.target carries chip, PTX version and O.
+    // (format=isa gives the PTX). The module's #nvvm.target carries chip,
+    // PTX version and O.
     snprintf(out, size,
              "builtin.module("
              "uq-specialize{%s},uq-evaluate-globals,uq-inline{marked},"
@@ -283,7 +282,7 @@ void uq_pipeline_text(const uq_variant_t *variant,
              "gpu.module(convert-vector-to-llvm),"
              "gpu.module(convert-gpu-to-nvvm{"
              "use-bare-ptr-memref-call-conv=true}),"
-             "reconcile-unrealized-casts,uq-tensor-map-args,"
+             "reconcile-unrealized-casts,"
              "gpu-module-to-binary{format=%s toolkit=%s})",
              variant->bindings, options->emit_isa ? "isa" : "bin",
              options->cuda_dir ? options->cuda_dir : "");

@@ -18,7 +18,6 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%uq_opt", config.uq_opt))
 config.substitutions.append(("%uq_compile", config.uq_compile))
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
-config.substitutions.append(("%mlir_translate", os.path.join(llvm_bin, "mlir-translate")))
 config.substitutions.append(("%irdl", os.path.join(config.uq_source_dir, "dialect", "uq.irdl.mlir")))
 config.substitutions.append(("%kernels", os.path.join(config.uq_source_dir, "kernels.mlir")))
 config.substitutions.append(("%objdump", os.path.join(llvm_bin, "llvm-objdump") + " --mcpu=gfx950"))
