@@ -2352,7 +2352,7 @@ module attributes {gpu.container_module} {
       %qaddr0 = arith.addi %smem_i, %q16_off : i32
       %qaddr1 = arith.addi %qaddr0, %qrow : i32
       %qaddr = arith.addi %qaddr1, %lgo : i32
-      // The warp's pipeline: nstages stages (nst for QG <= 8, 4 for QG 16),
+      // The warp's pipeline: nstages stages (@uq_sm90_stages),
       // its first nstages - 1 tiles issued now (one commit group each,
       // empty or not), then the block of tile nstages - 1; each iteration
       // issues one tile and loads the block of the one after.
@@ -2795,7 +2795,7 @@ module attributes {gpu.container_module} {
       } else {
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
-          // next copy: tile i + nst16 - 1 into its stage
+          // next copy: tile i + nstages - 1 into its stage
           %ni = arith.addi %iti, %nstm1 : i32
           %have = arith.cmpi slt, %ni, %nw : i32
           scf.if %have {

@@ -11,6 +11,7 @@
 #include "runtime/api/plan_store.h"
 #include "runtime/host_backend/host_decode.h"
 #include "uq/policy.h"
+#include "uq/reference.h"
 
 struct uq_plan_s {
   uq_context_t *context;
@@ -194,7 +195,8 @@ static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               (int32_t)c->max_kv_splits,
                               (int32_t)c->sliding_window, &seed),
       "seed policy");
-  *out_policy = (uq_launch_walk_t){seed.num_partitions, seed.tgpp, 16};
+  *out_policy = (uq_launch_walk_t){seed.num_partitions, seed.tgpp,
+                                   UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS};
   return UQ_OK;
 }
 
@@ -511,8 +513,10 @@ uq_status_t uq_plan_launch_shape(const uq_plan_t *plan, uint32_t batch,
   TRY(uq_plan_launch_walk(plan, batch, &walk));
   *out_num_partitions = (uint32_t)walk.num_partitions;
   // The tile-groups' worth of tokens a partition walks at most.
-  *out_tgpp =
-      (uint32_t)((walk.groups_per_partition * walk.group_tiles + 15) / 16);
+  const int32_t group_tiles = UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS;
+  *out_tgpp = (uint32_t)((walk.groups_per_partition * walk.group_tiles +
+                          group_tiles - 1) /
+                         group_tiles);
   return UQ_OK;
 }
 

@@ -317,7 +317,8 @@ static uq_status_t partial_scale(const uq_problem_t *p, int32_t partitions,
 uq_status_t uq_problem_faithful(const uq_problem_t *p, uq_fp8_overflow_t rule,
                                 int32_t partitions, int32_t tgpp, uint16_t *out,
                                 double *out_scale) {
-  uq_launch_walk_t walk = {partitions, tgpp, 16};
+  uq_launch_walk_t walk = {partitions, tgpp,
+                           UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS};
   return uq_problem_faithful_walk(p, rule, &walk, out, out_scale);
 }
 

@@ -79,7 +79,7 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
 typedef struct uq_launch_walk_s {
   int32_t num_partitions;       // P >= 1
   int32_t groups_per_partition; // >= 1
-  int32_t group_tiles;          // 16 or 1
+  int32_t group_tiles;          // 1, 2, 4, 8 or 16
 } uq_launch_walk_t;
 
 // Whether a walk's group size is one the kernels and the reference take:
@@ -105,13 +105,12 @@ static inline int uq_launch_group_tiles_valid(int64_t group_tiles) {
 // (uq-bench-cuda): a fixed work of 0.3 to 1.0 tile-group and a speed with
 // one of 0.55 to 0.7 make the same choices for walks of tile-groups; over
 // single tiles 0.7 took B 16 / N 131072 in two rounds of 33 partitions,
-// 0.7 us slower than one round of 16. The walk's groups are
-// the kernel's (`group_tiles`, which an sm_90a cubin states, kernels.mlir
+// 0.7 us slower than one round of 16. The walk's groups are the kernel's
+// (`group_tiles`, which an sm_90a cubin states, kernels.mlir
 // @uq_sm90_walk_log2; with single tiles P splits any walk evenly: 33
 // partitions of 124-125 tiles instead of 32 of 128 on 264 slots over 8
-// rows). The
-// policy takes the groups per partition that minimize the estimate (the
-// fewest on a tie) with at most as many partitions as the walk has
+// rows). The policy takes the groups per partition that minimize the estimate
+// (the fewest on a tie) with at most as many partitions as the walk has
 // 256-token tile-groups, then the fewest partitions that cover the walk
 // with them: P = ceil(groups walked / groups per partition), so every
 // token walked (the table row, or W + 15 with a window W) lies in a
