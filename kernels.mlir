@@ -1482,15 +1482,15 @@ module attributes {gpu.container_module} {
     // times 2^-6: magnitude bits to 2..4, sign to 7. The integer pipe (16
     // lanes: masks, shifts) bounds the decode, so what can runs on the FMA
     // pipe as integer multiplies: the even bytes are (n + 3 (n & 8)) x 4 =
-    // 4 (n & 7) + 128 s (at most 156: no carry between bytes), the odd ones
-    // start from w >> 2 as the high word of w x 2^30. Both multiplies by
-    // powers of two are opaque to LLVM, which would otherwise narrow the x 4
-    // into two 16-bit shifts on the callers' halves and fold the high
-    // multiply back into a shift.
+    // 4 (n & 7) + 128 s (at most 156: no carry between bytes), and for
+    // qg_max 8 the odd ones start from w >> 2 as the high word of w x 2^30.
+    // Both multiplies by powers of two are opaque to LLVM, which would
+    // otherwise narrow the x 4 into two 16-bit shifts on the callers'
+    // halves (the conversions read a word's high half for free) and fold
+    // the high multiply back into a shift.
     func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
-      %c4 = arith.constant 4 : i32
       %m0f = arith.constant 0x0F0F0F0F : i32
       %m08 = arith.constant 0x08080808 : i32
       %m1c = arith.constant 0x1C1C1C1C : i32
@@ -1499,20 +1499,19 @@ module attributes {gpu.container_module} {
       %ns = arith.andi %w, %m08 : i32
       %ns3 = arith.muli %ns, %c3 : i32
       %e0 = arith.addi %n, %ns3 : i32
+      %ev = llvm.inline_asm asm_dialect = att "mul.lo.u32 $0, $1, 4;", "=r,r" %e0 : (i32) -> i32
       %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
-      %eo:2 = scf.if %mulpipe -> (i32, i32) {
-        %ev_m = llvm.inline_asm asm_dialect = att "mul.lo.u32 $0, $1, 4;", "=r,r" %e0 : (i32) -> i32
+      %o0 = scf.if %mulpipe -> (i32) {
         %o0_m = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x40000000;", "=r,r" %w : (i32) -> i32
-        scf.yield %ev_m, %o0_m : i32, i32
+        scf.yield %o0_m : i32
       } else {
-        %ev_s = arith.muli %e0, %c4 : i32
         %o0_s = arith.shrui %w, %c2 : i32
-        scf.yield %ev_s, %o0_s : i32, i32
+        scf.yield %o0_s : i32
       }
-      %o1 = arith.andi %eo#1, %m1c : i32
+      %o1 = arith.andi %o0, %m1c : i32
       %o2 = arith.andi %w, %m80 : i32
       %od = arith.ori %o1, %o2 : i32
-      return %eo#0, %od : i32, i32
+      return %ev, %od : i32, i32
     }
 
     // bf16 pair of nibble %i of both 16-bit halves of %r: magnitude bits
@@ -1533,19 +1532,22 @@ module attributes {gpu.container_module} {
       %m81c0 = arith.constant 0x81C081C0 : i32
       %hb0 = arith.shrui %i, %c1 : i32
       %hb = arith.shli %hb0, %c3 : i32
-      // r >> 8 for nibbles 2 and 3: the high word of r x 2^24, on the FMA
-      // pipe (see @uq_sm90_fp4_e4m3)
+      // r >> 8 for nibbles 2 and 3, one per register (opaque: LLVM would
+      // give each nibble its own shift): for qg_max 8 the high word of
+      // r x 2^24, on the FMA pipe (see @uq_sm90_fp4_e4m3)
       %c0 = arith.constant 0 : i32
       %low = arith.cmpi eq, %hb, %c0 : i32
       %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
-      %true = arith.constant true
-      %nomul = arith.xori %mulpipe, %true : i1
-      %shift = arith.ori %low, %nomul : i1
-      %x0 = scf.if %shift -> (i32) {
-        %rs = arith.shrui %r, %hb : i32
-        scf.yield %rs : i32
+      %x0 = scf.if %low -> (i32) {
+        scf.yield %r : i32
       } else {
-        %r8 = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x1000000;", "=r,r" %r : (i32) -> i32
+        %r8 = scf.if %mulpipe -> (i32) {
+          %rm = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x1000000;", "=r,r" %r : (i32) -> i32
+          scf.yield %rm : i32
+        } else {
+          %rs = llvm.inline_asm asm_dialect = att "shr.b32 $0, $1, 8;", "=r,r" %r : (i32) -> i32
+          scf.yield %rs : i32
+        }
         scf.yield %r8 : i32
       }
       %lo0 = arith.andi %i, %c1 : i32
