@@ -13,7 +13,8 @@ are for timing only, never for the tests. On an H100/H200:
 An edit whose text is no longer in kernels.mlir fails with its name: update
 it here with the kernel.
 
-usage: scripts/sm90-ablate.py OUT [NAME...]   (default: every ablation)
+usage: scripts/sm90-ablate.py OUT [NAME...]   (default: every ablation;
+       NAME a+b: both at once, e.g. no-copy+no-decode)
        BUILD_DIR=build-ablate (default) is the build it uses
 """
 import os
@@ -77,6 +78,21 @@ def no_v_decode(src):
     return src[:i] + body + src[j:]
 
 
+def no_decode(src):
+    # No FP4 decode for any query group: @uq_sm90_fp4_e4m3 hands its word
+    # on twice, every E4M3 -> f16 conversion of the decode is a move, and
+    # V as no_v_decode.
+    i, j = between(src, "func.func private @uq_sm90_fp4_e4m3(",
+                   "    // bf16 pair of nibble")
+    body = ("func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {\n"
+            "      return %w, %w : i32, i32\n"
+            "    }\n\n")
+    src = src[:i] + body + src[j:]
+    i, j = between(src, "gpu.module @uq_decode_sm90", "gpu.module @uq_reduce_sm90")
+    seg = src[i:j].replace("cvt.rn.f16x2.e4m3x2 $0, $1;", "mov.b32 $0, {$1, $1};")
+    return no_v_decode(src[:i] + seg + src[j:])
+
+
 def no_wht(src):
     # Q's Walsh-Hadamard butterflies are skipped (loops of no trips).
     for loop, bound in (("%qv1 = scf.for %st = %i0 to %i5", "%i5"),
@@ -92,8 +108,16 @@ ABLATIONS = {
     "no-k-decode": (no_k_decode, "K code words into the HMMA undecoded"),
     "f2fp-mov": (f2fp_mov, "K's E4M3 -> f16 F2FP replaced by a move"),
     "no-v-decode": (no_v_decode, "V's FP4 -> bf16 one shift instead"),
+    "no-decode": (no_decode, "neither K nor V decoded, every query group"),
     "no-wht": (no_wht, "no Walsh-Hadamard rotation of Q"),
 }
+
+
+def ablate(name, source):
+    """source with the ablations of name ('a+b': both) applied."""
+    for part in name.split("+"):
+        source = ABLATIONS[part][0](source)
+    return source
 
 
 def run(cmd, **kw):
@@ -110,7 +134,7 @@ def main(argv):
         return 0 if len(argv) >= 2 else 2
     out = os.path.abspath(argv[1])
     names = argv[2:] or list(ABLATIONS)
-    unknown = [n for n in names if n not in ABLATIONS]
+    unknown = [p for n in names for p in n.split("+") if p not in ABLATIONS]
     if unknown:
         print(f"sm90-ablate: error: unknown ablation '{unknown[0]}' "
               f"(see --help)", file=sys.stderr)
@@ -120,7 +144,7 @@ def main(argv):
     edited = {"base": source}
     for name in names:
         try:
-            edited[name] = ABLATIONS[name][0](source)
+            edited[name] = ablate(name, source)
         except ValueError as e:
             print(f"sm90-ablate: error: ablation {name}: {e} "
                   "(kernels.mlir changed: update this script)",
