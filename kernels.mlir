@@ -1468,8 +1468,9 @@ module attributes {gpu.container_module} {
     // Whether the decodes' shifts by constants run as integer multiplies on
     // the FMA pipe (@uq_sm90_fp4_e4m3, @uq_sm90_fp4_bf16x2): for qg_max 8,
     // whose loop the integer pipe bounds (H200: 0.5-1.7% faster at D = 128
-    // and 256). Not for qg_max 16: at D = 256 that variant sits at the
-    // register limit, and the same change made it 9.5% slower there.
+    // and 256). Not for qg_max 16 (only its even bytes' x 4 is a multiply):
+    // at D = 256 that variant sits at the register limit, and the same
+    // change made it 9.5% slower there (24% on a later build).
     func.func private @uq_sm90_shifts_as_multiplies() -> i1 {
       %i8 = arith.constant 8 : index
       %qg_max = "uq.param"() {name = "qg_max"} : () -> index
