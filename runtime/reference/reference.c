@@ -509,7 +509,7 @@ uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
     const int64_t len = p->seq_lens[b];
     const int64_t win_start = window_start(len, p->sliding_window);
     const int64_t win_base = win_start & ~(int64_t)(UQ_TILE_TOKENS - 1);
-    const int64_t total_tgs =
+    const int64_t total_groups =
         (len - win_base + group_tokens - 1) / group_tokens;
     for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
       for (int32_t r = 0; r < qg; ++r)
@@ -521,14 +521,13 @@ uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
           state[r].l = 0.0f;
           memset(state[r].acc, 0, sizeof state[r].acc);
         }
-        int64_t avail = total_tgs - part;
+        int64_t avail = total_groups - part;
         int64_t trips =
             avail > 0 ? (avail + num_partitions - 1) / num_partitions : 0;
         if (trips > tgpp)
           trips = tgpp;
-        for (int64_t tg = 0; tg < trips; ++tg) {
-          int64_t start =
-              win_base + (part + tg * num_partitions) * group_tokens;
+        for (int64_t g = 0; g < trips; ++g) {
+          int64_t start = win_base + (part + g * num_partitions) * group_tokens;
           for (int n = 0; n < group_tiles; ++n) {
             int64_t tile_start = start + (int64_t)n * UQ_TILE_TOKENS;
             // A tile wholly past seq_len changes nothing: its max is -inf,

@@ -289,13 +289,10 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     uq_launch_walk_t walk;
     UQ(uq_plan_query_info(plan, &info));
     UQ(uq_plan_launch_walk(plan, (uint32_t)sh->batch, &walk));
-    // a partition's walk: tile-groups ("tg", 256 tokens), tiles ("t", 16)
-    // or other groups ("g")
+    // a partition's walk: its groups and their unit (uq_launch_walk_unit)
     char walked[16];
     snprintf(walked, sizeof(walked), "%d%s", walk.groups_per_partition,
-             walk.group_tiles == 16  ? "tg"
-             : walk.group_tiles == 1 ? "t"
-                                     : "g");
+             uq_launch_walk_unit(&walk));
     uq_device_ptr_t caches[16];
     for (int c = 0; c < copies; ++c)
       caches[c] = put(k, host, cache_bytes);

@@ -397,13 +397,11 @@ int main(int argc, char **argv) {
       printf("%s%d", b ? "," : "", problem->seq_lens[b]);
   }
   printf("%s (%" PRIu64 " tokens)\n", shape.batch > 16 ? ",..." : "", tokens);
-  printf("variant     %s  P=%d x %d %s (max P %u)  workspace %.1f KiB  "
+  printf("variant     %s  P=%d x %d%s (max P %u)  workspace %.1f KiB  "
          "E4M3 overflow: %s\n",
          info.variant, walk.num_partitions, walk.groups_per_partition,
-         walk.group_tiles == 16  ? "tile-groups"
-         : walk.group_tiles == 1 ? "tiles"
-                                 : "groups",
-         info.max_partitions, (double)info.workspace_bytes / 1024,
+         uq_launch_walk_unit(&walk), info.max_partitions,
+         (double)info.workspace_bytes / 1024,
          info.e4m3_saturates ? "saturate" : "NaN");
   printf("run         %.3f ms (host wall clock of run + synchronize)\n",
          run.milliseconds);

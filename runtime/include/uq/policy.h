@@ -89,6 +89,13 @@ static inline int uq_launch_group_tiles_valid(int64_t group_tiles) {
          (group_tiles & (group_tiles - 1)) == 0;
 }
 
+// A walk's group as printed after its groups per partition (uq-run,
+// uq-bench-cuda, the e2e tests: "P=33 x 125t"): "tg" for 256-token
+// tile-groups, "t" for single 16-token tiles, "g" for groups of 2-8 tiles.
+static inline const char *uq_launch_walk_unit(const uq_launch_walk_t *walk) {
+  return walk->group_tiles == 16 ? "tg" : walk->group_tiles == 1 ? "t" : "g";
+}
+
 // The split-KV policy for a GPU of `compute_units` SMs that each run up to
 // `workgroups_per_cu` decode workgroups at once (at the kernel's registers
 // and shared memory): the sm_90a kernels' policy, which takes any P, not

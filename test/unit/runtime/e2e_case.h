@@ -92,10 +92,8 @@ static inline int uq_e2e_run_case_shaped(uq_context_t *context,
     printf("  %-44s P=%-3u x %3d%-2s max|err| %.3g rel rms %.3g over tol "
            "%llu\n",
            label, partitions, walk.groups_per_partition,
-           walk.group_tiles == 16  ? "tg"
-           : walk.group_tiles == 1 ? "t"
-                                   : "g",
-           error.max_abs, error.rel_rms, (unsigned long long)error.over_tol);
+           uq_launch_walk_unit(&walk), error.max_abs, error.rel_rms,
+           (unsigned long long)error.over_tol);
     rc = error.over_tol ? 1 : 0;
   }
   free(got);
