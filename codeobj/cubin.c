@@ -1,6 +1,8 @@
 // The cubin reader (cubin.h says what it reads and where the format facts
 // come from). Every offset and size read from the file is checked against
-// the buffer before use, and every allocation is bounded by the file size.
+// the buffer before use, whatever the section's type (a NOBITS section has
+// no bytes in the file, so nothing of it is read), and every allocation is
+// bounded by the file size before it is made.
 #include "codeobj/cubin.h"
 #include "codeobj/le_bytes.h"
 
@@ -36,7 +38,12 @@ enum {
 typedef struct section_s {
   const char *name; // NUL-terminated inside the file, or ""
   uint32_t type, link, info;
-  uint64_t offset, size;
+  // sh_size: a NOBITS section's size in memory (.nv.shared.<kernel>).
+  uint64_t size;
+  // The section's bytes in the file: `file_size` bytes at `bytes`, 0 bytes
+  // for a NOBITS section. Readers use only these.
+  const uint8_t *bytes;
+  uint64_t file_size;
 } section_t;
 
 typedef struct cubin_s {
@@ -52,10 +59,11 @@ typedef struct cubin_s {
 // A NUL-terminated string at `offset` of string section `strtab`, or NULL.
 static const char *string_at(const cubin_t *c, const section_t *strtab,
                              uint64_t offset) {
-  if (offset >= strtab->size)
+  (void)c;
+  if (offset >= strtab->file_size)
     return NULL;
-  const char *start = (const char *)c->data + strtab->offset + offset;
-  if (!memchr(start, '\0', strtab->size - offset))
+  const char *start = (const char *)strtab->bytes + offset;
+  if (!memchr(start, '\0', strtab->file_size - offset))
     return NULL;
   return start;
 }
@@ -80,14 +88,19 @@ static uq_status_t read_sections(cubin_t *c) {
     const uint8_t *s = c->data + shoff + (uint64_t)i * kShdrSize;
     section_t *out = &c->sections[i];
     out->type = rd32(s + 4);
-    out->offset = rd64(s + 24);
+    uint64_t offset = rd64(s + 24);
     out->size = rd64(s + 32);
     out->link = rd32(s + 40);
     out->info = rd32(s + 44);
-    if (out->type != kShtNobits && !range_ok(out->offset, out->size, c->size))
+    // A NOBITS section occupies no bytes of the file, but its offset must
+    // still lie in it: no type exempts a section from the file's bounds.
+    out->file_size = out->type == kShtNobits ? 0 : out->size;
+    if (!range_ok(offset, out->file_size, c->size))
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
-                            "section %u lies outside the %" PRIu64 "-byte file",
-                            i, c->size);
+                            "section %u (%" PRIu64 " bytes at %" PRIu64
+                            ") lies outside the %" PRIu64 "-byte file",
+                            i, out->file_size, offset, c->size);
+    out->bytes = c->data + offset;
   }
   const section_t *names = &c->sections[shstrndx];
   if (names->type == kShtNobits)
@@ -104,8 +117,8 @@ static uq_status_t read_sections(cubin_t *c) {
     if (s->link >= shnum || c->sections[s->link].type == kShtNobits)
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                             "symbol table without a string table");
-    c->symbols = c->data + s->offset;
-    c->symbol_count = s->size / kSymSize;
+    c->symbols = s->bytes;
+    c->symbol_count = s->file_size / kSymSize;
     c->symbol_names = &c->sections[s->link];
   }
   if (!c->symbols)
@@ -158,21 +171,17 @@ static int next_attr(const uint8_t *data, uint64_t size, uint64_t *pos,
   }
 }
 
-// A kernel is a `.nv.info.<name>` section whose sh_info is its .text
-// section; `text` records that index.
-typedef struct kernel_slot_s {
-  uint32_t text;
-  const section_t *info;
-} kernel_slot_t;
-
-static uq_status_t parse_kernel_info(const cubin_t *c, const section_t *info,
+// The attributes of kernel `ki`'s own `.nv.info.<name>` section: its
+// parameters (into `args`, `capacity` entries: the section's bytes / 16)
+// and block size.
+static uq_status_t parse_kernel_info(const section_t *info,
                                      uq_kernel_info_t *ki, uq_kernarg_t *args,
                                      uint32_t capacity) {
   uint64_t pos = 0;
   attr_t a;
   int step;
   int have_param_size = 0;
-  while ((step = next_attr(c->data + info->offset, info->size, &pos, &a)) > 0) {
+  while ((step = next_attr(info->bytes, info->file_size, &pos, &a)) > 0) {
     if (a.attribute == kAttrKparamInfo && a.format == kFmtSval) {
       if (a.length != 12)
         return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
@@ -234,36 +243,117 @@ static uq_status_t parse_kernel_info(const cubin_t *c, const section_t *info,
   return UQ_OK;
 }
 
-// REGCOUNT and FRAME_SIZE from the global .nv.info, for the kernel whose
-// .text section is `text`.
-static uq_status_t parse_function_info(const cubin_t *c, uint32_t text,
-                                       uq_kernel_info_t *ki) {
-  int have_registers = 0;
+// REGCOUNT and FRAME_SIZE from the global .nv.info, in one pass over it:
+// `kernel_of_text[i]` is the index of the kernel whose .text section is i
+// (UINT32_MAX for none), so the work is linear in the file whatever the
+// number of kernels.
+static uq_status_t parse_function_info(const cubin_t *c,
+                                       const uint32_t *kernel_of_text,
+                                       uq_code_object_t *co,
+                                       uint8_t *have_registers) {
   for (uint32_t i = 0; i < c->section_count; ++i) {
     const section_t *s = &c->sections[i];
     if (strcmp(s->name, ".nv.info") != 0)
       continue;
+    if (s->type == kShtNobits)
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                            ".nv.info has no bytes in the file (SHT_NOBITS)");
     uint64_t pos = 0;
     attr_t a;
     int step;
-    while ((step = next_attr(c->data + s->offset, s->size, &pos, &a)) > 0) {
+    while ((step = next_attr(s->bytes, s->file_size, &pos, &a)) > 0) {
       if (a.format != kFmtSval || a.length != 8 ||
-          (a.attribute != kAttrRegcount && a.attribute != kAttrFrameSize) ||
-          symbol_section(c, rd32(a.value)) != text)
+          (a.attribute != kAttrRegcount && a.attribute != kAttrFrameSize))
+        continue;
+      uint32_t text = symbol_section(c, rd32(a.value));
+      uint32_t k = text < c->section_count ? kernel_of_text[text] : UINT32_MAX;
+      if (k == UINT32_MAX)
         continue;
       if (a.attribute == kAttrRegcount) {
-        ki->vgpr_count = rd32(a.value + 4);
-        have_registers = 1;
+        co->kernels[k].vgpr_count = rd32(a.value + 4);
+        have_registers[k] = 1;
       } else {
-        ki->private_segment_fixed_size = rd32(a.value + 4);
+        co->kernels[k].private_segment_fixed_size = rd32(a.value + 4);
       }
     }
     if (step < 0)
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "malformed .nv.info");
   }
-  if (!have_registers)
-    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "no REGCOUNT for kernel %s",
-                          ki->name);
+  for (size_t k = 0; k < co->kernel_count; ++k)
+    if (!have_registers[k])
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "no REGCOUNT for kernel %s",
+                            co->kernels[k].name);
+  return UQ_OK;
+}
+
+static int compare_kernel_names(const void *a, const void *b) {
+  const uq_kernel_info_t *const *x = a, *const *y = b;
+  return strcmp((*x)->name, (*y)->name);
+}
+
+static int find_kernel_name(const void *key, const void *element) {
+  const uq_kernel_info_t *const *k = element;
+  return strcmp(key, (*k)->name);
+}
+
+// Static shared memory: the size of each kernel's NOBITS section
+// `.nv.shared.<name>`. Kernels are looked up by name in a sorted index
+// (which also finds a kernel described twice), so the work stays
+// O(n log n) in the number of sections.
+static uq_status_t read_shared_sizes(const cubin_t *c, uq_code_object_t *co,
+                                     uq_kernel_info_t **by_name) {
+  for (size_t k = 0; k < co->kernel_count; ++k)
+    by_name[k] = &co->kernels[k];
+  qsort(by_name, co->kernel_count, sizeof(*by_name), compare_kernel_names);
+  for (size_t k = 1; k < co->kernel_count; ++k)
+    if (strcmp(by_name[k - 1]->name, by_name[k]->name) == 0)
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "kernel %s described twice",
+                            by_name[k]->name);
+  for (uint32_t i = 0; i < c->section_count; ++i) {
+    const section_t *s = &c->sections[i];
+    if (strncmp(s->name, ".nv.shared.", 11) != 0)
+      continue;
+    uq_kernel_info_t **found =
+        co->kernel_count ? bsearch(s->name + 11, by_name, co->kernel_count,
+                                   sizeof(*by_name), find_kernel_name)
+                         : NULL;
+    if (!found)
+      continue;
+    if (s->size > UINT32_MAX)
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                            "kernel %s: %s of %" PRIu64 " bytes",
+                            (*found)->name, s->name, s->size);
+    (*found)->group_segment_fixed_size = (uint32_t)s->size;
+  }
+  return UQ_OK;
+}
+
+// Counts the kernels (one `.nv.info.<name>` section each) and the
+// parameter slots their sections can describe (16 bytes each), refusing
+// sections without bytes and overlapping ones: the slots of sections that
+// do not overlap fit in the file, which bounds the allocation by the file.
+static uq_status_t count_kernels(const cubin_t *c, size_t *out_count,
+                                 size_t *out_params) {
+  size_t count = 0;
+  uint64_t params = 0;
+  for (uint32_t i = 0; i < c->section_count; ++i) {
+    const section_t *s = &c->sections[i];
+    if (strncmp(s->name, ".nv.info.", 9) != 0)
+      continue;
+    if (s->type == kShtNobits)
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                            "%s has no bytes in the file (SHT_NOBITS)",
+                            s->name);
+    ++count;
+    params += s->file_size / kKparamBytes;
+  }
+  if (params > c->size / kKparamBytes)
+    return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                          "the .nv.info sections overlap: %" PRIu64
+                          " parameters in a %" PRIu64 "-byte file",
+                          params, c->size);
+  *out_count = count;
+  *out_params = (size_t)params;
   return UQ_OK;
 }
 
@@ -281,12 +371,43 @@ static uq_status_t read_u32_symbol(const cubin_t *c, const char *name,
     uint32_t index = rd16(sym + 6);
     uint64_t value = rd64(sym + 8), bytes = rd64(sym + 16);
     if (index >= c->section_count || bytes != 4 ||
-        c->sections[index].type == kShtNobits ||
-        !range_ok(value, 4, c->sections[index].size))
+        !range_ok(value, 4, c->sections[index].file_size))
       return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                             "symbol %s is not 4 initialized bytes", name);
-    *out_value = rd32(c->data + c->sections[index].offset + value);
+    *out_value = rd32(c->sections[index].bytes + value);
     return UQ_OK;
+  }
+  return UQ_OK;
+}
+
+// Each kernel's own section: its name, .text section and parameters.
+static uq_status_t read_kernels(const cubin_t *c, uq_code_object_t *co,
+                                uint32_t *kernel_of_text) {
+  size_t next_param = 0;
+  for (uint32_t i = 0; i < c->section_count; ++i) {
+    const section_t *info = &c->sections[i];
+    if (strncmp(info->name, ".nv.info.", 9) != 0)
+      continue;
+    uq_kernel_info_t *ki = &co->kernels[co->kernel_count];
+    const char *name = info->name + 9;
+    if (strlen(name) >= sizeof(ki->name) || info->info >= c->section_count)
+      return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
+                            "%s: name too long or no text section", info->name);
+    if (kernel_of_text[info->info] != UINT32_MAX)
+      return UQ_MAKE_STATUS(
+          UQ_STATUS_DATA_LOSS, "%s: text section %u belongs to kernel %s too",
+          info->name, info->info, co->kernels[kernel_of_text[info->info]].name);
+    snprintf(ki->name, sizeof(ki->name), "%s", name);
+    snprintf(ki->symbol, sizeof(ki->symbol), "%s", name);
+    ki->wavefront_size = 32;
+    ki->max_flat_workgroup_size = 1024;
+    uint32_t capacity = (uint32_t)(info->file_size / kKparamBytes);
+    uq_kernarg_t *args = co->args + next_param;
+    next_param += capacity;
+    ki->args = args;
+    UQ_RETURN_IF_ERROR(parse_kernel_info(info, ki, args, capacity), "kernel %s",
+                       name);
+    kernel_of_text[info->info] = (uint32_t)co->kernel_count++;
   }
   return UQ_OK;
 }
@@ -313,74 +434,49 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
   uint32_t sm = data[8] >= 8 ? (flags >> 8) & 0xff : flags & 0xff;
   snprintf(co->target, sizeof(co->target), "nvptx64-nvidia-cuda--sm_%u", sm);
   co->version = data[8];
-  uq_status_t status = read_sections(&c);
-  // Kernels: every .nv.info.<name> section.
   size_t count = 0, total_params = 0;
-  for (uint32_t i = 0; !status && i < c.section_count; ++i) {
-    if (strncmp(c.sections[i].name, ".nv.info.", 9) == 0) {
-      ++count;
-      total_params += (size_t)(c.sections[i].size / kKparamBytes);
-    }
-  }
+  uint32_t *kernel_of_text = NULL;
+  uint8_t *have_registers = NULL;
+  uq_kernel_info_t **by_name = NULL;
+  uq_status_t status = read_sections(&c);
+  if (!status)
+    status = count_kernels(&c, &count, &total_params);
   if (!status) {
     co->kernels = calloc(count ? count : 1, sizeof(*co->kernels));
     co->args = calloc(total_params ? total_params : 1, sizeof(*co->args));
     co->image = malloc(size ? size : 1);
-    if (!co->kernels || !co->args || !co->image)
+    kernel_of_text = malloc(c.section_count * sizeof(*kernel_of_text));
+    have_registers = calloc(count ? count : 1, 1);
+    by_name = calloc(count ? count : 1, sizeof(*by_name));
+    if (!co->kernels || !co->args || !co->image || !kernel_of_text ||
+        !have_registers || !by_name)
       status = UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                               "cannot allocate %zu kernels", count);
   }
   if (!status) {
     memcpy(co->image, data, size);
     co->image_size = size;
+    for (uint32_t i = 0; i < c.section_count; ++i)
+      kernel_of_text[i] = UINT32_MAX;
   }
   uint32_t dynamic_shared = 0, walk_group_tiles = 0;
   if (!status)
     status = read_u32_symbol(&c, "uq_dynamic_shared_bytes", &dynamic_shared);
   if (!status)
     status = read_u32_symbol(&c, "uq_walk_group_tiles", &walk_group_tiles);
-  size_t next_param = 0;
-  for (uint32_t i = 0; !status && i < c.section_count; ++i) {
-    const section_t *info = &c.sections[i];
-    if (strncmp(info->name, ".nv.info.", 9) != 0)
-      continue;
-    uq_kernel_info_t *ki = &co->kernels[co->kernel_count];
-    const char *name = info->name + 9;
-    if (strlen(name) >= sizeof(ki->name) || info->info >= c.section_count) {
-      status =
-          UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
-                         "%s: name too long or no text section", info->name);
-      break;
-    }
-    snprintf(ki->name, sizeof(ki->name), "%s", name);
-    snprintf(ki->symbol, sizeof(ki->symbol), "%s", name);
-    ki->wavefront_size = 32;
-    ki->max_flat_workgroup_size = 1024;
-    ki->dynamic_shared_bytes = dynamic_shared;
-    ki->walk_group_tiles = walk_group_tiles;
-    uint32_t capacity = (uint32_t)(info->size / kKparamBytes);
-    uq_kernarg_t *args = co->args + next_param;
-    next_param += capacity;
-    ki->args = args;
-    status = parse_kernel_info(&c, info, ki, args, capacity);
-    if (!status)
-      status = parse_function_info(&c, info->info, ki);
-    char shared[160];
-    snprintf(shared, sizeof(shared), ".nv.shared.%s", name);
-    for (uint32_t j = 0; !status && j < c.section_count; ++j) {
-      if (strcmp(c.sections[j].name, shared) != 0)
-        continue;
-      if (c.sections[j].size > UINT32_MAX)
-        status = UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "%s of %" PRIu64 " bytes",
-                                shared, c.sections[j].size);
-      else
-        ki->group_segment_fixed_size = (uint32_t)c.sections[j].size;
-    }
-    if (status)
-      status = uq_status_annotate(status, "kernel %s", name);
-    else
-      ++co->kernel_count;
+  if (!status)
+    status = read_kernels(&c, co, kernel_of_text);
+  if (!status)
+    status = parse_function_info(&c, kernel_of_text, co, have_registers);
+  if (!status)
+    status = read_shared_sizes(&c, co, by_name);
+  for (size_t k = 0; !status && k < co->kernel_count; ++k) {
+    co->kernels[k].dynamic_shared_bytes = dynamic_shared;
+    co->kernels[k].walk_group_tiles = walk_group_tiles;
   }
+  free(by_name);
+  free(have_registers);
+  free(kernel_of_text);
   free(c.sections);
   return status;
 }

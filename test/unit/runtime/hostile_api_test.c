@@ -222,6 +222,34 @@ static uq_status_t alloc_2p41(void) {
   return status;
 }
 
+//===--- Code objects ------------------------------------------------===//
+
+// test/unit/codeobj/corpus/crash_cubin_nobits_info_offset, embedded.
+extern const unsigned char uq_hostile_cubin[];
+extern const size_t uq_hostile_cubin_size;
+
+// A caller's record whose cubin has a NOBITS .nv.info.<kernel> section
+// placed past the end of the file (the loader once read wild memory).
+static uq_status_t cubin_nobits_past_file(void) {
+  uq_code_object_source_t record = {.variant = "decode_sm90_d256_qg_max8",
+                                    .kernel = "uq_probe",
+                                    .data = uq_hostile_cubin,
+                                    .size = uq_hostile_cubin_size,
+                                    .kind = UQ_VARIANT_KIND_DECODE,
+                                    .target = "sm_90a",
+                                    .head_dim = 256,
+                                    .qg_max = 8};
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_HOST;
+  options.code_objects = &record;
+  options.code_object_count = 1;
+  uq_context_t *context = NULL;
+  uq_status_t status = uq_context_create(&options, &context);
+  uq_context_destroy(context);
+  return status;
+}
+
 //===--- The table ---------------------------------------------------===//
 
 typedef struct hostile_row_s {
@@ -294,6 +322,11 @@ static const hostile_row_t rows[] = {
      "is not the start of an allocation"},
     {"alloc 2^41 bytes", alloc_2p41, UQ_STATUS_RESOURCE_EXHAUSTED,
      "is too large"},
+    // code objects
+    {"cubin: NOBITS .nv.info past the file", cubin_nobits_past_file,
+     UQ_STATUS_DATA_LOSS,
+     "section 10 (0 bytes at 140737488289792) lies "
+     "outside the 5984-byte file"},
 };
 
 static int test_hostile_rows(void) {
