@@ -8,13 +8,15 @@ builds (the tools of each build); README "Reliability" lists the rows.
 
 usage: cli_hostile.py --uq-run PATH --uq-compile PATH --uq-opt PATH
                       --uq-sim PATH --uq-bench-cuda PATH --source-dir SRC
-                      --scratch DIR [--list]
+                      --sim-kernels HSACO --scratch DIR [--list]
 """
 import argparse
 import os
 import shutil
+import stat
 import subprocess
 import sys
+import threading
 
 
 def deep_modules(levels):
@@ -31,8 +33,101 @@ def isa_with(old, new):
     return make
 
 
+def kernels_mlir(src):
+    with open(os.path.join(src, "kernels.mlir")) as f:
+        return f.read()
+
+
+def char_device(scratch, name, minor):
+    """A character device in the scratch directory: a copy of /dev/null
+    (minor 3) or /dev/full (minor 7) when mknod is allowed (root), else
+    the system's own node, which a non-root tool cannot replace anyway."""
+    path = os.path.join(scratch, name)
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, minor))
+        return path
+    except OSError:
+        return {3: "/dev/null", 7: "/dev/full"}[minor]
+
+
+DEVICES = []  # the device of the row being run
+
+
+def output_to_device(name, minor):
+    """Setup for a row whose output is a character device: the argument
+    list takes the device's path in place of the word DEVICE."""
+    def setup(scratch):
+        DEVICES[:] = [char_device(scratch, name, minor)]
+        return DEVICES[0]
+    return setup
+
+
+def still_char_device(scratch, argv):
+    return [f"{d} is no longer a character device" for d in DEVICES
+            if not stat.S_ISCHR(os.lstat(d).st_mode)]
+
+
+def make_link(target):
+    def setup(scratch):
+        os.symlink(target, os.path.join(scratch, "link.mlir"))
+        if target == "real.mlir":
+            with open(os.path.join(scratch, "real.mlir"), "w") as f:
+                f.write("old\n")
+    return setup
+
+
+def link_kept(scratch, argv):
+    link = os.path.join(scratch, "link.mlir")
+    problems = []
+    if not os.path.islink(link):
+        problems.append("link.mlir was replaced by a regular file")
+    real = os.path.join(scratch, "real.mlir")
+    if os.path.exists(real):
+        with open(real) as f:
+            if "gpu.module" not in f.read():
+                problems.append("real.mlir did not get the output")
+    return problems
+
+
+class FifoReader:
+    """A FIFO in the scratch directory with a reader thread, so a tool
+    writing to it does not block; check() asserts it stayed a FIFO and
+    received the output."""
+
+    def __init__(self):
+        self.data = b""
+        self.thread = None
+
+    def setup(self, scratch):
+        path = os.path.join(scratch, "out.fifo")
+        os.mkfifo(path)
+        def read():
+            with open(path, "rb") as f:
+                self.data = f.read()
+        self.thread = threading.Thread(target=read, daemon=True)
+        self.thread.start()
+
+    def check(self, scratch, argv):
+        path = os.path.join(scratch, "out.fifo")
+        problems = []
+        if not stat.S_ISFIFO(os.lstat(path).st_mode):
+            problems.append("out.fifo is no longer a FIFO")
+            with open(path, "wb"):
+                pass  # release the reader
+        self.thread.join(10)
+        if b"gpu.module" not in self.data:
+            problems.append(f"the FIFO's reader got {len(self.data)} bytes")
+        return problems
+
+
+FIFO = FifoReader()
+
 # (name, tool, args, input files {name: text or callable(src)}, exit code,
-#  stderr fragment, paths that must not exist afterwards)
+#  stderr fragment, paths that must not exist afterwards[, extra]). extra:
+#  "setup": callable(scratch), returning a path that replaces the word
+#  DEVICE in args; "stdout": a path stdout is opened on; "check":
+#  callable(scratch, args) -> problems. A row with exit 0 expects an empty
+#  stderr.
 ROWS = [
     # uq-run: flag values (issue 13 item 5 and the probe's CLI rows)
     ("uq-run --scale=nan", "uq-run", ["--scale=nan"], {}, 1,
@@ -147,6 +242,46 @@ ROWS = [
      {"junk.hsaco": "\x01\x02garbage" * 300}, 1, "not an ELF file", []),
     ("uq-sim empty file", "uq-sim", ["empty.hsaco", "--list"],
      {"empty.hsaco": ""}, 1, "empty.hsaco", []),
+    # outputs that name a device, a FIFO or a symbolic link (issue 29 item
+    # 2): the node stays what it was
+    ("uq-opt -o a character device (/dev/null)", "uq-opt",
+     ["x.mlir", "-o", "DEVICE"], {"x.mlir": "gpu.module @m {}\n"}, 0, "", [],
+     {"setup": output_to_device("null.dev", 3), "check": still_char_device}),
+    ("uq-opt -o /dev/full", "uq-opt", ["x.mlir", "-o", "DEVICE"],
+     {"x.mlir": "gpu.module @m {}\n"}, 1, "No space left on device", [],
+     {"setup": output_to_device("full.dev", 7), "check": still_char_device}),
+    ("uq-opt -o a FIFO", "uq-opt", ["x.mlir", "-o", "out.fifo"],
+     {"x.mlir": "gpu.module @m {}\n"}, 0, "", [],
+     {"setup": FIFO.setup, "check": FIFO.check}),
+    ("uq-opt -o a symbolic link", "uq-opt", ["x.mlir", "-o", "link.mlir"],
+     {"x.mlir": "gpu.module @m {}\n"}, 0, "", [],
+     {"setup": make_link("real.mlir"), "check": link_kept}),
+    ("uq-opt -o a dangling symbolic link", "uq-opt",
+     ["x.mlir", "-o", "link.mlir"], {"x.mlir": "gpu.module @m {}\n"}, 1,
+     "cannot write 'link.mlir': a symbolic link to a missing file",
+     ["missing.mlir"], {"setup": make_link("missing.mlir"),
+                        "check": link_kept}),
+    ("uq-opt -o a directory", "uq-opt", ["x.mlir", "-o", "out"],
+     {"x.mlir": "gpu.module @m {}\n"}, 1,
+     "cannot write 'out': it is a directory", []),
+    ("uq-compile --embed-c=/dev/full", "uq-compile",
+     ["k.mlir", "--variant=reduce_d64", "--embed-c=DEVICE"],
+     {"k.mlir": kernels_mlir}, 1,
+     "No space left on device", [],
+     {"setup": output_to_device("full.dev", 7), "check": still_char_device}),
+    # stdout on /dev/full: the exit-time flush fails the tool
+    ("uq-run > /dev/full", "uq-run", ["--backend=host"], {}, 1,
+     "uq-run: error: cannot write to stdout", [], {"stdout": "/dev/full"}),
+    ("uq-compile --list > /dev/full", "uq-compile", ["isa.mlir", "--list"],
+     {"isa.mlir": isa_with("", "")}, 1,
+     "uq-compile: error: cannot write to stdout: No space left on device", [],
+     {"stdout": "/dev/full"}),
+    ("uq-sim --list > /dev/full", "uq-sim", ["SIM_KERNELS", "--list"], {}, 1,
+     "uq-sim: error: cannot write to stdout: No space left on device", [],
+     {"stdout": "/dev/full"}),
+    ("uq-opt > /dev/full", "uq-opt", ["x.mlir"],
+     {"x.mlir": "gpu.module @m {}\n"}, 1,
+     "uq-opt: error: cannot write to stdout", [], {"stdout": "/dev/full"}),
 ]
 
 TOOLS = ("uq-run", "uq-compile", "uq-opt", "uq-sim", "uq-bench-cuda")
@@ -160,6 +295,7 @@ def main():
     for tool in TOOLS:
         parser.add_argument("--" + tool)
     parser.add_argument("--source-dir")
+    parser.add_argument("--sim-kernels")
     parser.add_argument("--scratch")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
@@ -173,7 +309,8 @@ def main():
         parser.error("every tool, --source-dir and --scratch are needed")
     failed = 0
     for index, row in enumerate(ROWS):
-        name, tool, argv, files, code, fragment, absent = row
+        name, tool, argv, files, code, fragment, absent = row[:7]
+        extra = row[7] if len(row) > 7 else {}
         scratch = os.path.join(args.scratch, str(index))
         shutil.rmtree(scratch, ignore_errors=True)
         os.makedirs(os.path.join(scratch, "out"))
@@ -182,14 +319,23 @@ def main():
                 text = text(args.source_dir)
             with open(os.path.join(scratch, file_name), "w") as f:
                 f.write(text)
+        device = extra["setup"](scratch) if "setup" in extra else None
+        argv = [a.replace("DEVICE", device) if device else a for a in argv]
+        argv = [a.replace("SIM_KERNELS", args.sim_kernels or "")
+                for a in argv]
+        stdout = open(extra["stdout"], "w") if "stdout" in extra else None
         try:
             result = subprocess.run([tools[tool]] + argv, cwd=scratch,
-                                    capture_output=True, text=True,
+                                    stdout=stdout or subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True,
                                     timeout=300)
         except subprocess.TimeoutExpired:
             print(f"FAIL {name}: no answer in 300 s")
             failed += 1
             continue
+        finally:
+            if stdout:
+                stdout.close()
         err = result.stderr
         lines = err.splitlines()
         problems = []
@@ -197,8 +343,11 @@ def main():
             problems.append(f"exit {result.returncode}, expected {code}")
         if fragment not in err:
             problems.append(f"stderr lacks {fragment!r}")
-        if len(lines) != 1:
-            problems.append(f"stderr has {len(lines)} lines, expected 1")
+        if len(lines) != (1 if code else 0):
+            problems.append(f"stderr has {len(lines)} lines, expected "
+                            f"{1 if code else 0}")
+        if "check" in extra:
+            problems += extra["check"](scratch, argv)
         if any(word in err for word in SANITIZER_WORDS):
             problems.append("a sanitizer reported")
         for path in absent:
@@ -209,7 +358,8 @@ def main():
             print(f"FAIL {name}: " + "; ".join(problems))
             print("  stderr: " + "\n          ".join(lines[:8]))
         else:
-            print(f"ok   {name}: exit {code}: {lines[0]}")
+            print(f"ok   {name}: exit {code}: "
+                  f"{lines[0] if lines else '(no error)'}")
     print(f"{len(ROWS) - failed} passed, {failed} failed")
     return 1 if failed else 0
 

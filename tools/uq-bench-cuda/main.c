@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tools/common/cuda_driver.h"
+#include "tools/common/stdout_check.h"
 #include "uq/uqrt.h"
 
 // The driver for what libuqrt does not do (events, graphs, the copy
@@ -385,6 +386,7 @@ static void parse_shape(const char *text, bench_shape_t *shape) {
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-bench-cuda");
   int replays = 200, only = -1, head_dim = 256;
   bench_shape_t custom = {0};
   for (int i = 1; i < argc; ++i) {

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/common/stdout_check.h"
 #include "uq/format.h"
 #include "uq/policy.h"
 #include "uq/reference.h"
@@ -267,6 +268,7 @@ static int encoder_speed(int D, uint64_t seed) {
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-bench-format");
   uint64_t seed = 1;
   int seeds = 3;
   int32_t max_len = 32768;

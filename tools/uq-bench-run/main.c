@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "stub_kernels.h"
+#include "tools/common/stdout_check.h"
 #include "uq/uqrt.h"
 
 static double now_ns(void) {
@@ -31,6 +32,7 @@ static int check(uq_status_t status, const char *what) {
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-bench-run");
   long iterations = 200000;
   uint32_t batch = 4;
   int embedded = 0;

@@ -20,6 +20,7 @@
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
 #include "tools/common/file_util.h"
+#include "tools/common/stdout_check.h"
 
 // CPU time of this process: the rate per core even when other jobs share
 // the machine (wall time is printed alongside).
@@ -312,6 +313,7 @@ static int parse_u32(const char *s, uint32_t *out) {
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-bench-sim");
   opts_t o = {UQ_BENCH_SYNTH_HSACO, NULL, 512, 64, 8, 4, 8, 4096, 16, 1};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

@@ -14,6 +14,7 @@
 #include "lowering/context.h"
 #include "lowering/pipeline.h"
 #include "tools/common/file_util.h"
+#include "tools/common/stdout_check.h"
 #include "tools/uq-compile/embed.h"
 
 #ifndef UQ_DEFAULT_TOOLKIT_DIR
@@ -194,6 +195,7 @@ static bool fill_record(compiled_t *c, const uq_kernel_info_t *kernel) {
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-compile");
   const char *input = NULL, *out_dir = NULL, *embed_path = NULL;
   const char *toolkit = UQ_DEFAULT_TOOLKIT_DIR;
   const char *cuda_dir = UQ_DEFAULT_CUDA_DIR;

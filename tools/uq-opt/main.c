@@ -9,6 +9,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "tools/common/file_util.h"
+#include "tools/common/stdout_check.h"
 
 static void usage(FILE *out) {
   fprintf(
@@ -143,6 +144,7 @@ static int check_pipeline(const char *pipeline) {
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-opt");
   const char *input = "-", *output = "-";
   int split = 0, generic = 0, have_input = 0, allow_unregistered = 0;
   buffer_t pipeline = {0};

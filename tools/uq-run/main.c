@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tools/common/stdout_check.h"
 #include "tools/uq-run/problem.h"
 #include "tools/uq-run/steps.h"
 #include "uq/policy.h"
@@ -170,6 +171,7 @@ static uq_status_t run_backend(uq_backend_t backend,
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-run");
   uq_problem_shape_t shape = {
       .batch = 4,
       .num_kv_heads = 2,

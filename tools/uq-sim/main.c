@@ -21,6 +21,7 @@
 #include "codeobj/codeobj.h"
 #include "sim/sim.h"
 #include "tools/common/file_util.h"
+#include "tools/common/stdout_check.h"
 
 #define MAX_ARGS 64
 #define MAX_DUMPS 16
@@ -412,6 +413,7 @@ done:
 }
 
 int main(int argc, char **argv) {
+  uq_tool_check_stdout_at_exit("uq-sim");
   cli_t c;
   if (parse_cli(argc, argv, &c))
     return 1;

@@ -31,6 +31,28 @@ lane6=$(od -An -tu4 -j24 -N4 "$dir/cf_out.bin" | tr -d ' ')
 [ "$lane5" = 12 ] || fail "lane 5 = $lane5"
 [ "$lane6" = 90 ] || fail "lane 6 = $lane6"
 
+# --dump into a symbolic link writes the file it names and keeps the link;
+# into a FIFO it writes through (issue 29: a temporary renamed over either
+# replaced the node).
+run_dump() {
+  "$sim" "$k" --kernel control_flow --grid 1 --block 64 \
+    --buffer 256:"$dir/cf_in.bin" --buffer 256 --i32 0 --i32 0 \
+    --dump 1:"$1" >/dev/null
+}
+rm -f "$dir/dump_link" "$dir/dump_real" "$dir/dump_fifo"
+: > "$dir/dump_real"
+ln -s dump_real "$dir/dump_link"
+run_dump "$dir/dump_link" || fail "--dump into a link exited $?"
+[ -L "$dir/dump_link" ] || fail "--dump replaced the symbolic link"
+[ "$(wc -c < "$dir/dump_real")" = 256 ] || fail "--dump did not reach the link's file"
+mkfifo "$dir/dump_fifo"
+cat "$dir/dump_fifo" > "$dir/dump_fifo_out" &
+reader=$!
+run_dump "$dir/dump_fifo" || fail "--dump into a FIFO exited $?"
+[ -p "$dir/dump_fifo" ] || { kill $reader; fail "--dump replaced the FIFO"; }
+wait $reader
+[ "$(wc -c < "$dir/dump_fifo_out")" = 256 ] || fail "the FIFO's reader got $(wc -c < "$dir/dump_fifo_out") bytes"
+
 # Errors: one line on stderr, exit status 1.
 expect_error() {
   pattern="$1"; shift
