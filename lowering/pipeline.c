@@ -131,7 +131,18 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
                                  uq_variant_t **out_variants, size_t *out_count,
                                  bool *oom) {
   MlirStringRef name = symbol_name(op);
+  // An empty name would leave the keys only their suffixes ("_qg8"), and
+  // its StringRef has no data to compare (a NULL pointer).
+  if (name.length == 0) {
+    uq_emit_error(op, "gpu.module has an empty symbol name");
+    return false;
+  }
   uq_variant_t base;
+  if (name.length >= sizeof(base.module)) {
+    uq_emit_error(op, "gpu.module name of %zu bytes is longer than %zu",
+                  name.length, sizeof(base.module) - 1);
+    return false;
+  }
   memset(&base, 0, sizeof(base));
   snprintf(base.module, sizeof(base.module), "%.*s", (int)name.length,
            name.data);
@@ -334,7 +345,8 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
     if (uq_op_named(op, "gpu.module")) {
       MlirStringRef name = symbol_name(op);
       if (strlen(variant->module) != name.length ||
-          strncmp(variant->module, name.data, name.length) != 0) {
+          (name.length &&
+           memcmp(variant->module, name.data, name.length) != 0)) {
         mlirOperationDestroy(op);
         op = next;
         continue;
