@@ -231,3 +231,17 @@ uq_status_t uq_sim_read(uq_sim_t *sim, uint64_t address, void *data,
                           size, (unsigned long long)address);
   return UQ_OK;
 }
+
+uq_status_t uq_sim_check_range(uq_sim_t *sim, uint64_t address, uint64_t size) {
+  if (!sim)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "sim is NULL");
+  pthread_mutex_lock(&sim->lock);
+  int inside = uq_sim_memory_lookup(sim, address, size ? size : 1) != NULL;
+  pthread_mutex_unlock(&sim->lock);
+  if (!inside)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "%llu bytes at 0x%llx are outside every allocation",
+                          (unsigned long long)size,
+                          (unsigned long long)address);
+  return UQ_OK;
+}

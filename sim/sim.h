@@ -80,6 +80,11 @@ UQ_API uq_status_t uq_sim_write(uq_sim_t *sim, uint64_t address,
                                 const void *data, size_t size);
 UQ_API uq_status_t uq_sim_read(uq_sim_t *sim, uint64_t address, void *data,
                                size_t size);
+// OK when [address, address + size) lies inside one allocation, else
+// OUT_OF_RANGE saying so; nothing is copied (the runtime checks a run's
+// buffers before it launches anything).
+UQ_API uq_status_t uq_sim_check_range(uq_sim_t *sim, uint64_t address,
+                                      uint64_t size);
 
 // Loads a code object (copied). Fails as uq_code_object_load does.
 UQ_API uq_status_t uq_sim_program_load(uq_sim_t *sim, const void *data,

@@ -132,6 +132,38 @@ def test_cache_write_strided_skips_and_untouched_bytes(rng, head_dim):
     np.testing.assert_array_equal(v, nv)
 
 
+def test_cache_write_unaligned_views(rng, head_dim):
+    """bf16 views that start at an odd byte (numpy allows them) encode as
+    their aligned copies do: the encoder reads bf16 with memcpy (issue 29:
+    a misaligned load under UBSan)."""
+    d, t, hk = head_dim, 3, 2
+    key, value = (random_bf16(rng, (t, hk, d), 2.0) for _ in range(2))
+    def odd(a):
+        raw = np.zeros(a.nbytes + 1, np.uint8)
+        view = raw[1:].view(np.uint16).reshape(a.shape)
+        view[...] = a
+        assert not view.flags.aligned
+        return view
+    slots = np.arange(t, dtype=np.int64)
+    want = uqrt.new_cache(1, 16, hk, head_dim=d)
+    got = want.copy()
+    uqrt.cache_write(want, key, value, slots, head_dim=d)
+    uqrt.cache_write(got, odd(key), odd(value), slots, head_dim=d)
+    np.testing.assert_array_equal(got, want)
+
+
+def test_cache_write_unaligned_slot_mapping(rng):
+    """The slot mapping is read in place: at an odd address it is refused
+    with a clear error, never a misaligned load."""
+    key = random_bf16(rng, (1, 1, 256), 1.0)
+    raw = np.zeros(9, np.uint8)
+    slots = raw[1:].view(np.int64)
+    cache = uqrt.new_cache(1, 16, 1)
+    with pytest.raises(uqrt.Error, match="slot_mapping at .* is not 8-byte "
+                                         "aligned"):
+        uqrt.cache_write(cache, key, key, slots)
+
+
 @pytest.mark.parametrize("case", ["slot_past_cache", "float_key", "short_map",
                                   "int32_map", "key_shape", "key_head_dim",
                                   "bad_layout"])

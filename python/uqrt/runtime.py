@@ -1,9 +1,10 @@
 """Context and Plan: the decode (and store) plan of uq/uqrt.h from Python.
 
-On the host backend numpy arrays are passed in place (its device pointers
-are host pointers). On the sim backend the simulator has its own memory:
-each call copies the arrays it reads in and the arrays it writes back out
-(staging buffers allocated per call, outside the C run path). On GPU
+On the host and sim backends each call copies the arrays it reads into
+the context's memory and the arrays it writes back out (staging buffers
+allocated per call, outside the C run path): the simulator has its own
+memory, and the host backend takes only pointers it allocated (it checks
+every run's buffers against its allocations). On GPU
 backends (hip, and cuda where the library has it) buffers are device
 pointers or __cuda_array_interface__ objects and nothing is copied.
 """
@@ -95,7 +96,7 @@ class Context:
 
 
 class _Staging:
-    """Sim-backend copies of numpy buffers for one call."""
+    """Host- and sim-backend copies of numpy buffers for one call."""
 
     def __init__(self, context):
         self.context, self.allocations, self.outputs = context, [], []
@@ -283,7 +284,7 @@ class Plan:
     def _call(self, fn, buffers, writes, stream):
         """Calls fn(*addresses, stream) with buffers staged as the backend
         needs; `writes` marks the buffers the call writes."""
-        if self.context.backend != "sim":
+        if not self._on_host():
             check(fn(*[b.address for b in buffers], stream))
             return
         staging = _Staging(self.context)

@@ -282,6 +282,25 @@ uq_status_t uq_rt_context_load_object(uq_context_t *context,
                             object->source.variant);
 }
 
+uq_status_t uq_rt_context_check_buffer(uq_context_t *context, const char *what,
+                                       uq_device_ptr_t address, uint64_t size) {
+  uq_rt_device_t *device = context->device;
+  if (!device->vtable->check_range)
+    return UQ_OK;
+  pthread_mutex_lock(&context->mutex);
+  uq_status_t status = device->vtable->check_range(device, address, size);
+  pthread_mutex_unlock(&context->mutex);
+  if (status == UQ_OK)
+    return UQ_OK;
+  uq_status_free(status);
+  return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                        "%s: the %llu bytes the call needs at 0x%llx are not "
+                        "inside one allocation of this context (never "
+                        "allocated, freed, or too small)",
+                        what, (unsigned long long)size,
+                        (unsigned long long)address);
+}
+
 uq_status_t uq_rt_context_launch(uq_context_t *context,
                                  const uq_rt_launch_t *launch,
                                  uq_stream_t *stream,

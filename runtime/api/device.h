@@ -74,6 +74,12 @@ typedef struct uq_rt_device_vtable_s {
   // launch (uq_rt_context_launch), so a long one (the simulator's) does not
   // stall other plans on the context.
   int concurrent_launch;
+  // Sim and host: OK when [address, address + size) lies inside one live
+  // allocation, else a status saying why; the runtime checks a run's
+  // buffers with it before anything is written. NULL on the GPU backends,
+  // whose pointers the runtime cannot see into.
+  uq_status_t (*check_range)(uq_rt_device_t *device, uint64_t address,
+                             uint64_t size);
 } uq_rt_device_vtable_t;
 
 struct uq_rt_device_s {

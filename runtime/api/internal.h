@@ -74,6 +74,13 @@ uq_status_t uq_rt_context_launch(uq_context_t *context,
                                  uq_kernel_counters_t *out_counters,
                                  int *out_counted);
 
+// Sim and host: INVALID_ARGUMENT naming `what` unless the `size` bytes at
+// `address` lie inside one live allocation of the context (a pointer never
+// allocated, freed, or with too little room after it for the run). OK on
+// the GPU backends, which cannot check. Takes the context mutex.
+uq_status_t uq_rt_context_check_buffer(uq_context_t *context, const char *what,
+                                       uq_device_ptr_t address, uint64_t size);
+
 // One expected explicit kernel argument of kernel_abi.h.
 typedef struct uq_rt_arg_spec_s {
   const char *name;

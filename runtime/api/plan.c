@@ -597,6 +597,53 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
   return UQ_OK;
 }
 
+// Rows of D bf16 elements, `seqs` by `heads` at these strides: the bytes
+// from the first to the end of the last (strides >= 0, checked at plan
+// time to keep this in range).
+static uint64_t rows_bytes(uint32_t seqs, int64_t stride_seq, uint32_t heads,
+                           int64_t stride_head, uint32_t D) {
+  return ((uint64_t)(seqs - 1) * (uint64_t)stride_seq +
+          (uint64_t)(heads - 1) * (uint64_t)stride_head + D) *
+         sizeof(uint16_t);
+}
+
+// Sim and host: every buffer of the run lies in one allocation with room
+// for all the run reads or writes there, checked before anything is read
+// or written (the host reference would otherwise follow any pointer).
+static uq_status_t
+check_buffers(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
+              uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
+              uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+              uq_device_ptr_t output) {
+  const uq_decode_config_t *c = &plan->config;
+  uint32_t hq = plan->num_query_heads;
+  const struct {
+    const char *name;
+    uq_device_ptr_t address;
+    uint64_t bytes;
+  } buffers[] = {
+      {"query", query,
+       rows_bytes(batch, c->query_stride_seq, hq, c->query_stride_head,
+                  c->head_dim)},
+      {"kv_cache", kv_cache,
+       (uint64_t)c->num_blocks * c->block_size * c->num_kv_heads *
+           c->padded_slot},
+      {"block_tables", block_tables,
+       (uint64_t)batch * c->max_blocks_per_seq * sizeof(int32_t)},
+      {"seq_lens", seq_lens, (uint64_t)batch * sizeof(int32_t)},
+      {"sinks", sinks, sinks ? (uint64_t)hq * sizeof(float) : 0},
+      {"output", output,
+       rows_bytes(batch, c->output_stride_seq, hq, c->output_stride_head,
+                  c->head_dim)},
+  };
+  uq_status_t status = UQ_OK;
+  for (size_t i = 0; !status && i < sizeof(buffers) / sizeof(buffers[0]); ++i)
+    if (buffers[i].bytes)
+      status = uq_rt_context_check_buffer(plan->context, buffers[i].name,
+                                          buffers[i].address, buffers[i].bytes);
+  return status;
+}
+
 static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
                                const uq_launch_walk_t *policy,
                                uq_device_ptr_t query, uq_device_ptr_t kv_cache,
@@ -705,9 +752,13 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                           batch, (unsigned long long)rows,
                           (unsigned long long)plan->workspace_rows);
   uq_backend_t backend = plan->context->backend;
-  if (!uq_rt_backend_is_gpu(backend))
+  if (!uq_rt_backend_is_gpu(backend)) {
+    UQ_RETURN_IF_ERROR(check_buffers(plan, batch, query, kv_cache, block_tables,
+                                     seq_lens, sinks, output),
+                       "uq_plan_run");
     UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens, sinks),
                        "uq_plan_run");
+  }
   if (backend == UQ_BACKEND_HOST) {
     const uq_decode_config_t *c = &plan->config;
     uq_host_decode_args_t args = {

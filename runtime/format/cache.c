@@ -141,6 +141,9 @@ uq_status_t uq_cache_write(const uq_cache_layout_t *layout, uint8_t *cache,
     return UQ_OK;
   if (!tokens->slot_mapping)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "slot_mapping is NULL");
+  UQ_RETURN_IF_ERROR(
+      uq_check_aligned_("slot_mapping", tokens->slot_mapping, sizeof(int64_t)),
+      "uq_cache_write");
   int64_t heads = layout->num_kv_heads;
   UQ_RETURN_IF_ERROR(check_tensor("key", tokens->key, tokens->num_tokens,
                                   tokens->key_stride_token, heads,

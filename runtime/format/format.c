@@ -194,11 +194,27 @@ unsigned uq_qperm_src(unsigned position) {
   return (p & 0x8F) | ((p << 2) & 0x40) | ((p >> 1) & 0x30);
 }
 
+// Element `i` of caller bf16 data, which may sit at an odd address (a
+// numpy view may start at any byte, and the runtime's host backend takes a
+// caller's pointer as it is): memcpy is the defined way to read it.
+static float bf16_at(const uint16_t *data, int i) {
+  uint16_t bits;
+  memcpy(&bits, (const unsigned char *)data + 2 * (size_t)i, sizeof(bits));
+  return uq_bf16_to_float(bits);
+}
+
+uq_status_t uq_check_aligned_(const char *what, const void *ptr, size_t align) {
+  if ((uintptr_t)ptr % align == 0)
+    return UQ_OK;
+  return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                        "%s at %p is not %zu-byte aligned", what, ptr, align);
+}
+
 void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
                              uq_fp8_overflow_t rule, float *out_q_rot) {
   float x[UQ_MAX_HEAD_DIM];
   for (int d = 0; d < head_dim; ++d)
-    x[d] = uq_bf16_to_float(q_bf16[d]);
+    x[d] = bf16_at(q_bf16, d);
   uq_format_wht_(head_dim, x);
   // As the kernels do: an infinite rotated element becomes NaN before the
   // E4M3 conversion (which would saturate it), so an infinite query gives a
@@ -281,8 +297,8 @@ void uq_format_slot_encode_(int32_t head_dim, const uint16_t *k_bf16,
                             const uint16_t *v_bf16, uint8_t *out_slot) {
   float k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM];
   for (int d = 0; d < head_dim; ++d) {
-    k[d] = uq_bf16_to_float(k_bf16[d]);
-    v[d] = uq_bf16_to_float(v_bf16[d]);
+    k[d] = bf16_at(k_bf16, d);
+    v[d] = bf16_at(v_bf16, d);
   }
   uq_format_wht_(head_dim, k);
   encode_vector(head_dim, k, out_slot + UQ_SLOT_K_CODES_OFFSET(head_dim),

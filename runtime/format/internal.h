@@ -3,6 +3,7 @@
 #define UQ_RUNTIME_FORMAT_INTERNAL_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "uq/format.h"
@@ -35,5 +36,11 @@ bool uq_rows_disjoint_(int64_t n_a, int64_t s_a, int64_t n_b, int64_t s_b,
 // bytes of `elem_size`, in size_t. Inputs as above.
 bool uq_span_fits_(int64_t n_a, int64_t s_a, int64_t n_b, int64_t s_b,
                    int64_t len, int64_t elem_size);
+
+// INVALID_ARGUMENT naming `what` unless `ptr` is a multiple of `align`:
+// for typed data the code reads or writes in place (int32 tables, int64
+// slots, f32 sinks, a bf16 output), where an odd address is undefined
+// behaviour. bf16 inputs are read with memcpy and need no alignment.
+uq_status_t uq_check_aligned_(const char *what, const void *ptr, size_t align);
 
 #endif // UQ_RUNTIME_FORMAT_INTERNAL_H_

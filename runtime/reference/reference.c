@@ -96,6 +96,16 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "sliding_window must be >= 0, got %d",
                           (int)p->sliding_window);
+  // The query is read with memcpy (format.c); these are used in place.
+  UQ_RETURN_IF_ERROR(uq_check_aligned_("output", p->output, 2),
+                     "decode problem");
+  UQ_RETURN_IF_ERROR(uq_check_aligned_("block_tables", p->block_tables, 4),
+                     "decode problem");
+  UQ_RETURN_IF_ERROR(uq_check_aligned_("seq_lens", p->seq_lens, 4),
+                     "decode problem");
+  if (p->sinks)
+    UQ_RETURN_IF_ERROR(uq_check_aligned_("sinks", p->sinks, 4),
+                       "decode problem");
   int64_t num_q_heads = (int64_t)p->cache.num_kv_heads * p->query_group;
   UQ_RETURN_IF_ERROR(check_sinks(p->sinks, num_q_heads), "decode problem");
   UQ_RETURN_IF_ERROR(check_rows("query", p->num_seqs, p->query_stride_seq,

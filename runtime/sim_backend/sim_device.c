@@ -47,8 +47,24 @@ static uq_status_t sim_alloc(uq_rt_device_t *base, size_t size,
   return uq_sim_alloc(sim_cast(base)->sim, size, out_address);
 }
 
+// The simulator's NOT_FOUND is the context's INVALID_ARGUMENT, as the host
+// backend says it: the caller passed a pointer it does not own.
 static uq_status_t sim_free(uq_rt_device_t *base, uint64_t address) {
-  return uq_sim_free(sim_cast(base)->sim, address);
+  uq_status_t status = uq_sim_free(sim_cast(base)->sim, address);
+  if (uq_status_code(status) != UQ_STATUS_NOT_FOUND)
+    return status;
+  uq_status_t refused =
+      UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                     "uq_context_free: %s (never allocated, freed already, "
+                     "or inside one)",
+                     uq_status_message(status));
+  uq_status_free(status);
+  return refused;
+}
+
+static uq_status_t sim_check_range(uq_rt_device_t *base, uint64_t address,
+                                   uint64_t size) {
+  return uq_sim_check_range(sim_cast(base)->sim, address, size);
 }
 
 static uq_status_t sim_upload(uq_rt_device_t *base, uint64_t dst,
@@ -165,6 +181,7 @@ static const uq_rt_device_vtable_t sim_vtable = {
     .module_unload = sim_module_unload,
     .function_get = sim_function_get,
     .launch = sim_launch,
+    .check_range = sim_check_range,
     // The simulator's allocation table and decoders take their own locks;
     // a launch holds none while it runs (sim/internal.h).
     .concurrent_launch = 1,

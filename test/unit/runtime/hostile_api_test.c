@@ -222,6 +222,99 @@ static uq_status_t alloc_2p41(void) {
   return status;
 }
 
+//===--- Host device memory and run buffers (issue 29) --------------===//
+
+static uq_status_t host_free_unknown(void) {
+  static uint64_t never_allocated[4];
+  return uq_context_free(host, (uq_device_ptr_t)(uintptr_t)never_allocated);
+}
+static uq_status_t host_free_twice(void) {
+  uq_device_ptr_t d = 0;
+  uq_status_t status = uq_context_alloc(host, 64, &d);
+  if (!status)
+    status = uq_context_free(host, d);
+  if (!status)
+    status = uq_context_free(host, d);
+  return status;
+}
+static uq_status_t host_free_interior(void) {
+  uq_device_ptr_t d = 0;
+  uq_status_t status = uq_context_alloc(host, 64, &d);
+  if (!status)
+    status = uq_context_free(host, d + 8);
+  uq_status_free(uq_context_free(host, d));
+  return status;
+}
+static uq_status_t host_upload_past_allocation(void) {
+  uq_device_ptr_t d = 0;
+  char bytes[32] = {0};
+  uq_status_t status = uq_context_alloc(host, 16, &d);
+  if (!status)
+    status = uq_context_upload(host, d + 8, bytes, sizeof(bytes));
+  uq_status_free(uq_context_free(host, d));
+  return status;
+}
+
+// Runs the fixture with one buffer replaced by `bytes` bytes of a fresh
+// allocation holding a copy of the original's first bytes, starting
+// `offset` bytes in (freed first when `freed`), or by `foreign` when it is
+// not 0.
+typedef enum { kQuery, kCache, kOutput } run_buffer_t;
+static uq_status_t run_with_buffer(run_buffer_t which, size_t bytes,
+                                   size_t offset, int freed,
+                                   uq_device_ptr_t foreign) {
+  uq_device_ptr_t given[] = {dev.query, dev.cache, dev.output};
+  size_t full[] = {problem->query_elems * 2, problem->cache_bytes,
+                   problem->output_elems * 2};
+  uq_device_ptr_t d = 0;
+  uq_status_t status = UQ_OK;
+  if (!foreign) {
+    status = uq_context_alloc(host, bytes + offset, &d);
+    uint8_t *copy = malloc(full[which]);
+    if (!status && !copy)
+      status = UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    if (!status)
+      status = uq_context_download(host, copy, given[which], full[which]);
+    if (!status)
+      status = uq_context_upload(host, d + offset, copy,
+                                 bytes < full[which] ? bytes : full[which]);
+    free(copy);
+    if (!status && freed)
+      status = uq_context_free(host, d);
+    if (status)
+      return status;
+  }
+  uq_device_ptr_t b[] = {dev.query, dev.cache, dev.output};
+  b[which] = foreign ? foreign : d + offset;
+  status = uq_plan_run(plan, problem->shape.batch, b[kQuery], b[kCache],
+                       dev.block_tables, dev.seq_lens, b[kOutput], NULL);
+  if (!foreign && !freed)
+    uq_status_free(uq_context_free(host, d));
+  return status;
+}
+static uq_status_t run_small_output(void) {
+  return run_with_buffer(kOutput, problem->output_elems * 2 - 2, 0, 0, 0);
+}
+static uq_status_t run_small_cache(void) {
+  return run_with_buffer(kCache, problem->cache_bytes - 272, 0, 0, 0);
+}
+static uq_status_t run_freed_query(void) {
+  return run_with_buffer(kQuery, problem->query_elems * 2, 0, 1, 0);
+}
+static uq_status_t run_foreign_cache(void) {
+  static uint8_t not_the_contexts[64];
+  return run_with_buffer(kCache, 0, 0, 0,
+                         (uq_device_ptr_t)(uintptr_t)not_the_contexts);
+}
+// bf16 is read with memcpy: a query at an odd address decodes (UBSan
+// watches), an output there is refused (the reference writes it in place).
+static uq_status_t run_odd_query(void) {
+  return run_with_buffer(kQuery, problem->query_elems * 2, 1, 0, 0);
+}
+static uq_status_t run_odd_output(void) {
+  return run_with_buffer(kOutput, problem->output_elems * 2, 1, 0, 0);
+}
+
 //===--- Code objects ------------------------------------------------===//
 
 // test/unit/codeobj/corpus/crash_cubin_nobits_info_offset, embedded.
@@ -318,10 +411,30 @@ static const hostile_row_t rows[] = {
     // sim device memory
     {"upload past an allocation", upload_past_allocation, RANGE,
      "is outside every allocation"},
-    {"free twice", free_twice, UQ_STATUS_NOT_FOUND,
-     "is not the start of an allocation"},
+    {"free twice", free_twice, INVALID, "is not the start of an allocation"},
     {"alloc 2^41 bytes", alloc_2p41, UQ_STATUS_RESOURCE_EXHAUSTED,
      "is too large"},
+    // host device memory and run buffers (issue 29)
+    {"host: free of memory never allocated", host_free_unknown, INVALID,
+     "is not the start of an allocation (never allocated, freed already, or "
+     "inside one)"},
+    {"host: free twice", host_free_twice, INVALID,
+     "is not the start of an allocation"},
+    {"host: free of an interior pointer", host_free_interior, INVALID,
+     "is not the start of an allocation"},
+    {"host: upload past an allocation", host_upload_past_allocation, RANGE,
+     "write of 32 bytes at"},
+    {"host run: output 2 bytes short", run_small_output, INVALID,
+     "uq_plan_run: output: the 24576 bytes the call needs"},
+    {"host run: cache one slot short", run_small_cache, INVALID,
+     "uq_plan_run: kv_cache: the 139264 bytes the call needs"},
+    {"host run: freed query", run_freed_query, INVALID,
+     "uq_plan_run: query: the 24576 bytes"},
+    {"host run: cache never allocated", run_foreign_cache, INVALID,
+     "not inside one allocation of this context"},
+    {"host run: query at an odd address", run_odd_query, UQ_STATUS_OK, ""},
+    {"host run: output at an odd address", run_odd_output, INVALID,
+     "is not 2-byte aligned"},
     // code objects
     {"cubin: NOBITS .nv.info past the file", cubin_nobits_past_file,
      UQ_STATUS_DATA_LOSS,
