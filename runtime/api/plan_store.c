@@ -111,6 +111,40 @@ void uq_rt_store_deinitialize(uq_context_t *context, uq_rt_store_t *store) {
   memset(store, 0, sizeof(*store));
 }
 
+// Sim and host: every buffer of the store lies in one allocation with room
+// for all the store reads or writes there, checked before the first token
+// is written ("nothing written" is the rule: the sim's kernel would stop at
+// the first token whose key is past its buffer, after writing the ones
+// before it).
+static uq_status_t
+check_buffers(uq_context_t *context, const uq_decode_config_t *c,
+              const uq_rt_store_t *store, uint32_t num_tokens,
+              uq_device_ptr_t key, uq_device_ptr_t value,
+              uq_device_ptr_t slot_mapping, uq_device_ptr_t kv_cache) {
+  uint64_t heads = c->num_kv_heads, D = c->head_dim, last = num_tokens - 1;
+  const struct {
+    const char *name;
+    uq_device_ptr_t address;
+    uint64_t bytes;
+  } buffers[] = {
+      {"key", key,
+       (last * (uint64_t)store->key_stride_token +
+        (heads - 1) * (uint64_t)store->key_stride_head + D) *
+           sizeof(uint16_t)},
+      {"value", value,
+       (last * (uint64_t)store->value_stride_token +
+        (heads - 1) * (uint64_t)store->value_stride_head + D) *
+           sizeof(uint16_t)},
+      {"slot_mapping", slot_mapping, (uint64_t)num_tokens * sizeof(int64_t)},
+      {"kv_cache", kv_cache, store->num_slots * heads * c->padded_slot},
+  };
+  uq_status_t status = UQ_OK;
+  for (size_t i = 0; !status && i < sizeof(buffers) / sizeof(buffers[0]); ++i)
+    status = uq_rt_context_check_buffer(context, buffers[i].name,
+                                        buffers[i].address, buffers[i].bytes);
+  return status;
+}
+
 // Sim and host: every slot must lie inside the cache (negative = skip).
 static uq_status_t check_slots(uq_context_t *context, uq_rt_store_t *store,
                                uint32_t num_tokens,
@@ -150,9 +184,13 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
   if (context->backend != UQ_BACKEND_HOST && !store->object)
     return UQ_MAKE_STATUS(uq_status_code(store->missing), "uq_plan_store: %s",
                           uq_status_message(store->missing));
-  if (!uq_rt_backend_is_gpu(context->backend))
+  if (!uq_rt_backend_is_gpu(context->backend)) {
+    UQ_RETURN_IF_ERROR(check_buffers(context, c, store, num_tokens, key, value,
+                                     slot_mapping, kv_cache),
+                       "uq_plan_store");
     UQ_RETURN_IF_ERROR(check_slots(context, store, num_tokens, slot_mapping),
                        "uq_plan_store");
+  }
   if (context->backend == UQ_BACKEND_HOST) {
     // The host backend's device addresses are host pointers.
     uq_cache_layout_t layout = {.num_blocks = c->num_blocks,

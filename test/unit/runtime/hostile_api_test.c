@@ -315,6 +315,68 @@ static uq_status_t run_odd_output(void) {
   return run_with_buffer(kOutput, problem->output_elems * 2, 1, 0, 0);
 }
 
+// A store of 2 tokens whose key buffer holds only one token's rows, on
+// `context` through `p`; the cache must be unchanged afterwards.
+static uq_status_t store_short_key(uq_context_t *context, uq_plan_t *p) {
+  size_t row = (size_t)problem->config.num_kv_heads * kHeadDim * 2;
+  size_t cache_bytes = problem->cache_bytes;
+  uq_device_ptr_t key = 0, value = 0, slots = 0, cache = 0;
+  uint8_t *before = malloc(cache_bytes), *after = malloc(cache_bytes);
+  uint16_t *kv = calloc(2 * row / 2, sizeof(uint16_t));
+  int64_t mapping[2] = {0, 1};
+  uq_status_t status =
+      before && after && kv
+          ? UQ_OK
+          : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (size_t i = 0; kv && i < row; ++i)
+    kv[i] = 0x3F80; // 1.0
+  if (!status)
+    status = uq_context_alloc(context, row, &key);
+  if (!status)
+    status = uq_context_alloc(context, 2 * row, &value);
+  if (!status)
+    status = uq_context_alloc(context, sizeof(mapping), &slots);
+  if (!status)
+    status = uq_context_alloc(context, cache_bytes, &cache);
+  if (!status)
+    status = uq_context_upload(context, key, kv, row);
+  if (!status)
+    status = uq_context_upload(context, value, kv, 2 * row);
+  if (!status)
+    status = uq_context_upload(context, slots, mapping, sizeof(mapping));
+  if (!status)
+    status = uq_context_upload(context, cache, problem->cache, cache_bytes);
+  if (!status)
+    status = uq_context_download(context, before, cache, cache_bytes);
+  if (!status) {
+    status = uq_plan_store(p, 2, key, value, slots, cache, NULL);
+    uq_status_t read = uq_context_download(context, after, cache, cache_bytes);
+    if (!read && memcmp(before, after, cache_bytes) != 0) {
+      uq_status_free(status);
+      status = UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
+                              "the store wrote the cache before failing");
+    }
+    uq_status_free(read);
+  }
+  uq_device_ptr_t all[] = {key, value, slots, cache};
+  for (int i = 0; i < 4; ++i)
+    if (all[i])
+      uq_status_free(uq_context_free(context, all[i]));
+  free(before), free(after), free(kv);
+  return status;
+}
+static uq_status_t host_store_short_key(void) {
+  return store_short_key(host, plan);
+}
+static uq_status_t sim_store_short_key(void) {
+  uq_plan_t *p = NULL;
+  uq_status_t status = uq_plan_create(sim, &problem->config, &p);
+  if (!status)
+    status = store_short_key(sim, p);
+  uq_plan_destroy(p);
+  return status;
+}
+
 //===--- Code objects ------------------------------------------------===//
 
 // test/unit/codeobj/corpus/crash_cubin_nobits_info_offset, embedded.
@@ -435,6 +497,10 @@ static const hostile_row_t rows[] = {
     {"host run: query at an odd address", run_odd_query, UQ_STATUS_OK, ""},
     {"host run: output at an odd address", run_odd_output, INVALID,
      "is not 2-byte aligned"},
+    {"host store: key one token short", host_store_short_key, INVALID,
+     "uq_plan_store: key: the 2048 bytes the call needs"},
+    {"sim store: key one token short", sim_store_short_key, INVALID,
+     "uq_plan_store: key: the 2048 bytes the call needs"},
     // code objects
     {"cubin: NOBITS .nv.info past the file", cubin_nobits_past_file,
      UQ_STATUS_DATA_LOSS,
