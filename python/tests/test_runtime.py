@@ -229,3 +229,81 @@ def test_found_in_install_layout(tmp_path):
                        capture_output=True, text=True, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == str(lib / "libuqrt.so.0")
+
+
+def _small_plan(ctx, **extra):
+    config = dict(num_kv_heads=1, query_group=8, block_size=16, num_blocks=4,
+                  max_blocks_per_seq=4, max_batch=2)
+    config.update(extra)
+    return ctx.plan(**config)
+
+
+def _exact_with_window(window):
+    cache = uqrt.new_cache(1, 16, 1)
+    return uqrt.reference_decode_exact(
+        np.zeros((1, 8, 256), np.uint16), cache, np.zeros((1, 1), np.int32),
+        np.ones(1, np.int32), 8, sliding_window=window)
+
+
+# The hostile Python cases of issue 29: every integer reaches C through one
+# check against its C type (ctypes kept the low bits: 2**64 + 2048 became
+# 2048, 2**32 + 1 became 1), and the wrong kind of value is a uqrt.Error
+# naming the argument, not a raw TypeError.
+HOSTILE_ARGUMENTS = {
+    "query_strides 2**64 + 2048": (
+        lambda c: _small_plan(c, query_strides=(2**64 + 2048, 128)),
+        "query_stride_seq = 18446744073709553664 does not fit its C type "
+        "int64"),
+    "sliding_window 2**32 + 1": (
+        lambda c: _small_plan(c, sliding_window=2**32 + 1),
+        "sliding_window = 4294967297 does not fit its C type uint32"),
+    "max_batch -1": (lambda c: _small_plan(c, max_batch=-1),
+                     "max_batch = -1 does not fit its C type uint32"),
+    "softmax_scale 'a'": (lambda c: _small_plan(c, softmax_scale="a"),
+                          "softmax_scale must be a number, got 'a'"),
+    "num_blocks 4.0": (lambda c: _small_plan(c, num_blocks=4.0),
+                       "num_blocks must be an integer, got 4.0"),
+    "launch_shape batch 2**32 + 1": (
+        lambda c: _small_plan(c).launch_shape(2**32 + 1),
+        "uq_plan_launch_shape: batch = 4294967297 does not fit its C type "
+        "uint32"),
+    "cache_read_slot offset 2**32": (
+        lambda c: uqrt.cache_read_slot(uqrt.new_cache(1, 16, 1), 0, 2**32, 0),
+        "uq_cache_read_slot: offset = 4294967296 does not fit its C type "
+        "int32"),
+    "cache_read_slot block 2**64": (
+        lambda c: uqrt.cache_read_slot(uqrt.new_cache(1, 16, 1), 2**64, 0, 0),
+        "block = 18446744073709551616 does not fit its C type int64"),
+    "launch_policy num_seqs 2**32 + 1": (
+        lambda c: uqrt.launch_policy(2**32 + 1, 8, 16),
+        "uq_launch_policy_window: num_seqs = 4294967297 does not fit its C "
+        "type int32"),
+    "reference sliding_window 2**32 + 1": (
+        lambda c: _exact_with_window(2**32 + 1),
+        "sliding_window = 4294967297 does not fit its C type int32"),
+    "new_cache num_blocks 2**63": (
+        lambda c: uqrt.new_cache(2**63, 16, 1),
+        "num_blocks = 9223372036854775808 does not fit its C type int64"),
+    "hip_library 5": (lambda c: uqrt.Context("host", hip_library=5),
+                      "hip_library must be a string, got 5"),
+    "cuda_library with a NUL": (
+        lambda c: uqrt.Context("host", cuda_library="lib\0cuda.so"),
+        "cuda_library b'lib\\x00cuda.so' contains a NUL byte"),
+    "hip_device 2**31": (lambda c: uqrt.Context("host", hip_device=2**31),
+                         "hip_device = 2147483648 does not fit its C type "
+                         "int32"),
+    "backend ['sim']": (lambda c: uqrt.Context(["sim"]),
+                        "unknown backend ['sim']"),
+    "bf16_from_float(['a'])": (lambda c: uqrt.bf16_from_float(["a"]),
+                               "x: expected numbers convertible to float32"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE_ARGUMENTS))
+def test_hostile_arguments(case):
+    call, fragment = HOSTILE_ARGUMENTS[case]
+    with uqrt.Context("host") as c:
+        with pytest.raises(uqrt.Error) as e:
+            call(c)
+    assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, e.value
+    assert fragment in e.value.message, e.value.message

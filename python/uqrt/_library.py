@@ -23,13 +23,92 @@ SLOT_CONTENT_BYTES = 272  # D + D/16 content bytes of a slot, at D = 256
 c_status = ctypes.c_void_p
 c_device_ptr = ctypes.c_uint64
 
+# ctypes keeps the low bits of an integer too large for its C type
+# (2**32 + 1 becomes 1 in a uint32_t) and raises bare TypeErrors for the
+# wrong kind of value: every value handed to C goes through to_c instead,
+# from the checked structures and the checked library functions below.
+_INTEGER_CODES = "bBhHiIlLqQ"
 
-class AllocatorStruct(ctypes.Structure):
+
+def _integer_range(ctype):
+    bits = 8 * ctypes.sizeof(ctype)
+    if ctype(-1).value == -1:
+        return f"int{bits}", -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    return f"uint{bits}", 0, (1 << bits) - 1
+
+
+def _integer(value, name, type_name, lo, hi):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise Error(StatusCode.INVALID_ARGUMENT,
+                    f"{name} must be an integer, got {value!r}")
+    if not lo <= int(value) <= hi:
+        raise Error(StatusCode.INVALID_ARGUMENT,
+                    f"{name} = {value} does not fit its C type {type_name} "
+                    f"({lo}..{hi})")
+    return int(value)
+
+
+def to_c(ctype, value, name):
+    """`value` checked for a C parameter or field of type `ctype` named
+    `name`: an integer in the type's range, a real number for a float, an
+    address in 0..2**64 - 1 when an integer is given for a pointer, bytes
+    (or None) for a string; anything else raises uqrt.Error
+    INVALID_ARGUMENT naming it. ctypes objects (handles, byref) pass."""
+    code = getattr(ctype, "_type_", None)
+    if not isinstance(code, str) or isinstance(value, ctypes._SimpleCData):
+        return value  # a structure, array or pointer type; a ctypes value
+    if code in _INTEGER_CODES:
+        return _integer(value, name, *_integer_range(ctype))
+    if code == "P":  # void *: an address, or whatever ctypes passes as one
+        if isinstance(value, (int, np.integer)):
+            return _integer(value, name, "pointer", 0, 2**64 - 1)
+        return value
+    if code in "fd":
+        if isinstance(value, bool) or not isinstance(
+                value, (int, float, np.integer, np.floating)):
+            raise Error(StatusCode.INVALID_ARGUMENT,
+                        f"{name} must be a number, got {value!r}")
+        return float(value)
+    if code == "z" and value is not None and not isinstance(value, bytes):
+        raise Error(StatusCode.INVALID_ARGUMENT,
+                    f"{name} must be a string, got {value!r}")
+    return value
+
+
+def c_string(value, name):
+    """A str (or bytes) for a `const char *` parameter, as bytes; None
+    stays None; anything else, or a string with a NUL inside (C would stop
+    at it), raises uqrt.Error INVALID_ARGUMENT naming it."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = value.encode()
+    if not isinstance(value, bytes):
+        raise Error(StatusCode.INVALID_ARGUMENT,
+                    f"{name} must be a string, got {value!r}")
+    if b"\0" in value:
+        raise Error(StatusCode.INVALID_ARGUMENT,
+                    f"{name} {value!r} contains a NUL byte")
+    return value
+
+
+class CheckedStructure(ctypes.Structure):
+    """A C structure whose fields (set one by one or by the constructor)
+    are checked by to_c against their C types."""
+
+    def __setattr__(self, name, value):
+        ctype = dict(type(self)._fields_).get(name)
+        if ctype is not None:
+            value = to_c(ctype, value, name)
+        super().__setattr__(name, value)
+
+
+class AllocatorStruct(CheckedStructure):
     _fields_ = [("self", ctypes.c_void_p), ("alloc", ctypes.c_void_p),
                 ("free", ctypes.c_void_p)]
 
 
-class ContextOptions(ctypes.Structure):
+class ContextOptions(CheckedStructure):
     _fields_ = [("backend", ctypes.c_int), ("flags", ctypes.c_uint32),
                 ("hip_device", ctypes.c_int32),
                 ("hip_library", ctypes.c_char_p),
@@ -40,7 +119,7 @@ class ContextOptions(ctypes.Structure):
                 ("code_object_count", ctypes.c_size_t)]
 
 
-class DecodeConfig(ctypes.Structure):
+class DecodeConfig(CheckedStructure):
     _fields_ = [("num_kv_heads", ctypes.c_uint32),
                 ("query_group", ctypes.c_uint32),
                 ("head_dim", ctypes.c_uint32),
@@ -66,13 +145,13 @@ class DecodeConfig(ctypes.Structure):
                 ("value_stride_head", ctypes.c_int64)]
 
 
-class LaunchWalk(ctypes.Structure):
+class LaunchWalk(CheckedStructure):
     _fields_ = [("num_partitions", ctypes.c_int32),
                 ("groups_per_partition", ctypes.c_int32),
                 ("group_tiles", ctypes.c_int32)]
 
 
-class PlanInfo(ctypes.Structure):
+class PlanInfo(CheckedStructure):
     _fields_ = [("variant", ctypes.c_char * 32),
                 ("max_partitions", ctypes.c_uint32),
                 # Since 0.4, in what was padding.
@@ -82,21 +161,21 @@ class PlanInfo(ctypes.Structure):
                 ("decode_lds_bytes", ctypes.c_uint32)]
 
 
-class KernelCounters(ctypes.Structure):
+class KernelCounters(CheckedStructure):
     _fields_ = [(name, ctypes.c_uint64) for name in (
         "wave_instructions", "mfma_instructions", "global_bytes_read",
         "global_bytes_written", "lds_bytes_read", "lds_bytes_written",
         "workgroups", "global_lines_read")]
 
 
-class CacheLayout(ctypes.Structure):
+class CacheLayout(CheckedStructure):
     _fields_ = [("num_blocks", ctypes.c_int64), ("block_size", ctypes.c_int32),
                 ("num_kv_heads", ctypes.c_int32),
                 ("padded_slot", ctypes.c_int32),
                 ("head_dim", ctypes.c_int32)]
 
 
-class KvTokens(ctypes.Structure):
+class KvTokens(CheckedStructure):
     _fields_ = [("key", ctypes.c_void_p), ("key_stride_token", ctypes.c_int64),
                 ("key_stride_head", ctypes.c_int64),
                 ("value", ctypes.c_void_p),
@@ -106,7 +185,7 @@ class KvTokens(ctypes.Structure):
                 ("num_tokens", ctypes.c_int64)]
 
 
-class DecodeProblem(ctypes.Structure):
+class DecodeProblem(CheckedStructure):
     _fields_ = [("num_seqs", ctypes.c_int32), ("query_group", ctypes.c_int32),
                 ("cache", CacheLayout),
                 ("max_blocks_per_seq", ctypes.c_int32),
@@ -140,61 +219,120 @@ def _candidates():
     return found
 
 
+class CheckedFunction:
+    """A C function whose arguments are checked by to_c against its
+    parameter types, each error naming the parameter."""
+
+    def __init__(self, fn, name, params):
+        self._fn, self.__name__ = fn, name
+        self._params = list(zip(fn.argtypes, params.split()))
+        if len(self._params) != len(fn.argtypes):
+            raise Error(StatusCode.INTERNAL, f"{name}: parameter names do "
+                        f"not match its {len(fn.argtypes)} parameters")
+
+    def __call__(self, *args):
+        return self._fn(*[to_c(ctype, value, f"{self.__name__}: {name}")
+                          for (ctype, name), value in zip(self._params,
+                                                          args)])
+
+
+class CheckedLibrary:
+    """libuqrt with every declared function checked (CheckedFunction);
+    anything else is the CDLL's own attribute."""
+
+    def __init__(self, cdll, functions):
+        self._cdll, self._functions = cdll, functions
+
+    def __getattr__(self, name):
+        fn = self.__dict__.get("_functions", {}).get(name)
+        return fn if fn is not None else getattr(self._cdll, name)
+
+
 def _declare(lib):
     P, V = ctypes.POINTER, ctypes.c_void_p
     u32, i32, i64, sz = (ctypes.c_uint32, ctypes.c_int32, ctypes.c_int64,
                          ctypes.c_size_t)
+    ptr = c_device_ptr
+    # name: (result, parameter types, parameter names as uq/*.h says them)
     signatures = {
-        "uq_status_code": (ctypes.c_int, [c_status]),
-        "uq_status_message": (ctypes.c_char_p, [c_status]),
-        "uq_status_free": (None, [c_status]),
-        "uq_runtime_version": (c_status, [P(u32), P(u32)]),
-        "uq_backend_name": (ctypes.c_char_p, [ctypes.c_int]),
-        "uq_context_options_initialize": (None, [P(ContextOptions)]),
-        "uq_context_create": (c_status, [P(ContextOptions), P(V)]),
-        "uq_context_destroy": (None, [V]),
-        "uq_context_backend": (c_status, [V, P(ctypes.c_int)]),
-        "uq_context_describe": (c_status, [V, P(ctypes.c_char_p)]),
-        "uq_context_alloc": (c_status, [V, sz, P(c_device_ptr)]),
-        "uq_context_free": (c_status, [V, c_device_ptr]),
-        "uq_context_upload": (c_status, [V, c_device_ptr, V, sz]),
-        "uq_context_download": (c_status, [V, V, c_device_ptr, sz]),
-        "uq_context_synchronize": (c_status, [V, V]),
-        "uq_plan_create": (c_status, [V, P(DecodeConfig), P(V)]),
-        "uq_plan_destroy": (None, [V]),
-        "uq_plan_query_info": (c_status, [V, P(PlanInfo)]),
-        "uq_plan_launch_shape": (c_status, [V, u32, P(u32), P(u32)]),
-        "uq_plan_launch_walk": (c_status, [V, u32, P(LaunchWalk)]),
-        "uq_plan_run": (c_status, [V, u32] + [c_device_ptr] * 5 + [V]),
-        "uq_plan_run_with_sinks": (c_status,
-                                   [V, u32] + [c_device_ptr] * 6 + [V]),
+        "uq_status_code": (ctypes.c_int, [c_status], "status"),
+        "uq_status_message": (ctypes.c_char_p, [c_status], "status"),
+        "uq_status_free": (None, [c_status], "status"),
+        "uq_runtime_version": (c_status, [P(u32), P(u32)], "major minor"),
+        "uq_backend_name": (ctypes.c_char_p, [ctypes.c_int], "backend"),
+        "uq_context_options_initialize": (None, [P(ContextOptions)],
+                                          "options"),
+        "uq_context_create": (c_status, [P(ContextOptions), P(V)],
+                              "options out_context"),
+        "uq_context_destroy": (None, [V], "context"),
+        "uq_context_backend": (c_status, [V, P(ctypes.c_int)],
+                               "context out_backend"),
+        "uq_context_describe": (c_status, [V, P(ctypes.c_char_p)],
+                                "context out_text"),
+        "uq_context_alloc": (c_status, [V, sz, P(ptr)],
+                             "context size out_ptr"),
+        "uq_context_free": (c_status, [V, ptr], "context ptr"),
+        "uq_context_upload": (c_status, [V, ptr, V, sz],
+                              "context device_dst host_src size"),
+        "uq_context_download": (c_status, [V, V, ptr, sz],
+                                "context host_dst device_src size"),
+        "uq_context_synchronize": (c_status, [V, V], "context stream"),
+        "uq_plan_create": (c_status, [V, P(DecodeConfig), P(V)],
+                           "context config out_plan"),
+        "uq_plan_destroy": (None, [V], "plan"),
+        "uq_plan_query_info": (c_status, [V, P(PlanInfo)], "plan out_info"),
+        "uq_plan_launch_shape": (c_status, [V, u32, P(u32), P(u32)],
+                                 "plan batch out_partitions out_tgpp"),
+        "uq_plan_launch_walk": (c_status, [V, u32, P(LaunchWalk)],
+                                "plan batch out_walk"),
+        "uq_plan_run": (c_status, [V, u32] + [ptr] * 5 + [V],
+                        "plan batch query kv_cache block_tables seq_lens "
+                        "output stream"),
+        "uq_plan_run_with_sinks": (c_status, [V, u32] + [ptr] * 6 + [V],
+                                   "plan batch query kv_cache block_tables "
+                                   "seq_lens sinks output stream"),
         "uq_plan_last_counters": (c_status,
-                                  [V, P(KernelCounters), P(KernelCounters)]),
-        "uq_float_to_bf16": (ctypes.c_uint16, [ctypes.c_float]),
-        "uq_bf16_to_float": (ctypes.c_float, [ctypes.c_uint16]),
-        "uq_head_dim_check": (c_status, [i64]),
-        "uq_wht": (c_status, [i32, V]),
-        "uq_slot_encode": (c_status, [i32, V, V, V]),
-        "uq_slot_decode": (c_status, [i32, V, V, V]),
-        "uq_group_encode": (None, [V, V, V]),
-        "uq_cache_layout_size": (c_status, [P(CacheLayout), P(sz)]),
-        "uq_cache_write": (c_status, [P(CacheLayout), V, sz, P(KvTokens)]),
+                                  [V, P(KernelCounters), P(KernelCounters)],
+                                  "plan out_decode out_reduce"),
+        "uq_float_to_bf16": (ctypes.c_uint16, [ctypes.c_float], "value"),
+        "uq_bf16_to_float": (ctypes.c_float, [ctypes.c_uint16], "bits"),
+        "uq_head_dim_check": (c_status, [i64], "head_dim"),
+        "uq_wht": (c_status, [i32, V], "head_dim x"),
+        "uq_slot_encode": (c_status, [i32, V, V, V],
+                           "head_dim k_bf16 v_bf16 out_slot"),
+        "uq_slot_decode": (c_status, [i32, V, V, V],
+                           "head_dim slot out_k_rot out_v"),
+        "uq_group_encode": (None, [V, V, V], "x out_codes out_scale"),
+        "uq_cache_layout_size": (c_status, [P(CacheLayout), P(sz)],
+                                 "layout out_size"),
+        "uq_cache_write": (c_status, [P(CacheLayout), V, sz, P(KvTokens)],
+                           "layout cache cache_size tokens"),
         "uq_cache_read_slot": (c_status,
-                               [P(CacheLayout), V, sz, i64, i32, i32, V, V]),
-        "uq_reference_decode_exact": (c_status, [P(DecodeProblem)]),
-        "uq_launch_policy_window": (c_status,
-                                    [i32] * 6 + [P(i32 * 2)]),
+                               [P(CacheLayout), V, sz, i64, i32, i32, V, V],
+                               "layout cache cache_size block offset kv_head "
+                               "out_k_rot out_v"),
+        "uq_reference_decode_exact": (c_status, [P(DecodeProblem)],
+                                      "problem"),
+        "uq_launch_policy_window": (c_status, [i32] * 6 + [P(i32 * 2)],
+                                    "num_seqs max_blocks_per_seq block_size "
+                                    "head_dim max_kv_splits sliding_window "
+                                    "out"),
+        # Since 0.3: the store entry points (absent from older libraries).
+        "uq_plan_store": (c_status, [V, u32] + [ptr] * 4 + [V],
+                          "plan num_tokens key value slot_mapping kv_cache "
+                          "stream"),
+        "uq_plan_last_store_counters": (c_status, [V, P(KernelCounters)],
+                                        "plan out_store"),
     }
-    for name, (restype, argtypes) in signatures.items():
+    optional = ("uq_plan_store", "uq_plan_last_store_counters")
+    functions = {}
+    for name, (restype, argtypes, params) in signatures.items():
+        if name in optional and not hasattr(lib, name):
+            continue
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
-    # Since 0.3: the store entry points (absent from older libraries).
-    if hasattr(lib, "uq_plan_store"):
-        lib.uq_plan_store.restype = c_status
-        lib.uq_plan_store.argtypes = [V, u32] + [c_device_ptr] * 4 + [V]
-        lib.uq_plan_last_store_counters.restype = c_status
-        lib.uq_plan_last_store_counters.argtypes = [V, P(KernelCounters)]
-    return lib
+        functions[name] = CheckedFunction(fn, name, params)
+    return CheckedLibrary(lib, functions)
 
 
 def _load():

@@ -25,7 +25,12 @@ FP8_OVERFLOW = {"saturate": 0, "nan": 1}
 def bf16_from_float(x):
     """float32 array -> bf16 bits (uint16), round to nearest even; NaN stays
     NaN (quiet), overflow gives inf: uq_float_to_bf16 elementwise."""
-    u = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    try:
+        f = np.ascontiguousarray(x, dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise invalid(f"x: expected numbers convertible to float32 ({e})") \
+            from None
+    u = f.view(np.uint32)
     rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
     quiet_nan = ((u >> 16) | 0x0040).astype(np.uint16)
     return np.where(np.isnan(u.view(np.float32)), quiet_nan, rounded)

@@ -11,12 +11,10 @@ pointers or __cuda_array_interface__ objects and nothing is copied.
 
 import ctypes
 
-import numpy as np
-
 from . import _buffers
 from ._library import (HEAD_DIM, ContextOptions, DecodeConfig,
                        KernelCounters, LaunchWalk, PlanInfo, c_device_ptr,
-                       check, lib, slot_content_bytes)
+                       c_string, check, lib, slot_content_bytes)
 from ._status import Error, StatusCode, invalid
 
 BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3, "cuda": 4}
@@ -34,20 +32,19 @@ class Context:
 
     def __init__(self, backend="auto", hip_device=0, hip_library=None,
                  cuda_device=0, cuda_library=None):
-        if backend not in BACKENDS:
+        if not isinstance(backend, str) or backend not in BACKENDS:
             raise invalid(f"unknown backend {backend!r} "
                           f"(one of {', '.join(BACKENDS)})")
         options = ContextOptions()
         lib.uq_context_options_initialize(ctypes.byref(options))
         options.backend = BACKENDS[backend]
         options.hip_device = hip_device
-        if hip_library is not None:
-            self._hip_library = hip_library.encode()
-            options.hip_library = self._hip_library
+        # Kept on self: options holds only a pointer to the bytes.
+        self._hip_library = c_string(hip_library, "hip_library")
+        options.hip_library = self._hip_library
         options.cuda_device = cuda_device
-        if cuda_library is not None:
-            self._cuda_library = cuda_library.encode()
-            options.cuda_library = self._cuda_library
+        self._cuda_library = c_string(cuda_library, "cuda_library")
+        options.cuda_library = self._cuda_library
         handle = ctypes.c_void_p()
         check(lib.uq_context_create(ctypes.byref(options),
                                     ctypes.byref(handle)))
@@ -175,17 +172,8 @@ class Plan:
             if value_strides is not None:
                 (config.value_stride_token,
                  config.value_stride_head) = value_strides
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError) as e:  # a stride pair that is not
             raise invalid(f"plan configuration: {e}") from None
-        for name in ("num_kv_heads", "query_group", "head_dim", "block_size",
-                     "padded_slot", "num_blocks", "max_blocks_per_seq",
-                     "max_batch", "max_kv_splits", "sliding_window",
-                     "max_store_tokens"):
-            value = locals()[name]
-            if not isinstance(value, (int, np.integer)) or not (
-                    0 <= value < 2**32):
-                raise invalid(f"{name} {value!r} is not a 32-bit unsigned "
-                              f"integer")
         handle = ctypes.c_void_p()
         check(lib.uq_plan_create(context.handle, ctypes.byref(config),
                                  ctypes.byref(handle)))
