@@ -115,8 +115,29 @@ static uq_status_t check_config(const uq_decode_config_t *in,
     return INVALID("max_batch %u must be in 1..65535", in->max_batch);
   if (in->max_kv_splits > 512)
     return INVALID("max_kv_splits %u must be at most 512", in->max_kv_splits);
-  if (!isfinite(in->softmax_scale))
-    return INVALID("softmax_scale is not finite");
+  // The bound on the scale (issue 29; FLT_MAX was accepted and the sim's
+  // output was all NaN where the exact reference is finite). Scores are
+  // fp32: s = scale * q.k, with |q_i| <= 448 (E4M3) and |k_i| <= 6 * 2^127
+  // (E2M1 times UE8M0 byte 254; 255 is NaN), D <= 256, so |q.k| <= 256 *
+  // 448 * 6 * 2^127 = 688128 * 2^127 ~ 2^146.4, past FLT_MAX (< 2^128).
+  // Keeping that finite would take scale <= FLT_MAX / (688128 * 2^127) =
+  // (2 - 2^-23) / 688128 ~ 2.9e-6, below 1/sqrt(D) for every head dim, and
+  // would not help: the MFMA's fp32 sums overflow before the scale (one
+  // 32-element block reaches 32 * 448 * 6 * 2^127 ~ 2^143.4). What a bound
+  // can guarantee is that the scale never turns a finite score infinite:
+  // the gfx950 kernel forms s * scale, the sm_90a kernel s * (scale *
+  // log2 e), then base-2 exponentials of differences to the row maximum
+  // (<= 0, so their overflow is -inf, weight 0). |s| <= FLT_MAX stays
+  // finite under both when scale * log2 e <= 1, i.e. scale <= ln 2 ~ 0.693,
+  // checked as the sm_90a kernel rounds the product (fp32). Models use
+  // 1/sqrt(D) <= 1/8 or similar; 0 asks for 1/sqrt(D).
+  if (!isfinite(in->softmax_scale) || in->softmax_scale < 0.0f)
+    return INVALID("softmax_scale %g must be finite and > 0 (0: 1/sqrt(D))",
+                   (double)in->softmax_scale);
+  if (in->softmax_scale * 1.44269504088896340736f > 1.0f)
+    return INVALID("softmax_scale %g is above ln 2 = 0.6931: scale x log2(e) "
+                   "> 1 can turn a finite score infinite",
+                   (double)in->softmax_scale);
   if (in->sliding_window > INT32_MAX)
     return INVALID("sliding_window %u does not fit the kernel's int32 "
                    "argument",

@@ -186,7 +186,8 @@ typedef struct uq_decode_config_s {
   uint32_t num_blocks;         // blocks in the cache (bounds checks)
   uint32_t max_batch;          // largest batch any run may pass
   uint32_t max_kv_splits;      // parallelism floor of the policy; 0: 32
-  float softmax_scale;         // 0: 1/sqrt(D) (1/16 for D = 256)
+  float softmax_scale;         // 0: 1/sqrt(D) (1/16 for D = 256); else in
+                               // (0, ln 2]: scale x log2(e) <= 1
   int64_t query_stride_seq;    // 0: Hq * D (fused QKV: (Hq + 2 Hk) * D)
   int64_t query_stride_head;   // 0: D
   int64_t output_stride_seq;   // 0: Hq * D

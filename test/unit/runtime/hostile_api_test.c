@@ -4,6 +4,7 @@
 // references and policy, and sim device memory. ctest runs it in the
 // release and the ASan/UBSan builds; README "Reliability" lists the rows.
 // The CLI rows are test/tools/cli_hostile.py.
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -65,6 +66,11 @@ CONFIG_ROW(batch_65536, c.max_batch = 65536)
 CONFIG_ROW(splits_513, c.max_kv_splits = 513)
 CONFIG_ROW(scale_nan, c.softmax_scale = NAN)
 CONFIG_ROW(scale_minus_inf, c.softmax_scale = -INFINITY)
+CONFIG_ROW(scale_flt_max, c.softmax_scale = FLT_MAX)
+CONFIG_ROW(scale_minus_flt_max, c.softmax_scale = -FLT_MAX)
+CONFIG_ROW(scale_minus_one, c.softmax_scale = -1.0f)
+CONFIG_ROW(scale_one, c.softmax_scale = 1.0f)
+CONFIG_ROW(scale_ln2, c.softmax_scale = 0.6931f)
 CONFIG_ROW(window_2p31, c.sliding_window = 1u << 31)
 CONFIG_ROW(block_24, c.block_size = 24)
 CONFIG_ROW(slot_274, c.padded_slot = 274)
@@ -434,9 +440,20 @@ static const hostile_row_t rows[] = {
     {"num_blocks 2^31", blocks_2p31, INVALID, "num_blocks 2147483648"},
     {"max_batch 65536", batch_65536, INVALID, "max_batch 65536"},
     {"max_kv_splits 513", splits_513, INVALID, "max_kv_splits 513"},
-    {"softmax_scale NaN", scale_nan, INVALID, "softmax_scale is not finite"},
+    {"softmax_scale NaN", scale_nan, INVALID,
+     "softmax_scale nan must be finite and > 0"},
     {"softmax_scale -inf", scale_minus_inf, INVALID,
-     "softmax_scale is not finite"},
+     "softmax_scale -inf must be finite and > 0"},
+    {"softmax_scale FLT_MAX", scale_flt_max, INVALID,
+     "softmax_scale 3.40282e+38 is above ln 2 = 0.6931"},
+    {"softmax_scale -FLT_MAX", scale_minus_flt_max, INVALID,
+     "softmax_scale -3.40282e+38 must be finite and > 0"},
+    {"softmax_scale -1", scale_minus_one, INVALID,
+     "softmax_scale -1 must be finite and > 0"},
+    {"softmax_scale 1", scale_one, INVALID,
+     "softmax_scale 1 is above ln 2 = 0.6931: scale x log2(e) > 1 can turn a "
+     "finite score infinite"},
+    {"softmax_scale 0.6931 (below ln 2)", scale_ln2, UQ_STATUS_OK, ""},
     {"sliding_window 2^31", window_2p31, INVALID, "sliding_window 2147483648"},
     {"block_size 24", block_24, INVALID, "block_size 24 is not a power of two"},
     {"padded_slot 274", slot_274, INVALID, "padded_slot 274"},
