@@ -67,20 +67,25 @@ static int fail(const char *format, const char *arg) {
   return 1;
 }
 
+// Decimal digits only: strtoull alone takes " 4", "+4" and (base 0)
+// "0x10" or "010" as octal.
 static int parse_u64(const char *text, uint64_t max, uint64_t *out) {
-  if (!*text || *text == '-')
+  if (!*text || text[strspn(text, "0123456789")])
     return 0;
   char *end;
   errno = 0;
-  unsigned long long value = strtoull(text, &end, 0);
+  unsigned long long value = strtoull(text, &end, 10);
   if (errno || *end || value > max)
     return 0;
   *out = value;
   return 1;
 }
 
-// A finite number in (0, max]; NaN, infinities, overflow and 0 fail.
+// A finite number in (0, max] written in decimal ("0.0625", "1e-2"); NaN,
+// infinities, overflow, 0, hex floats and leading blanks or signs fail.
 static int parse_positive(const char *text, float max, float *out) {
+  if (!strchr("0123456789.", *text) || strpbrk(text, "xX"))
+    return 0;
   char *end;
   errno = 0;
   float value = strtof(text, &end);
