@@ -170,6 +170,20 @@ static uq_status_t parse_objects(uq_context_t *context,
           "code object %zu (%s): the record needs head_dim%s", i,
           source->variant,
           source->kind == UQ_VARIANT_KIND_DECODE ? " and qg_max" : "");
+    // Records the runtime could never select, or would select for query
+    // groups their kernels were not built for (uq/variant.h).
+    if (!uq_variant_head_dim_selectable(source->head_dim))
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "code object %zu (%s): head_dim %u is not one "
+                            "the runtime selects (64, 128, 256)",
+                            i, source->variant, source->head_dim);
+    if (source->kind == UQ_VARIANT_KIND_DECODE &&
+        !uq_variant_qg_max_selectable(source->qg_max))
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "code object %zu (%s): qg_max %u is outside "
+                            "1..%d, the query groups a plan can ask for",
+                            i, source->variant, source->qg_max,
+                            UQ_VARIANT_MAX_QUERY_GROUP);
     object->source = *source;
     ++context->object_count;
     UQ_RETURN_IF_ERROR(

@@ -210,6 +210,25 @@ ROWS = [
      ["long.mlir", "-o", "out"],
      {"long.mlir": isa_with("gpu.module @uq_isa", "gpu.module @" + "m" * 64)},
      1, "gpu.module name of 64 bytes is longer than 63", []),
+    ("uq-compile decode qg_max 17", "uq-compile",
+     ["k.mlir", "-o", "out"],
+     {"k.mlir": lambda src: kernels_mlir(src).replace(
+         "{d = 256, qg_max = 16}]} {", "{d = 256, qg_max = 17}]} {", 1)}, 1,
+     "variant 'decode_d256_qg_max17': qg_max = 17 is outside 1..16, the "
+     "query groups the runtime selects decode records for",
+     ["out/decode_d256_qg_max17.hsaco", "out/decode_d64_qg_max16.hsaco"]),
+    ("uq-compile decode qg_max 64", "uq-compile",
+     ["k.mlir", "--embed-c=out/e.c"],
+     {"k.mlir": lambda src: kernels_mlir(src).replace(
+         "{d = 256, qg_max = 8}", "{d = 256, qg_max = 64}", 1)}, 1,
+     "qg_max = 64 is outside 1..16", ["out/e.c"]),
+    ("uq-compile reduce for head dim 96", "uq-compile",
+     ["k.mlir", "-o", "out"],
+     {"k.mlir": lambda src: kernels_mlir(src).replace(
+         "uq.variants = [{d = 64}, {d = 128}, {d = 256}]",
+         "uq.variants = [{d = 96}, {d = 128}, {d = 256}]", 1)}, 1,
+     "variant 'reduce_d96': head dim d = 96 is not one the runtime selects",
+     []),
     ("uq-compile duplicate variant", "uq-compile", ["twice.mlir", "-o", "out"],
      {"twice.mlir": isa_with("uq.variants = [{qg = 8}]",
                              "uq.variants = [{qg = 8}, {qg = 8}]")}, 1,

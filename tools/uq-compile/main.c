@@ -162,6 +162,29 @@ static uq_variant_kind_t kind_of(const char *stem) {
   return UQ_VARIANT_KIND_NONE;
 }
 
+// Every variant of a kind the runtime loads (decode, reduce, store) is one
+// it can select (uq/variant.h): a decode built for qg_max 17 or 64, or any
+// kernel for head dim 96, would be embedded and never served, or served for
+// query groups it was not built for. Checked before anything is compiled.
+static int check_variant_set(const uq_variant_t *variants, size_t count) {
+  for (size_t v = 0; v < count; ++v) {
+    const uq_variant_t *x = &variants[v];
+    uq_variant_kind_t kind = kind_of(x->stem);
+    if (kind == UQ_VARIANT_KIND_NONE)
+      continue; // a test module: uq-compile builds it, nothing selects it
+    if (!uq_variant_head_dim_selectable(x->head_dim))
+      return fail("variant '%s': head dim d = %u is not one the runtime "
+                  "selects (64, 128, 256)",
+                  x->key, x->head_dim);
+    if (kind == UQ_VARIANT_KIND_DECODE &&
+        !uq_variant_qg_max_selectable(x->qg_max))
+      return fail("variant '%s': qg_max = %u is outside 1..%d, the query "
+                  "groups the runtime selects decode records for",
+                  x->key, x->qg_max, UQ_VARIANT_MAX_QUERY_GROUP);
+  }
+  return 0;
+}
+
 // The typed record of a compiled variant, from the variant's declaration and
 // the code object's own metadata (read back, not taken from the IR).
 static bool fill_record(compiled_t *c, const uq_kernel_info_t *kernel) {
@@ -317,6 +340,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   rc = check_variant_keys(variants, variant_count);
+  if (!rc)
+    rc = check_variant_set(variants, variant_count);
   if (rc)
     goto done;
   { // keep the requested targets' variants

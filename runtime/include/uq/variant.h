@@ -53,6 +53,23 @@ typedef struct uq_variant_record_s {
   const uq_variant_arg_t *args; // arg_count entries, in argument order
 } uq_variant_record_t;
 
+// What the runtime selects among: uq_plan_create takes, for head dim 64,
+// 128 or 256, the decode record with the smallest qg_max >= the plan's
+// query group, 1..UQ_VARIANT_MAX_QUERY_GROUP (one 16-row MFMA tile holds a
+// kv head's query rows), and the reduce and store records of that head dim.
+// A record outside this set would never be picked, or be picked for query
+// groups its kernel was not built for: uq-compile refuses to build one and
+// context creation to take one.
+#define UQ_VARIANT_MAX_QUERY_GROUP 16
+
+static inline int uq_variant_head_dim_selectable(uint32_t head_dim) {
+  return head_dim == 64 || head_dim == 128 || head_dim == 256;
+}
+
+static inline int uq_variant_qg_max_selectable(uint32_t qg_max) {
+  return qg_max >= 1 && qg_max <= UQ_VARIANT_MAX_QUERY_GROUP;
+}
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

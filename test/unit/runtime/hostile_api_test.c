@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stub_kernels.h"
 #include "tools/uq-run/problem.h"
 #include "uq/format.h"
 #include "uq/policy.h"
@@ -411,6 +412,23 @@ static uq_status_t cubin_nobits_past_file(void) {
   return status;
 }
 
+// A caller's decode record for query groups up to 17: no plan asks for
+// 17, and QG 9..16 would take a kernel built for 17 rows.
+static uq_status_t record_qg_max_17(void) {
+  uq_code_object_source_t records[4];
+  size_t count = uq_stub_code_objects(NULL, records);
+  records[0].qg_max = 17;
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_SIM;
+  options.code_objects = records;
+  options.code_object_count = count;
+  uq_context_t *context = NULL;
+  uq_status_t status = uq_context_create(&options, &context);
+  uq_context_destroy(context);
+  return status;
+}
+
 //===--- The table ---------------------------------------------------===//
 
 typedef struct hostile_row_s {
@@ -519,6 +537,8 @@ static const hostile_row_t rows[] = {
     {"sim store: key one token short", sim_store_short_key, INVALID,
      "uq_plan_store: key: the 2048 bytes the call needs"},
     // code objects
+    {"record with qg_max 17", record_qg_max_17, INVALID,
+     "qg_max 17 is outside 1..16, the query groups a plan can ask for"},
     {"cubin: NOBITS .nv.info past the file", cubin_nobits_past_file,
      UQ_STATUS_DATA_LOSS,
      "section 10 (0 bytes at 140737488289792) lies "
