@@ -11,6 +11,37 @@
 // wave-instructions at the longest contexts tested; 2^32 is minutes.
 #define UQ_SIM_LAUNCH_BUDGET (1ull << 32)
 
+// a * b, or UINT64_MAX when it overflows.
+static uint64_t mul_saturating(uint64_t a, uint64_t b) {
+  uint64_t product;
+  return __builtin_mul_overflow(a, b, &product) ? UINT64_MAX : product;
+}
+
+// The per-wave cap and the launch budget (uq_sim_launch_t.loop_trips says
+// how they are derived from the work the caller states).
+static void set_budgets(uq_sim_ctx_t *c, const uq_sim_launch_t *L,
+                        uint64_t waves) {
+  c->inst_limit = UQ_SIM_WAVE_INST_LIMIT;
+  c->budget = UQ_SIM_LAUNCH_BUDGET;
+  if (L->loop_trips) {
+    uint64_t slots = c->image_size / 4;
+    c->inst_limit = mul_saturating(4 * slots, L->loop_trips == UINT64_MAX
+                                                  ? UINT64_MAX
+                                                  : L->loop_trips + 1);
+    c->budget = mul_saturating(c->inst_limit, waves);
+  }
+  const char *limit = getenv("UQ_SIM_MAX_WAVE_INSTRUCTIONS");
+  if (limit && strtoull(limit, NULL, 0) > 0)
+    c->inst_limit = strtoull(limit, NULL, 0);
+  if (L->max_instructions) {
+    c->budget = L->max_instructions;
+  } else {
+    const char *budget = getenv("UQ_SIM_MAX_INSTRUCTIONS");
+    if (budget && strtoull(budget, NULL, 0) > 0)
+      c->budget = strtoull(budget, NULL, 0);
+  }
+}
+
 // ---------------------------------------------------------------------------
 // One wave until it ends or reaches a barrier.
 
@@ -107,8 +138,13 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
               (unsigned long long)((uint64_t)w->s[127] << 32 | w->s[126]),
               (unsigned long long)w->pc, in->text);
     if (++w->executed > c->inst_limit)
-      return fail(in, UQ_STATUS_RESOURCE_EXHAUSTED,
-                  "wave instruction limit reached (endless loop?)");
+      return UQ_MAKE_STATUS(
+          UQ_STATUS_RESOURCE_EXHAUSTED,
+          "the wave ran past its cap of %llu wave-instructions (endless "
+          "loop? the cap follows the launch's loop_trips; "
+          "UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides) at '%s' at 0x%llx",
+          (unsigned long long)c->inst_limit, in->text,
+          (unsigned long long)in->pc);
     if (c->budget == 0)
       return UQ_MAKE_STATUS(
           UQ_STATUS_RESOURCE_EXHAUSTED,
@@ -377,17 +413,9 @@ uq_status_t uq_sim_execute(uq_sim_t *sim, uq_sim_decoder_t *decoder,
   ctx.lds_size = (uint32_t)lds_size;
   const char *trace = getenv("UQ_SIM_TRACE");
   ctx.trace = trace && trace[0] && strcmp(trace, "0") != 0;
-  const char *limit = getenv("UQ_SIM_MAX_WAVE_INSTRUCTIONS");
-  ctx.inst_limit = UQ_SIM_WAVE_INST_LIMIT;
-  if (limit && strtoull(limit, NULL, 0) > 0)
-    ctx.inst_limit = strtoull(limit, NULL, 0);
-  ctx.budget = L->max_instructions;
-  if (!ctx.budget) {
-    const char *budget = getenv("UQ_SIM_MAX_INSTRUCTIONS");
-    ctx.budget = budget && strtoull(budget, NULL, 0) > 0
-                     ? strtoull(budget, NULL, 0)
-                     : UQ_SIM_LAUNCH_BUDGET;
-  }
+  set_budgets(&ctx, L,
+              mul_saturating((uint64_t)L->grid[0] * L->grid[1],
+                             (uint64_t)L->grid[2] * nwaves));
   for (uint32_t gz = 0; gz < L->grid[2]; ++gz) {
     for (uint32_t gy = 0; gy < L->grid[1]; ++gy) {
       for (uint32_t gx = 0; gx < L->grid[0]; ++gx) {

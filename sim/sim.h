@@ -61,6 +61,18 @@ typedef struct uq_sim_launch_s {
   // RESOURCE_EXHAUSTED; 0 takes the default, 2^32 or the environment
   // variable UQ_SIM_MAX_INSTRUCTIONS.
   uint64_t max_instructions;
+  // An upper bound on the iterations of the run-time loops one wave makes
+  // (nested loops multiplied; for a decode, the tiles of its partition's
+  // walk), or 0 when the caller cannot say. When given, a wave may execute
+  // 4 x (the code object's instruction slots, image bytes / 4) x (loop_trips
+  // + 1) wave-instructions: one pass over every instruction per iteration
+  // and once more outside the loops, four times over, so a legitimate
+  // launch is never stopped however long its loops; the launch's budget is
+  // that times its waves (max_instructions, when set, still caps it). A
+  // runaway loop then stops after its own wave's share: a decode that
+  // normally runs 1,700 wave-instructions a wave stops after ~300,000,
+  // not 2^30.
+  uint64_t loop_trips;
 } uq_sim_launch_t;
 
 UQ_API uq_status_t uq_sim_create(uq_sim_t **out_sim);
@@ -114,7 +126,8 @@ uq_sim_program_code_object(const uq_sim_program_t *program);
 // printed to stderr (workgroup, wave, EXEC, address, text). A launch that
 // executes more wave-instructions than its budget (max_instructions) stops
 // with RESOURCE_EXHAUSTED naming the kernel and the count, as does a wave
-// past 2^30 (UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides). The code object is
+// past its cap: 2^30, or the bound loop_trips gives
+// (UQ_SIM_MAX_WAVE_INSTRUCTIONS overrides either). The code object is
 // untrusted: bytes that do not decode, operands the disassembler flags
 // (misaligned register tuples), reserved encodings and kernel-descriptor
 // fields the simulator does not model fail the launch with DATA_LOSS or

@@ -32,6 +32,13 @@ typedef struct uq_rt_launch_s {
   // before that work ends: the CUDA backend launches it with programmatic
   // stream serialization where the driver takes it in graphs too.
   int waits_for_previous;
+  // An upper bound on the iterations of the run-time loops one workgroup
+  // makes (nested loops multiplied), from the work the launch is given: the
+  // simulator derives each wave's instruction budget from it, so a runaway
+  // loop in a corrupt code object stops in milliseconds with
+  // RESOURCE_EXHAUSTED and a legitimate launch, however long, never does
+  // (uq_sim_launch_t.loop_trips). 0: unknown (the simulator's default caps).
+  uint64_t loop_trips;
 } uq_rt_launch_t;
 
 typedef struct uq_rt_device_vtable_s {

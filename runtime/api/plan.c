@@ -692,6 +692,9 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
       .workgroup = {64, 1, 1},
       .kernargs = plan->decode_args,
       .kernarg_size = plan->decode_layout.kernarg_size,
+      // A partition walks at most this many tiles (the sim's budget).
+      .loop_trips = (uint64_t)policy->groups_per_partition *
+                    (uint64_t)policy->group_tiles,
   };
 
   const uint32_t *r = plan->reduce_layout.offset;
@@ -707,6 +710,7 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
       .workgroup = {64, 1, 1},
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
+      .loop_trips = (uint64_t)policy->num_partitions, // merged partials
   };
   // sm_90a: P = 1, and P CTAs launched as one cluster, merge in the decode.
   uint32_t partitions = (uint32_t)policy->num_partitions;

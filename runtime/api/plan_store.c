@@ -224,6 +224,7 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
       .workgroup = {store->workgroup_size, 1, 1},
       .kernargs = store->args,
       .kernarg_size = store->layout.kernarg_size,
+      .loop_trips = 1, // one token's slot: straight-line code
   };
   int counted = 0;
   uq_status_t status =

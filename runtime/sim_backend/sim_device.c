@@ -143,13 +143,14 @@ static uq_status_t sim_launch(uq_rt_device_t *base,
     return UQ_OK;
   const uq_sim_function_t *function = launch->function;
   uq_sim_launch_t sim_launch_args;
-  memset(&sim_launch_args, 0, sizeof(sim_launch_args)); // default budget
+  memset(&sim_launch_args, 0, sizeof(sim_launch_args));
   memcpy(sim_launch_args.grid, launch->grid, sizeof(launch->grid));
   memcpy(sim_launch_args.workgroup, launch->workgroup,
          sizeof(launch->workgroup));
   sim_launch_args.kernargs = launch->kernargs;
   sim_launch_args.kernarg_size = launch->kernarg_size;
   sim_launch_args.dynamic_lds = launch->dynamic_lds;
+  sim_launch_args.loop_trips = launch->loop_trips;
   uq_sim_counters_t counters;
   memset(&counters, 0, sizeof(counters));
   UQ_RETURN_IF_ERROR(uq_sim_launch(device->sim, function->program,

@@ -83,7 +83,7 @@ static uq_status_t launch(fixture_t *f, const char *kernel, const bufs_t *b,
     return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL, "%s: %d/%d buffers, %d/%d values",
                           kernel, nb, b->count, ns, nscalars);
   uq_sim_launch_t L = {
-      {groups, 1, 1}, {block, 1, 1}, args, k->kernarg_segment_size, 0, 0};
+      {groups, 1, 1}, {block, 1, 1}, args, k->kernarg_segment_size, 0, 0, 0};
   return uq_sim_launch(f->sim, f->prog, kernel, &L, NULL);
 }
 
@@ -425,9 +425,9 @@ static void *spin_thread(void *arg) {
   uint8_t args[16];
   memcpy(args, &job->flag, 8);
   memcpy(args + 8, &job->out, 8);
-  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1},
-                       args,      k->kernarg_segment_size,
-                       0,         200u * 1000 * 1000};
+  uq_sim_launch_t L = {
+      {1, 1, 1}, {64, 1, 1},         args, k->kernarg_segment_size,
+      0,         200u * 1000 * 1000, 0};
   job->status = uq_sim_launch(job->sim, job->prog, "spin_until_flag", &L, NULL);
   return NULL;
 }

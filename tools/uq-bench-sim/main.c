@@ -133,7 +133,7 @@ static int run_synth(const opts_t *o) {
     memcpy(ka, &in, 8);
     memcpy(ka + 8, &out, 8);
     memcpy(ka + 16, &o->iters, 4);
-    uq_sim_launch_t L = {{o->workgroups, 1, 1}, {64, 1, 1}, ka, 24, 0, 0};
+    uq_sim_launch_t L = {{o->workgroups, 1, 1}, {64, 1, 1}, ka, 24, 0, 0, 0};
     uq_sim_counters_t c;
     double t0 = now(), c0 = cpu_now();
     st = uq_sim_launch(sim, prog, "uq_bench_synth", &L, &c);
@@ -278,7 +278,7 @@ static int run_decode(const opts_t *o) {
     double secs = 0, cpu = 0;
     for (uint32_t r = 0; !st && r < o->repeat; ++r) {
       uq_sim_launch_t L = {{B, Hk, P}, {64, 1, 1}, ka, k->kernarg_segment_size,
-                           0,          0};
+                           0,          0,          0};
       double t0 = now(), c0 = cpu_now();
       st = uq_sim_launch(sim, prog, name, &L, &c);
       secs += now() - t0;

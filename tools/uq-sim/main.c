@@ -373,6 +373,7 @@ static int run(cli_t *c, uq_sim_t *sim, uq_sim_program_t *prog) {
                        ka,
                        ka_size,
                        c->lds,
+                       0,
                        0};
   uq_sim_counters_t cnt;
   uq_status_t st = uq_sim_launch(sim, prog, k->name, &L, &cnt);

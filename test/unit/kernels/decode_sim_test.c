@@ -422,6 +422,7 @@ static int run_case(const case_t *c, uint64_t seed) {
                             kernargs,
                             kernarg_size,
                             0,
+                            0,
                             0};
   uq_sim_counters_t cnt;
   UQ_EXPECT_OK(uq_sim_launch(g_sim, dprog, dname, &launch, &cnt));
@@ -443,6 +444,7 @@ static int run_case(const case_t *c, uint64_t seed) {
                              {64, 1, 1},
                              kernargs,
                              kernarg_size,
+                             0,
                              0,
                              0};
   uq_sim_counters_t rcnt;

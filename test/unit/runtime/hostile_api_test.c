@@ -4,11 +4,13 @@
 // references and policy, and sim device memory. ctest runs it in the
 // release and the ASan/UBSan builds; README "Reliability" lists the rows.
 // The CLI rows are test/tools/cli_hostile.py.
+#define _POSIX_C_SOURCE 200809L // clock_gettime
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stub_kernels.h"
 #include "tools/uq-run/problem.h"
@@ -429,6 +431,137 @@ static uq_status_t record_qg_max_17(void) {
   return status;
 }
 
+//===--- Runaway kernels on the sim (issue 29) ----------------------===//
+
+static double now_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint8_t *read_kernel(const char *name, size_t *out_size) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s/%s", UQ_KERNELS_DIR, name);
+  FILE *f = fopen(path, "rb");
+  uint8_t *data = NULL;
+  long size = f && fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (size > 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)size)))
+    if (fread(data, 1, (size_t)size, f) != (size_t)size) {
+      free(data);
+      data = NULL;
+    }
+  if (f)
+    fclose(f);
+  *out_size = data ? (size_t)size : 0;
+  return data;
+}
+
+// Runs the fixture on a sim context whose decode is decode_d256_qg_max8
+// changed by `mutate`; *out_seconds is how long the run took.
+static uq_status_t run_mutated_decode(void (*mutate)(uint8_t *, size_t),
+                                      double *out_seconds) {
+  size_t decode_size = 0, reduce_size = 0;
+  uint8_t *decode = read_kernel("decode_d256_qg_max8.hsaco", &decode_size);
+  uint8_t *reduce = read_kernel("reduce_d256.hsaco", &reduce_size);
+  uq_status_t status = decode && reduce
+                           ? UQ_OK
+                           : UQ_MAKE_STATUS(UQ_STATUS_NOT_FOUND,
+                                            "no kernels in %s", UQ_KERNELS_DIR);
+  uq_context_t *context = NULL;
+  uq_plan_t *p = NULL;
+  uq_problem_device_t d = {0};
+  if (!status) {
+    mutate(decode, decode_size);
+    uq_code_object_source_t records[2] = {{.variant = "decode_d256_qg_max8",
+                                           .kernel = "uq_decode_d256_qg_max8",
+                                           .data = decode,
+                                           .size = decode_size,
+                                           .kind = UQ_VARIANT_KIND_DECODE,
+                                           .head_dim = 256,
+                                           .qg_max = 8},
+                                          {.variant = "reduce_d256",
+                                           .kernel = "uq_reduce_d256",
+                                           .data = reduce,
+                                           .size = reduce_size,
+                                           .kind = UQ_VARIANT_KIND_REDUCE,
+                                           .head_dim = 256}};
+    uq_context_options_t options;
+    uq_context_options_initialize(&options);
+    options.backend = UQ_BACKEND_SIM;
+    options.code_objects = records;
+    options.code_object_count = 2;
+    status = uq_context_create(&options, &context);
+  }
+  if (!status)
+    status = uq_plan_create(context, &problem->config, &p);
+  if (!status)
+    status = uq_problem_upload(problem, context, &d);
+  double start = now_seconds();
+  if (!status)
+    status = uq_plan_run(p, problem->shape.batch, d.query, d.cache,
+                         d.block_tables, d.seq_lens, d.output, NULL);
+  *out_seconds = now_seconds() - start;
+  if (context)
+    uq_problem_device_free(context, &d);
+  uq_plan_destroy(p);
+  uq_context_destroy(context);
+  free(decode);
+  free(reduce);
+  return status;
+}
+
+// Every s_endpgm becomes s_branch -1: the kernel does all its work, then
+// spins (whatever later builds of the kernel look like).
+static void endpgm_spins(uint8_t *data, size_t size) {
+  for (size_t i = 0; i + 4 <= size; i += 4) {
+    uint32_t word;
+    memcpy(&word, data + i, 4);
+    if (word == 0xBF810000u) {
+      word = 0xBF82FFFFu;
+      memcpy(data + i, &word, 4);
+    }
+  }
+}
+// Bytes the probe of issue 29 found to make an endless loop in this build
+// of the kernel (later builds may fail otherwise: any end will do).
+static void flip_8328(uint8_t *data, size_t size) {
+  if (size > 8328)
+    data[8328] ^= 0xFF;
+}
+static void flip_8597(uint8_t *data, size_t size) {
+  if (size > 8597)
+    data[8597] ^= 0xFF;
+}
+
+// The run ends within `seconds`: its own status (or, when `any` is set,
+// OK whatever it ended with: the log shows how), else INTERNAL saying how
+// long it took.
+static uq_status_t ends_within(void (*mutate)(uint8_t *, size_t),
+                               double seconds, int any) {
+  double took = 0;
+  uq_status_t status = run_mutated_decode(mutate, &took);
+  printf("       (%.2f s: %s)\n", took,
+         status ? uq_status_message(status) : "ok");
+  if (took > seconds) {
+    uq_status_free(status);
+    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL, "the run took %.1f s", took);
+  }
+  if (any) {
+    uq_status_free(status);
+    return UQ_OK;
+  }
+  return status;
+}
+static uq_status_t runaway_after_work(void) {
+  return ends_within(endpgm_spins, 5.0, 0);
+}
+static uq_status_t runaway_8328(void) {
+  return ends_within(flip_8328, 10.0, 1);
+}
+static uq_status_t runaway_8597(void) {
+  return ends_within(flip_8597, 10.0, 1);
+}
+
 //===--- The table ---------------------------------------------------===//
 
 typedef struct hostile_row_s {
@@ -536,6 +669,13 @@ static const hostile_row_t rows[] = {
      "uq_plan_store: key: the 2048 bytes the call needs"},
     {"sim store: key one token short", sim_store_short_key, INVALID,
      "uq_plan_store: key: the 2048 bytes the call needs"},
+    // runaway kernels on the sim: each wave's budget follows its work
+    {"sim: decode spinning after its work", runaway_after_work,
+     UQ_STATUS_RESOURCE_EXHAUSTED, "ran past its cap of"},
+    {"sim: decode byte 8328 ^ 0xFF ends in 10 s", runaway_8328, UQ_STATUS_OK,
+     ""},
+    {"sim: decode byte 8597 ^ 0xFF ends in 10 s", runaway_8597, UQ_STATUS_OK,
+     ""},
     // code objects
     {"record with qg_max 17", record_qg_max_17, INVALID,
      "qg_max 17 is outside 1..16, the query groups a plan can ask for"},

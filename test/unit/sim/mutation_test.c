@@ -82,8 +82,8 @@ static void run_one(const uint8_t *bytes, size_t size, stats_t *s) {
     if (ki->reqd_workgroup_size[0])
       for (int i = 0; i < 3; ++i)
         wg[i] = ki->reqd_workgroup_size[i] ? ki->reqd_workgroup_size[i] : 1;
-    uq_sim_launch_t L = {{1, 1, 1}, {wg[0], wg[1], wg[2]}, ka, ka_size, 0,
-                         BUDGET};
+    uq_sim_launch_t L = {
+        {1, 1, 1}, {wg[0], wg[1], wg[2]}, ka, ka_size, 0, BUDGET, 0};
     st = ka ? uq_sim_launch(sim, prog, ki->name, &L, NULL) : UQ_OK;
     if (!st)
       ++s->completed;

@@ -48,6 +48,7 @@ static uq_status_t run(fixture_t *f, const char *kernel, const void *in,
                        args,
                        sizeof(args),
                        0,
+                       0,
                        0};
   uq_status_t st = uq_sim_launch(f->sim, f->prog, kernel, &L, cnt);
   if (!st)
@@ -934,11 +935,24 @@ static int test_endless(void) {
   uint8_t args[24] = {0};
   memcpy(args, &din, 8);
   memcpy(args + 8, &dout, 8);
-  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 5000};
+  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 5000, 0};
   st = uq_sim_launch(f.sim, f.prog, "endless", &L, NULL);
   UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_RESOURCE_EXHAUSTED);
   UQ_EXPECT(strstr(uq_status_message(st), "budget of 5000") != NULL);
   UQ_EXPECT(strstr(uq_status_message(st), "endless") != NULL);
+  uq_status_free(st);
+  // With the work stated (loop_trips 3), the wave's cap follows it: 4 x the
+  // image's instruction slots x (3 + 1), not 2^30 (issue 29: a corrupt
+  // decode looped for two minutes).
+  size_t image_size = 0;
+  (void)uq_code_object_image(uq_sim_program_code_object(f.prog), &image_size);
+  char want[96];
+  snprintf(want, sizeof(want), "ran past its cap of %llu wave-instructions",
+           (unsigned long long)(4 * (image_size / 4) * 4));
+  uq_sim_launch_t T = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 0, 3};
+  st = uq_sim_launch(f.sim, f.prog, "endless", &T, NULL);
+  UQ_EXPECT_EQ_INT(uq_status_code(st), UQ_STATUS_RESOURCE_EXHAUSTED);
+  UQ_EXPECT(strstr(uq_status_message(st), want) != NULL);
   uq_status_free(st);
   uq_status_free(uq_sim_free(f.sim, din));
   uq_status_free(uq_sim_free(f.sim, dout));
@@ -979,7 +993,7 @@ static int test_launch_errors(void) {
   fixture_t f;
   UQ_EXPECT_OK(fixture_open(&f));
   uint8_t args[32] = {0};
-  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 0};
+  uq_sim_launch_t L = {{1, 1, 1}, {64, 1, 1}, args, 24, 0, 0, 0};
   // Unknown kernel.
   UQ_EXPECT_CODE(uq_sim_launch(f.sim, f.prog, "no_such_kernel", &L, NULL),
                  UQ_STATUS_NOT_FOUND);
