@@ -39,6 +39,11 @@ static bool evaluate(MlirOperation global, MlirOperation table, MlirStringRef f,
   } else if (uq_inline_calls(copy, false)) {
     MlirRewritePatternSet none = mlirRewritePatternSetCreate(context);
     MlirFrozenRewritePatternSet frozen = mlirFreezeRewritePattern(none);
+    // Freezing moves the patterns out but not the set object itself,
+    // whatever Rewrite.h says of ownership (MLIR 22's Rewrite.cpp: `new
+    // FrozenRewritePatternSet(std::move(*unwrap(set)))`): the emptied set
+    // is still ours to destroy.
+    mlirRewritePatternSetDestroy(none);
     MlirGreedyRewriteDriverConfig config =
         mlirGreedyRewriteDriverConfigCreate();
     (void)mlirApplyPatternsAndFoldGreedilyWithOp(copy, frozen, config);
