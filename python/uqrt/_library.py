@@ -63,7 +63,10 @@ class DecodeConfig(ctypes.Structure):
                 ("key_stride_token", ctypes.c_int64),
                 ("key_stride_head", ctypes.c_int64),
                 ("value_stride_token", ctypes.c_int64),
-                ("value_stride_head", ctypes.c_int64)]
+                ("value_stride_head", ctypes.c_int64),
+                # Since 0.6 (uq_plan_run_varlen).
+                ("max_query_len", ctypes.c_uint32),
+                ("max_num_tokens", ctypes.c_uint32)]
 
 
 class LaunchWalk(ctypes.Structure):
@@ -122,7 +125,9 @@ class DecodeProblem(ctypes.Structure):
                 ("output_stride_seq", ctypes.c_int64),
                 ("output_stride_head", ctypes.c_int64),
                 ("sliding_window", ctypes.c_int32),
-                ("sinks", ctypes.c_void_p)]
+                ("sinks", ctypes.c_void_p),
+                # Since 0.6 (varlen attention).
+                ("query_start_loc", ctypes.c_void_p)]
 
 
 def _candidates():
