@@ -49,7 +49,7 @@
 // (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
 // h), the PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}]} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 2 max(D, 128) B:
     // rows >= QG hold duplicates and are zeroed in the operand), then the V
     // tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448 B). K never
@@ -514,6 +514,21 @@ module attributes {gpu.container_module} {
       return %sm : vector<4xf32>
     }
 
+    // ---- a row's running max after a tile whose max is %tile: it moves only
+    // when the tile passes it by more than 8 ln 2, so the weights e^(x - m)
+    // stay <= 2^8 (exact scale in bf16 and fp32) and the accumulators'
+    // rescale (a vote, then D / 8 multiplies a row tile) runs on the few
+    // tiles that jump, not whenever a maximum creeps up. From -inf any
+    // finite tile moves it; NaN scores (maxnum ignores them) never do.
+    func.func private @lazy_max(%m: f32, %tile: f32) -> f32 {
+      %slack = arith.constant 5.54517744447956247533 : f32
+      %lim = arith.addf %m, %slack : f32
+      %up = arith.cmpf ogt, %tile, %lim : f32
+      %mx = arith.maxnumf %m, %tile fastmath<nnan> : f32
+      %r = arith.select %up, %mx, %m : f32
+      return %r : f32
+    }
+
     // ---- one row tile's online softmax step in base 2: the new running max
     // and sum, the rescale factor of the old state and bf16 P for the PV
     // MFMA (the running sum keeps fp32). A row whose max is still -inf (the
@@ -530,7 +545,7 @@ module attributes {gpu.container_module} {
       %log2e = arith.constant 1.44269504088896340736 : f32
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
       %tmax = func.call @row_max(%s) : (vector<4xf32>) -> f32
-      %nm = arith.maxnumf %m, %tmax fastmath<nnan> : f32
+      %nm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
       %empty = arith.cmpf oeq, %nm, %ninf : f32
       %base = arith.select %empty, %zero_f, %nm : f32
       %da = arith.subf %m, %base : f32

@@ -89,7 +89,7 @@ class KernelCounters(ctypes.Structure):
     _fields_ = [(name, ctypes.c_uint64) for name in (
         "wave_instructions", "mfma_instructions", "global_bytes_read",
         "global_bytes_written", "lds_bytes_read", "lds_bytes_written",
-        "workgroups", "global_lines_read")]
+        "workgroups", "global_lines_read", "vmem_inflight_peak")]
 
 
 class CacheLayout(ctypes.Structure):

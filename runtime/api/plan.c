@@ -1005,14 +1005,26 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                          (int32_t)c->max_kv_splits, (int32_t)c->sliding_window,
                          &seed),
                      "varlen policy");
-  uint64_t cap = plan->workspace_tokens / num_tokens;
   int64_t parts = seed.num_partitions;
-  if ((uint64_t)parts > cap)
-    parts = (int64_t)(cap ? cap : 1);
   int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
   uint32_t ntok = bt < max_query_len ? bt : max_query_len;
   if (c->sliding_window > 0 && (int64_t)c->sliding_window + ntok + 14 < span)
     span = (int64_t)c->sliding_window + ntok + 14;
+  // A partition's fixed work (the query rotation, the partial store, its
+  // share of the reduce) grows with the block's row tiles while a tile's
+  // grows less (K and V are loaded and converted once for all of them):
+  // the seed's ~192 tokens a partition pays for itself become 192 per row
+  // tile (one row tile: the seed's own rule, so a decode's blocks split as
+  // the decode).
+  const int64_t row_tiles = out->kernel ? (out->kernel->rows + 15) / 16 : 1;
+  if (row_tiles > 1) {
+    int64_t useful = (span + 192 * row_tiles - 1) / (192 * row_tiles);
+    if (parts > useful)
+      parts = useful > 1 ? useful : 1;
+  }
+  uint64_t cap = plan->workspace_tokens / num_tokens;
+  if ((uint64_t)parts > cap)
+    parts = (int64_t)(cap ? cap : 1);
   int64_t groups = (span + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
   int64_t tgpp = seed.tgpp;
   if (parts * tgpp < groups)

@@ -12,6 +12,8 @@
 
 // log2(e) as the kernel's fp32 constant.
 #define UQ_LOG2E_F 1.44269504088896340736f
+// 8 ln 2 as the kernel's fp32 constant (@lazy_max in kernels.mlir).
+#define UQ_LAZY_MAX_SLACK 5.54517744447956247533f
 
 // One 16-row MFMA tile holds the query rows of a kv head.
 static bool supported_qg(int32_t qg) { return qg >= 1 && qg <= 16; }
@@ -471,7 +473,12 @@ static void tile_step(const tile_t *tile, int first, int valid, const float *q,
   float tile_max = -INFINITY;
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
     tile_max = fmaxf(tile_max, qk[t]);
-  float new_max = fmaxf(st->m, tile_max);
+  // The kernels' lazy maximum: it moves only when the tile passes it by
+  // more than UQ_LAZY_MAX_SLACK (8 ln 2: weights stay <= 2^8, exact scale
+  // in bf16 and fp32), so the accumulators' rescale runs on a few tiles,
+  // not whenever a maximum creeps up; from -inf any finite tile moves it.
+  float new_max =
+      tile_max > st->m + UQ_LAZY_MAX_SLACK ? fmaxf(st->m, tile_max) : st->m;
   // The kernels' guard: weights are taken from 0 while the maximum is -inf.
   // With a valid token that happens only for NaN scores (a non-finite
   // query), whose row turns NaN either way (its p are NaN).

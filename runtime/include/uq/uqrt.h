@@ -420,6 +420,9 @@ typedef struct uq_kernel_counters_s {
   // Distinct 128-byte lines the launch's loads read: its memory traffic if
   // each line were fetched once (global_bytes_read counts every access).
   uint64_t global_lines_read;
+  // Since 0.6: the most bytes one wave had in flight in vector memory loads
+  // (issued, not yet waited for: its prefetch depth in bytes).
+  uint64_t vmem_inflight_peak;
 } uq_kernel_counters_t;
 
 // The counters of the plan's last run (decode and reduce). UNIMPLEMENTED on
