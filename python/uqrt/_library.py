@@ -75,6 +75,13 @@ class LaunchWalk(ctypes.Structure):
                 ("group_tiles", ctypes.c_int32)]
 
 
+class VarlenShape(ctypes.Structure):
+    _fields_ = [("variant", ctypes.c_char * 32),
+                ("block_tokens", ctypes.c_uint32),
+                ("num_blocks", ctypes.c_uint32),
+                ("walk", LaunchWalk)]
+
+
 class PlanInfo(ctypes.Structure):
     _fields_ = [("variant", ctypes.c_char * 32),
                 ("max_partitions", ctypes.c_uint32),
@@ -193,6 +200,13 @@ def _declare(lib):
     for name, (restype, argtypes) in signatures.items():
         fn = getattr(lib, name)
         fn.restype, fn.argtypes = restype, argtypes
+    # Since 0.6: varlen attention (absent from older libraries).
+    if hasattr(lib, "uq_plan_run_varlen"):
+        lib.uq_plan_run_varlen.restype = c_status
+        lib.uq_plan_run_varlen.argtypes = ([V, u32, u32, u32] +
+                                           [c_device_ptr] * 7 + [V])
+        lib.uq_plan_varlen_shape.restype = c_status
+        lib.uq_plan_varlen_shape.argtypes = [V, u32, u32, u32, P(VarlenShape)]
     # Since 0.3: the store entry points (absent from older libraries).
     if hasattr(lib, "uq_plan_store"):
         lib.uq_plan_store.restype = c_status
