@@ -1416,6 +1416,65 @@ module attributes {gpu.container_module} {
     // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
     llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
 
+    // ---- this CTA's query token (grid x): without query_start_loc (a
+    // decode) block x is sequence x's one token, query row x, over its
+    // seq_len positions. With it (varlen, search_seqs = the sequences, grid
+    // x = the query tokens) token x belongs to the largest s with qsl[s] <=
+    // x (a binary search), is its token i = x - qsl[s] of q_len = qsl[s + 1]
+    // - qsl[s], the last of seq_len, and attends the positions < seq_len -
+    // q_len + i + 1: the decode of a sequence of that length (a per-token
+    // pseudo-decode: the cache is read once per query token). Returns the
+    // sequence, the token's row, its length and whether it is a query
+    // (padding past qsl[search_seqs], or a q_len over seq_len, is not).
+    func.func private @uq_sm90_query_token(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
+                                           %search_seqs: i32, %x: i32) -> (i32, i32, i32, i1) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %true = arith.constant true
+      %null = llvm.mlir.zero : !llvm.ptr<1>
+      %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
+      %r:4 = scf.if %decode -> (i32, i32, i32, i1) {
+        %lp = llvm.getelementptr %seq_lens[%x] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        scf.yield %x, %x, %len, %true : i32, i32, i32, i1
+      } else {
+        %w:2 = scf.while (%lo = %c0, %hi = %search_seqs) : (i32, i32) -> (i32, i32) {
+          %span = arith.subi %hi, %lo : i32
+          %more = arith.cmpi sgt, %span, %c1 : i32
+          scf.condition(%more) %lo, %hi : i32, i32
+        } do {
+        ^bb0(%lo: i32, %hi: i32):
+          %sum = arith.addi %lo, %hi : i32
+          %mid = arith.shrui %sum, %c1 : i32
+          %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+          %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+          %le = arith.cmpi sle, %qm, %x : i32
+          %nlo = arith.select %le, %mid, %lo : i32
+          %nhi = arith.select %le, %hi, %mid : i32
+          scf.yield %nlo, %nhi : i32, i32
+        }
+        %q0p = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %q0 = llvm.load %q0p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %q1p = llvm.getelementptr %q0p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+        %q1 = llvm.load %q1p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %lp = llvm.getelementptr %seq_lens[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %i = arith.subi %x, %q0 : i32
+        %q_len = arith.subi %q1, %q0 : i32
+        %l0 = arith.subi %len, %q_len : i32
+        %l1 = arith.addi %l0, %i : i32
+        %limit = arith.addi %l1, %c1 : i32
+        %in0 = arith.cmpi sge, %i, %c0 : i32
+        %in1 = arith.cmpi slt, %i, %q_len : i32
+        %in2 = arith.cmpi sge, %l0, %c0 : i32
+        %in01 = arith.andi %in0, %in1 : i1
+        %valid = arith.andi %in01, %in2 : i1
+        %eff = arith.select %valid, %limit, %c0 : i32
+        scf.yield %w#0, %x, %eff, %valid : i32, i32, i32, i1
+      }
+      return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i1
+    }
+
     // A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
     // (3 and 4 measured slower there, at 2 CTAs per SM as at 4), 3 for the
     // other dims, 4 for qg_max 16. Inlined before the loops unroll
@@ -2478,8 +2537,8 @@ module attributes {gpu.container_module} {
       %t = arith.andi %lane, %c3 : i32
       %g8 = arith.addi %g, %c8 : i32
       %t2 = arith.shli %t, %c1 : i32
-      %seq_ix = gpu.block_id x
-      %seq = arith.index_cast %seq_ix : index to i32
+      %blk_x_ix = gpu.block_id x
+      %blk_x = arith.index_cast %blk_x_ix : index to i32
       %kvh_ix = gpu.block_id y
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
@@ -2488,8 +2547,13 @@ module attributes {gpu.container_module} {
       %walk_lg = func.call @uq_sm90_walk_log2() : () -> i32
       %c1_w = arith.constant 1 : i32
       %group_tiles = arith.shli %c1_w, %walk_lg : i32
-      %sl_p = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-      %seq_len = llvm.load %sl_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      // the sequence whose cache this CTA reads, the query (and output and
+      // partials) row of its token and the positions it attends
+      %qt:4 = func.call @uq_sm90_query_token(%query_start_loc, %seq_lens, %search_seqs, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32) -> (i32, i32, i32, i1)
+      %seq = arith.addi %qt#0, %c0 : i32
+      %qtok = arith.addi %qt#1, %c0 : i32
+      %seq_len = arith.addi %qt#2, %c0 : i32
+      %qtok64 = arith.extui %qtok : i32 to i64
       // ---- Q's loads, issued first: their latency overlaps the dependent
       // chain of the sequence length, the block table and the first tile's
       // copies below (the rotation after them needs only registers). A
@@ -2508,7 +2572,7 @@ module attributes {gpu.container_module} {
       %seq64 = arith.extui %seq : i32 to i64
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
-      %qrow_seq = arith.muli %seq64, %qss64 : i64
+      %qrow_seq = arith.muli %qtok64, %qss64 : i64
       %hq0 = arith.muli %kvh, %qgi : i32
       %rsh = arith.subi %c5, %lsh : i32
       %qr0 = arith.shli %warp, %rsh : i32
@@ -3394,7 +3458,7 @@ module attributes {gpu.container_module} {
       // (max, L) per row, and the cluster merges them itself (below).
       %ncta = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_nctarank;", "=r" : () -> i32
       %merge = arith.cmpi eq, %ncta, %num_partitions : i32
-      %hk_p0 = arith.muli %seq, %num_kv_heads : i32
+      %hk_p0 = arith.muli %qtok, %num_kv_heads : i32
       %hk_p1 = arith.addi %hk_p0, %kvh : i32
       %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
       %prow = arith.addi %hk_p2, %part : i32
@@ -3504,7 +3568,10 @@ module attributes {gpu.container_module} {
       // branching over the partition slots past P (8 - P of them do no
       // loads and no arithmetic); a second barrier keeps every CTA's
       // shared memory alive until all have read it.
-      scf.if %merge {
+      // a padding token (varlen) writes no output: its whole cluster (one
+      // token's partitions) skips the merge together
+      %merge_out = arith.andi %merge, %qt#3 : i1
+      scf.if %merge_out {
         llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
         %rank = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_ctarank;", "=r" : () -> i32
         %gi0 = arith.muli %rank, %c128 : i32
@@ -3519,7 +3586,7 @@ module attributes {gpu.container_module} {
         %has_sink = llvm.icmp "ne" %sinks, %null_s : !llvm.ptr<1>
         %oss64 = arith.extui %out_stride_seq : i32 to i64
         %osh64 = arith.extui %out_stride_head : i32 to i64
-        %oseq = arith.muli %seq64, %oss64 : i64
+        %oseq = arith.muli %qtok64, %oss64 : i64
         %out_i = llvm.ptrtoint %output : !llvm.ptr<1> to i64
         %c3_64 = arith.constant 3 : i64
         %c7_64 = arith.constant 7 : i64

@@ -416,9 +416,14 @@ static const decode_kernel_t *kernel_for(const uq_plan_t *plan,
 }
 
 // The query tokens of a block of `kernel` (1 without one).
+// The sm_90a decode serves one query token a CTA (a per-token
+// pseudo-decode; kernels.mlir @uq_sm90_query_token).
 static uint32_t block_tokens_of(const uq_plan_t *plan,
                                 const decode_kernel_t *kernel) {
-  return kernel ? kernel->rows / plan->config.query_group : 1;
+  if (!kernel ||
+      strcmp(uq_rt_record_target(&kernel->object->source), "sm_90a") == 0)
+    return 1;
+  return kernel->rows / plan->config.query_group;
 }
 
 static uq_status_t plan_initialize(uq_plan_t *plan,
@@ -971,6 +976,45 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 // decode's policy for that many blocks, with at most workspace_tokens /
 // num_tokens partitions and the groups a partition walks stretched to cover
 // a block's positions (with a window: W + bt + 14 of them).
+// sm_90a's varlen launch: the decode kernel over the query tokens, each
+// CTA finding its sequence (search_seqs = num_seqs), the resident policy's
+// walk for that many rows, with at most workspace_tokens / num_tokens
+// partitions (its groups stretched to cover the walk).
+static uq_status_t varlen_launch_resident(const uq_plan_t *plan,
+                                          uint32_t num_seqs,
+                                          uint32_t num_tokens,
+                                          run_launch_t *out) {
+  const uq_decode_config_t *c = &plan->config;
+  out->kernel = &plan->kernels[0];
+  out->blocks = out->rows = num_tokens;
+  out->num_seqs = out->search_seqs = num_seqs;
+  uq_launch_walk_t walk;
+  if (num_tokens <= c->max_batch)
+    walk = plan->policies[num_tokens - 1];
+  else
+    UQ_RETURN_IF_ERROR(
+        uq_launch_policy_resident(
+            (int32_t)num_tokens, (int32_t)c->num_kv_heads,
+            (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
+            (int32_t)c->head_dim, (int32_t)c->sliding_window,
+            (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
+            (int32_t)plan->walk_group_tiles, &walk),
+        "varlen policy");
+  uint64_t cap = plan->workspace_tokens / num_tokens;
+  if ((uint64_t)walk.num_partitions > cap) {
+    int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
+    if (c->sliding_window > 0 && (int64_t)c->sliding_window + 15 < span)
+      span = (int64_t)c->sliding_window + 15;
+    int64_t group = (int64_t)UQ_TILE_TOKENS * walk.group_tiles;
+    int64_t groups = (span + group - 1) / group;
+    walk.num_partitions = (int32_t)(cap ? cap : 1);
+    walk.groups_per_partition =
+        (int32_t)((groups + walk.num_partitions - 1) / walk.num_partitions);
+  }
+  out->policy = walk;
+  return UQ_OK;
+}
+
 static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                                  uint32_t num_tokens, uint32_t max_query_len,
                                  run_launch_t *out) {
@@ -986,10 +1030,9 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
     return INVALID("max_query_len %u is outside 1..%u (the plan's "
                    "max_query_len)",
                    max_query_len, c->max_query_len);
-  if (plan->context->backend == UQ_BACKEND_CUDA)
-    return UNIMPLEMENTED("varlen runs on cuda: the sm_90a decode serves one "
-                         "query token a sequence (uq_plan_run)");
   memset(out, 0, sizeof(*out));
+  if (plan->compute_units) // sm_90a: a CTA a query token
+    return varlen_launch_resident(plan, num_seqs, num_tokens, out);
   out->kernel = kernel_for(plan, max_query_len);
   uint32_t bt = block_tokens_of(plan, out->kernel);
   int search = max_query_len > bt;
