@@ -49,7 +49,7 @@
 // (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
 // h), the PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}]} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 2 max(D, 128) B:
     // rows >= QG hold duplicates and are zeroed in the operand), then the V
     // tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448 B). K never
@@ -140,14 +140,20 @@ module attributes {gpu.container_module} {
       return %bs : f32
     }
 
-    // ---- Q: rotate the group's query rows into LDS (bf16, E4M3 values, at the
-    // scaled MFMA's permuted K positions). D / 32 lanes hold a row, 32 head dims
-    // each; a pass rotates 64 / (D / 32) rows. Butterfly order (the host
-    // reference matches it): strides 1, 2, 4, 8, 16 in registers, then 32, 64,
-    // 128 across lanes (ds_swizzle xor 1, 2, 4); pair (a, b) -> (a + b, a - b);
-    // then x 1/sqrt(D).
+    // ---- Q: rotate rows row0 .. row0 + 15 of the query block (one MFMA row
+    // tile) into LDS rows 0 .. 15 (bf16, E4M3 values, at the scaled MFMA's
+    // permuted K positions). Row r of a block is its query token r / QG
+    // (from token tok0 of the query tensor) and head kvh * QG + r % QG, so a
+    // decode's rows are its QG heads; rows past live_rows re-read the last
+    // live row (their operand rows are zeroed). D / 32 lanes hold a row, 32
+    // head dims each; a pass rotates 64 / (D / 32) rows, and `tile_rows`
+    // (16, or the rows of a smaller block) sets the passes. Butterfly order
+    // (the host reference matches it): strides 1, 2, 4, 8, 16 in registers,
+    // then 32, 64, 128 across lanes (ds_swizzle xor 1, 2, 4); pair (a, b) ->
+    // (a + b, a - b); then x 1/sqrt(D).
     func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32,
-                                    %seq: i32, %kvh: i32, %qgi: i32, %qg_max: index, %d: index) {
+                                    %tok0: i32, %kvh: i32, %qgi: i32, %live_rows: i32, %row0: i32,
+                                    %tile_rows: index, %d: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -174,7 +180,7 @@ module attributes {gpu.container_module} {
       %rpp = arith.index_cast %rpp_ix : index to i32
       %lpr_mask = arith.subi %lpr, %c1_i32 : i32
       %chunk = arith.andi %lane, %lpr_mask : i32
-      %row0 = arith.divui %lane, %lpr : i32
+      %lrow = arith.divui %lane, %lpr : i32
       // this lane's first element at its permuted position:
       // dest(d) = (d & 0x8F) | ((d >> 2) & 0x10) | ((d << 1) & 0x60), d = 32 * chunk
       %p0 = arith.andi %chunk, %c2_i32 : i32
@@ -185,9 +191,10 @@ module attributes {gpu.container_module} {
       %p5 = arith.shli %p4, %c5_i32 : i32
       %p6 = arith.ori %p1, %p3 : i32
       %dest0 = arith.ori %p6, %p5 : i32
-      // the query rows of this (sequence, kv head): one descriptor, 32-bit lane offsets
+      // the block's query rows of this kv head: one descriptor at (token tok0,
+      // head kvh * QG), 32-bit lane offsets (the plan bounds a block's span)
       %head0 = arith.muli %kvh, %qgi : i32
-      %s64 = arith.extui %seq : i32 to i64
+      %s64 = arith.extui %tok0 : i32 to i64
       %qss = arith.extui %q_stride_seq : i32 to i64
       %o0 = arith.muli %s64, %qss : i64
       %h64 = arith.extui %head0 : i32 to i64
@@ -196,18 +203,23 @@ module attributes {gpu.container_module} {
       %o2 = arith.addi %o0, %o1 : i64
       %base = arith.shli %o2, %c1_i64 : i64
       %rsrc = "uq.buffer_rsrc"(%query, %base, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %last_row = arith.subi %qgi, %c1_i32 : i32
-      %qg_rows = arith.addi %qg_max, %rpp_ix : index
-      %qg_rows1 = arith.subi %qg_rows, %c1 : index
-      %npass = arith.divui %qg_rows1, %rpp_ix : index
+      %last_row = arith.subi %live_rows, %c1_i32 : i32
+      %rows_up = arith.addi %tile_rows, %rpp_ix : index
+      %rows_up1 = arith.subi %rows_up, %c1 : index
+      %npass = arith.divui %rows_up1, %rpp_ix : index
       %zero = arith.constant dense<0.0> : vector<4x8xf32>
       scf.for %pass = %c0 to %npass step %c1 {
         %pi = arith.index_cast %pass : index to i32
         %pr = arith.muli %pi, %rpp : i32
-        %row = arith.addi %row0, %pr : i32
-        // rows past QG re-read the last row (their LDS rows are never used)
+        %trow = arith.addi %lrow, %pr : i32
+        %row = arith.addi %row0, %trow : i32
         %src_row = arith.minui %row, %last_row : i32
-        %e0 = arith.muli %src_row, %q_stride_head : i32
+        %tok = arith.divui %src_row, %qgi : i32
+        %tq = arith.muli %tok, %qgi : i32
+        %head = arith.subi %src_row, %tq : i32
+        %e0a = arith.muli %tok, %q_stride_seq : i32
+        %e0b = arith.muli %head, %q_stride_head : i32
+        %e0 = arith.addi %e0a, %e0b : i32
         %e1 = arith.muli %chunk, %c32_i32 : i32
         %e2 = arith.addi %e0, %e1 : i32
         %src = arith.shli %e2, %c1_i32 : i32
@@ -227,9 +239,9 @@ module attributes {gpu.container_module} {
         %hc = "uq.e4m3_haircut"(%r) : (vector<32xf32>) -> vector<32xbf16>
         %hc2 = vector.shape_cast %hc : vector<32xbf16> to vector<4x8xbf16>
         // the MFMA tile has 16 rows (D = 64 rotates 32 rows a pass)
-        %in_tile = arith.cmpi ult, %row, %c16_i32 : i32
+        %in_tile = arith.cmpi ult, %trow, %c16_i32 : i32
         scf.if %in_tile {
-          %dst_row = arith.muli %row, %row_bytes : i32
+          %dst_row = arith.muli %trow, %row_bytes : i32
           // eight consecutive elements stay consecutive under dest(): chunk c of
           // the lane's 32 goes to dest0 + (c & 1) * 8 + (c >> 1) * 32
           scf.for %c = %c0 to %c4 step %c1 {
@@ -253,11 +265,12 @@ module attributes {gpu.container_module} {
       return
     }
 
-    // ---- the QK B operand of issue h: lane l = query row l & 15, lane group
-    // j = l >> 4: the 32 permuted elements [128h + 32j, +32) of that row as E4M3
-    // bytes; rows >= QG hold no query and are zeroed, and so is K >= 64 when
-    // D = 64 (bytes 16..31: K in [64 + 16j, 80 + 16j), never written).
-    func.func private @q_operand(%qg: i32, %h: index, %d: index) -> vector<8xi32> {
+    // ---- the QK B operand of issue h: lane l = query row l & 15 of the row
+    // tile in LDS, lane group j = l >> 4: the 32 permuted elements [128h + 32j,
+    // +32) of that row as E4M3 bytes; rows >= `live` (the tile's live rows)
+    // hold no query and are zeroed, and so is K >= 64 when D = 64 (bytes
+    // 16..31: K in [64 + 16j, 80 + 16j), never written).
+    func.func private @q_operand(%live: i32, %h: index, %d: index) -> vector<8xi32> {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -302,7 +315,7 @@ module attributes {gpu.container_module} {
         scf.yield %n : vector<4x2xi32>
       }
       %flat = vector.shape_cast %w : vector<4x2xi32> to vector<8xi32>
-      %valid = arith.cmpi ult, %row, %qg : i32
+      %valid = arith.cmpi slt, %row, %live : i32
       %zero8 = arith.constant dense<0> : vector<8xi32>
       %r = arith.select %valid, %flat, %zero8 : vector<8xi32>
       %c64 = arith.constant 64 : index
@@ -453,42 +466,141 @@ module attributes {gpu.container_module} {
       return %kv#0, %kv#1, %ksw, %vsw : vector<2x4xi32>, vector<2x4xi32>, i32, i32
     }
 
-    // ---- one 16-token tile: scores, online softmax, V to LDS, PV. State: running
-    // row max m, running row sum l, the PV accumulators.
-    func.func private @tile_step(%m: f32, %l: f32, %acc: vector<16x4xf32>,
-                                 %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
-                                 %q: vector<2x8xi32>, %first: i32, %seq_len: i32,
-                                 %win_start: i32, %win_len: i32, %softmax_scale: f32, %d: index)
-        -> (f32, f32, vector<16x4xf32>) {
+    // ---- the QK scores of one row tile: C[token][query row] over the K = 128
+    // issues; A = K FP4 with its UE8M0 scale, B = Q E4M3 (scale 0x7F = 1);
+    // times the softmax scale.
+    func.func private @qk_scores(%k: vector<2x4xi32>, %kscales: vector<2xi32>, %q: vector<2x8xi32>,
+                                 %softmax_scale: f32, %d: index) -> vector<4xf32> {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c127_i32 = arith.constant 127 : i32
+      %fp4 = arith.constant 4 : i32
+      %e4m3 = arith.constant 0 : i32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %ni = func.call @issues(%d) : (index) -> index
+      %s0 = scf.for %h = %c0 to %ni step %c1 iter_args(%c = %zero4) -> (vector<4xf32>) {
+        %a = vector.extract %k[%h] : vector<4xi32> from vector<2x4xi32>
+        %b = vector.extract %q[%h] : vector<8xi32> from vector<2x8xi32>
+        %sa = vector.extract %kscales[%h] : i32 from vector<2xi32>
+        %mf = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+        scf.yield %mf : vector<4xf32>
+      }
+      %scale4 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
+      %s1 = arith.mulf %s0, %scale4 : vector<4xf32>
+      return %s1 : vector<4xf32>
+    }
+
+    // ---- the lane's scores (tokens first + 4j + i, its query row) outside the
+    // row's own positions [ws, ws + wl) become -inf (select: garbage K never
+    // survives).
+    func.func private @mask_scores(%s: vector<4xf32>, %first: i32, %ws: i32, %wl: i32) -> vector<4xf32> {
+      %c2_i32 = arith.constant 2 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %ninf = arith.constant 0xFF800000 : f32
+      %lane_tok_base = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+      %lane = func.call @lane() : () -> i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %t0 = arith.shli %j, %c2_i32 : i32
+      %t1 = arith.addi %first, %t0 : i32
+      %t2 = vector.broadcast %t1 : i32 to vector<4xi32>
+      %tok = arith.addi %t2, %lane_tok_base : vector<4xi32>
+      %ws4 = vector.broadcast %ws : i32 to vector<4xi32>
+      %rel = arith.subi %tok, %ws4 : vector<4xi32>
+      %wl4 = vector.broadcast %wl : i32 to vector<4xi32>
+      %in = arith.cmpi ult, %rel, %wl4 : vector<4xi32>
+      %ninf4 = vector.broadcast %ninf : f32 to vector<4xf32>
+      %sm = arith.select %in, %s, %ninf4 : vector<4xi1>, vector<4xf32>
+      return %sm : vector<4xf32>
+    }
+
+    // ---- a row's running max after a tile whose max is %tile: it moves only
+    // when the tile passes it by more than 8 ln 2, so the weights e^(x - m)
+    // stay <= 2^8 (exact scale in bf16 and fp32) and the accumulators'
+    // rescale (a vote, then D / 8 multiplies a row tile) runs on the few
+    // tiles that jump, not whenever a maximum creeps up. From -inf any
+    // finite tile moves it; NaN scores (maxnum ignores them) never do.
+    func.func private @lazy_max(%m: f32, %tile: f32) -> f32 {
+      %slack = arith.constant 5.54517744447956247533 : f32
+      %lim = arith.addf %m, %slack : f32
+      %up = arith.cmpf ogt, %tile, %lim : f32
+      %mx = arith.maxnumf %m, %tile fastmath<nnan> : f32
+      %r = arith.select %up, %mx, %m : f32
+      return %r : f32
+    }
+
+    // ---- one row tile's online softmax step in base 2: the new running max
+    // and sum, the rescale factor of the old state and bf16 P for the PV
+    // MFMA (the running sum keeps fp32). A row whose max is still -inf (the
+    // tile holds none of its tokens yet, in a varlen block) weighs from 0:
+    // alpha = 0 on l = 0, p = 0; a decode's processed tile always holds a
+    // token of every row, so there the guard never fires (NaN scores, a
+    // non-finite query, still make the row NaN).
+    func.func private @softmax_step(%m: f32, %l: f32, %s: vector<4xf32>) -> (f32, f32, f32, vector<4xi16>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      %c16 = arith.constant 16 : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %tmax = func.call @row_max(%s) : (vector<4xf32>) -> f32
+      %nm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
+      %empty = arith.cmpf oeq, %nm, %ninf : f32
+      %base = arith.select %empty, %zero_f, %nm : f32
+      %da = arith.subf %m, %base : f32
+      %dal = arith.mulf %da, %log2e : f32
+      %alpha = rocdl.exp2 %dal f32 -> f32
+      %base4 = vector.broadcast %base : f32 to vector<4xf32>
+      %ps = arith.subf %s, %base4 : vector<4xf32>
+      %p = scf.for %i = %c0 to %c4 step %c1 iter_args(%pv = %zero4) -> (vector<4xf32>) {
+        %x = vector.extract %ps[%i] : f32 from vector<4xf32>
+        %xl = arith.mulf %x, %log2e : f32
+        %e = rocdl.exp2 %xl f32 -> f32
+        %n = vector.insert %e, %pv[%i] : f32 into vector<4xf32>
+        scf.yield %n : vector<4xf32>
+      }
+      %psum = func.call @row_sum(%p) : (vector<4xf32>) -> f32
+      %ls = arith.mulf %l, %alpha : f32
+      %nl = arith.addf %ls, %psum : f32
+      %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
+      %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
+      return %nm, %nl, %alpha, %pi : f32, f32, f32, vector<4xi16>
+    }
+
+    // ---- one 16-token tile for the block's row tiles (rt of them, those
+    // past live_rows skipped): scores, online softmax, V to LDS once, PV per
+    // row tile. State per row tile: running row max m, running row sum l,
+    // the PV accumulators. Lane l's row in row tile t is 16 t + (l & 15); its
+    // own positions are [row_ws[t], row_ws[t] + row_wl[t]).
+    func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
+                                 %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
+                                 %q: vector<4x2x8xi32>, %first: i32, %lim_lo: i32, %ws_hi: i32,
+                                 %win_start: i32, %win_len: i32, %row_ws: vector<4xi32>,
+                                 %row_wl: vector<4xi32>, %live_rows: i32, %softmax_scale: f32,
+                                 %rt: index, %d: index)
+        -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
       %c0_i32 = arith.constant 0 : i32
       %c0_i64 = arith.constant 0 : i64
       %c1_i32 = arith.constant 1 : i32
       %c2_i32 = arith.constant 2 : i32
       %c3_i32 = arith.constant 3 : i32
       %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
       %c8_i32 = arith.constant 8 : i32
       %c16_i32 = arith.constant 16 : i32
       %c23_i32 = arith.constant 23 : i32
       %c32_i32 = arith.constant 32 : i32
       %c64_i32 = arith.constant 64 : i32
       %c127_i32 = arith.constant 127 : i32
-      %c128_i32 = arith.constant 128 : i32
       %c255_i32 = arith.constant 255 : i32
-      %fp4 = arith.constant 4 : i32
-      %e4m3 = arith.constant 0 : i32
       %v_row_bytes = func.call @v_row_bytes(%d) : (index) -> i32
       %ni = func.call @issues(%d) : (index) -> index
       %di = arith.index_cast %d : index to i32
-      %ninf = arith.constant 0xFF800000 : f32
       %one_f = arith.constant 1.0 : f32
-      %log2e = arith.constant 1.44269504088896340736 : f32
-      %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %lane_tok_base = arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
       %lane = func.call @lane() : () -> i32
       %j = arith.shrui %lane, %c4_i32 : i32
       %vtok = arith.shrui %lane, %c2_i32 : i32
@@ -502,76 +614,67 @@ module attributes {gpu.container_module} {
       %ksh = arith.shli %j, %c3_i32 : i32
       %ks0 = arith.shrui %ks#0, %ksh : i32
       %ks1 = arith.shrui %ks#1, %ksh : i32
-      %c5_i32 = arith.constant 5 : i32
       %groups = arith.shrui %di, %c5_i32 : i32
       %k_live = arith.cmpi ult, %j, %groups : i32
       %ks0l = arith.select %k_live, %ks0, %c127_i32 : i32
       %kscales = vector.from_elements %ks0l, %ks1 : vector<2xi32>
-      // QK: C[token][query row] over the K = 128 issues; A = K FP4 with its UE8M0
-      // scale, B = Q E4M3 (scale 0x7F = 1)
-      %s0 = scf.for %h = %c0 to %ni step %c1 iter_args(%c = %zero4) -> (vector<4xf32>) {
-        %a = vector.extract %k[%h] : vector<4xi32> from vector<2x4xi32>
-        %b = vector.extract %q[%h] : vector<8xi32> from vector<2x8xi32>
-        %sa = vector.extract %kscales[%h] : i32 from vector<2xi32>
-        %mf = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-        scf.yield %mf : vector<4xf32>
-      }
-      %scale4 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
-      %s1 = arith.mulf %s0, %scale4 : vector<4xf32>
-      // Only a tile that reaches past seq_len or starts before win_start needs
-      // masking (wave-uniform branch): its scores of tokens outside [win_start,
-      // seq_len) become -inf (select: garbage K never survives), and those
-      // tokens' V scale word becomes 0 (E8M0 2^-127 times an FP4 value is
-      // finite), so 0xFF garbage never meets p = 0 in the PV MFMA.
+      // Only a tile that reaches past the block's first row's last position
+      // (lim_lo - 1) or starts before its last row's window (ws_hi) needs
+      // masking (wave-uniform branch; a decode: past seq_len or before the
+      // window): scores outside each row's own positions become -inf, and
+      // the V scale word of tokens outside every row's, [win_start, win_start
+      // + win_len), becomes 0 (E8M0 2^-127 times an FP4 value is finite), so
+      // 0xFF garbage never meets p = 0 in the PV MFMA.
       %end = arith.addi %first, %c16_i32 : i32
-      %past = arith.cmpi sgt, %end, %seq_len : i32
-      %before = arith.cmpi slt, %first, %win_start : i32
+      %past = arith.cmpi sgt, %end, %lim_lo : i32
+      %before = arith.cmpi slt, %first, %ws_hi : i32
       %partial = arith.ori %past, %before : i1
-      %mk:2 = scf.if %partial -> (vector<4xf32>, i32) {
-        %t0 = arith.shli %j, %c2_i32 : i32
-        %t1 = arith.addi %first, %t0 : i32
-        %t2 = vector.broadcast %t1 : i32 to vector<4xi32>
-        %tok = arith.addi %t2, %lane_tok_base : vector<4xi32>
-        %ws = vector.broadcast %win_start : i32 to vector<4xi32>
-        %rel = arith.subi %tok, %ws : vector<4xi32>
-        %wl = vector.broadcast %win_len : i32 to vector<4xi32>
-        %in = arith.cmpi ult, %rel, %wl : vector<4xi32>
-        %ninf4 = vector.broadcast %ninf : f32 to vector<4xf32>
-        %sm = arith.select %in, %s1, %ninf4 : vector<4xi1>, vector<4xf32>
+      %vs = scf.if %partial -> (i32) {
         %vt = arith.addi %first, %vtok : i32
         %vrel = arith.subi %vt, %win_start : i32
         %vin = arith.cmpi ult, %vrel, %win_len : i32
-        %vs = arith.select %vin, %vsw, %c0_i32 : i32
-        scf.yield %sm, %vs : vector<4xf32>, i32
+        %vsm = arith.select %vin, %vsw, %c0_i32 : i32
+        scf.yield %vsm : i32
       } else {
-        scf.yield %s1, %vsw : vector<4xf32>, i32
+        scf.yield %vsw : i32
       }
-      // online softmax in base 2. Every processed tile holds an in-context token,
-      // so nm is finite; on the first tile m = -inf gives alpha = 0 on l = 0 and
-      // acc = 0 (same as 1).
-      %tmax = func.call @row_max(%mk#0) : (vector<4xf32>) -> f32
-      %nm = arith.maxnumf %m, %tmax fastmath<nnan> : f32
-      %da = arith.subf %m, %nm : f32
-      %dal = arith.mulf %da, %log2e : f32
-      %alpha = rocdl.exp2 %dal f32 -> f32
-      %nm4 = vector.broadcast %nm : f32 to vector<4xf32>
-      %ps = arith.subf %mk#0, %nm4 : vector<4xf32>
-      %p = scf.for %i = %c0 to %c4 step %c1 iter_args(%pv = %zero4) -> (vector<4xf32>) {
-        %x = vector.extract %ps[%i] : f32 from vector<4xf32>
-        %xl = arith.mulf %x, %log2e : f32
-        %e = rocdl.exp2 %xl f32 -> f32
-        %n = vector.insert %e, %pv[%i] : f32 into vector<4xf32>
-        scf.yield %n : vector<4xf32>
+      // QK and the softmax per row tile. Every processed tile holds a
+      // position of the block; rows it holds none of keep their state.
+      %ones4 = arith.constant dense<1.0> : vector<4xf32>
+      %zp = arith.constant dense<0> : vector<4x4xi16>
+      %zp1 = arith.constant dense<0> : vector<4xi16>
+      %sm:4 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>) {
+        %ti = arith.index_cast %t : index to i32
+        %r0 = arith.muli %ti, %c16_i32 : i32
+        %live = arith.cmpi slt, %r0, %live_rows : i32
+        %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
+        %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
+        %res:4 = scf.if %live -> (f32, f32, f32, vector<4xi16>) {
+          %qt = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
+          %s = func.call @qk_scores(%k, %kscales, %qt, %softmax_scale, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, f32, index) -> vector<4xf32>
+          %sk = scf.if %partial -> (vector<4xf32>) {
+            %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
+            %wlt = vector.extract %row_wl[%t] : i32 from vector<4xi32>
+            %mk = func.call @mask_scores(%s, %first, %wst, %wlt) : (vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+            scf.yield %mk : vector<4xf32>
+          } else {
+            scf.yield %s : vector<4xf32>
+          }
+          %st:4 = func.call @softmax_step(%mt, %lt, %sk) : (f32, f32, vector<4xf32>) -> (f32, f32, f32, vector<4xi16>)
+          scf.yield %st#0, %st#1, %st#2, %st#3 : f32, f32, f32, vector<4xi16>
+        } else {
+          scf.yield %mt, %lt, %one_f, %zp1 : f32, f32, f32, vector<4xi16>
+        }
+        %mn = vector.insert %res#0, %mv[%t] : f32 into vector<4xf32>
+        %ln = vector.insert %res#1, %lv[%t] : f32 into vector<4xf32>
+        %an = vector.insert %res#2, %av[%t] : f32 into vector<4xf32>
+        %pn = vector.insert %res#3, %pv[%t] : vector<4xi16> into vector<4x4xi16>
+        scf.yield %mn, %ln, %an, %pn : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>
       }
-      %psum = func.call @row_sum(%p) : (vector<4xf32>) -> f32
-      %ls = arith.mulf %l, %alpha : f32
-      %nl = arith.addf %ls, %psum : f32
-      // P is rounded to bf16 for the PV MFMA; the running sum keeps fp32
-      %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
-      %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
       // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 2D + 16 B in
-      // LDS. Load h of chunk c is group g = floor(c D / 128) + h (min(4, D/32)
-      // words of it): byte (D + D/32 + g) & 3 of the scale word.
+      // LDS, once for every row tile. Load h of chunk c is group g = floor(c D
+      // / 128) + h (min(4, D/32) words of it): byte (D + D/32 + g) & 3 of the
+      // scale word.
       %vr0 = arith.muli %vtok, %v_row_bytes : i32
       %d2 = arith.shrui %di, %c1_i32 : i32
       %vr1 = arith.muli %chunk, %d2 : i32
@@ -590,7 +693,7 @@ module attributes {gpu.container_module} {
         %g = arith.addi %vsg, %hi : i32
         %gb = arith.andi %g, %c3_i32 : i32
         %sh = arith.shli %gb, %c3_i32 : i32
-        %sb = arith.shrui %mk#1, %sh : i32
+        %sb = arith.shrui %vs, %sh : i32
         %sbyte = arith.andi %sb, %c255_i32 : i32
         %sbits = arith.shli %sbyte, %c23_i32 : i32
         %scale = arith.bitcast %sbits : i32 to f32
@@ -608,120 +711,275 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
-      // PV: C[head dim][query] += V^T P, A read through the LDS transpose. The
-      // accumulators are rescaled only when some row's max moved (wave-uniform
-      // branch; skipping a multiply by exactly 1 changes nothing).
-      %moved = arith.cmpf une, %alpha, %one_f : f32
-      %ballot = rocdl.ballot %moved : i64
-      %any = arith.cmpi ne, %ballot, %c0_i64 : i64
+      // PV: C[head dim][query] += V^T P, A read through the LDS transpose once
+      // for every row tile. A row tile's accumulators are rescaled only when
+      // some row's max moved (wave-uniform branch; skipping a multiply by
+      // exactly 1 changes nothing).
       %c16i = arith.constant 16 : index
       %na = arith.divui %d, %c16i : index
-      %accr = scf.if %any -> (vector<16x4xf32>) {
-        %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
-        %r = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<16x4xf32>) {
-          %ai = vector.extract %a[%i] : vector<4xf32> from vector<16x4xf32>
-          %m4 = arith.mulf %ai, %a4 : vector<4xf32>
-          %an = vector.insert %m4, %a[%i] : vector<4xf32> into vector<16x4xf32>
-          scf.yield %an : vector<16x4xf32>
-        }
-        scf.yield %r : vector<16x4xf32>
-      } else {
-        scf.yield %acc : vector<16x4xf32>
-      }
       %t0 = arith.muli %vtok, %v_row_bytes : i32
       %t1 = arith.muli %chunk, %c8_i32 : i32
       %tbase = arith.addi %t0, %t1 : i32
-      %accn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %accr) -> (vector<16x4xf32>) {
+      %zf = arith.constant dense<0> : vector<16x4xi16>
+      %frags = scf.for %i = %c0 to %na step %c1 iter_args(%fv = %zf) -> (vector<16x4xi16>) {
         %ii = arith.index_cast %i : index to i32
         %io = arith.muli %ii, %c32_i32 : i32
         %off = arith.addi %tbase, %io : i32
         %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
         %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
-        %ai = vector.extract %a[%i] : vector<4xf32> from vector<16x4xf32>
-        %r = rocdl.mfma.f32.16x16x16bf16.1k %v, %pi, %ai, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-        %an = vector.insert %r, %a[%i] : vector<4xf32> into vector<16x4xf32>
-        scf.yield %an : vector<16x4xf32>
+        %fn = vector.insert %v, %fv[%i] : vector<4xi16> into vector<16x4xi16>
+        scf.yield %fn : vector<16x4xi16>
+      }
+      %accn = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+        %ti = arith.index_cast %t : index to i32
+        %r0 = arith.muli %ti, %c16_i32 : i32
+        %live = arith.cmpi slt, %r0, %live_rows : i32
+        %an = scf.if %live -> (vector<4x16x4xf32>) {
+          %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
+          %alpha = vector.extract %sm#2[%t] : f32 from vector<4xf32>
+          %moved = arith.cmpf une, %alpha, %one_f : f32
+          %ballot = rocdl.ballot %moved : i64
+          %any = arith.cmpi ne, %ballot, %c0_i64 : i64
+          %atr = scf.if %any -> (vector<16x4xf32>) {
+            %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
+            %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
+              %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
+              %m4 = arith.mulf %ai, %a4 : vector<4xf32>
+              %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
+              scf.yield %arn : vector<16x4xf32>
+            }
+            scf.yield %r : vector<16x4xf32>
+          } else {
+            scf.yield %at : vector<16x4xf32>
+          }
+          %pt = vector.extract %sm#3[%t] : vector<4xi16> from vector<4x4xi16>
+          %atn = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %atr) -> (vector<16x4xf32>) {
+            %v = vector.extract %frags[%i] : vector<4xi16> from vector<16x4xi16>
+            %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
+            %r = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %ai, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+            %arn = vector.insert %r, %ar[%i] : vector<4xf32> into vector<16x4xf32>
+            scf.yield %arn : vector<16x4xf32>
+          }
+          %anew = vector.insert %atn, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
+          scf.yield %anew : vector<4x16x4xf32>
+        } else {
+          scf.yield %a : vector<4x16x4xf32>
+        }
+        scf.yield %an : vector<4x16x4xf32>
       }
       gpu.barrier
-      return %nm, %nl, %accn : f32, f32, vector<16x4xf32>
+      return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
     }
 
-    // ---- outputs of a partition: bf16 partial normalized by its own sum, fp32
-    // max and sum (an empty partition writes 0, -inf, 0).
+    // ---- outputs of a partition, per live row: bf16 partial normalized by its
+    // own sum, fp32 max and sum (an empty partition writes 0, -inf, 0), at
+    // workspace row ((token * Hk + kvh) * P + part) * QG + head (partials
+    // [T, Hk, P, QG, D] by query token: a decode's [B, Hk, P, QG, D]). Each
+    // lane addresses its own row in 64 bits (the rows of a block's tokens
+    // lie Hk * P * QG rows apart).
     func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
-                                     %segm_sum: !llvm.ptr<1>, %m: f32, %l: f32,
-                                     %acc: vector<16x4xf32>, %seq: i32, %kvh: i32, %part: i32,
+                                     %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
+                                     %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
                                      %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
-                                     %d: index) {
+                                     %live_rows: i32, %rt: index, %d: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c16 = arith.constant 16 : index
       %na = arith.divui %d, %c16 : index
       %c0_i32 = arith.constant 0 : i32
       %c4_i32 = arith.constant 4 : i32
-      %c8_i32 = arith.constant 8 : i32
       %c15_i32 = arith.constant 15 : i32
-      %c32_i32 = arith.constant 32 : i32
-      %c4_i64 = arith.constant 4 : i64
-      // a partial row: D bf16
-      %c1_i32 = arith.constant 1 : i32
-      %di = arith.index_cast %d : index to i32
-      %row_bytes = arith.shli %di, %c1_i32 : i32
-      %row_bytes64 = arith.extui %row_bytes : i32 to i64
+      %c16_i32 = arith.constant 16 : i32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
-      %max_records = arith.constant 2147483647 : i64
+      %di = arith.index_cast %d : index to i32
+      %d64 = arith.extui %di : i32 to i64
       %lane = func.call @lane() : () -> i32
       %row = arith.andi %lane, %c15_i32 : i32
       %j = arith.shrui %lane, %c4_i32 : i32
-      %pos = arith.cmpf ogt, %l, %zero_f : f32
-      %den = arith.select %pos, %l, %one_f : f32
-      %inv = arith.divf %one_f, %den : f32
-      %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
-      // workspace row (seq * Hk + kvh) * P + part, in i64 (64-bit addressing)
-      %s64 = arith.extui %seq : i32 to i64
+      %j4 = arith.muli %j, %c4_i32 : i32
       %hk64 = arith.extui %num_kv_heads : i32 to i64
       %kvh64 = arith.extui %kvh : i32 to i64
       %np64 = arith.extui %num_partitions : i32 to i64
       %part64 = arith.extui %part : i32 to i64
-      %i0 = arith.muli %s64, %hk64 : i64
-      %i1 = arith.addi %i0, %kvh64 : i64
-      %i2 = arith.muli %i1, %np64 : i64
-      %i4 = arith.addi %i2, %part64 : i64
       %qg64 = arith.extui %qg : i32 to i64
-      %rows = arith.muli %i4, %qg64 : i64
-      %ob = arith.muli %rows, %row_bytes64 : i64
-      %out = "uq.buffer_rsrc"(%segm_out, %ob, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %sb = arith.muli %rows, %c4_i64 : i64
-      %maxr = "uq.buffer_rsrc"(%segm_max, %sb, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %sumr = "uq.buffer_rsrc"(%segm_sum, %sb, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %valid = arith.cmpi ult, %row, %qg : i32
-      scf.if %valid {
-        %b0 = arith.muli %row, %row_bytes : i32
-        %b1 = arith.muli %j, %c8_i32 : i32
-        %base = arith.addi %b0, %b1 : i32
-        scf.for %i = %c0 to %na step %c1 {
-          %ii = arith.index_cast %i : index to i32
-          %a = vector.extract %acc[%i] : vector<4xf32> from vector<16x4xf32>
-          %n = arith.mulf %a, %inv4 : vector<4xf32>
-          %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
-          %w = vector.bitcast %b : vector<4xbf16> to vector<2xi32>
-          %io = arith.muli %ii, %c32_i32 : i32
-          %off = arith.addi %base, %io : i32
-          rocdl.raw.ptr.buffer.store %w, %out, %off, %c0_i32, %c0_i32 : vector<2xi32>
-        }
-        %first = arith.cmpi eq, %j, %c0_i32 : i32
-        scf.if %first {
-          %o = arith.muli %row, %c4_i32 : i32
-          rocdl.raw.ptr.buffer.store %m, %maxr, %o, %c0_i32, %c0_i32 : f32
-          rocdl.raw.ptr.buffer.store %l, %sumr, %o, %c0_i32, %c0_i32 : f32
+      scf.for %t = %c0 to %rt step %c1 {
+        %ti = arith.index_cast %t : index to i32
+        %r0 = arith.muli %ti, %c16_i32 : i32
+        %rho = arith.addi %r0, %row : i32
+        %valid = arith.cmpi slt, %rho, %live_rows : i32
+        scf.if %valid {
+          %tau = arith.divui %rho, %qg : i32
+          %tq = arith.muli %tau, %qg : i32
+          %head = arith.subi %rho, %tq : i32
+          %tok = arith.addi %tok0, %tau : i32
+          %s64 = arith.extui %tok : i32 to i64
+          %i0 = arith.muli %s64, %hk64 : i64
+          %i1 = arith.addi %i0, %kvh64 : i64
+          %i2 = arith.muli %i1, %np64 : i64
+          %i3 = arith.addi %i2, %part64 : i64
+          %i4 = arith.muli %i3, %qg64 : i64
+          %h64 = arith.extui %head : i32 to i64
+          %ridx = arith.addi %i4, %h64 : i64
+          %mt = vector.extract %m[%t] : f32 from vector<4xf32>
+          %lt = vector.extract %l[%t] : f32 from vector<4xf32>
+          %pos = arith.cmpf ogt, %lt, %zero_f : f32
+          %den = arith.select %pos, %lt, %one_f : f32
+          %inv = arith.divf %one_f, %den : f32
+          %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
+          %e0 = arith.muli %ridx, %d64 : i64
+          %j64 = arith.extui %j4 : i32 to i64
+          %e1 = arith.addi %e0, %j64 : i64
+          %at = vector.extract %acc[%t] : vector<16x4xf32> from vector<4x16x4xf32>
+          scf.for %i = %c0 to %na step %c1 {
+            %ii = arith.index_cast %i : index to i32
+            %a = vector.extract %at[%i] : vector<4xf32> from vector<16x4xf32>
+            %n = arith.mulf %a, %inv4 : vector<4xf32>
+            %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
+            %io = arith.muli %ii, %c16_i32 : i32
+            %io64 = arith.extui %io : i32 to i64
+            %e2 = arith.addi %e1, %io64 : i64
+            %ptr = llvm.getelementptr %segm_out[%e2] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+            llvm.store %b, %ptr {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+          }
+          %first = arith.cmpi eq, %j, %c0_i32 : i32
+          scf.if %first {
+            %mp = llvm.getelementptr %segm_max[%ridx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            llvm.store %mt, %mp {alignment = 4 : i64} : f32, !llvm.ptr<1>
+            %sp = llvm.getelementptr %segm_sum[%ridx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            llvm.store %lt, %sp {alignment = 4 : i64} : f32, !llvm.ptr<1>
+          }
         }
       }
       return
     }
 
-    // rocdl.waves_per_eu = 3: the register budget of 3 waves per SIMD (<= 168 VGPRs);
-    // 4 waves (128) would spill.
+    // ---- the query block of this workgroup (grid x): its sequence, its first
+    // token in the query tensor (tok0), its tokens (ntok, <= 0: none) and
+    // the position of its first token in the sequence (pos0; it attends
+    // positions < pos0 + 1). Without query_start_loc (a decode) block x is
+    // sequence x's one token, row x of the query. Else sequence s's q_len =
+    // qsl[s + 1] - qsl[s] tokens are the last of its seq_len, in blocks of bt
+    // = floor(rows / QG) tokens: with search_seqs = 0 block x is sequence x's
+    // first block (the launcher's max query length fits one); else (vLLM's
+    // unified-attention grid) sequence s's blocks start at x = qsl[s] / bt
+    // + s, found by a binary search over the search_seqs sequences, and
+    // blocks past a sequence's tokens have none.
+    func.func private @query_block(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
+                                   %search_seqs: i32, %qg: i32, %rows: index)
+        -> (i32, i32, i32, i32, i32) {
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %x_ix = gpu.block_id x
+      %x = arith.index_cast %x_ix : index to i32
+      %rows_i = arith.index_cast %rows : index to i32
+      %bt0 = arith.divui %rows_i, %qg : i32
+      %bt = arith.maxui %bt0, %c1_i32 : i32
+      %null = llvm.mlir.zero : !llvm.ptr<1>
+      %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
+      %true = arith.constant true
+      %blk:4 = scf.if %decode -> (i32, i32, i32, i32) {
+        // seq, tok0, q_len, i0
+        scf.yield %x, %x, %c1_i32, %c0_i32 : i32, i32, i32, i32
+      } else {
+        %search = arith.cmpi ne, %search_seqs, %c0_i32 : i32
+        %sl:2 = scf.if %search -> (i32, i32) {
+          // the largest s with qsl[s] / bt + s <= x
+          %w:2 = scf.while (%lo = %c0_i32, %hi = %search_seqs) : (i32, i32) -> (i32, i32) {
+            %span = arith.subi %hi, %lo : i32
+            %more = arith.cmpi sgt, %span, %c1_i32 : i32
+            scf.condition(%more) %lo, %hi : i32, i32
+          } do {
+          ^bb0(%lo: i32, %hi: i32):
+            %sum = arith.addi %lo, %hi : i32
+            %mid = arith.shrui %sum, %c1_i32 : i32
+            %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+            %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+            %fq = arith.divui %qm, %bt : i32
+            %f = arith.addi %fq, %mid : i32
+            %le = arith.cmpi sle, %f, %x : i32
+            %nlo = arith.select %le, %mid, %lo : i32
+            %nhi = arith.select %le, %hi, %mid : i32
+            scf.yield %nlo, %nhi : i32, i32
+          }
+          %qp = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+          %q0 = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+          %fq = arith.divui %q0, %bt : i32
+          %f = arith.addi %fq, %w#0 : i32
+          %local = arith.subi %x, %f : i32
+          %i0 = arith.muli %local, %bt : i32
+          scf.yield %w#0, %i0 : i32, i32
+        } else {
+          scf.yield %x, %c0_i32 : i32, i32
+        }
+        %qp0 = llvm.getelementptr %query_start_loc[%sl#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %q0 = llvm.load %qp0 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %qp1 = llvm.getelementptr %qp0[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+        %q1 = llvm.load %qp1 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %q_len = arith.subi %q1, %q0 : i32
+        %tok0 = arith.addi %q0, %sl#1 : i32
+        scf.yield %sl#0, %tok0, %q_len, %sl#1 : i32, i32, i32, i32
+      }
+      %slp = llvm.getelementptr %seq_lens[%blk#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %seq_len = llvm.load %slp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      // tokens: min(bt, q_len - i0); none for a varlen block before its
+      // sequence's first (x below f(s): qsl[0] > 0) or past its last, or a
+      // sequence whose q_len passes its seq_len (nothing there is defined).
+      // A decode of an empty sequence has its token (pos0 = -1: no
+      // positions), whose rows get empty partials.
+      %left = arith.subi %blk#2, %blk#3 : i32
+      %n0 = arith.minsi %left, %bt : i32
+      %pos0 = arith.subi %seq_len, %left : i32
+      %neg_i0 = arith.cmpi slt, %blk#3, %c0_i32 : i32
+      %neg_pos = arith.cmpi slt, %pos0, %c0_i32 : i32
+      %bad0 = arith.ori %neg_i0, %neg_pos : i1
+      %varlen = arith.xori %decode, %true : i1
+      %bad = arith.andi %bad0, %varlen : i1
+      %ntok = arith.select %bad, %c0_i32, %n0 : i32
+      return %blk#0, %blk#1, %ntok, %pos0, %seq_len : i32, i32, i32, i32, i32
+    }
+
+    // ---- the lane's query row of each row tile t (16 t + (l & 15)): its own
+    // positions [ws, ws + wl), ws = max(0, limit - W) with a window W (else
+    // 0), limit = pos0 + token + 1 (the row's token within the block). Rows
+    // past live_rows take the last live row's (never stored).
+    func.func private @row_ranges(%pos0: i32, %qg: i32, %live_rows: i32, %sliding_window: i32,
+                                  %rt: index) -> (vector<4xi32>, vector<4xi32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %lane = func.call @lane() : () -> i32
+      %row = arith.andi %lane, %c15_i32 : i32
+      %last = arith.subi %live_rows, %c1_i32 : i32
+      %last0 = arith.maxsi %last, %c0_i32 : i32
+      %windowed = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
+      %z = arith.constant dense<0> : vector<4xi32>
+      %r:2 = scf.for %t = %c0 to %rt step %c1 iter_args(%wsv = %z, %wlv = %z) -> (vector<4xi32>, vector<4xi32>) {
+        %ti = arith.index_cast %t : index to i32
+        %r0 = arith.muli %ti, %c16_i32 : i32
+        %rho = arith.addi %r0, %row : i32
+        %rc = arith.minui %rho, %last0 : i32
+        %tau = arith.divui %rc, %qg : i32
+        %p1 = arith.addi %pos0, %tau : i32
+        %limit = arith.addi %p1, %c1_i32 : i32
+        %w0 = arith.subi %limit, %sliding_window : i32
+        %w1 = arith.maxsi %w0, %c0_i32 : i32
+        %ws = arith.select %windowed, %w1, %c0_i32 : i32
+        %wl = arith.subi %limit, %ws : i32
+        %wsn = vector.insert %ws, %wsv[%t] : i32 into vector<4xi32>
+        %wln = vector.insert %wl, %wlv[%t] : i32 into vector<4xi32>
+        scf.yield %wsn, %wln : vector<4xi32>, vector<4xi32>
+      }
+      return %r#0, %r#1 : vector<4xi32>, vector<4xi32>
+    }
+
+    // The register budget of each variant is its rocdl.waves_per_eu
+    // (uq.kernel_attrs): 3 waves per SIMD (<= 168 VGPRs) for one row tile (4
+    // would spill), fewer for the varlen variants' 2 and 4 row tiles, whose
+    // accumulators take 64 registers each at D = 256.
     gpu.func @uq_decode(
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
@@ -733,13 +991,17 @@ module attributes {gpu.container_module} {
         %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
         %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
-        %query_group: i32) kernel
-        attributes {known_block_size = array<i32: 64, 1, 1>, rocdl.waves_per_eu = 3 : i32} {
-      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+        %query_group: i32,
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %search_seqs: i32) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %rows = "uq.param"() {name = "rows"} : () -> index
       %d = "uq.param"() {name = "d"} : () -> index
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c15 = arith.constant 15 : index
+      %c16 = arith.constant 16 : index
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
       %c4_i32 = arith.constant 4 : i32
@@ -750,37 +1012,52 @@ module attributes {gpu.container_module} {
       %c0_i64 = arith.constant 0 : i64
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
-      %zero_acc = arith.constant dense<0.0> : vector<16x4xf32>
-      %seq_ix = gpu.block_id x
-      %seq = arith.index_cast %seq_ix : index to i32
+      %ninf4 = arith.constant dense<0xFF800000> : vector<4xf32>
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %zero_acc = arith.constant dense<0.0> : vector<4x16x4xf32>
+      // row tiles of 16 MFMA rows; a smaller block (rows 8) rotates fewer rows
+      %rt0 = arith.addi %rows, %c15 : index
+      %rt = arith.divui %rt0, %c16 : index
+      %tile_rows = arith.minui %rows, %c16 : index
       %kvh_ix = gpu.block_id y
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
       %part = arith.index_cast %part_ix : index to i32
-      %slp = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-      %seq_len = llvm.load %slp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-      // ---- sliding window W (0: none): only tokens >= win_start = max(0, seq_len - W)
-      // are attended. The walk is shifted to start at win_base, win_start rounded
-      // down to a tile: partition p walks the 256-token groups that start at
-      // win_base + (p + k*P)*256, k < TGPP, over rel_len = seq_len - win_base tokens.
-      // Nothing before win_base is loaded; the first tile masks tokens before
-      // win_start like the tail masks tokens >= seq_len. Coverage invariant (the
-      // launch policy's): P * TGPP * 256 >= rel_len, rel_len <= min(seq_len, W + 15).
+      %blk:5 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %query_group, %rows) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, index) -> (i32, i32, i32, i32, i32)
+      %ntok = arith.maxsi %blk#2, %c0_i32 : i32
+      %live_rows = arith.muli %ntok, %query_group : i32
+      // ---- the block's positions: its first token attends < lim_lo = pos0 + 1,
+      // its last < kv_end = pos0 + ntok (a decode: both seq_len). With a
+      // sliding window W (0: none) its first token attends >= win_start =
+      // max(0, lim_lo - W), its last >= ws_hi = max(0, kv_end - W). The walk
+      // starts at win_base, win_start rounded down to a tile: partition p walks
+      // the 256-token groups that start at win_base + (p + k*P)*256, k < TGPP,
+      // over rel_len = kv_end - win_base positions. Nothing before win_base is
+      // loaded; tiles that reach past lim_lo or start before ws_hi mask each
+      // row to its own positions. Coverage invariant (the launch policy's):
+      // P * TGPP * 256 >= rel_len, rel_len <= min(kv_end, W + ntok + 14).
       // Without a window win_base = win_start = 0 (the unshifted walk).
-      %w0 = arith.subi %seq_len, %sliding_window : i32
-      %w1 = arith.maxsi %w0, %c0_i32 : i32
+      %lim_lo = arith.addi %blk#3, %c1_i32 : i32
+      %kv_end = arith.addi %blk#3, %ntok : i32
       %windowed = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
+      %w0 = arith.subi %lim_lo, %sliding_window : i32
+      %w1 = arith.maxsi %w0, %c0_i32 : i32
       %win_start = arith.select %windowed, %w1, %c0_i32 : i32
+      %w2 = arith.subi %kv_end, %sliding_window : i32
+      %w3 = arith.maxsi %w2, %c0_i32 : i32
+      %ws_hi = arith.select %windowed, %w3, %c0_i32 : i32
       %tile_mask = arith.constant -16 : i32
       %win_base = arith.andi %win_start, %tile_mask : i32
-      %win_len = arith.subi %seq_len, %win_start : i32
-      %rel_len = arith.subi %seq_len, %win_base : i32
+      %win_len = arith.subi %kv_end, %win_start : i32
+      %rel_len = arith.subi %kv_end, %win_base : i32
       // ---- partition p owns the groups p, p + P, ... (at most TGPP); it processes
-      // only tiles that hold an in-context token (a flattened tile loop)
+      // only tiles that hold a position of the block (a flattened tile loop)
       %n0 = arith.addi %rel_len, %c255_i32 : i32
       %groups = arith.shrui %n0, %c8_i32 : i32
       %n1 = arith.subi %groups, %part : i32
-      %owns = arith.cmpi sgt, %n1, %c0_i32 : i32
+      %owns0 = arith.cmpi sgt, %n1, %c0_i32 : i32
+      %has_rows = arith.cmpi sgt, %live_rows, %c0_i32 : i32
+      %owns = arith.andi %owns0, %has_rows : i1
       %n2 = arith.maxsi %n1, %c1_i32 : i32
       %n3 = arith.subi %num_partitions, %c1_i32 : i32
       %n4 = arith.addi %n2, %n3 : i32
@@ -814,22 +1091,36 @@ module attributes {gpu.container_module} {
       %bs64 = arith.extui %block_size : i32 to i64
       %ps64 = arith.extui %pos_stride : i32 to i64
       %blk_bytes = arith.muli %bs64, %ps64 : i64
-      %seq64 = arith.extui %seq : i32 to i64
+      %seq64 = arith.extui %blk#0 : i32 to i64
       %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
       %bt_row = arith.muli %seq64, %mbps64 : i64
       %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+      %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt) : (i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
-      %fin:3 = scf.if %has_tiles -> (f32, f32, vector<16x4xf32>) {
-        func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %seq, %kvh, %query_group, %qg_max, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, index, index) -> ()
-        gpu.barrier
-        %zq = arith.constant dense<0> : vector<2x8xi32>
+      %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+        // the Q operands of every live row tile, through the one LDS Q area
+        %zq = arith.constant dense<0> : vector<4x2x8xi32>
         %ni = func.call @issues(%d) : (index) -> index
-        %q = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %zq) -> (vector<2x8xi32>) {
-          %qh = func.call @q_operand(%query_group, %h, %d) : (i32, index, index) -> vector<8xi32>
-          %n = vector.insert %qh, %acc[%h] : vector<8xi32> into vector<2x8xi32>
-          scf.yield %n : vector<2x8xi32>
+        %q = scf.for %t = %c0 to %rt step %c1 iter_args(%qa = %zq) -> (vector<4x2x8xi32>) {
+          %ti = arith.index_cast %t : index to i32
+          %r0 = arith.muli %ti, %c16_i32 : i32
+          %live = arith.cmpi slt, %r0, %live_rows : i32
+          %qn = scf.if %live -> (vector<4x2x8xi32>) {
+            func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
+            gpu.barrier
+            %tl = arith.subi %live_rows, %r0 : i32
+            %qt = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
+              %qh = func.call @q_operand(%tl, %h, %d) : (i32, index, index) -> vector<8xi32>
+              %n = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
+              scf.yield %n : vector<4x2x8xi32>
+            }
+            gpu.barrier
+            scf.yield %qt : vector<4x2x8xi32>
+          } else {
+            scf.yield %qa : vector<4x2x8xi32>
+          }
+          scf.yield %qn : vector<4x2x8xi32>
         }
-        gpu.barrier
         // software prefetch: tile 0 here; every tile issues the next tile's loads
         // before its own math. Two tiles per iteration so that the two load sets
         // alternate registers (no copies); an odd last tile runs after the loop.
@@ -837,40 +1128,40 @@ module attributes {gpu.container_module} {
         %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
         %npairs = arith.shrui %ntiles, %c1_i32 : i32
         %npairs_ix = arith.index_cast %npairs : i32 to index
-        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf, %l = %zero_f, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
+        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
           %pii = arith.index_cast %pi : index to i32
           %ta = arith.shli %pii, %c1_i32 : i32
           %tb = arith.addi %ta, %c1_i32 : i32
           %fb = func.call @tile_first(%tb, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
           %fa = func.call @tile_first(%ta, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %seq_len, %win_start, %win_len, %softmax_scale, %d) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32, index) -> (f32, f32, vector<16x4xf32>)
+          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
           // the last pair's prefetch targets no tile: it re-reads tile b's block-table
           // entry and gets a descriptor of 0 records (loads return zeros)
           %tc = arith.addi %tb, %c1_i32 : i32
-          %live = arith.cmpi slt, %tc, %ntiles : i32
-          %tn = arith.select %live, %tc, %tb : i32
-          %rec = arith.select %live, %blk_bytes, %c0_i64 : i64
+          %tlive = arith.cmpi slt, %tc, %ntiles : i32
+          %tn = arith.select %tlive, %tc, %tb : i32
+          %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
           %fc = func.call @tile_first(%tn, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
           %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %seq_len, %win_start, %win_len, %softmax_scale, %d) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32, index) -> (f32, f32, vector<16x4xf32>)
-          scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
+          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
         }
         %odd = arith.andi %ntiles, %c1_i32 : i32
         %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
-        %tail:3 = scf.if %has_odd -> (f32, f32, vector<16x4xf32>) {
+        %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
           %tl = arith.subi %ntiles, %c1_i32 : i32
           %fl = func.call @tile_first(%tl, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %seq_len, %win_start, %win_len, %softmax_scale, %d) : (f32, f32, vector<16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<2x8xi32>, i32, i32, i32, i32, f32, index) -> (f32, f32, vector<16x4xf32>)
-          scf.yield %st#0, %st#1, %st#2 : f32, f32, vector<16x4xf32>
+          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
         } else {
-          scf.yield %loop#0, %loop#1, %loop#2 : f32, f32, vector<16x4xf32>
+          scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
         }
-        scf.yield %tail#0, %tail#1, %tail#2 : f32, f32, vector<16x4xf32>
+        scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
       } else {
-        scf.yield %ninf, %zero_f, %zero_acc : f32, f32, vector<16x4xf32>
+        scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %seq, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, f32, f32, vector<16x4xf32>, i32, i32, i32, i32, i32, i32, index) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
       gpu.return
     }
   }
@@ -882,7 +1173,9 @@ module attributes {gpu.container_module} {
         %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %qg: i32, %num_partitions: i32,
         %out_stride_seq: i32, %out_stride_head: i32,
-        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_seqs: i32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
       %lane_ix = gpu.thread_id x
       %lane = arith.index_cast %lane_ix : index to i32
@@ -1013,7 +1306,26 @@ module attributes {gpu.container_module} {
       %v1433 = arith.shli %v1432, %c1_i64 : i64
       %v1435 = "uq.buffer_rsrc"(%output, %v1433, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %v1436 = arith.bitcast %v1425 : bf16 to i16
-      rocdl.raw.ptr.buffer.store %v1436, %v1435, %v1389, %c0_i32, %c0_i32 : i16
+      // varlen (query_start_loc set; grid x = the query tokens): only rows
+      // query_start_loc[0] .. query_start_loc[num_seqs] - 1 are queries, the
+      // rest padding whose partials no decode wrote
+      %qnull = llvm.mlir.zero : !llvm.ptr<1>
+      %qhas = llvm.icmp "ne" %query_start_loc, %qnull : !llvm.ptr<1>
+      %in_span = scf.if %qhas -> (i1) {
+        %q0 = llvm.load %query_start_loc invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %qep = llvm.getelementptr %query_start_loc[%num_seqs] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %qe = llvm.load %qep invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %ge = arith.cmpi sge, %seq, %q0 : i32
+        %lt = arith.cmpi slt, %seq, %qe : i32
+        %in = arith.andi %ge, %lt : i1
+        scf.yield %in : i1
+      } else {
+        %true = arith.constant true
+        scf.yield %true : i1
+      }
+      scf.if %in_span {
+        rocdl.raw.ptr.buffer.store %v1436, %v1435, %v1389, %c0_i32, %c0_i32 : i16
+      }
       gpu.return
     }
   }
@@ -1080,7 +1392,7 @@ module attributes {gpu.container_module} {
   // - Tokens of a tile outside [window start, seq_len) are clamped to a
   //   valid token for the copy (no read past the used block table entries,
   //   no garbage slot ever loaded) and masked to -inf.
-  // uq.min_ctas_per_sm: the CTAs per SM each variant is built for
+  // uq.kernel_attrs: the CTAs per SM each variant is built for
   // (nvvm.minctasm: ptxas keeps registers <= 72 for 7, <= 96 for 5,
   // <= 128 for 4, <= 168 for 3, <= 255 for 2), chosen by measuring on the
   // H200: the decode is bound by issue and dependency latency, so the
@@ -1093,7 +1405,7 @@ module attributes {gpu.container_module} {
   // loop's later changes, 3 CTAs at D = 256, QG <= 8 (168 registers) again
   // 2-6% slower, and 5 and 4 at D = 128 4-9%. Shared memory
   // (@uq_sm90_shared_bytes) allows them.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.min_ctas_per_sm = [5, 5, 4, 3, 2, 2]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The dynamic shared memory the decode is launched with: @uq_decode's
@@ -1103,6 +1415,65 @@ module attributes {gpu.container_module} {
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @uq_sm90_shared_bytes} : i32
     // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
     llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
+
+    // ---- this CTA's query token (grid x): without query_start_loc (a
+    // decode) block x is sequence x's one token, query row x, over its
+    // seq_len positions. With it (varlen, search_seqs = the sequences, grid
+    // x = the query tokens) token x belongs to the largest s with qsl[s] <=
+    // x (a binary search), is its token i = x - qsl[s] of q_len = qsl[s + 1]
+    // - qsl[s], the last of seq_len, and attends the positions < seq_len -
+    // q_len + i + 1: the decode of a sequence of that length (a per-token
+    // pseudo-decode: the cache is read once per query token). Returns the
+    // sequence, the token's row, its length and whether it is a query
+    // (padding past qsl[search_seqs], or a q_len over seq_len, is not).
+    func.func private @uq_sm90_query_token(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
+                                           %search_seqs: i32, %x: i32) -> (i32, i32, i32, i1) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %true = arith.constant true
+      %null = llvm.mlir.zero : !llvm.ptr<1>
+      %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
+      %r:4 = scf.if %decode -> (i32, i32, i32, i1) {
+        %lp = llvm.getelementptr %seq_lens[%x] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        scf.yield %x, %x, %len, %true : i32, i32, i32, i1
+      } else {
+        %w:2 = scf.while (%lo = %c0, %hi = %search_seqs) : (i32, i32) -> (i32, i32) {
+          %span = arith.subi %hi, %lo : i32
+          %more = arith.cmpi sgt, %span, %c1 : i32
+          scf.condition(%more) %lo, %hi : i32, i32
+        } do {
+        ^bb0(%lo: i32, %hi: i32):
+          %sum = arith.addi %lo, %hi : i32
+          %mid = arith.shrui %sum, %c1 : i32
+          %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+          %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+          %le = arith.cmpi sle, %qm, %x : i32
+          %nlo = arith.select %le, %mid, %lo : i32
+          %nhi = arith.select %le, %hi, %mid : i32
+          scf.yield %nlo, %nhi : i32, i32
+        }
+        %q0p = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %q0 = llvm.load %q0p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %q1p = llvm.getelementptr %q0p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+        %q1 = llvm.load %q1p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %lp = llvm.getelementptr %seq_lens[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %i = arith.subi %x, %q0 : i32
+        %q_len = arith.subi %q1, %q0 : i32
+        %l0 = arith.subi %len, %q_len : i32
+        %l1 = arith.addi %l0, %i : i32
+        %limit = arith.addi %l1, %c1 : i32
+        %in0 = arith.cmpi sge, %i, %c0 : i32
+        %in1 = arith.cmpi slt, %i, %q_len : i32
+        %in2 = arith.cmpi sge, %l0, %c0 : i32
+        %in01 = arith.andi %in0, %in1 : i1
+        %valid = arith.andi %in01, %in2 : i1
+        %eff = arith.select %valid, %limit, %c0 : i32
+        scf.yield %w#0, %x, %eff, %valid : i32, i32, i32, i1
+      }
+      return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i1
+    }
 
     // A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
     // (3 and 4 measured slower there, at 2 CTAs per SM as at 4), 3 for the
@@ -2073,6 +2444,8 @@ module attributes {gpu.container_module} {
         %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
         %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
         %query_group: i32,
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %search_seqs: i32,
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %out_stride_seq: i32, %out_stride_head: i32,
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
@@ -2164,8 +2537,8 @@ module attributes {gpu.container_module} {
       %t = arith.andi %lane, %c3 : i32
       %g8 = arith.addi %g, %c8 : i32
       %t2 = arith.shli %t, %c1 : i32
-      %seq_ix = gpu.block_id x
-      %seq = arith.index_cast %seq_ix : index to i32
+      %blk_x_ix = gpu.block_id x
+      %blk_x = arith.index_cast %blk_x_ix : index to i32
       %kvh_ix = gpu.block_id y
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
@@ -2174,8 +2547,13 @@ module attributes {gpu.container_module} {
       %walk_lg = func.call @uq_sm90_walk_log2() : () -> i32
       %c1_w = arith.constant 1 : i32
       %group_tiles = arith.shli %c1_w, %walk_lg : i32
-      %sl_p = llvm.getelementptr %seq_lens[%seq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-      %seq_len = llvm.load %sl_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      // the sequence whose cache this CTA reads, the query (and output and
+      // partials) row of its token and the positions it attends
+      %qt:4 = func.call @uq_sm90_query_token(%query_start_loc, %seq_lens, %search_seqs, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32) -> (i32, i32, i32, i1)
+      %seq = arith.addi %qt#0, %c0 : i32
+      %qtok = arith.addi %qt#1, %c0 : i32
+      %seq_len = arith.addi %qt#2, %c0 : i32
+      %qtok64 = arith.extui %qtok : i32 to i64
       // ---- Q's loads, issued first: their latency overlaps the dependent
       // chain of the sequence length, the block table and the first tile's
       // copies below (the rotation after them needs only registers). A
@@ -2194,7 +2572,7 @@ module attributes {gpu.container_module} {
       %seq64 = arith.extui %seq : i32 to i64
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
-      %qrow_seq = arith.muli %seq64, %qss64 : i64
+      %qrow_seq = arith.muli %qtok64, %qss64 : i64
       %hq0 = arith.muli %kvh, %qgi : i32
       %rsh = arith.subi %c5, %lsh : i32
       %qr0 = arith.shli %warp, %rsh : i32
@@ -3080,7 +3458,7 @@ module attributes {gpu.container_module} {
       // (max, L) per row, and the cluster merges them itself (below).
       %ncta = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_nctarank;", "=r" : () -> i32
       %merge = arith.cmpi eq, %ncta, %num_partitions : i32
-      %hk_p0 = arith.muli %seq, %num_kv_heads : i32
+      %hk_p0 = arith.muli %qtok, %num_kv_heads : i32
       %hk_p1 = arith.addi %hk_p0, %kvh : i32
       %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
       %prow = arith.addi %hk_p2, %part : i32
@@ -3190,7 +3568,10 @@ module attributes {gpu.container_module} {
       // branching over the partition slots past P (8 - P of them do no
       // loads and no arithmetic); a second barrier keeps every CTA's
       // shared memory alive until all have read it.
-      scf.if %merge {
+      // a padding token (varlen) writes no output: its whole cluster (one
+      // token's partitions) skips the merge together
+      %merge_out = arith.andi %merge, %qt#3 : i1
+      scf.if %merge_out {
         llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
         %rank = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_ctarank;", "=r" : () -> i32
         %gi0 = arith.muli %rank, %c128 : i32
@@ -3205,7 +3586,7 @@ module attributes {gpu.container_module} {
         %has_sink = llvm.icmp "ne" %sinks, %null_s : !llvm.ptr<1>
         %oss64 = arith.extui %out_stride_seq : i32 to i64
         %osh64 = arith.extui %out_stride_head : i32 to i64
-        %oseq = arith.muli %seq64, %oss64 : i64
+        %oseq = arith.muli %qtok64, %oss64 : i64
         %out_i = llvm.ptrtoint %output : !llvm.ptr<1> to i64
         %c3_64 = arith.constant 3 : i64
         %c7_64 = arith.constant 7 : i64
@@ -3361,7 +3742,9 @@ module attributes {gpu.container_module} {
         %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %qg: i32, %num_partitions: i32,
         %out_stride_seq: i32, %out_stride_head: i32,
-        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_seqs: i32) kernel
         attributes {uq.block_size = "d"} {
       %c0 = arith.constant 0 : i32
       %c4 = arith.constant 4 : i32
@@ -3547,7 +3930,26 @@ module attributes {gpu.container_module} {
       %a2 = arith.addi %a0, %a1 : i64
       %a3 = arith.addi %a2, %t64 : i64
       %outp = llvm.getelementptr %output[%a3] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-      llvm.store %obi, %outp {alignment = 2 : i64} : i16, !llvm.ptr<1>
+      // varlen (query_start_loc set; grid x = the query tokens): only rows
+      // query_start_loc[0] .. query_start_loc[num_seqs] - 1 are queries, the
+      // rest padding whose partials no decode wrote
+      %qnull = llvm.mlir.zero : !llvm.ptr<1>
+      %qhas = llvm.icmp "ne" %query_start_loc, %qnull : !llvm.ptr<1>
+      %in_span = scf.if %qhas -> (i1) {
+        %q0 = llvm.load %query_start_loc invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %qep = llvm.getelementptr %query_start_loc[%num_seqs] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+        %qe = llvm.load %qep invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+        %ge = arith.cmpi sge, %seq, %q0 : i32
+        %lt = arith.cmpi slt, %seq, %qe : i32
+        %in = arith.andi %ge, %lt : i1
+        scf.yield %in : i1
+      } else {
+        %true = arith.constant true
+        scf.yield %true : i1
+      }
+      scf.if %in_span {
+        llvm.store %obi, %outp {alignment = 2 : i64} : i16, !llvm.ptr<1>
+      }
       gpu.return
     }
   }

@@ -19,12 +19,13 @@ static uint32_t align_up(uint32_t x, uint32_t a) { return (x + a - 1) / a * a; }
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
-// Registers a wave holds in the unified file: the AGPRs start at the first
-// multiple of 4 after the arch VGPRs (rsrc3 ACCUM_OFFSET).
+// Registers a wave holds in the unified file. On gfx90a and later the
+// metadata's .vgpr_count is already the total: the arch VGPRs rounded up to
+// 4 (rsrc3 ACCUM_OFFSET) plus the AGPRs after them (checked on
+// decode_d256_rows64: v0..v255 and a0..a222 used, .vgpr_count 479,
+// .agpr_count 223), so .agpr_count is part of it, not added to it.
 static uint64_t unified_vgprs(const uq_kernel_info_t *kernel) {
-  if (kernel->agpr_count == 0)
-    return kernel->vgpr_count;
-  return (uint64_t)align_up(kernel->vgpr_count, 4) + kernel->agpr_count;
+  return kernel->vgpr_count;
 }
 
 // sm_90 (CUDA occupancy calculator facts for compute capability 9.0): 64K

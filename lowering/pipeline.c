@@ -183,15 +183,16 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
     uq_emit_error(op, "uq.variants must be an array of dictionaries");
     return false;
   }
-  // Optional, parallel to uq.variants: the CTAs per SM each variant is
-  // built for (an NVIDIA kernel's register budget, nvvm.minctasm).
-  MlirAttribute min_ctas = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("uq.min_ctas_per_sm"));
-  if (!mlirAttributeIsNull(min_ctas) &&
-      (!mlirAttributeIsAArray(min_ctas) ||
-       mlirArrayAttrGetNumElements(min_ctas) !=
+  // Optional, parallel to uq.variants: attributes each variant's kernels
+  // get (a dictionary per entry: the register budget of a variant, e.g.
+  // rocdl.waves_per_eu on gfx950, nvvm.minctasm on sm_90a).
+  MlirAttribute kernel_attrs = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("uq.kernel_attrs"));
+  if (!mlirAttributeIsNull(kernel_attrs) &&
+      (!mlirAttributeIsAArray(kernel_attrs) ||
+       mlirArrayAttrGetNumElements(kernel_attrs) !=
            mlirArrayAttrGetNumElements(variants))) {
-    uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers, "
+    uq_emit_error(op, "uq.kernel_attrs must be an array of dictionaries, "
                       "one per entry of uq.variants");
     return false;
   }
@@ -203,13 +204,13 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
     }
     uq_variant_t v = base;
     snprintf(v.key, sizeof(v.key), "%.63s", stem);
-    if (!mlirAttributeIsNull(min_ctas)) {
-      MlirAttribute n = mlirArrayAttrGetElement(min_ctas, i);
-      if (!mlirAttributeIsAInteger(n)) {
-        uq_emit_error(op, "uq.min_ctas_per_sm must be an array of integers");
+    if (!mlirAttributeIsNull(kernel_attrs)) {
+      v.kernel_attrs = mlirArrayAttrGetElement(kernel_attrs, i);
+      if (!mlirAttributeIsADictionary(v.kernel_attrs)) {
+        uq_emit_error(op, "uq.kernel_attrs must be an array of dictionaries, "
+                          "one per entry of uq.variants");
         return false;
       }
-      v.min_ctas = (int32_t)mlirIntegerAttrGetValueInt(n);
     }
     for (intptr_t e = 0; e < mlirDictionaryAttrGetNumElements(dict); ++e) {
       MlirNamedAttribute entry = mlirDictionaryAttrGetElement(dict, e);
@@ -228,6 +229,8 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
         v.head_dim = (uint32_t)value;
       else if (key.length == 6 && strncmp(key.data, "qg_max", 6) == 0)
         v.qg_max = (uint32_t)value;
+      else if (key.length == 4 && strncmp(key.data, "rows", 4) == 0)
+        v.rows = (uint32_t)value;
       size_t used;
       used = strlen(v.key);
       snprintf(v.key + used, sizeof(v.key) - used, "_%.*s%" PRId64,
@@ -237,6 +240,12 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
                (int)key.length, key.data, value);
       append_binding(v.bindings, sizeof(v.bindings), key, value);
     }
+    // A decode of `rows` query rows serves query groups up to 16 (one MFMA
+    // row tile of heads) and up to its rows; one of `qg_max` holds qg_max.
+    if (v.rows && !v.qg_max)
+      v.qg_max = v.rows < 16 ? v.rows : 16;
+    if (v.qg_max && !v.rows)
+      v.rows = v.qg_max;
     if (!append_variant(out_variants, out_count, &v)) {
       *oom = true;
       return false;
@@ -364,12 +373,15 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
               mlirAttributeIsNull(mlirOperationGetAttributeByName(
                   f, mlirStringRefCreateFromCString("gpu.kernel"))))
             continue;
-          if (variant->min_ctas > 0)
-            mlirOperationSetAttributeByName(
-                f, mlirStringRefCreateFromCString("nvvm.minctasm"),
-                mlirIntegerAttrGet(
-                    mlirIntegerTypeGet(mlirOperationGetContext(f), 32),
-                    variant->min_ctas));
+          for (intptr_t a = 0;
+               !mlirAttributeIsNull(variant->kernel_attrs) &&
+               a < mlirDictionaryAttrGetNumElements(variant->kernel_attrs);
+               ++a) {
+            MlirNamedAttribute attr =
+                mlirDictionaryAttrGetElement(variant->kernel_attrs, a);
+            mlirOperationSetAttributeByName(f, mlirIdentifierStr(attr.name),
+                                            attr.attribute);
+          }
           MlirStringRef fname = symbol_name(f);
           char renamed[192];
           snprintf(renamed, sizeof(renamed), "%.*s%s", (int)fname.length,

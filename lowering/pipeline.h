@@ -16,8 +16,9 @@ extern "C" {
 
 // One kernel variant: a gpu.module, one of its targets and one of its
 // `uq.variants` entries. The entries' values are the uq.param bindings; two
-// of them also describe what the variant serves: `d` (head dim) and `qg_max`
-// (query groups 1..qg_max). A module with several targets
+// of them also describe what the variant serves: `d` (head dim), `qg_max`
+// (query groups 1..qg_max) and `rows` (a decode's query rows: tokens x QG). A
+// module with several targets
 // (`[#rocdl.target<...>, #nvvm.target<...>]`) has every entry for each; the
 // keys of the second and later targets carry the target's tag
 // ("store_sm90_d256"), and the module's `uq.target_params` (one dictionary
@@ -25,16 +26,21 @@ extern "C" {
 typedef struct uq_variant_s {
   char module[64];      // gpu.module symbol, e.g. "uq_decode"
   char stem[64];        // the module without "uq_" (+ "_<tag>"), e.g. "decode"
-  char key[96];         // "decode_d256_qg_max8": stem + "_<name><value>"...
+  char key[96];         // "decode_d256_rows8": stem + "_<name><value>"...
   char bindings[96];    // uq-specialize options, e.g. "lanes=32,d=256"
   char suffix[64];      // appended to kernel names, e.g. "_sm90_d256"
   char target[16];      // the chip of the target compiled: "gfx950" or "sm_90a"
   int32_t target_index; // which of the gpu.module's targets (0: the first)
   int32_t target_count; // how many it names (0: none, which means gfx950)
   uint32_t head_dim;    // the `d` entry, 0 when absent
-  uint32_t qg_max;      // the `qg_max` entry, 0 when absent
-  int32_t min_ctas;     // NVIDIA: CTAs per SM ptxas must leave room for
-                        // (the module's uq.min_ctas_per_sm entry), 0: none
+  uint32_t qg_max;      // the `qg_max` entry (a decode of `rows`: min(rows,
+                        // 16)), 0 when absent
+  uint32_t rows;        // the `rows` entry: a decode's query rows per
+                        // workgroup (one of `qg_max`: qg_max), 0 when absent
+  // The module's uq.kernel_attrs entry (a dictionary the variant's kernels
+  // get: its register budget), or a null attribute. Owned by the module's
+  // context.
+  MlirAttribute kernel_attrs;
 } uq_variant_t;
 
 // True for a variant of an NVIDIA (#nvvm.target) gpu.module.

@@ -26,6 +26,14 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SOFTMAX_SCALE,      // f32
   UQ_DECODE_ARG_SLIDING_WINDOW,     // i32 W: only tokens >= seq_len - W; 0 none
   UQ_DECODE_ARG_QUERY_GROUP,        // i32 QG, 1 .. the record's qg_max
+  // Since 0.6 (varlen attention): grid x counts query blocks of
+  // floor(rows / QG) tokens of one sequence (the record's rows); partials
+  // are [T, Hk, P, QG, D] by query token.
+  UQ_DECODE_ARG_QUERY_START_LOC, // i32* [B + 1]; 0: a decode (block x =
+                                 // sequence x's one token, query row x)
+  UQ_DECODE_ARG_SEARCH_SEQS,     // i32 0: block x = sequence x (its query
+                                 // fits one block); n: blocks of the n
+                                 // sequences from qsl[s] / bt + s (search)
   UQ_DECODE_ARG_COUNT,
   // sm_90a only: the output of a decode that merges its partitions itself
   // (launched with the P CTAs of each (sequence, kv head) as one cluster,
@@ -50,6 +58,11 @@ typedef enum uq_reduce_arg_e {
   UQ_REDUCE_ARG_OUT_STRIDE_SEQ,  // i32 elements
   UQ_REDUCE_ARG_OUT_STRIDE_HEAD, // i32 elements
   UQ_REDUCE_ARG_SINKS,           // f32* [Hq] attention sinks; 0 (null): none
+  // Since 0.6: a varlen run's query_start_loc (grid x = its T query tokens;
+  // rows outside query_start_loc[0] .. [num_seqs] - 1 are padding, not
+  // written); 0: a decode (grid x = the sequences).
+  UQ_REDUCE_ARG_QUERY_START_LOC, // i32* [num_seqs + 1]
+  UQ_REDUCE_ARG_NUM_SEQS,        // i32
   UQ_REDUCE_ARG_COUNT,
 } uq_reduce_arg_t;
 

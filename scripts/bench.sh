@@ -31,7 +31,7 @@ for name in "${names[@]}"; do
   format) "$build/tools/uq-bench-format/uq-bench-format" ;;
   sim)
     "$build/tools/uq-bench-sim/uq-bench-sim"
-    "$build/tools/uq-bench-sim/uq-bench-sim" --decode "$build/kernels/decode_d256_qg_max8.hsaco"
+    "$build/tools/uq-bench-sim/uq-bench-sim" --decode "$build/kernels/decode_d256_rows8.hsaco"
     ;;
   kernels) UQ_KERNEL_DIR="$build/kernels" "$build/test/unit/kernels/uq_kernels_sim_bench" 32768 ;;
   run)

@@ -14,7 +14,13 @@
 #                             random, heavy-tailed and adversarial values,
 #                             skipped, repeated and past-the-cache slots,
 #                             fused strides, poison outside the slots kept
-#   uq-run --backend=cuda     whole decode steps against the host oracles
+#                             and varlen runs (verify chunks, a mixed step,
+#                             a captured varlen run)
+#   uq-run --backend=cuda     whole decode and varlen steps against the host
+#                             oracles
+#   test/gpu/torch_varlen.py  uqrt.store and ultraquant_unified_attention on
+#                             torch CUDA tensors, eager and captured in
+#                             torch.cuda.graph (skips without torch)
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)
@@ -41,4 +47,8 @@ run "$uq_run" --backend=cuda --head-dim=128 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=128 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=64 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=64 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --query-len=4 --qg=16 --kv-heads=1 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --mixed --batch=8 --max-seq=8192 --sinks --sliding-window=2000 --seed="$UQ_TEST_SEED"
+run env PYTHONPATH="$(dirname "$0")/../python" UQRT_LIBRARY="$build/runtime/libuqrt.so" \
+  python3 "$(dirname "$0")/../test/gpu/torch_varlen.py"
 exit $status

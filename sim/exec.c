@@ -106,6 +106,10 @@ static inline uq_status_t exec_one(uq_sim_ctx_t *c, uq_sim_wave_t *w,
       w->state = WAVE_BARRIER;
       return UQ_OK;
     case UQ_OP_S_WAITCNT:
+      // gfx9 simm16: vmcnt in [3:0] and [15:14] (lgkmcnt, expcnt: no
+      // model; one wave at a time, every access is complete at issue).
+      uq_sim_vm_wait(w, (in->simm & 0xF) | ((in->simm >> 10) & 0x30));
+      return UQ_OK;
     case UQ_OP_S_WAITCNT_VSCNT:
     case UQ_OP_S_NOP:
     case UQ_OP_S_SETPRIO:
@@ -162,6 +166,25 @@ static uq_status_t run_wave(uq_sim_ctx_t *c, uq_sim_wave_t *w) {
     w->pc = next;
     if (w->state != WAVE_RUN)
       return UQ_OK;
+  }
+}
+
+void uq_sim_vm_issue(uq_sim_ctx_t *c, uq_sim_wave_t *w, uint64_t bytes) {
+  // A 64th outstanding operation would overflow vmcnt's 6 bits: the
+  // hardware stalls the issue until the oldest retires.
+  if (w->vm_count == 64)
+    uq_sim_vm_wait(w, 63);
+  w->vm_bytes[(w->vm_head + w->vm_count++) & 63] = (uint32_t)bytes;
+  w->vm_inflight += bytes;
+  if (w->vm_inflight > c->cnt->vmem_inflight_peak)
+    c->cnt->vmem_inflight_peak = w->vm_inflight;
+}
+
+void uq_sim_vm_wait(uq_sim_wave_t *w, uint32_t vmcnt) {
+  while (w->vm_count > vmcnt) {
+    w->vm_inflight -= w->vm_bytes[w->vm_head];
+    w->vm_head = (uint8_t)((w->vm_head + 1) & 63);
+    --w->vm_count;
   }
 }
 
@@ -237,6 +260,8 @@ static uq_status_t init_wave(uq_sim_wave_t *w, const uq_sim_kernel_setup_t *k,
                              uint64_t dispatch_addr, uint64_t queue_addr,
                              uint32_t wg_items) {
   memset(w->s, 0, sizeof(w->s));
+  w->vm_head = w->vm_count = 0;
+  w->vm_inflight = 0;
   w->scc = 0;
   w->state = WAVE_RUN;
   w->executed = 0;

@@ -24,6 +24,13 @@ typedef struct uq_sim_wave_s {
   uint32_t mode;
   uint8_t scc;
   uint8_t state;
+  // Vector memory operations issued and not yet waited for (vmcnt, loads
+  // and stores alike on gfx9), oldest first in a ring: the bytes each
+  // load reads (0 for a store), and their sum. s_waitcnt vmcnt(N) retires
+  // the oldest until N remain (uq_sim_counters_t.vmem_inflight_peak).
+  uint32_t vm_bytes[64];
+  uint8_t vm_head, vm_count;
+  uint64_t vm_inflight;
 } uq_sim_wave_t;
 
 typedef struct uq_sim_ctx_s {
@@ -55,6 +62,11 @@ typedef struct uq_sim_ctx_s {
   uint64_t recent_lines[1024];
   uint32_t trace_wg[3], trace_wave;
 } uq_sim_ctx_t;
+
+// Issue (and retire, from uq_sim_exec_vmem and s_waitcnt) of a wave's
+// vector memory operations; the counter keeps the launch's highest sum.
+void uq_sim_vm_issue(uq_sim_ctx_t *c, uq_sim_wave_t *w, uint64_t bytes);
+void uq_sim_vm_wait(uq_sim_wave_t *w, uint32_t vmcnt);
 
 // The host bytes of [a, a + n) in device memory, or NULL (a fault).
 static inline uint8_t *mem_at(uq_sim_ctx_t *c, uint64_t a, uint32_t n) {

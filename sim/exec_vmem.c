@@ -142,5 +142,6 @@ uq_status_t uq_sim_exec_vmem(uq_sim_ctx_t *c, uq_sim_wave_t *w,
   }
   cnt->global_bytes_read += bytes_read;
   cnt->global_bytes_written += bytes_written;
+  uq_sim_vm_issue(c, w, bytes_read);
   return UQ_OK;
 }

@@ -49,6 +49,10 @@ typedef struct uq_sim_counters_s {
   // Distinct 128-byte lines of device memory that loads (vector and scalar)
   // read: the launch's traffic if every line were fetched once.
   uint64_t global_lines_read;
+  // The most bytes one wave had in flight in vector memory loads: issued
+  // and not yet waited for by s_waitcnt vmcnt (what the memory system must
+  // hold for it, whatever the latency: the prefetch depth in bytes).
+  uint64_t vmem_inflight_peak;
 } uq_sim_counters_t;
 
 typedef struct uq_sim_launch_s {

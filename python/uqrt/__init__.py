@@ -10,6 +10,10 @@ library is found through $UQRT_LIBRARY, the install tree, the build tree
                         num_blocks=64, max_blocks_per_seq=8, max_batch=4)
         plan.run(query, kv_cache, block_tables, seq_lens, output)
 
+A serving engine calls uqrt.ultraquant_unified_attention(...) and
+uqrt.store(...) (vLLM's argument names and shapes; torch tensors on a GPU,
+numpy on the host and sim backends): see uqrt.serving.
+
 Head dims 64, 128 and 256 (HEAD_DIMS): Plan and the cache functions take
 head_dim (default 256), the vector functions read it from their argument.
 """
@@ -23,6 +27,7 @@ from .format import (bf16_from_float, cache_read_slot, cache_write,
                      reference_decode_exact, slot_decode, slot_encode, wht,
                      wht256)
 from .runtime import Context, Plan
+from .serving import UnifiedAttention, store, ultraquant_unified_attention
 
 
 def runtime_version():
@@ -40,4 +45,5 @@ __all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM", "HEAD_DIMS",
            "runtime_version", "bf16_from_float", "float_from_bf16", "wht",
            "wht256", "slot_encode", "slot_decode", "group_encode",
            "new_cache", "cache_write", "cache_read_slot",
-           "reference_decode_exact", "launch_policy"]
+           "reference_decode_exact", "launch_policy", "UnifiedAttention",
+           "ultraquant_unified_attention", "store"]

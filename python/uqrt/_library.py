@@ -142,13 +142,23 @@ class DecodeConfig(CheckedStructure):
                 ("key_stride_token", ctypes.c_int64),
                 ("key_stride_head", ctypes.c_int64),
                 ("value_stride_token", ctypes.c_int64),
-                ("value_stride_head", ctypes.c_int64)]
+                ("value_stride_head", ctypes.c_int64),
+                # Since 0.6 (uq_plan_run_varlen).
+                ("max_query_len", ctypes.c_uint32),
+                ("max_num_tokens", ctypes.c_uint32)]
 
 
 class LaunchWalk(CheckedStructure):
     _fields_ = [("num_partitions", ctypes.c_int32),
                 ("groups_per_partition", ctypes.c_int32),
                 ("group_tiles", ctypes.c_int32)]
+
+
+class VarlenShape(CheckedStructure):
+    _fields_ = [("variant", ctypes.c_char * 32),
+                ("block_tokens", ctypes.c_uint32),
+                ("num_blocks", ctypes.c_uint32),
+                ("walk", LaunchWalk)]
 
 
 class PlanInfo(CheckedStructure):
@@ -165,7 +175,7 @@ class KernelCounters(CheckedStructure):
     _fields_ = [(name, ctypes.c_uint64) for name in (
         "wave_instructions", "mfma_instructions", "global_bytes_read",
         "global_bytes_written", "lds_bytes_read", "lds_bytes_written",
-        "workgroups", "global_lines_read")]
+        "workgroups", "global_lines_read", "vmem_inflight_peak")]
 
 
 class CacheLayout(CheckedStructure):
@@ -201,7 +211,9 @@ class DecodeProblem(CheckedStructure):
                 ("output_stride_seq", ctypes.c_int64),
                 ("output_stride_head", ctypes.c_int64),
                 ("sliding_window", ctypes.c_int32),
-                ("sinks", ctypes.c_void_p)]
+                ("sinks", ctypes.c_void_p),
+                # Since 0.6 (varlen attention).
+                ("query_start_loc", ctypes.c_void_p)]
 
 
 def _candidates():
@@ -323,8 +335,17 @@ def _declare(lib):
                           "stream"),
         "uq_plan_last_store_counters": (c_status, [V, P(KernelCounters)],
                                         "plan out_store"),
+        # Since 0.6: varlen attention (absent from older libraries).
+        "uq_plan_run_varlen": (c_status, [V, u32, u32, u32] + [ptr] * 7 + [V],
+                               "plan num_seqs num_tokens max_query_len query "
+                               "kv_cache block_tables seq_lens "
+                               "query_start_loc sinks output stream"),
+        "uq_plan_varlen_shape": (c_status, [V, u32, u32, u32, P(VarlenShape)],
+                                 "plan num_seqs num_tokens max_query_len "
+                                 "out_shape"),
     }
-    optional = ("uq_plan_store", "uq_plan_last_store_counters")
+    optional = ("uq_plan_store", "uq_plan_last_store_counters",
+                "uq_plan_run_varlen", "uq_plan_varlen_shape")
     functions = {}
     for name, (restype, argtypes, params) in signatures.items():
         if name in optional and not hasattr(lib, name):

@@ -185,10 +185,12 @@ def cache_read_slot(cache, block, offset, kv_head, head_dim=HEAD_DIM):
 def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
                            softmax_scale=None, sliding_window=0,
                            sinks=None, q_overflow="saturate",
-                           head_dim=HEAD_DIM):
+                           head_dim=HEAD_DIM, query_start_loc=None):
     """The exact (float64) reference decode: bf16 output [B, Hq, D] of
     query bf16 [B, Hq, D]; softmax_scale defaults to 1/sqrt(D), as a
-    plan's."""
+    plan's. With query_start_loc (int32 [B + 1], varlen attention) the
+    query and output are [T, Hq, D] over the T = query_start_loc[B] query
+    tokens, each the last of its sequence's tokens, causal."""
     layout = _layout(cache, head_dim)
     d = layout.head_dim
     if softmax_scale is None:
@@ -200,12 +202,18 @@ def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
     if tables.ndim != 2:
         raise invalid("block_tables: expected int32 [B, max_blocks_per_seq]")
     hq = layout.num_kv_heads * query_group
-    q = _buffers.host(query, "query", "bf16", (b, hq, d))
+    rows, qsl = b, None
+    if query_start_loc is not None:
+        qsl = _buffers.host(query_start_loc, "query_start_loc", "i32", (b + 1,))
+        rows = int(query_start_loc[b])
+        if rows < 0:
+            raise invalid(f"query_start_loc[{b}] = {rows} is negative")
+    q = _buffers.host(query, "query", "bf16", (rows, hq, d))
     t = _buffers.host(block_tables, "block_tables", "i32", tables.shape)
     lens = _buffers.host(seq_lens, "seq_lens", "i32", (b,))
     s = (_buffers.host(sinks, "sinks", "f32", (hq,)).address
          if sinks is not None else None)
-    out = np.zeros((b, hq, d), np.uint16)
+    out = np.zeros((rows, hq, d), np.uint16)
     problem = DecodeProblem(
         num_seqs=b, query_group=query_group, cache=layout,
         max_blocks_per_seq=tables.shape[1], softmax_scale=softmax_scale,
@@ -214,7 +222,8 @@ def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
         kv_cache=cache.ctypes.data, block_tables=t.address,
         seq_lens=lens.address, output=out.ctypes.data,
         output_stride_seq=hq * d, output_stride_head=d,
-        sliding_window=sliding_window, sinks=s)
+        sliding_window=sliding_window, sinks=s,
+        query_start_loc=qsl.address if qsl is not None else None)
     check(lib.uq_reference_decode_exact(ctypes.byref(problem)))
     return out
 

@@ -11,10 +11,12 @@ pointers or __cuda_array_interface__ objects and nothing is copied.
 
 import ctypes
 
+import numpy as np
+
 from . import _buffers
 from ._library import (HEAD_DIM, ContextOptions, DecodeConfig,
-                       KernelCounters, LaunchWalk, PlanInfo, c_device_ptr,
-                       c_string, check, lib, slot_content_bytes)
+                       KernelCounters, LaunchWalk, PlanInfo, VarlenShape,
+                       c_device_ptr, c_string, check, lib, slot_content_bytes)
 from ._status import Error, StatusCode, invalid
 
 BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3, "cuda": 4}
@@ -140,7 +142,10 @@ class Plan:
     fused QKV tensor's query view. For store(): key and value bf16
     [tokens, num_kv_heads, D] with key_strides / value_strides (token,
     head) in elements (None: contiguous), at most max_store_tokens tokens
-    (0: max_batch), slot_mapping int64 [tokens].
+    (0: max_batch), slot_mapping int64 [tokens]. For run_varlen():
+    query and output [num_tokens, Hq, D] (the strides' seq step tokens),
+    query_start_loc int32 [num_seqs + 1]; max_query_len (0: 1) and
+    max_num_tokens (0: max_batch * max_query_len) bound its calls.
     """
 
     def __init__(self, context, *, num_kv_heads, query_group, block_size,
@@ -148,7 +153,8 @@ class Plan:
                  head_dim=HEAD_DIM, padded_slot=None,
                  max_kv_splits=0, softmax_scale=0.0, query_strides=None,
                  output_strides=None, sliding_window=0, max_store_tokens=0,
-                 key_strides=None, value_strides=None):
+                 key_strides=None, value_strides=None, max_query_len=0,
+                 max_num_tokens=0):
         config = DecodeConfig()
         if padded_slot is None:
             padded_slot = slot_content_bytes(head_dim)
@@ -167,6 +173,8 @@ class Plan:
                 (config.output_stride_seq,
                  config.output_stride_head) = output_strides
             config.max_store_tokens = max_store_tokens
+            config.max_query_len = max_query_len
+            config.max_num_tokens = max_num_tokens
             if key_strides is not None:
                 config.key_stride_token, config.key_stride_head = key_strides
             if value_strides is not None:
@@ -192,6 +200,9 @@ class Plan:
         self.key_strides = tuple(key_strides or (row, head_dim))
         self.value_strides = tuple(value_strides or (row, head_dim))
         self.max_store_tokens = max_store_tokens or max_batch
+        self.max_query_len = max_query_len or 1
+        self.max_num_tokens = (max_num_tokens or
+                               min(max_batch * self.max_query_len, 1 << 24))
 
     def close(self):
         if self._handle:
@@ -323,6 +334,81 @@ class Plan:
         self._call(lambda q, c, t, l, k, o, s: lib.uq_plan_run_with_sinks(
             handle, batch, q, c, t, l, k, o, s), inputs + [sink, out],
             [False] * 5 + [True], stream)
+
+    # ---- varlen ------------------------------------------------------------
+
+    @staticmethod
+    def _need_varlen():
+        if not hasattr(lib, "uq_plan_run_varlen"):
+            raise Error(StatusCode.UNIMPLEMENTED,
+                        "the loaded libuqrt predates varlen attention (0.6)")
+
+    def varlen_shape(self, num_seqs, num_tokens, max_query_len):
+        """How a varlen run of that host shape launches
+        (uq_plan_varlen_shape): variant, block_tokens, num_blocks, walk."""
+        self._need_varlen()
+        v = VarlenShape()
+        check(lib.uq_plan_varlen_shape(self.handle, num_seqs, num_tokens,
+                                       max_query_len, ctypes.byref(v)))
+        w = v.walk
+        return {"variant": v.variant.decode(), "block_tokens": v.block_tokens,
+                "num_blocks": v.num_blocks,
+                "walk": {"num_partitions": w.num_partitions,
+                         "groups_per_partition": w.groups_per_partition,
+                         "group_tiles": w.group_tiles}}
+
+    def run_varlen(self, query, kv_cache, block_tables, seq_lens,
+                   query_start_loc, output, *, sinks=None, num_seqs=None,
+                   num_tokens=None, max_query_len=None, stream=None):
+        """Varlen attention (uq_plan_run_varlen): every sequence's new query
+        tokens, causal over its cache. num_seqs and num_tokens default to
+        query_start_loc's and query's leading extents; max_query_len (the
+        longest q_len, a host-side fact) defaults to the longest of a numpy
+        query_start_loc, and on a GPU to the plan's max_query_len."""
+        self._need_varlen()
+        if num_seqs is None:
+            num_seqs = self._count(query_start_loc, "query_start_loc",
+                                   None) - 1
+        t = self._count(query, "query", num_tokens)
+        if max_query_len is None:
+            if isinstance(query_start_loc, np.ndarray) and num_seqs >= 1:
+                lens = np.diff(np.asarray(query_start_loc[:num_seqs + 1],
+                                          np.int64))
+                max_query_len = max(1, int(lens.max()) if lens.size else 1)
+            else:
+                max_query_len = self.max_query_len
+        for name, value, top in (("num_seqs", num_seqs, self.max_batch),
+                                 ("num_tokens", t, self.max_num_tokens),
+                                 ("max_query_len", max_query_len,
+                                  self.max_query_len)):
+            if not isinstance(value, (int, np.integer)) or not (
+                    1 <= value <= top):
+                raise invalid(f"{name} {value!r} outside 1..{top}")
+        num_seqs, t, max_query_len = int(num_seqs), int(t), int(max_query_len)
+        hq, d = self.num_query_heads, self.head_dim
+        buffers = [
+            self._buffer(query, "query", "bf16", (t, hq, d),
+                         (*self.query_strides, 1)),
+            self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape()),
+            self._buffer(block_tables, "block_tables", "i32",
+                         (num_seqs, self.max_blocks_per_seq)),
+            self._buffer(seq_lens, "seq_lens", "i32", (num_seqs,)),
+            self._buffer(query_start_loc, "query_start_loc", "i32",
+                         (num_seqs + 1,)),
+        ]
+        sink = (self._buffer(sinks, "sinks", "f32", (hq,))
+                if sinks is not None else None)
+        out = self._buffer(output, "output", "bf16", (t, hq, d),
+                           (*self.output_strides, 1), writable=True)
+        handle = self.handle
+        if sink is None:
+            self._call(lambda q, c, b, l, s0, o, s: lib.uq_plan_run_varlen(
+                handle, num_seqs, t, max_query_len, q, c, b, l, s0, 0, o, s),
+                buffers + [out], [False] * 5 + [True], stream)
+        else:
+            self._call(lambda q, c, b, l, s0, k, o, s: lib.uq_plan_run_varlen(
+                handle, num_seqs, t, max_query_len, q, c, b, l, s0, k, o, s),
+                buffers + [sink, out], [False] * 6 + [True], stream)
 
     # ---- store -------------------------------------------------------------
 

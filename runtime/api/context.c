@@ -184,6 +184,12 @@ static uq_status_t parse_objects(uq_context_t *context,
                             "1..%d, the query groups a plan can ask for",
                             i, source->variant, source->qg_max,
                             UQ_VARIANT_MAX_QUERY_GROUP);
+    if (source->kind == UQ_VARIANT_KIND_DECODE && source->rows &&
+        source->rows < source->qg_max)
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "code object %zu (%s): rows %u is below qg_max %u "
+                            "(a block holds at least one token's heads)",
+                            i, source->variant, source->rows, source->qg_max);
     object->source = *source;
     ++context->object_count;
     UQ_RETURN_IF_ERROR(
@@ -224,7 +230,11 @@ static void list_records(const uq_context_t *context, uq_variant_kind_t kind,
     const uq_variant_record_t *r = &context->objects[i].source;
     if (r->kind != kind)
       continue;
-    if (kind == UQ_VARIANT_KIND_DECODE)
+    if (kind == UQ_VARIANT_KIND_DECODE && uq_rt_record_rows(r) > r->qg_max)
+      snprintf(out + used, size - used, "%s%s (%s, D %u, QG 1-%u, %u rows)",
+               listed ? ", " : "", r->variant, uq_rt_record_target(r),
+               r->head_dim, r->qg_max, uq_rt_record_rows(r));
+    else if (kind == UQ_VARIANT_KIND_DECODE)
       snprintf(out + used, size - used, "%s%s (%s, D %u, QG 1-%u)",
                listed ? ", " : "", r->variant, uq_rt_record_target(r),
                r->head_dim, r->qg_max);
@@ -241,6 +251,7 @@ static void list_records(const uq_context_t *context, uq_variant_kind_t kind,
 uq_status_t uq_rt_context_find_variant(uq_context_t *context,
                                        uq_variant_kind_t kind,
                                        uint32_t head_dim, uint32_t query_group,
+                                       uint32_t rows,
                                        uq_rt_object_t **out_object) {
   *out_object = NULL;
   for (size_t i = 0; i < context->object_count; ++i) {
@@ -248,13 +259,24 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
     if (r->kind != kind || r->head_dim != head_dim ||
         strcmp(uq_rt_record_target(r), context->target) != 0)
       continue;
-    if (kind == UQ_VARIANT_KIND_DECODE &&
-        (r->qg_max < query_group ||
-         (*out_object && (*out_object)->source.qg_max <= r->qg_max)))
-      continue;
-    *out_object = &context->objects[i];
-    if (kind != UQ_VARIANT_KIND_DECODE)
+    if (kind != UQ_VARIANT_KIND_DECODE) {
+      *out_object = &context->objects[i];
       break;
+    }
+    if (r->qg_max < query_group)
+      continue;
+    // The smallest block that holds `rows`, else the largest block; among
+    // equal blocks the smallest qg_max.
+    if (*out_object) {
+      const uq_variant_record_t *b = &(*out_object)->source;
+      uint32_t have = uq_rt_record_rows(b), cand = uq_rt_record_rows(r);
+      int better = have < rows    ? cand > have
+                   : cand != have ? cand >= rows && cand < have
+                                  : r->qg_max < b->qg_max;
+      if (!better)
+        continue;
+    }
+    *out_object = &context->objects[i];
   }
   if (*out_object)
     return UQ_OK;

@@ -31,6 +31,12 @@ static inline const char *uq_rt_record_target(const uq_variant_record_t *r) {
   return r->target ? r->target : "gfx950";
 }
 
+// The query rows a decode record's workgroup holds (its qg_max in tables
+// from before rows).
+static inline uint32_t uq_rt_record_rows(const uq_variant_record_t *r) {
+  return r->rows ? r->rows : r->qg_max;
+}
+
 // A GPU backend (hip, cuda) keeps a run's tables on the device: the plan
 // never reads them back to check them (a run neither copies nor waits) and
 // its kernels skip what they cannot serve. The sim and host backends check
@@ -54,13 +60,16 @@ struct uq_context_s {
 
 // Finds the code object whose record serves a kernel of `kind` for the
 // context's target (gfx950, or sm_90a on the CUDA backend) for
-// `head_dim` (and, for decode, `query_group`: the smallest qg_max >= it);
+// `head_dim` (and, for decode, `query_group` <= its qg_max, with the
+// smallest rows >= `rows`, else the largest rows: a decode asks for QG
+// rows, a varlen run for its longest query's tokens x QG);
 // otherwise UNIMPLEMENTED listing the table's records of that kind, or
 // NOT_FOUND when the table has none of that kind.
 // Borrowed.
 uq_status_t uq_rt_context_find_variant(uq_context_t *context,
                                        uq_variant_kind_t kind,
                                        uint32_t head_dim, uint32_t query_group,
+                                       uint32_t rows,
                                        uq_rt_object_t **out_object);
 // Loads `object` onto the device and looks up its kernel (once; later calls
 // return at once). Takes the context mutex.

@@ -27,6 +27,8 @@ const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_SM90_ARG_COUNT] = {
     [UQ_DECODE_ARG_SOFTMAX_SCALE] = {"softmax_scale", BV, 4},
     [UQ_DECODE_ARG_SLIDING_WINDOW] = {"sliding_window", BV, 4},
     [UQ_DECODE_ARG_QUERY_GROUP] = {"query_group", BV, 4},
+    [UQ_DECODE_ARG_QUERY_START_LOC] = {"query_start_loc", GB, 8},
+    [UQ_DECODE_ARG_SEARCH_SEQS] = {"search_seqs", BV, 4},
     [UQ_DECODE_SM90_ARG_OUTPUT] = {"output", GB, 8},
     [UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
     [UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
@@ -50,6 +52,8 @@ const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
     [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
     [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
     [UQ_REDUCE_ARG_SINKS] = {"sinks", GB, 8},
+    [UQ_REDUCE_ARG_QUERY_START_LOC] = {"query_start_loc", GB, 8},
+    [UQ_REDUCE_ARG_NUM_SEQS] = {"num_seqs", BV, 4},
 };
 
 const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT] = {

@@ -13,6 +13,20 @@
 #include "uq/policy.h"
 #include "uq/reference.h"
 
+// A decode kernel of the plan: its record, argument layout and kernarg
+// segment (pre-packed with the plan's constants; NULL on the host backend,
+// which runs no kernel but takes the record's block size).
+typedef struct decode_kernel_s {
+  uq_rt_object_t *object;
+  uq_rt_arg_layout_t layout;
+  uint8_t *args;
+  uint32_t rows; // query rows of a block (uq_rt_record_rows)
+} decode_kernel_t;
+
+// The most decode records a plan holds (gfx950 ships rows 8, 16 and 64 for
+// D = 256).
+#define MAX_DECODE_KERNELS 4
+
 struct uq_plan_s {
   uq_context_t *context;
   uq_decode_config_t config; // defaults resolved
@@ -42,13 +56,22 @@ struct uq_plan_s {
   uint64_t workspace_rows;
   uq_device_ptr_t segm_out, segm_max, segm_sum;
   uint64_t workspace_bytes;
-  // Kernel backends.
-  uq_rt_object_t *decode, *reduce;
-  uq_rt_arg_layout_t decode_layout, reduce_layout;
-  uint8_t *decode_args, *reduce_args;
-  // Host copies of seq lens, one block-table row and sinks for the sim/host
-  // checks.
-  int32_t *seq_lens_host, *tables_host;
+  // Workspace rows of one kv head: query tokens x partitions (a varlen run
+  // of T tokens takes at most workspace_tokens / T partitions).
+  uint64_t workspace_tokens;
+  // Decode kernels, by rows: [0] serves uq_plan_run (the smallest block of
+  // QG rows); a plan for varlen runs also holds the larger blocks up to the
+  // one serving max_query_len x QG rows (a run takes the smallest that holds
+  // its max_query_len tokens, else the largest). Empty on the host backend
+  // without records.
+  decode_kernel_t kernels[MAX_DECODE_KERNELS];
+  uint32_t kernel_count;
+  uq_rt_object_t *reduce;
+  uq_rt_arg_layout_t reduce_layout;
+  uint8_t *reduce_args;
+  // Host copies of seq lens, query_start_loc, one block-table row and
+  // sinks for the sim/host checks.
+  int32_t *seq_lens_host, *qsl_host, *tables_host;
   float *sinks_host;
   int counted;
   uq_kernel_counters_t last_decode, last_reduce;
@@ -68,7 +91,7 @@ struct uq_plan_s {
 // strides: heads at least a row apart, sequences past the last head.
 static uq_status_t check_strides(const char *what, int64_t stride_seq,
                                  int64_t stride_head, uint32_t heads,
-                                 uint32_t max_batch, uint32_t head_dim) {
+                                 uint32_t max_rows, uint32_t head_dim) {
   // The int32 range first: it also keeps the span below from overflowing.
   if (stride_seq < 0 || stride_seq > INT32_MAX || stride_head > INT32_MAX)
     return INVALID("%s strides (%lld, %lld) do not fit the kernel's int32 "
@@ -78,7 +101,7 @@ static uq_status_t check_strides(const char *what, int64_t stride_seq,
     return INVALID("%s_stride_head %lld overlaps rows of %u elements", what,
                    (long long)stride_head, head_dim);
   int64_t span = (int64_t)(heads - 1) * stride_head + head_dim;
-  if (max_batch > 1 && stride_seq < span)
+  if (max_rows > 1 && stride_seq < span)
     return INVALID("%s_stride_seq %lld overlaps the %u heads of the previous "
                    "sequence (needs >= %lld)",
                    what, (long long)stride_seq, heads, (long long)span);
@@ -113,6 +136,11 @@ static uq_status_t check_config(const uq_decode_config_t *in,
     return INVALID("num_blocks %u must be in 1..2^31-1", in->num_blocks);
   if (in->max_batch == 0 || in->max_batch > 65535)
     return INVALID("max_batch %u must be in 1..65535", in->max_batch);
+  if (in->max_query_len > 65536)
+    return INVALID("max_query_len %u must be at most 65536", in->max_query_len);
+  if (in->max_num_tokens > (1u << 24))
+    return INVALID("max_num_tokens %u must be at most 2^24",
+                   in->max_num_tokens);
   if (in->max_kv_splits > 512)
     return INVALID("max_kv_splits %u must be at most 512", in->max_kv_splits);
   // The bound on the scale (issue 29; FLT_MAX was accepted and the sim's
@@ -158,6 +186,16 @@ static uq_status_t check_config(const uq_decode_config_t *in,
                           in->padded_slot, in->block_size, in->num_kv_heads,
                           in->padded_slot, (unsigned long long)block_bytes);
   uint32_t hq = in->num_kv_heads * in->query_group;
+  if (out->max_query_len == 0)
+    out->max_query_len = 1;
+  if (out->max_num_tokens == 0) {
+    uint64_t tokens = (uint64_t)in->max_batch * out->max_query_len;
+    out->max_num_tokens = (uint32_t)(tokens < (1u << 24) ? tokens : (1u << 24));
+  }
+  // Query and output rows: the sequences of a decode, the tokens of a
+  // varlen run.
+  uint32_t max_rows =
+      in->max_batch > out->max_num_tokens ? in->max_batch : out->max_num_tokens;
   if (out->softmax_scale == 0.0f)
     out->softmax_scale = (float)(1.0 / sqrt((double)D));
   if (out->max_kv_splits == 0)
@@ -176,9 +214,9 @@ static uq_status_t check_config(const uq_decode_config_t *in,
       out->output_stride_head <= INT32_MAX)
     out->output_stride_seq = (int64_t)hq * out->output_stride_head;
   TRY(check_strides("query", out->query_stride_seq, out->query_stride_head, hq,
-                    in->max_batch, D));
+                    max_rows, D));
   TRY(check_strides("output", out->output_stride_seq, out->output_stride_head,
-                    hq, in->max_batch, D));
+                    hq, max_rows, D));
   // The kernel reads a kv head's QG query rows at 32-bit byte offsets from
   // the group's first row (the group's base itself is 64-bit).
   uint64_t group_bytes =
@@ -229,35 +267,22 @@ void uq_plan_destroy(uq_plan_t *plan) {
   uq_status_free(uq_context_free(context, plan->segm_max));
   uq_status_free(uq_context_free(context, plan->segm_sum));
   uq_rt_free(&context->allocator, plan->policies);
-  uq_rt_free(&context->allocator, plan->decode_args);
+  for (uint32_t k = 0; k < plan->kernel_count; ++k)
+    uq_rt_free(&context->allocator, plan->kernels[k].args);
   uq_rt_free(&context->allocator, plan->reduce_args);
   uq_rt_free(&context->allocator, plan->seq_lens_host);
+  uq_rt_free(&context->allocator, plan->qsl_host);
   uq_rt_free(&context->allocator, plan->tables_host);
   uq_rt_free(&context->allocator, plan->sinks_host);
   uq_rt_store_deinitialize(context, &plan->store);
   uq_rt_free(&context->allocator, plan);
 }
 
-// Finds the variant serving the plan, then checks, loads and pre-packs it.
-static uq_status_t prepare_kernel(uq_plan_t *plan, uq_variant_kind_t kind,
-                                  uq_rt_object_t **out_object,
-                                  uq_rt_arg_layout_t *out_layout,
-                                  uint8_t **out_args) {
-  TRY(uq_rt_context_find_variant(plan->context, kind, plan->config.head_dim,
-                                 plan->config.query_group, out_object));
-  if (kind == UQ_VARIANT_KIND_DECODE)
-    return uq_rt_kernel_prepare(
-        plan->context, *out_object, uq_rt_decode_arg_specs,
-        uq_rt_decode_arg_count(&(*out_object)->source), out_layout, out_args);
-  return uq_rt_kernel_prepare(plan->context, *out_object,
-                              uq_rt_reduce_arg_specs, UQ_REDUCE_ARG_COUNT,
-                              out_layout, out_args);
-}
-
 // An sm_90a decode merges the partitions itself, with no reduce launch, for
 // P = 1 and, as clusters of P CTAs, up to plan->cluster_merge_max.
 static uint32_t merge_max_partitions(const uq_plan_t *plan) {
-  return plan->decode_layout.count == UQ_DECODE_SM90_ARG_COUNT
+  return plan->kernel_count &&
+                 plan->kernels[0].layout.count == UQ_DECODE_SM90_ARG_COUNT
              ? plan->cluster_merge_max
              : 0;
 }
@@ -292,40 +317,48 @@ static uint32_t f32_bits(float value) {
   return bits;
 }
 
+// Checks, loads and pre-packs the plan's decode kernels and its reduce.
 static uq_status_t prepare_kernels(uq_plan_t *plan) {
   const uq_decode_config_t *c = &plan->config;
-  TRY(prepare_kernel(plan, UQ_VARIANT_KIND_DECODE, &plan->decode,
-                     &plan->decode_layout, &plan->decode_args));
-  TRY(prepare_kernel(plan, UQ_VARIANT_KIND_REDUCE, &plan->reduce,
-                     &plan->reduce_layout, &plan->reduce_args));
-  const uint32_t *d = plan->decode_layout.offset;
-  uint8_t *a = plan->decode_args;
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_OUT], 8, plan->segm_out);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_MAX], 8, plan->segm_max);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_SUM], 8, plan->segm_sum);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY_GROUP], 4, c->query_group);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_SIZE], 4, c->block_size);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_PADDED_SLOT], 4, c->padded_slot);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_SEQ], 4,
-                (uint64_t)c->query_stride_seq);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_HEAD], 4,
-                (uint64_t)c->query_stride_head);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ], 4,
-                c->max_blocks_per_seq);
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SOFTMAX_SCALE], 4,
-                f32_bits(c->softmax_scale));
-  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SLIDING_WINDOW], 4, c->sliding_window);
-  uq_rt_arg_put(a, plan->decode_layout.block_count[1], 4, c->num_kv_heads);
-  if (merge_max_partitions(plan)) {
-    uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ], 4,
-                  (uint64_t)c->output_stride_seq);
-    uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD], 4,
-                  (uint64_t)c->output_stride_head);
+  for (uint32_t k = 0; k < plan->kernel_count; ++k) {
+    decode_kernel_t *kernel = &plan->kernels[k];
+    TRY(uq_rt_kernel_prepare(plan->context, kernel->object,
+                             uq_rt_decode_arg_specs,
+                             uq_rt_decode_arg_count(&kernel->object->source),
+                             &kernel->layout, &kernel->args));
+    const uint32_t *d = kernel->layout.offset;
+    uint8_t *a = kernel->args;
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_OUT], 8, plan->segm_out);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_MAX], 8, plan->segm_max);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_SUM], 8, plan->segm_sum);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY_GROUP], 4, c->query_group);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_SIZE], 4, c->block_size);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_PADDED_SLOT], 4, c->padded_slot);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_SEQ], 4,
+                  (uint64_t)c->query_stride_seq);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_HEAD], 4,
+                  (uint64_t)c->query_stride_head);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_MAX_BLOCKS_PER_SEQ], 4,
+                  c->max_blocks_per_seq);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_SOFTMAX_SCALE], 4,
+                  f32_bits(c->softmax_scale));
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_SLIDING_WINDOW], 4, c->sliding_window);
+    uq_rt_arg_put(a, kernel->layout.block_count[1], 4, c->num_kv_heads);
+    if (merge_max_partitions(plan)) {
+      uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ], 4,
+                    (uint64_t)c->output_stride_seq);
+      uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD], 4,
+                    (uint64_t)c->output_stride_head);
+    }
   }
-
+  TRY(uq_rt_context_find_variant(plan->context, UQ_VARIANT_KIND_REDUCE,
+                                 c->head_dim, 0, 0, &plan->reduce));
+  TRY(uq_rt_kernel_prepare(plan->context, plan->reduce, uq_rt_reduce_arg_specs,
+                           UQ_REDUCE_ARG_COUNT, &plan->reduce_layout,
+                           &plan->reduce_args));
   const uint32_t *r = plan->reduce_layout.offset;
-  a = plan->reduce_args;
+  uint8_t *a = plan->reduce_args;
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_OUT], 8, plan->segm_out);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_MAX], 8, plan->segm_max);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_SUM], 8, plan->segm_sum);
@@ -341,21 +374,106 @@ static uq_status_t prepare_kernels(uq_plan_t *plan) {
   return UQ_OK;
 }
 
+// The plan's decode records: the one a decode runs first, then, for
+// varlen runs, every larger block of the table (same target, D, a qg_max
+// >= QG) up to the one that holds max_query_len x QG rows.
+static uq_status_t find_kernels(uq_plan_t *plan) {
+  uq_context_t *context = plan->context;
+  const uq_decode_config_t *c = &plan->config;
+  uq_rt_object_t *decode = NULL, *largest = NULL;
+  uq_status_t found =
+      uq_rt_context_find_variant(context, UQ_VARIANT_KIND_DECODE, c->head_dim,
+                                 c->query_group, c->query_group, &decode);
+  // The host backend runs without a record, even from a table that lacks
+  // the shape.
+  if (found != UQ_OK && context->backend != UQ_BACKEND_HOST)
+    return found;
+  uq_status_free(found);
+  if (!decode)
+    return UQ_OK;
+  plan->kernels[0] =
+      (decode_kernel_t){decode, {0}, NULL, uq_rt_record_rows(&decode->source)};
+  plan->kernel_count = 1;
+  uint64_t want = (uint64_t)c->max_query_len * c->query_group;
+  TRY(uq_rt_context_find_variant(
+      context, UQ_VARIANT_KIND_DECODE, c->head_dim, c->query_group,
+      (uint32_t)(want < UINT32_MAX ? want : UINT32_MAX), &largest));
+  uint32_t top = uq_rt_record_rows(&largest->source);
+  // Ascending rows: each pass takes the smallest block above the last.
+  for (;;) {
+    uint32_t below = plan->kernels[plan->kernel_count - 1].rows;
+    uq_rt_object_t *next = NULL;
+    for (size_t i = 0; i < context->object_count; ++i) {
+      uq_rt_object_t *o = &context->objects[i];
+      const uq_variant_record_t *r = &o->source;
+      uint32_t rows = uq_rt_record_rows(r);
+      if (r->kind == UQ_VARIANT_KIND_DECODE && r->head_dim == c->head_dim &&
+          strcmp(uq_rt_record_target(r), context->target) == 0 &&
+          r->qg_max >= c->query_group && rows > below && rows <= top &&
+          (!next || rows < uq_rt_record_rows(&next->source)))
+        next = o;
+    }
+    if (!next || plan->kernel_count == MAX_DECODE_KERNELS)
+      break;
+    plan->kernels[plan->kernel_count++] =
+        (decode_kernel_t){next, {0}, NULL, uq_rt_record_rows(&next->source)};
+  }
+  return UQ_OK;
+}
+
+// The plan's kernel for a varlen run whose longest query has `tokens`
+// tokens: the smallest block that holds them, else the largest (NULL
+// without records: the host backend's faithful reference then takes
+// blocks of one token).
+static const decode_kernel_t *kernel_for(const uq_plan_t *plan,
+                                         uint32_t tokens) {
+  if (plan->kernel_count == 0)
+    return NULL;
+  uint64_t want = (uint64_t)tokens * plan->config.query_group;
+  for (uint32_t k = 0; k < plan->kernel_count; ++k)
+    if (plan->kernels[k].rows >= want)
+      return &plan->kernels[k];
+  return &plan->kernels[plan->kernel_count - 1];
+}
+
+// The query tokens of a block of `kernel` (1 without one).
+// The sm_90a decode serves one query token a CTA (a per-token
+// pseudo-decode; kernels.mlir @uq_sm90_query_token).
+static uint32_t block_tokens_of(const uq_plan_t *plan,
+                                const decode_kernel_t *kernel) {
+  if (!kernel ||
+      strcmp(uq_rt_record_target(&kernel->object->source), "sm_90a") == 0)
+    return 1;
+  return kernel->rows / plan->config.query_group;
+}
+
 static uq_status_t plan_initialize(uq_plan_t *plan,
                                    const uq_decode_config_t *config) {
   uq_context_t *context = plan->context;
   UQ_RETURN_IF_ERROR(check_config(config, &plan->config), "decode config");
   const uq_decode_config_t *c = &plan->config;
   plan->num_query_heads = c->num_kv_heads * c->query_group;
-
-  // The decode kernel that will run (none on the host backend, whose
-  // plans run without one, even from a table that lacks the shape).
-  uq_rt_object_t *decode = NULL;
-  uq_status_t found = uq_rt_context_find_variant(
-      context, UQ_VARIANT_KIND_DECODE, c->head_dim, c->query_group, &decode);
-  if (found != UQ_OK && context->backend != UQ_BACKEND_HOST)
-    return found;
-  uq_status_free(found);
+  TRY(find_kernels(plan));
+  uq_rt_object_t *decode = plan->kernel_count ? plan->kernels[0].object : NULL;
+  // A block's query rows sit at 32-bit byte offsets from its first token's
+  // first head (the block's base itself is 64-bit): the largest block of
+  // the plan's kernels bounds it (a decode's QG heads: check_config).
+  uint32_t block_tokens = block_tokens_of(plan, kernel_for(plan, UINT32_MAX));
+  if (c->max_query_len == 1)
+    block_tokens = 1;
+  uint64_t block_bytes =
+      ((uint64_t)(block_tokens - 1) * (uint64_t)c->query_stride_seq +
+       (uint64_t)(c->query_group - 1) * (uint64_t)c->query_stride_head +
+       c->head_dim) *
+      2;
+  if (block_tokens > 1 && block_bytes > INT32_MAX)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "query strides (%lld, %lld): the query rows of a "
+                          "block of %u tokens x %u heads span %llu bytes, "
+                          "past the kernel's 2^31 - 1 byte offsets",
+                          (long long)c->query_stride_seq,
+                          (long long)c->query_stride_head, block_tokens,
+                          c->query_group, (unsigned long long)block_bytes);
   // It decides the split policy: on a GPU that runs any P (sm_90a), the
   // resident policy, sized by the device's occupancy.
   if (decode && context->device->vtable->occupancy) {
@@ -388,6 +506,8 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   // to 8 sequences, 256 above) and nothing else does: P is the same for
   // every batch on one side of 8, so the largest batch of each side is all
   // that needs evaluating. The resident policy is evaluated for every batch.
+  // A varlen run's tokens share the same rows (at least one partition a
+  // token: max_num_tokens rows).
   uint64_t rows = 0;
   const uint32_t candidates[2] = {c->max_batch < 8 ? c->max_batch : 8,
                                   c->max_batch};
@@ -417,6 +537,16 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
       plan->max_partitions = (uint32_t)policy.num_partitions;
   }
   plan->policies = policies;
+  // Varlen runs: a verify step of up to 4 tokens a sequence splits like the
+  // decode of its batch (4 x the decode's rows); longer queries take fewer
+  // partitions (their tokens fill the device), one at least (max_num_tokens
+  // rows).
+  if (c->max_query_len > 1) {
+    rows *= c->max_query_len < 4 ? c->max_query_len : 4;
+    if (c->max_num_tokens > rows)
+      rows = c->max_num_tokens;
+  }
+  plan->workspace_tokens = rows;
   plan->workspace_rows = rows * c->num_kv_heads;
   uint64_t entries = plan->workspace_rows * c->query_group;
   uint64_t out_bytes = entries * c->head_dim * 2, stat_bytes = entries * 4;
@@ -457,11 +587,14 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   if (!uq_rt_backend_is_gpu(context->backend)) {
     plan->seq_lens_host = uq_rt_alloc(&context->allocator,
                                       (size_t)c->max_batch * sizeof(int32_t));
+    plan->qsl_host = uq_rt_alloc(&context->allocator,
+                                 ((size_t)c->max_batch + 1) * sizeof(int32_t));
     plan->tables_host = uq_rt_alloc(
         &context->allocator, (size_t)c->max_blocks_per_seq * sizeof(int32_t));
     plan->sinks_host = uq_rt_alloc(
         &context->allocator, (size_t)plan->num_query_heads * sizeof(float));
-    if (!plan->seq_lens_host || !plan->tables_host || !plan->sinks_host)
+    if (!plan->seq_lens_host || !plan->qsl_host || !plan->tables_host ||
+        !plan->sinks_host)
       return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                             "out of memory for the table checks");
   }
@@ -509,7 +642,9 @@ uq_status_t uq_plan_query_info(const uq_plan_t *plan,
   out_info->e4m3_saturates = plan->q_overflow == UQ_FP8_OVERFLOW_SATURATE;
   out_info->merge_max_partitions = merge_max_partitions(plan);
   out_info->decode_lds_bytes =
-      plan->decode ? plan->decode->kernel->group_segment_fixed_size : 0;
+      plan->kernel_count
+          ? plan->kernels[0].object->kernel->group_segment_fixed_size
+          : 0;
   return UQ_OK;
 }
 
@@ -561,14 +696,18 @@ uq_status_t uq_plan_last_counters(const uq_plan_t *plan,
 }
 
 // Sim and host: read back the small int tables and check them the way the
-// kernel will use them. The kernel reads block-table entry 0 for tiles past
-// seq_len, so entry 0 must be a valid block even for an empty sequence.
-// Only the entries a sequence uses are read back, row by row: a table may
-// span gigabytes (max_batch x 2^24 entries) of which a run touches little.
+// kernel will use them. A decode's kernel reads block-table entry 0 for
+// tiles past seq_len, so entry 0 must be a valid block even for an empty
+// sequence. Only the entries a sequence uses are read back, row by row: a
+// table may span gigabytes (max_batch x 2^24 entries) of which a run
+// touches little. A varlen run (query_start_loc given) also has its
+// offsets checked: non-decreasing within [0, num_tokens], each q_len
+// within its seq_len and max_query_len.
 static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
                                 uq_device_ptr_t block_tables,
-                                uq_device_ptr_t seq_lens,
-                                uq_device_ptr_t sinks) {
+                                uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+                                uq_device_ptr_t query_start_loc,
+                                uint32_t num_tokens, uint32_t max_query_len) {
   const uq_decode_config_t *c = &plan->config;
   uq_context_t *context = plan->context;
   if (sinks) {
@@ -584,6 +723,25 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
   UQ_RETURN_IF_ERROR(uq_context_download(context, plan->seq_lens_host, seq_lens,
                                          batch * sizeof(int32_t)),
                      "reading seq_lens");
+  const int32_t *qsl = NULL;
+  if (query_start_loc) {
+    UQ_RETURN_IF_ERROR(uq_context_download(context, plan->qsl_host,
+                                           query_start_loc,
+                                           (batch + 1) * sizeof(int32_t)),
+                       "reading query_start_loc");
+    qsl = plan->qsl_host;
+    if (qsl[0] < 0)
+      return INVALID("query_start_loc[0] = %d is negative", qsl[0]);
+    if ((uint32_t)qsl[batch] > num_tokens)
+      return INVALID("query_start_loc[%u] = %d is past the run's %u query "
+                     "tokens",
+                     batch, qsl[batch], num_tokens);
+    for (uint32_t b = 0; b < batch; ++b)
+      if (qsl[b + 1] < qsl[b])
+        return INVALID("query_start_loc[%u] = %d is below "
+                       "query_start_loc[%u] = %d (offsets must not decrease)",
+                       b + 1, qsl[b + 1], b, qsl[b]);
+  }
   int64_t max_len = (int64_t)c->max_blocks_per_seq * c->block_size;
   for (uint32_t b = 0; b < batch; ++b) {
     int32_t len = plan->seq_lens_host[b];
@@ -593,13 +751,27 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
                             "block-table row holds %u blocks of %u)",
                             b, len, (long long)max_len, c->max_blocks_per_seq,
                             c->block_size);
+    int32_t q_len = qsl ? qsl[b + 1] - qsl[b] : 1;
+    if (qsl && q_len > len)
+      return INVALID("query_start_loc: sequence %u has %d query tokens, more "
+                     "than its seq_lens[%u] = %d",
+                     b, q_len, b, len);
+    if (qsl && (uint32_t)q_len > max_query_len)
+      return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                            "query_start_loc: sequence %u has %d query "
+                            "tokens, more than the run's max_query_len %u",
+                            b, q_len, max_query_len);
+    if (q_len == 0)
+      continue; // none of its blocks is read
     uint32_t used = (uint32_t)((len + c->block_size - 1) / c->block_size);
     if (used == 0)
       used = 1;
-    // Blocks wholly before a sliding window are never read.
+    // Blocks wholly before the first query token's sliding window are
+    // never read.
     uint32_t first = 0;
-    if (c->sliding_window > 0 && (uint32_t)len > c->sliding_window)
-      first = ((uint32_t)len - c->sliding_window) / c->block_size;
+    int64_t limit0 = (int64_t)len - q_len + 1;
+    if (c->sliding_window > 0 && limit0 > c->sliding_window)
+      first = (uint32_t)((limit0 - c->sliding_window) / c->block_size);
     uint64_t row_start = (uint64_t)b * c->max_blocks_per_seq + first;
     UQ_RETURN_IF_ERROR(
         uq_context_download(context, plan->tables_host,
@@ -618,6 +790,17 @@ static uq_status_t check_tables(uq_plan_t *plan, uint32_t batch,
   return UQ_OK;
 }
 
+// One run's launches: the decode kernel over `blocks` query blocks (a
+// decode: the sequences), its partials reduced over `rows` output rows (a
+// decode: the sequences; varlen: the query tokens).
+typedef struct run_launch_s {
+  const decode_kernel_t *kernel;
+  uint32_t blocks, rows, num_seqs;
+  uq_launch_walk_t policy;
+  uq_device_ptr_t query_start_loc; // 0: a decode
+  uint32_t search_seqs;            // 0: block x = sequence x
+} run_launch_t;
+
 // Rows of D bf16 elements, `seqs` by `heads` at these strides: the bytes
 // from the first to the end of the last (strides >= 0, checked at plan
 // time to keep this in range).
@@ -630,9 +813,11 @@ static uint64_t rows_bytes(uint32_t seqs, int64_t stride_seq, uint32_t heads,
 
 // Sim and host: every buffer of the run lies in one allocation with room
 // for all the run reads or writes there, checked before anything is read
-// or written (the host reference would otherwise follow any pointer).
+// or written (the host reference would otherwise follow any pointer). A
+// decode's query and output rows are its sequences, a varlen run's its
+// query tokens (run->rows).
 static uq_status_t
-check_buffers(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
+check_buffers(uq_plan_t *plan, const run_launch_t *run, uq_device_ptr_t query,
               uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
               uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
               uq_device_ptr_t output) {
@@ -644,17 +829,20 @@ check_buffers(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
     uint64_t bytes;
   } buffers[] = {
       {"query", query,
-       rows_bytes(batch, c->query_stride_seq, hq, c->query_stride_head,
+       rows_bytes(run->rows, c->query_stride_seq, hq, c->query_stride_head,
                   c->head_dim)},
       {"kv_cache", kv_cache,
        (uint64_t)c->num_blocks * c->block_size * c->num_kv_heads *
            c->padded_slot},
       {"block_tables", block_tables,
-       (uint64_t)batch * c->max_blocks_per_seq * sizeof(int32_t)},
-      {"seq_lens", seq_lens, (uint64_t)batch * sizeof(int32_t)},
+       (uint64_t)run->num_seqs * c->max_blocks_per_seq * sizeof(int32_t)},
+      {"seq_lens", seq_lens, (uint64_t)run->num_seqs * sizeof(int32_t)},
+      {"query_start_loc", run->query_start_loc,
+       run->query_start_loc ? ((uint64_t)run->num_seqs + 1) * sizeof(int32_t)
+                            : 0},
       {"sinks", sinks, sinks ? (uint64_t)hq * sizeof(float) : 0},
       {"output", output,
-       rows_bytes(batch, c->output_stride_seq, hq, c->output_stride_head,
+       rows_bytes(run->rows, c->output_stride_seq, hq, c->output_stride_head,
                   c->head_dim)},
   };
   uq_status_t status = UQ_OK;
@@ -665,15 +853,16 @@ check_buffers(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
   return status;
 }
 
-static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
-                               const uq_launch_walk_t *policy,
+static uq_status_t run_kernels(uq_plan_t *plan, const run_launch_t *run,
                                uq_device_ptr_t query, uq_device_ptr_t kv_cache,
                                uq_device_ptr_t block_tables,
                                uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
                                uq_device_ptr_t output, uq_stream_t *stream) {
   uq_context_t *context = plan->context;
-  const uint32_t *d = plan->decode_layout.offset;
-  uint8_t *a = plan->decode_args;
+  const decode_kernel_t *kernel = run->kernel;
+  const uq_launch_walk_t *policy = &run->policy;
+  const uint32_t *d = kernel->layout.offset;
+  uint8_t *a = kernel->args;
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY], 8, query);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_KV_CACHE], 8, kv_cache);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_TABLES], 8, block_tables);
@@ -682,19 +871,25 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
                 (uint32_t)policy->num_partitions);
   uq_rt_arg_put(a, d[UQ_DECODE_ARG_TGPP], 4,
                 (uint32_t)policy->groups_per_partition);
-  uq_rt_arg_put(a, plan->decode_layout.block_count[0], 4, batch);
-  uq_rt_arg_put(a, plan->decode_layout.block_count[2], 4,
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY_START_LOC], 8, run->query_start_loc);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEARCH_SEQS], 4, run->search_seqs);
+  uq_rt_arg_put(a, kernel->layout.block_count[0], 4, run->blocks);
+  uq_rt_arg_put(a, kernel->layout.block_count[2], 4,
                 (uint32_t)policy->num_partitions);
   uq_rt_launch_t decode = {
-      .function = plan->decode->function,
-      .grid = {batch, plan->config.num_kv_heads,
+      .function = kernel->object->function,
+      .grid = {run->blocks, plan->config.num_kv_heads,
                (uint32_t)policy->num_partitions},
       .workgroup = {64, 1, 1},
-      .kernargs = plan->decode_args,
-      .kernarg_size = plan->decode_layout.kernarg_size,
-      // A partition walks at most this many tiles (the sim's budget).
+      .kernargs = kernel->args,
+      .kernarg_size = kernel->layout.kernarg_size,
+      // A partition walks at most this many tiles for each of the block's
+      // row tiles, after at most 32 steps of a search for its sequence
+      // (the sim's budget, uq_rt_launch_t.loop_trips).
       .loop_trips = (uint64_t)policy->groups_per_partition *
-                    (uint64_t)policy->group_tiles,
+                        (uint64_t)policy->group_tiles *
+                        (kernel->rows > 16 ? (kernel->rows + 15) / 16 : 1) +
+                    32,
   };
 
   const uint32_t *r = plan->reduce_layout.offset;
@@ -703,22 +898,26 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SINKS], 8, sinks);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_NUM_PARTITIONS], 4,
                 (uint32_t)policy->num_partitions);
-  uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, batch);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_QUERY_START_LOC], 8, run->query_start_loc);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_NUM_SEQS], 4, run->num_seqs);
+  uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, run->rows);
   uq_rt_launch_t reduce = {
       .function = plan->reduce->function,
-      .grid = {batch, plan->num_query_heads, plan->config.head_dim / 64},
+      .grid = {run->rows, plan->num_query_heads, plan->config.head_dim / 64},
       .workgroup = {64, 1, 1},
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
-      .loop_trips = (uint64_t)policy->num_partitions, // merged partials
+      // The partitions it merges, after at most 32 steps of a search for
+      // a varlen row's sequence.
+      .loop_trips = (uint64_t)policy->num_partitions + 32,
   };
   // sm_90a: P = 1, and P CTAs launched as one cluster, merge in the decode.
   uint32_t partitions = (uint32_t)policy->num_partitions;
   uint32_t merge_max = merge_max_partitions(plan);
   int merged = partitions <= merge_max;
   if (merge_max) {
-    uq_rt_arg_put(plan->decode_args, d[UQ_DECODE_SM90_ARG_OUTPUT], 8, output);
-    uq_rt_arg_put(plan->decode_args, d[UQ_DECODE_SM90_ARG_SINKS], 8, sinks);
+    uq_rt_arg_put(a = kernel->args, d[UQ_DECODE_SM90_ARG_OUTPUT], 8, output);
+    uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_SINKS], 8, sinks);
     decode.cluster_z = merged ? partitions : 1;
   }
   if (context->backend == UQ_BACKEND_CUDA) { // kernel_abi.h, sm_90a
@@ -742,12 +941,99 @@ static uq_status_t run_kernels(uq_plan_t *plan, uint32_t batch,
   return status;
 }
 
+// The host backend: the faithful reference with the kernels' walk and
+// blocks, on host memory.
+static uq_status_t run_host(uq_plan_t *plan, const run_launch_t *run,
+                            uq_device_ptr_t query, uq_device_ptr_t kv_cache,
+                            uq_device_ptr_t block_tables,
+                            uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+                            uq_device_ptr_t output) {
+  const uq_decode_config_t *c = &plan->config;
+  uq_host_decode_args_t args = {
+      .num_seqs = (int32_t)run->num_seqs,
+      .query_group = (int32_t)c->query_group,
+      .head_dim = (int32_t)c->head_dim,
+      .num_blocks = c->num_blocks,
+      .block_size = (int32_t)c->block_size,
+      .num_kv_heads = (int32_t)c->num_kv_heads,
+      .padded_slot = (int32_t)c->padded_slot,
+      .max_blocks_per_seq = (int32_t)c->max_blocks_per_seq,
+      .softmax_scale = c->softmax_scale,
+      .q_overflow = plan->q_overflow,
+      .query = query,
+      .query_stride_seq = c->query_stride_seq,
+      .query_stride_head = c->query_stride_head,
+      .kv_cache = kv_cache,
+      .block_tables = block_tables,
+      .seq_lens = seq_lens,
+      .output = output,
+      .output_stride_seq = c->output_stride_seq,
+      .output_stride_head = c->output_stride_head,
+      .walk = run->policy,
+      .segm_out = plan->segm_out,
+      .segm_max = plan->segm_max,
+      .segm_sum = plan->segm_sum,
+      .sliding_window = (int32_t)c->sliding_window,
+      .sinks = sinks,
+      .query_start_loc = run->query_start_loc,
+      .block_tokens = (int32_t)block_tokens_of(plan, run->kernel),
+  };
+  return uq_host_decode(&args);
+}
+
+static uq_status_t run_checked(uq_plan_t *plan, const run_launch_t *run,
+                               uint32_t num_tokens, uint32_t max_query_len,
+                               uq_device_ptr_t query, uq_device_ptr_t kv_cache,
+                               uq_device_ptr_t block_tables,
+                               uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
+                               uq_device_ptr_t output, uq_stream_t *stream) {
+  uint64_t rows = (uint64_t)run->rows * run->policy.num_partitions;
+  if (rows > plan->workspace_tokens)
+    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
+                          "the run needs %llu workspace rows a kv head, the "
+                          "plan has %llu",
+                          (unsigned long long)rows,
+                          (unsigned long long)plan->workspace_tokens);
+  uq_backend_t backend = plan->context->backend;
+  const char *what =
+      run->query_start_loc ? "uq_plan_run_varlen" : "uq_plan_run";
+  if (!uq_rt_backend_is_gpu(backend)) {
+    UQ_RETURN_IF_ERROR(check_buffers(plan, run, query, kv_cache, block_tables,
+                                     seq_lens, sinks, output),
+                       "%s", what);
+    UQ_RETURN_IF_ERROR(check_tables(plan, run->num_seqs, block_tables, seq_lens,
+                                    sinks, run->query_start_loc, num_tokens,
+                                    max_query_len),
+                       "%s", what);
+  }
+  if (backend == UQ_BACKEND_HOST)
+    return run_host(plan, run, query, kv_cache, block_tables, seq_lens, sinks,
+                    output);
+  return run_kernels(plan, run, query, kv_cache, block_tables, seq_lens, sinks,
+                     output, stream);
+}
+
 uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                         uq_device_ptr_t kv_cache, uq_device_ptr_t block_tables,
                         uq_device_ptr_t seq_lens, uq_device_ptr_t output,
                         uq_stream_t *stream) {
   return uq_plan_run_with_sinks(plan, batch, query, kv_cache, block_tables,
                                 seq_lens, 0, output, stream);
+}
+
+static uq_status_t check_run_pointers(const char *what, uq_device_ptr_t query,
+                                      uq_device_ptr_t kv_cache,
+                                      uq_device_ptr_t block_tables,
+                                      uq_device_ptr_t seq_lens,
+                                      uq_device_ptr_t output) {
+  if (!query || !kv_cache || !block_tables || !seq_lens || !output)
+    return INVALID("%s: NULL %s", what,
+                   !query          ? "query"
+                   : !kv_cache     ? "kv_cache"
+                   : !block_tables ? "block_tables"
+                   : !seq_lens     ? "seq_lens"
+                                   : "output");
+  return UQ_OK;
 }
 
 uq_status_t
@@ -760,63 +1046,166 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
   if (batch == 0 || batch > plan->config.max_batch)
     return INVALID("batch %u is outside 1..%u (the plan's max_batch)", batch,
                    plan->config.max_batch);
-  if (!query || !kv_cache || !block_tables || !seq_lens || !output)
-    return INVALID("uq_plan_run: NULL %s", !query          ? "query"
-                                           : !kv_cache     ? "kv_cache"
-                                           : !block_tables ? "block_tables"
-                                           : !seq_lens     ? "seq_lens"
-                                                           : "output");
-  uq_launch_walk_t policy;
-  UQ_RETURN_IF_ERROR(policy_for(plan, batch, &policy), "launch policy");
-  uint64_t rows =
-      (uint64_t)batch * plan->config.num_kv_heads * policy.num_partitions;
-  if (rows > plan->workspace_rows)
-    return UQ_MAKE_STATUS(UQ_STATUS_INTERNAL,
-                          "batch %u needs %llu workspace rows, the plan has "
-                          "%llu",
-                          batch, (unsigned long long)rows,
-                          (unsigned long long)plan->workspace_rows);
-  uq_backend_t backend = plan->context->backend;
-  if (!uq_rt_backend_is_gpu(backend)) {
-    UQ_RETURN_IF_ERROR(check_buffers(plan, batch, query, kv_cache, block_tables,
-                                     seq_lens, sinks, output),
-                       "uq_plan_run");
-    UQ_RETURN_IF_ERROR(check_tables(plan, batch, block_tables, seq_lens, sinks),
-                       "uq_plan_run");
-  }
-  if (backend == UQ_BACKEND_HOST) {
-    const uq_decode_config_t *c = &plan->config;
-    uq_host_decode_args_t args = {
-        .num_seqs = (int32_t)batch,
-        .query_group = (int32_t)c->query_group,
-        .head_dim = (int32_t)c->head_dim,
-        .num_blocks = c->num_blocks,
-        .block_size = (int32_t)c->block_size,
-        .num_kv_heads = (int32_t)c->num_kv_heads,
-        .padded_slot = (int32_t)c->padded_slot,
-        .max_blocks_per_seq = (int32_t)c->max_blocks_per_seq,
-        .softmax_scale = c->softmax_scale,
-        .q_overflow = plan->q_overflow,
-        .query = query,
-        .query_stride_seq = c->query_stride_seq,
-        .query_stride_head = c->query_stride_head,
-        .kv_cache = kv_cache,
-        .block_tables = block_tables,
-        .seq_lens = seq_lens,
-        .output = output,
-        .output_stride_seq = c->output_stride_seq,
-        .output_stride_head = c->output_stride_head,
-        .walk = policy,
-        .segm_out = plan->segm_out,
-        .segm_max = plan->segm_max,
-        .segm_sum = plan->segm_sum,
-        .sliding_window = (int32_t)c->sliding_window,
-        .sinks = sinks,
-    };
-    return uq_host_decode(&args);
-  }
-  return run_kernels(plan, batch, &policy, query, kv_cache, block_tables,
+  TRY(check_run_pointers("uq_plan_run", query, kv_cache, block_tables, seq_lens,
+                         output));
+  run_launch_t run = {
+      .kernel = plan->kernel_count ? &plan->kernels[0] : NULL,
+      .blocks = batch,
+      .rows = batch,
+      .num_seqs = batch,
+  };
+  UQ_RETURN_IF_ERROR(policy_for(plan, batch, &run.policy), "launch policy");
+  return run_checked(plan, &run, batch, 1, query, kv_cache, block_tables,
                      seq_lens, sinks, output, stream);
+}
+
+// A varlen run's launch: the kernel whose block holds max_query_len tokens
+// (else the largest), one block a sequence when it does (else vLLM's grid
+// of num_tokens / bt + num_seqs blocks, each finding its sequence), the
+// decode's policy for that many blocks, with at most workspace_tokens /
+// num_tokens partitions and the groups a partition walks stretched to cover
+// a block's positions (with a window: W + bt + 14 of them).
+// sm_90a's varlen launch: the decode kernel over the query tokens, each
+// CTA finding its sequence (search_seqs = num_seqs), the resident policy's
+// walk for that many rows, with at most workspace_tokens / num_tokens
+// partitions (its groups stretched to cover the walk).
+static uq_status_t varlen_launch_resident(const uq_plan_t *plan,
+                                          uint32_t num_seqs,
+                                          uint32_t num_tokens,
+                                          run_launch_t *out) {
+  const uq_decode_config_t *c = &plan->config;
+  out->kernel = &plan->kernels[0];
+  out->blocks = out->rows = num_tokens;
+  out->num_seqs = out->search_seqs = num_seqs;
+  uq_launch_walk_t walk;
+  if (num_tokens <= c->max_batch)
+    walk = plan->policies[num_tokens - 1];
+  else
+    UQ_RETURN_IF_ERROR(
+        uq_launch_policy_resident(
+            (int32_t)num_tokens, (int32_t)c->num_kv_heads,
+            (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
+            (int32_t)c->head_dim, (int32_t)c->sliding_window,
+            (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
+            (int32_t)plan->walk_group_tiles, &walk),
+        "varlen policy");
+  uint64_t cap = plan->workspace_tokens / num_tokens;
+  if ((uint64_t)walk.num_partitions > cap) {
+    int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
+    if (c->sliding_window > 0 && (int64_t)c->sliding_window + 15 < span)
+      span = (int64_t)c->sliding_window + 15;
+    int64_t group = (int64_t)UQ_TILE_TOKENS * walk.group_tiles;
+    int64_t groups = (span + group - 1) / group;
+    walk.num_partitions = (int32_t)(cap ? cap : 1);
+    walk.groups_per_partition =
+        (int32_t)((groups + walk.num_partitions - 1) / walk.num_partitions);
+  }
+  out->policy = walk;
+  return UQ_OK;
+}
+
+static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
+                                 uint32_t num_tokens, uint32_t max_query_len,
+                                 run_launch_t *out) {
+  const uq_decode_config_t *c = &plan->config;
+  if (num_seqs == 0 || num_seqs > c->max_batch)
+    return INVALID("num_seqs %u is outside 1..%u (the plan's max_batch)",
+                   num_seqs, c->max_batch);
+  if (num_tokens == 0 || num_tokens > c->max_num_tokens)
+    return INVALID("num_tokens %u is outside 1..%u (the plan's "
+                   "max_num_tokens)",
+                   num_tokens, c->max_num_tokens);
+  if (max_query_len == 0 || max_query_len > c->max_query_len)
+    return INVALID("max_query_len %u is outside 1..%u (the plan's "
+                   "max_query_len)",
+                   max_query_len, c->max_query_len);
+  memset(out, 0, sizeof(*out));
+  if (plan->compute_units) // sm_90a: a CTA a query token
+    return varlen_launch_resident(plan, num_seqs, num_tokens, out);
+  out->kernel = kernel_for(plan, max_query_len);
+  uint32_t bt = block_tokens_of(plan, out->kernel);
+  int search = max_query_len > bt;
+  out->blocks = search ? num_tokens / bt + num_seqs : num_seqs;
+  out->rows = num_tokens;
+  out->num_seqs = num_seqs;
+  out->search_seqs = search ? num_seqs : 0;
+  // The seed policy for the blocks (the decode's, for blocks of one token).
+  uq_launch_plan_t seed;
+  UQ_RETURN_IF_ERROR(uq_launch_policy_window(
+                         (int32_t)out->blocks, (int32_t)c->max_blocks_per_seq,
+                         (int32_t)c->block_size, (int32_t)c->head_dim,
+                         (int32_t)c->max_kv_splits, (int32_t)c->sliding_window,
+                         &seed),
+                     "varlen policy");
+  int64_t parts = seed.num_partitions;
+  int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
+  uint32_t ntok = bt < max_query_len ? bt : max_query_len;
+  if (c->sliding_window > 0 && (int64_t)c->sliding_window + ntok + 14 < span)
+    span = (int64_t)c->sliding_window + ntok + 14;
+  // A partition's fixed work (the query rotation, the partial store, its
+  // share of the reduce) grows with the block's row tiles while a tile's
+  // grows less (K and V are loaded and converted once for all of them):
+  // the seed's ~192 tokens a partition pays for itself become 192 per row
+  // tile (one row tile: the seed's own rule, so a decode's blocks split as
+  // the decode).
+  const int64_t row_tiles = out->kernel ? (out->kernel->rows + 15) / 16 : 1;
+  if (row_tiles > 1) {
+    int64_t useful = (span + 192 * row_tiles - 1) / (192 * row_tiles);
+    if (parts > useful)
+      parts = useful > 1 ? useful : 1;
+  }
+  uint64_t cap = plan->workspace_tokens / num_tokens;
+  if ((uint64_t)parts > cap)
+    parts = (int64_t)(cap ? cap : 1);
+  int64_t groups = (span + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
+  int64_t tgpp = seed.tgpp;
+  if (parts * tgpp < groups)
+    tgpp = (groups + parts - 1) / parts;
+  if (tgpp > INT32_MAX)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "varlen policy: %lld tile-groups a partition",
+                          (long long)tgpp);
+  out->policy = (uq_launch_walk_t){(int32_t)parts, (int32_t)tgpp,
+                                   UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS};
+  return UQ_OK;
+}
+
+uq_status_t uq_plan_varlen_shape(const uq_plan_t *plan, uint32_t num_seqs,
+                                 uint32_t num_tokens, uint32_t max_query_len,
+                                 uq_varlen_shape_t *out_shape) {
+  if (out_shape)
+    memset(out_shape, 0, sizeof(*out_shape));
+  if (!plan || !out_shape)
+    return INVALID("uq_plan_varlen_shape: NULL argument");
+  run_launch_t run;
+  TRY(varlen_launch(plan, num_seqs, num_tokens, max_query_len, &run));
+  snprintf(out_shape->variant, sizeof(out_shape->variant), "%s",
+           run.kernel ? run.kernel->object->source.variant : "host");
+  out_shape->block_tokens = block_tokens_of(plan, run.kernel);
+  out_shape->num_blocks = run.blocks;
+  out_shape->walk = run.policy;
+  return UQ_OK;
+}
+
+uq_status_t uq_plan_run_varlen(uq_plan_t *plan, uint32_t num_seqs,
+                               uint32_t num_tokens, uint32_t max_query_len,
+                               uq_device_ptr_t query, uq_device_ptr_t kv_cache,
+                               uq_device_ptr_t block_tables,
+                               uq_device_ptr_t seq_lens,
+                               uq_device_ptr_t query_start_loc,
+                               uq_device_ptr_t sinks, uq_device_ptr_t output,
+                               uq_stream_t *stream) {
+  if (!plan)
+    return INVALID("uq_plan_run_varlen: NULL plan");
+  TRY(check_run_pointers("uq_plan_run_varlen", query, kv_cache, block_tables,
+                         seq_lens, output));
+  if (!query_start_loc)
+    return INVALID("uq_plan_run_varlen: NULL query_start_loc");
+  run_launch_t run;
+  TRY(varlen_launch(plan, num_seqs, num_tokens, max_query_len, &run));
+  run.query_start_loc = query_start_loc;
+  return run_checked(plan, &run, num_tokens, max_query_len, query, kv_cache,
+                     block_tables, seq_lens, sinks, output, stream);
 }
 
 uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,

@@ -69,8 +69,8 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
   // A context built from custom code objects may have no store kernel: the
   // plan still decodes, and a store reports why it cannot run.
   uq_rt_object_t *found = NULL;
-  status =
-      uq_rt_context_find_variant(context, UQ_VARIANT_KIND_STORE, D, 0, &found);
+  status = uq_rt_context_find_variant(context, UQ_VARIANT_KIND_STORE, D, 0, 0,
+                                      &found);
   if (status != UQ_OK) {
     store->missing = status;
     return UQ_OK;

@@ -28,13 +28,14 @@ uq_status_t uq_host_decode(const uq_host_decode_args_t *a) {
       .output_stride_head = a->output_stride_head,
       .sliding_window = a->sliding_window,
       .sinks = HOST_PTR(const float *, a->sinks),
+      .query_start_loc = HOST_PTR(const int32_t *, a->query_start_loc),
   };
   uq_decode_partials_t partials = {
       .segm_out = HOST_PTR(uint16_t *, a->segm_out),
       .segm_max = HOST_PTR(float *, a->segm_max),
       .segm_sum = HOST_PTR(float *, a->segm_sum),
   };
-  return uq_status_annotate(
-      uq_reference_decode_faithful_walk(&problem, &a->walk, &partials),
-      "host reference decode");
+  return uq_status_annotate(uq_reference_varlen_faithful(
+                                &problem, &a->walk, a->block_tokens, &partials),
+                            "host reference decode");
 }

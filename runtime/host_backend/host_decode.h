@@ -27,6 +27,8 @@ typedef struct uq_host_decode_args_s {
   uq_device_ptr_t segm_out, segm_max, segm_sum; // the plan's workspace
   int32_t sliding_window;                       // 0: none
   uq_device_ptr_t sinks;                        // f32 [Hq] or 0: none
+  uq_device_ptr_t query_start_loc; // i32 [num_seqs + 1] or 0: a decode
+  int32_t block_tokens;            // the varlen kernel's tokens a block
 } uq_host_decode_args_t;
 
 uq_status_t uq_host_decode(const uq_host_decode_args_t *args);

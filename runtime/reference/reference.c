@@ -12,6 +12,8 @@
 
 // log2(e) as the kernel's fp32 constant.
 #define UQ_LOG2E_F 1.44269504088896340736f
+// 8 ln 2 as the kernel's fp32 constant (@lazy_max in kernels.mlir).
+#define UQ_LAZY_MAX_SLACK 5.54517744447956247533f
 
 // One 16-row MFMA tile holds the query rows of a kv head.
 static bool supported_qg(int32_t qg) { return qg >= 1 && qg <= 16; }
@@ -32,9 +34,62 @@ static uq_status_t check_sinks(const float *sinks, int64_t count) {
   return UQ_OK;
 }
 
-// The first token a query attends to under a sliding window (0 = none).
+// The first token a query attends to under a sliding window (0 = none),
+// for a query that attends the positions before `len`.
 static int64_t window_start(int64_t len, int32_t window) {
   return window > 0 && len > window ? len - window : 0;
+}
+
+// The query tokens: T rows of query and output (one per sequence for a
+// decode).
+static int64_t num_query_tokens(const uq_decode_problem_t *p) {
+  return p->query_start_loc ? p->query_start_loc[p->num_seqs] : p->num_seqs;
+}
+
+// Sequence b's query tokens: rows first .. first + count - 1.
+typedef struct query_span_s {
+  int64_t first;
+  int32_t count;
+} query_span_t;
+
+static query_span_t query_span(const uq_decode_problem_t *p, int32_t b) {
+  if (!p->query_start_loc)
+    return (query_span_t){b, 1};
+  return (query_span_t){p->query_start_loc[b],
+                        p->query_start_loc[b + 1] - p->query_start_loc[b]};
+}
+
+// The positions [*start, *limit) that token i of a sequence of `len`
+// tokens, the last `count` of them new, attends.
+static void token_range(int64_t len, int32_t count, int64_t i, int32_t window,
+                        int64_t *start, int64_t *limit) {
+  *limit = len - count + i + 1;
+  *start = window_start(*limit, window);
+}
+
+// query_start_loc non-decreasing from >= 0, each q_len within its seq_len.
+static uq_status_t check_query_start_loc(const uq_decode_problem_t *p) {
+  const int32_t *qsl = p->query_start_loc;
+  if (!qsl)
+    return UQ_OK;
+  if (qsl[0] < 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "query_start_loc[0] = %d is negative", (int)qsl[0]);
+  for (int32_t b = 0; b < p->num_seqs; ++b) {
+    if (qsl[b + 1] < qsl[b])
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "query_start_loc[%d] = %d is below "
+                            "query_start_loc[%d] = %d (offsets must not "
+                            "decrease)",
+                            (int)b + 1, (int)qsl[b + 1], (int)b, (int)qsl[b]);
+    if (qsl[b + 1] - qsl[b] > p->seq_lens[b])
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "query_start_loc: sequence %d has %d query tokens, "
+                            "more than its seq_lens[%d] = %d",
+                            (int)b, (int)(qsl[b + 1] - qsl[b]), (int)b,
+                            (int)p->seq_lens[b]);
+  }
+  return UQ_OK;
 }
 
 static uq_status_t check_rows(const char *name, int64_t n_seq,
@@ -108,27 +163,37 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
                        "decode problem");
   int64_t num_q_heads = (int64_t)p->cache.num_kv_heads * p->query_group;
   UQ_RETURN_IF_ERROR(check_sinks(p->sinks, num_q_heads), "decode problem");
-  UQ_RETURN_IF_ERROR(check_rows("query", p->num_seqs, p->query_stride_seq,
-                                num_q_heads, p->query_stride_head,
-                                p->cache.head_dim),
-                     "decode problem");
-  UQ_RETURN_IF_ERROR(check_rows("output", p->num_seqs, p->output_stride_seq,
-                                num_q_heads, p->output_stride_head,
-                                p->cache.head_dim),
-                     "decode problem");
   int64_t max_len = (int64_t)p->max_blocks_per_seq * p->cache.block_size;
-  for (int32_t b = 0; b < p->num_seqs; ++b) {
-    int32_t len = p->seq_lens[b];
-    if (len < 0 || len > max_len)
+  for (int32_t b = 0; b < p->num_seqs; ++b)
+    if (p->seq_lens[b] < 0 || p->seq_lens[b] > max_len)
       return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                             "seq_lens[%d] = %d is outside [0, %lld] "
                             "(max_blocks_per_seq * block_size)",
-                            (int)b, (int)len, (long long)max_len);
+                            (int)b, (int)p->seq_lens[b], (long long)max_len);
+  UQ_RETURN_IF_ERROR(check_query_start_loc(p), "decode problem");
+  const int64_t tokens = num_query_tokens(p);
+  if (tokens > 0) {
+    UQ_RETURN_IF_ERROR(check_rows("query", tokens, p->query_stride_seq,
+                                  num_q_heads, p->query_stride_head,
+                                  p->cache.head_dim),
+                       "decode problem");
+    UQ_RETURN_IF_ERROR(check_rows("output", tokens, p->output_stride_seq,
+                                  num_q_heads, p->output_stride_head,
+                                  p->cache.head_dim),
+                       "decode problem");
+  }
+  for (int32_t b = 0; b < p->num_seqs; ++b) {
+    int32_t len = p->seq_lens[b];
+    query_span_t span = query_span(p, b);
+    if (span.count == 0)
+      continue; // nothing of the sequence is read
     int64_t used =
         ((int64_t)len + p->cache.block_size - 1) / p->cache.block_size;
-    // Blocks wholly before a sliding window are never read (their entries
-    // may be stale).
-    int64_t first = window_start(len, p->sliding_window) / p->cache.block_size;
+    // Blocks wholly before the first query token's sliding window are never
+    // read (their entries may be stale).
+    int64_t start0, limit0;
+    token_range(len, span.count, 0, p->sliding_window, &start0, &limit0);
+    int64_t first = start0 / p->cache.block_size;
     const int32_t *row = p->block_tables + (int64_t)b * p->max_blocks_per_seq;
     for (int64_t i = first; i < used; ++i) {
       if (row[i] < 0 || row[i] >= p->cache.num_blocks)
@@ -153,15 +218,16 @@ static const uint8_t *slot_of(const uq_decode_problem_t *p, int32_t b,
   return p->kv_cache + index * (size_t)p->cache.padded_slot;
 }
 
-static const uint16_t *query_row(const uq_decode_problem_t *p, int32_t b,
+// The query and output rows of query token `token` (a row of the query
+// tensor: the sequence itself for a decode) and query head `q_head`.
+static const uint16_t *query_row(const uq_decode_problem_t *p, int64_t token,
                                  int64_t q_head) {
-  return p->query + (int64_t)b * p->query_stride_seq +
-         q_head * p->query_stride_head;
+  return p->query + token * p->query_stride_seq + q_head * p->query_stride_head;
 }
 
-static uint16_t *output_row(const uq_decode_problem_t *p, int32_t b,
+static uint16_t *output_row(const uq_decode_problem_t *p, int64_t token,
                             int64_t q_head) {
-  return p->output + (int64_t)b * p->output_stride_seq +
+  return p->output + token * p->output_stride_seq +
          q_head * p->output_stride_head;
 }
 
@@ -194,51 +260,57 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
   const double scale = (double)p->softmax_scale;
   float k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM];
   for (int32_t b = 0; b < p->num_seqs; ++b) {
-    // Scores are kept for the window's tokens only: t0 .. len - 1.
-    const int64_t t0 = window_start(p->seq_lens[b], p->sliding_window);
-    const int64_t len = p->seq_lens[b] - t0;
-    for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
-      for (int32_t r = 0; r < qg; ++r)
-        uq_format_query_rotate_(D, query_row(p, b, (int64_t)h * qg + r),
-                                p->q_overflow, q_rot + (size_t)r * D);
-      for (int64_t t = 0; t < len; ++t) {
-        uq_format_slot_decode_(D, slot_of(p, b, h, t0 + t), k, v);
-        for (int32_t r = 0; r < qg; ++r) {
-          const float *q = q_rot + (size_t)r * D;
-          double dot = 0.0;
-          for (int d = 0; d < D; ++d)
-            dot += (double)q[d] * (double)k[d];
-          scores[(size_t)r * (size_t)len + (size_t)t] = dot * scale;
+    const query_span_t span = query_span(p, b);
+    for (int32_t i = 0; i < span.count; ++i) {
+      const int64_t token = span.first + i;
+      // Scores are kept for the token's own positions: t0 .. limit - 1.
+      int64_t t0, limit;
+      token_range(p->seq_lens[b], span.count, i, p->sliding_window, &t0,
+                  &limit);
+      const int64_t len = limit - t0;
+      for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
+        for (int32_t r = 0; r < qg; ++r)
+          uq_format_query_rotate_(D, query_row(p, token, (int64_t)h * qg + r),
+                                  p->q_overflow, q_rot + (size_t)r * D);
+        for (int64_t t = 0; t < len; ++t) {
+          uq_format_slot_decode_(D, slot_of(p, b, h, t0 + t), k, v);
+          for (int32_t r = 0; r < qg; ++r) {
+            const float *q = q_rot + (size_t)r * D;
+            double dot = 0.0;
+            for (int d = 0; d < D; ++d)
+              dot += (double)q[d] * (double)k[d];
+            scores[(size_t)r * (size_t)len + (size_t)t] = dot * scale;
+          }
         }
-      }
-      double row_max[16], row_sum[16];
-      for (int32_t r = 0; r < qg; ++r) {
-        const double *s = scores + (size_t)r * (size_t)len;
-        double sink =
-            p->sinks ? (double)p->sinks[(int64_t)h * qg + r] : -INFINITY;
-        double m = sink;
-        for (int64_t t = 0; t < len; ++t)
-          m = s[t] > m ? s[t] : m;
-        row_max[r] = m;
-        row_sum[r] = sink > -INFINITY ? exp(sink - m) : 0.0;
-        memset(acc + (size_t)r * D, 0, sizeof(double) * (size_t)D);
-      }
-      for (int64_t t = 0; t < len; ++t) {
-        uq_format_slot_decode_(D, slot_of(p, b, h, t0 + t), k, v);
+        double row_max[16], row_sum[16];
         for (int32_t r = 0; r < qg; ++r) {
-          double w =
-              exp(scores[(size_t)r * (size_t)len + (size_t)t] - row_max[r]);
-          row_sum[r] += w;
-          double *a = acc + (size_t)r * D;
-          for (int d = 0; d < D; ++d)
-            a[d] += w * (double)v[d];
+          const double *sc = scores + (size_t)r * (size_t)len;
+          double sink =
+              p->sinks ? (double)p->sinks[(int64_t)h * qg + r] : -INFINITY;
+          double m = sink;
+          for (int64_t t = 0; t < len; ++t)
+            m = sc[t] > m ? sc[t] : m;
+          row_max[r] = m;
+          row_sum[r] = sink > -INFINITY ? exp(sink - m) : 0.0;
+          memset(acc + (size_t)r * D, 0, sizeof(double) * (size_t)D);
         }
-      }
-      for (int32_t r = 0; r < qg; ++r) {
-        uint16_t *out = output_row(p, b, (int64_t)h * qg + r);
-        const double *a = acc + (size_t)r * D;
-        for (int d = 0; d < D; ++d)
-          out[d] = len > 0 ? uq_double_to_bf16_(a[d] / row_sum[r]) : 0;
+        for (int64_t t = 0; t < len; ++t) {
+          uq_format_slot_decode_(D, slot_of(p, b, h, t0 + t), k, v);
+          for (int32_t r = 0; r < qg; ++r) {
+            double w =
+                exp(scores[(size_t)r * (size_t)len + (size_t)t] - row_max[r]);
+            row_sum[r] += w;
+            double *a = acc + (size_t)r * D;
+            for (int d = 0; d < D; ++d)
+              a[d] += w * (double)v[d];
+          }
+        }
+        for (int32_t r = 0; r < qg; ++r) {
+          uint16_t *out = output_row(p, token, (int64_t)h * qg + r);
+          const double *a = acc + (size_t)r * D;
+          for (int d = 0; d < D; ++d)
+            out[d] = len > 0 ? uq_double_to_bf16_(a[d] / row_sum[r]) : 0;
+        }
       }
     }
   }
@@ -401,47 +473,54 @@ typedef struct row_state_s {
   float acc[UQ_MAX_HEAD_DIM];
 } row_state_t;
 
-static void tile_step(const tile_t *tile, const float *q, float scale,
-                      row_state_t *st) {
+// One tile for one query row whose own tokens are tile positions first ..
+// valid - 1 (a subrange of what load_tile loaded; at least one).
+static void tile_step(const tile_t *tile, int first, int valid, const float *q,
+                      float scale, row_state_t *st) {
   float qk[UQ_TILE_TOKENS];
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
-    qk[t] = t >= tile->first && t < tile->valid ? qk_score(tile, t, q, scale)
-                                                : -INFINITY;
+    qk[t] = t >= first && t < valid ? qk_score(tile, t, q, scale) : -INFINITY;
   float tile_max = -INFINITY;
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
     tile_max = fmaxf(tile_max, qk[t]);
-  float new_max = fmaxf(st->m, tile_max);
-  // Unguarded, as in the kernel: a processed tile holds an in-context token,
-  // so new_max is finite unless the row's scores are NaN (a non-finite
-  // query), and then -inf - -inf makes the row NaN, as it must.
-  float c = exp2f((st->m - new_max) * UQ_LOG2E_F);
+  // The kernels' lazy maximum: it moves only when the tile passes it by
+  // more than UQ_LAZY_MAX_SLACK (8 ln 2: weights stay <= 2^8, exact scale
+  // in bf16 and fp32), so the accumulators' rescale runs on a few tiles,
+  // not whenever a maximum creeps up; from -inf any finite tile moves it.
+  float new_max =
+      tile_max > st->m + UQ_LAZY_MAX_SLACK ? fmaxf(st->m, tile_max) : st->m;
+  // The kernels' guard: weights are taken from 0 while the maximum is -inf.
+  // With a valid token that happens only for NaN scores (a non-finite
+  // query), whose row turns NaN either way (its p are NaN).
+  float base = new_max == -INFINITY ? 0.0f : new_max;
+  float c = exp2f((st->m - base) * UQ_LOG2E_F);
   st->l *= c;
   for (int d = 0; d < tile->head_dim; ++d)
     st->acc[d] *= c;
   st->m = new_max;
   float prob[UQ_TILE_TOKENS];
   for (int t = 0; t < UQ_TILE_TOKENS; ++t) {
-    prob[t] = exp2f((qk[t] - new_max) * UQ_LOG2E_F);
+    prob[t] = exp2f((qk[t] - base) * UQ_LOG2E_F);
   }
   // Lane group j sums tokens 4j..4j+3 in order; the two xor shuffles add
   // the groups pairwise: (t0 + t1) + (t2 + t3).
   float part[4];
   for (int j = 0; j < 4; ++j) {
-    float s = 0.0f;
+    float sum = 0.0f;
     for (int i = 0; i < 4; ++i)
-      s += prob[4 * j + i];
-    part[j] = s;
+      sum += prob[4 * j + i];
+    part[j] = sum;
   }
   st->l += (part[0] + part[1]) + (part[2] + part[3]);
   // PV MFMA: bf16 P times bf16 V, one rounding onto the fp32 accumulator.
   // Masked tokens are left out (the seed's p = 0 times a garbage V could be
   // NaN; ours must not be).
   float pb[UQ_TILE_TOKENS];
-  for (int t = tile->first; t < tile->valid; ++t)
+  for (int t = first; t < valid; ++t)
     pb[t] = uq_bf16_to_float(uq_float_to_bf16(prob[t]));
   for (int d = 0; d < tile->head_dim; ++d) {
     double sum = (double)st->acc[d];
-    for (int t = tile->first; t < tile->valid; ++t)
+    for (int t = first; t < valid; ++t)
       sum += (double)pb[t] * (double)tile->v[t][d];
     st->acc[d] = (float)sum;
   }
@@ -460,6 +539,39 @@ uq_status_t
 uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
                                   const uq_launch_walk_t *walk,
                                   const uq_decode_partials_t *out_partials) {
+  return uq_reference_varlen_faithful(p, walk, 1, out_partials);
+}
+
+// A block of a sequence's query tokens, walked once: tokens i0 .. i0 + n - 1
+// of the sequence (rows first + i0 ..), attending positions in [start,
+// end), walked from win_base.
+typedef struct query_block_s {
+  int64_t i0;
+  int32_t n;
+  int64_t start, end, win_base;
+} query_block_t;
+
+static query_block_t query_block(const uq_decode_problem_t *p, int32_t b,
+                                 query_span_t span, int64_t i0,
+                                 int32_t block_tokens) {
+  query_block_t blk;
+  blk.i0 = i0;
+  blk.n = (int32_t)(span.count - i0 < block_tokens ? span.count - i0
+                                                   : block_tokens);
+  int64_t limit;
+  token_range(p->seq_lens[b], span.count, i0, p->sliding_window, &blk.start,
+              &limit);
+  int64_t last_start;
+  token_range(p->seq_lens[b], span.count, i0 + blk.n - 1, p->sliding_window,
+              &last_start, &blk.end);
+  blk.win_base = blk.start & ~(int64_t)(UQ_TILE_TOKENS - 1);
+  return blk;
+}
+
+uq_status_t
+uq_reference_varlen_faithful(const uq_decode_problem_t *p,
+                             const uq_launch_walk_t *walk, int32_t block_tokens,
+                             const uq_decode_partials_t *out_partials) {
   UQ_RETURN_IF_ERROR(uq_decode_problem_validate(p), "faithful reference");
   if (!walk)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "walk is NULL");
@@ -475,6 +587,10 @@ uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "group_tiles must be 1, 2, 4, 8 or 16, got %d",
                           (int)group_tiles);
+  if (block_tokens < 1)
+    return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                          "block_tokens must be >= 1, got %d",
+                          (int)block_tokens);
   const int64_t group_tokens = (int64_t)group_tiles * UQ_TILE_TOKENS;
   if (out_partials && (!out_partials->segm_out || !out_partials->segm_max ||
                        !out_partials->segm_sum))
@@ -486,89 +602,132 @@ uq_reference_decode_faithful_walk(const uq_decode_problem_t *p,
                              &coverage) ||
       __builtin_mul_overflow(coverage, group_tokens, &coverage))
     coverage = INT64_MAX;
-  // The kernel walks seq_len - win_base tokens (all of them without a
-  // window); every one must fall in some partition's tile-groups.
+  // A block's walk covers end - win_base positions (a decode's: seq_len -
+  // win_base, all of them without a window); every one must fall in some
+  // partition's groups.
+  int32_t largest_block = 1;
   for (int32_t b = 0; b < p->num_seqs; ++b) {
-    int64_t base = window_start(p->seq_lens[b], p->sliding_window) & ~15;
-    if (p->seq_lens[b] - base > coverage)
-      return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
-                            "seq_lens[%d] = %d (window %d: %lld tokens walked) "
-                            "exceeds the walk's coverage P * groups * %lld "
-                            "= %lld",
-                            (int)b, (int)p->seq_lens[b], (int)p->sliding_window,
-                            (long long)(p->seq_lens[b] - base),
-                            (long long)group_tokens, (long long)coverage);
+    query_span_t span = query_span(p, b);
+    for (int64_t i0 = 0; i0 < span.count; i0 += block_tokens) {
+      query_block_t blk = query_block(p, b, span, i0, block_tokens);
+      if (blk.n > largest_block)
+        largest_block = blk.n;
+      if (blk.end - blk.win_base > coverage)
+        return UQ_MAKE_STATUS(
+            UQ_STATUS_OUT_OF_RANGE,
+            "seq_lens[%d] = %d (window %d, query tokens %lld..%lld: %lld "
+            "positions walked) exceeds the walk's coverage P * groups * "
+            "%lld = %lld",
+            (int)b, (int)p->seq_lens[b], (int)p->sliding_window, (long long)i0,
+            (long long)(i0 + blk.n - 1), (long long)(blk.end - blk.win_base),
+            (long long)group_tokens, (long long)coverage);
+    }
   }
   const int32_t qg = p->query_group;
   const int32_t D = p->cache.head_dim;
-  const size_t rows = (size_t)num_partitions * (size_t)qg;
-  uint16_t *o = malloc(sizeof(uint16_t) * rows * (size_t)D);
-  float *m = malloc(sizeof(float) * rows);
-  float *l = malloc(sizeof(float) * rows);
-  float *q_rot = malloc(sizeof(float) * (size_t)qg * (size_t)D);
-  row_state_t *state = malloc(sizeof(row_state_t) * (size_t)qg);
+  const int32_t hk = p->cache.num_kv_heads;
+  // A block's rows: token-major (token, head in the group), as the kernels.
+  const size_t rows = (size_t)largest_block * (size_t)qg;
+  const size_t token_rows = (size_t)num_partitions * (size_t)qg;
+  uint16_t *o = malloc(sizeof(uint16_t) * rows * num_partitions * (size_t)D);
+  float *m = malloc(sizeof(float) * rows * num_partitions);
+  float *l = malloc(sizeof(float) * rows * num_partitions);
+  float *q_rot = malloc(sizeof(float) * rows * (size_t)D);
+  row_state_t *state = malloc(sizeof(row_state_t) * rows);
   tile_t *tile = malloc(sizeof(tile_t));
   if (!o || !m || !l || !q_rot || !state || !tile) {
     free(o), free(m), free(l), free(q_rot), free(state), free(tile);
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
-                          "faithful reference: out of memory for P = %d",
-                          (int)num_partitions);
+                          "faithful reference: out of memory for P = %d and "
+                          "blocks of %d tokens",
+                          (int)num_partitions, (int)largest_block);
   }
   const float scale = p->softmax_scale;
   for (int32_t b = 0; b < p->num_seqs; ++b) {
     const int64_t len = p->seq_lens[b];
-    const int64_t win_start = window_start(len, p->sliding_window);
-    const int64_t win_base = win_start & ~(int64_t)(UQ_TILE_TOKENS - 1);
-    const int64_t total_groups =
-        (len - win_base + group_tokens - 1) / group_tokens;
-    for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
-      for (int32_t r = 0; r < qg; ++r)
-        uq_format_query_rotate_(D, query_row(p, b, (int64_t)h * qg + r),
-                                p->q_overflow, q_rot + (size_t)r * D);
-      for (int32_t part = 0; part < num_partitions; ++part) {
-        for (int32_t r = 0; r < qg; ++r) {
-          state[r].m = -INFINITY;
-          state[r].l = 0.0f;
-          memset(state[r].acc, 0, sizeof state[r].acc);
-        }
-        int64_t avail = total_groups - part;
-        int64_t trips =
-            avail > 0 ? (avail + num_partitions - 1) / num_partitions : 0;
-        if (trips > tgpp)
-          trips = tgpp;
-        for (int64_t g = 0; g < trips; ++g) {
-          int64_t start = win_base + (part + g * num_partitions) * group_tokens;
-          for (int n = 0; n < group_tiles; ++n) {
-            int64_t tile_start = start + (int64_t)n * UQ_TILE_TOKENS;
-            // A tile wholly past seq_len changes nothing: its max is -inf,
-            // its rescale factor exactly 1 and its probabilities 0.
-            if (tile_start >= len)
-              break;
-            load_tile(p, b, h, tile_start, win_start, len, tile);
-            for (int32_t r = 0; r < qg; ++r)
-              tile_step(tile, q_rot + (size_t)r * D, scale, &state[r]);
+    const query_span_t span = query_span(p, b);
+    for (int64_t i0 = 0; i0 < span.count; i0 += block_tokens) {
+      const query_block_t blk = query_block(p, b, span, i0, block_tokens);
+      const int64_t total_groups =
+          (blk.end - blk.win_base + group_tokens - 1) / group_tokens;
+      for (int32_t h = 0; h < hk; ++h) {
+        for (int32_t tk = 0; tk < blk.n; ++tk)
+          for (int32_t r = 0; r < qg; ++r)
+            uq_format_query_rotate_(
+                D, query_row(p, span.first + i0 + tk, (int64_t)h * qg + r),
+                p->q_overflow, q_rot + ((size_t)tk * qg + (size_t)r) * D);
+        for (int32_t part = 0; part < num_partitions; ++part) {
+          for (size_t r = 0; r < (size_t)blk.n * qg; ++r) {
+            state[r].m = -INFINITY;
+            state[r].l = 0.0f;
+            memset(state[r].acc, 0, sizeof state[r].acc);
           }
+          int64_t avail = total_groups - part;
+          int64_t trips =
+              avail > 0 ? (avail + num_partitions - 1) / num_partitions : 0;
+          if (trips > tgpp)
+            trips = tgpp;
+          for (int64_t g = 0; g < trips; ++g) {
+            int64_t start =
+                blk.win_base + (part + g * num_partitions) * group_tokens;
+            for (int n = 0; n < group_tiles; ++n) {
+              int64_t tile_start = start + (int64_t)n * UQ_TILE_TOKENS;
+              // A tile wholly past the block's positions changes nothing:
+              // its max is -inf, its rescale factor exactly 1 and its
+              // probabilities 0.
+              if (tile_start >= blk.end)
+                break;
+              load_tile(p, b, h, tile_start, blk.start, blk.end, tile);
+              for (int32_t tk = 0; tk < blk.n; ++tk) {
+                int64_t ts, te;
+                token_range(len, span.count, i0 + tk, p->sliding_window, &ts,
+                            &te);
+                int64_t first = ts > tile_start ? ts - tile_start : 0;
+                int64_t valid = te - tile_start < UQ_TILE_TOKENS
+                                    ? te - tile_start
+                                    : UQ_TILE_TOKENS;
+                // None of the token's positions: every row of it unchanged.
+                if (valid <= first)
+                  continue;
+                for (int32_t r = 0; r < qg; ++r) {
+                  size_t row = (size_t)tk * qg + (size_t)r;
+                  tile_step(tile, (int)first, (int)valid,
+                            q_rot + row * (size_t)D, scale, &state[row]);
+                }
+              }
+            }
+          }
+          // Partials by token: [token][part][r].
+          for (int32_t tk = 0; tk < blk.n; ++tk)
+            for (int32_t r = 0; r < qg; ++r) {
+              const row_state_t *st = &state[(size_t)tk * qg + (size_t)r];
+              size_t i =
+                  (size_t)tk * token_rows + (size_t)part * qg + (size_t)r;
+              float rcp = 1.0f / (st->l > 0.0f ? st->l : 1.0f);
+              for (int d = 0; d < D; ++d)
+                o[i * (size_t)D + d] = uq_float_to_bf16(st->acc[d] * rcp);
+              m[i] = st->m;
+              l[i] = st->l;
+            }
         }
-        for (int32_t r = 0; r < qg; ++r) {
-          size_t i = (size_t)part * qg + (size_t)r;
-          float rcp = 1.0f / (state[r].l > 0.0f ? state[r].l : 1.0f);
-          for (int d = 0; d < D; ++d)
-            o[i * (size_t)D + d] = uq_float_to_bf16(state[r].acc[d] * rcp);
-          m[i] = state[r].m;
-          l[i] = state[r].l;
+        for (int32_t tk = 0; tk < blk.n; ++tk) {
+          const int64_t token = span.first + i0 + tk;
+          const size_t at = (size_t)tk * token_rows;
+          if (out_partials) {
+            size_t base = ((size_t)token * (size_t)hk + (size_t)h) * token_rows;
+            memcpy(out_partials->segm_out + base * (size_t)D,
+                   o + at * (size_t)D, sizeof(uint16_t) * token_rows * D);
+            memcpy(out_partials->segm_max + base, m + at,
+                   sizeof(float) * token_rows);
+            memcpy(out_partials->segm_sum + base, l + at,
+                   sizeof(float) * token_rows);
+          }
+          reduce_one(num_partitions, qg, D, o + at * (size_t)D, m + at, l + at,
+                     p->sinks ? p->sinks + (int64_t)h * qg : NULL,
+                     output_row(p, token, (int64_t)h * qg),
+                     p->output_stride_head);
         }
       }
-      if (out_partials) {
-        size_t base =
-            ((size_t)b * (size_t)p->cache.num_kv_heads + (size_t)h) * rows;
-        memcpy(out_partials->segm_out + base * (size_t)D, o,
-               sizeof(uint16_t) * rows * (size_t)D);
-        memcpy(out_partials->segm_max + base, m, sizeof(float) * rows);
-        memcpy(out_partials->segm_sum + base, l, sizeof(float) * rows);
-      }
-      reduce_one(num_partitions, qg, D, o, m, l,
-                 p->sinks ? p->sinks + (int64_t)h * qg : NULL,
-                 output_row(p, b, (int64_t)h * qg), p->output_stride_head);
     }
   }
   free(o), free(m), free(l), free(q_rot), free(state), free(tile);

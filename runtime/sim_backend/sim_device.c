@@ -166,6 +166,7 @@ static uq_status_t sim_launch(uq_rt_device_t *base,
     out_counters->lds_bytes_written = counters.lds_bytes_written;
     out_counters->workgroups = counters.workgroups;
     out_counters->global_lines_read = counters.global_lines_read;
+    out_counters->vmem_inflight_peak = counters.vmem_inflight_peak;
     *out_counted = 1;
   }
   return UQ_OK;

@@ -55,6 +55,8 @@ def main():
     ap.add_argument("--require", nargs="*", default=[])
     ap.add_argument("--tile-loads", action="store_true")
     ap.add_argument("--head-dim", type=int, default=256, choices=(64, 128, 256))
+    ap.add_argument("--row-tiles", type=int, default=1,
+                    help="16-row MFMA row tiles of the query block")
     a = ap.parse_args()
     text = open(a.listing).read()
     lines = text.splitlines()
@@ -104,7 +106,8 @@ def main():
         # conversions per lane
         d = a.head_dim
         issues = max(1, d // 128)
-        tiles = c["v_mfma_scale_f32_16x16x128_f8f6f4"] // issues
+        rt = a.row_tiles
+        tiles = c["v_mfma_scale_f32_16x16x128_f8f6f4"] // (issues * rt)
         if loop is None or tiles == 0:
             fails.append("no tile loop with %d scaled MFMAs per tile found" % issues)
         else:
@@ -123,7 +126,9 @@ def main():
                 fails.append("tile loop loads %s, want %s (%d 16-byte K, %d bytes of V, "
                              "one 4-byte K-scale and one 4-byte V-scale per lane per tile)"
                              % (loads, want, issues, d // 8))
-            per_tile = {"v_mfma_f32_16x16x16_bf16": d // 16, "ds_read_b64_tr_b16": d // 16,
+            # a block of several row tiles reads and converts V once for
+            # all of them; each row tile has its own PV MFMAs
+            per_tile = {"v_mfma_f32_16x16x16_bf16": d // 16 * rt, "ds_read_b64_tr_b16": d // 16,
                         "v_cvt_scalef32_pk_bf16_fp4": d // 8}
             for m, n in per_tile.items():
                 if c[m] != n * tiles:

@@ -172,7 +172,7 @@ ROWS = [
     ("uq-run --seq-lens=1,,2", "uq-run", ["--seq-lens=1,,2"], {}, 1,
      "--seq-lens must be a comma-separated list", []),
     ("uq-run --seq-lens=-5", "uq-run", ["--seq-lens=-5"], {}, 1,
-     "--seq-lens: bad length in '-5'", []),
+     "--seq-lens must be a comma-separated list of up to 4096 lengths in 0..1048576, got '-5'", []),
     ("uq-run --sliding-window=-1", "uq-run", ["--sliding-window=-1"], {}, 1,
      "--sliding-window must be in 0..2147483647", []),
     ("uq-run --seed=-1", "uq-run", ["--seed=-1"], {}, 1,

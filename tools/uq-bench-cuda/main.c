@@ -222,21 +222,40 @@ static const bench_shape_t shapes[] = {
     {16, 131072, 1, 8, 3248, 628}, {4, 75000, 1, 6, 1544, 115},
 };
 
+// Varlen verify steps (issue 27): B sequences of N tokens whose last L are
+// this step's queries (--query-len; no peers' figures here).
+static const bench_shape_t varlen_shapes[] = {
+    {16, 65536, 1, 8, 0, 0},
+    {16, 65536, 1, 16, 0, 0},
+    {16, 131072, 1, 8, 0, 0},
+    {16, 131072, 1, 16, 0, 0},
+};
+
 // The issue's shapes at head dim `d` (or only `custom`, when its batch is
 // set); the peers' figures (D = 256) are compared only at D = 256 on the
-// issue's shapes.
+// issue's shapes. With `query_len` L > 0 each step is a varlen run of L
+// query tokens a sequence (uq_plan_run_varlen), the KV counted once, and
+// for L > 1 the causal attention's TFLOP/s.
 static void run_bench(bench_t *k, int replays, int only, int d,
-                      const bench_shape_t *custom) {
+                      const bench_shape_t *custom, int query_len) {
   const uint32_t slot_bytes = (uint32_t)(d + d / 16);
-  const bench_shape_t *list = custom->batch ? custom : shapes;
-  const size_t count = custom->batch ? 1 : sizeof(shapes) / sizeof(shapes[0]);
+  const bench_shape_t *list = custom->batch ? custom
+                              : query_len   ? varlen_shapes
+                                            : shapes;
+  const size_t count = custom->batch ? 1
+                       : query_len
+                           ? sizeof(varlen_shapes) / sizeof(varlen_shapes[0])
+                           : sizeof(shapes) / sizeof(shapes[0]);
   double copy = copy_bandwidth(k);
   printf("device-to-device copy: %.0f GB/s (read + write, 1 GiB, 16-byte "
          "copy kernel)\n",
          copy);
+  if (query_len)
+    printf("varlen: %d query tokens a sequence (the last of its N), causal\n",
+           query_len);
   printf("%3s %7s %2s %2s %-22s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
          "QG", "variant", "P", "walk", "us/step", "KV GB/s", "%copy",
-         "x triton", "x sdpa");
+         query_len ? "TFLOP/s" : "x triton", query_len ? "" : "x sdpa");
   for (size_t i = 0; i < count; ++i) {
     if (only >= 0 && (size_t)only != i)
       continue;
@@ -255,7 +274,11 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     int copies = (int)(((size_t)512 << 20) / cache_bytes) + 1;
     if (copies > 16)
       copies = 16;
-    size_t q_elems = (size_t)sh->batch * sh->hk * sh->qg * d;
+    const uint32_t q_tokens = (uint32_t)sh->batch * (query_len ? query_len : 1);
+    if (query_len > sh->tokens)
+      die("--query-len %d is longer than the sequences (%d tokens)", query_len,
+          sh->tokens);
+    size_t q_elems = (size_t)q_tokens * sh->hk * sh->qg * d;
     uint8_t *host = malloc(cache_bytes);
     int32_t *tables = malloc((size_t)sh->batch * mbps * sizeof(int32_t));
     int32_t *lens = malloc((size_t)sh->batch * sizeof(int32_t));
@@ -283,13 +306,28 @@ static void run_bench(bench_t *k, int replays, int only, int d,
         .max_batch = (uint32_t)sh->batch,
         .query_dtype = UQ_DTYPE_BF16,
         .output_dtype = UQ_DTYPE_BF16,
+        .max_query_len = (uint32_t)query_len,
+        .max_num_tokens = q_tokens,
     };
     uq_plan_t *plan = NULL;
     UQ(uq_plan_create(k->context, &config, &plan));
     uq_plan_info_t info;
     uq_launch_walk_t walk;
     UQ(uq_plan_query_info(plan, &info));
-    UQ(uq_plan_launch_walk(plan, (uint32_t)sh->batch, &walk));
+    if (query_len) {
+      uq_varlen_shape_t vs;
+      UQ(uq_plan_varlen_shape(plan, (uint32_t)sh->batch, q_tokens,
+                              (uint32_t)query_len, &vs));
+      walk = vs.walk;
+      snprintf(info.variant, sizeof(info.variant), "%s", vs.variant);
+    } else {
+      UQ(uq_plan_launch_walk(plan, (uint32_t)sh->batch, &walk));
+    }
+    int32_t *qsl = malloc(((size_t)sh->batch + 1) * sizeof(int32_t));
+    if (!qsl)
+      die("out of memory");
+    for (int32_t b = 0; b <= sh->batch; ++b)
+      qsl[b] = b * query_len;
     // a partition's walk: its groups and their unit (uq_launch_walk_unit)
     char walked[16];
     snprintf(walked, sizeof(walked), "%d%s", walk.groups_per_partition,
@@ -301,14 +339,21 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     uq_device_ptr_t t = put(k, tables, (size_t)sh->batch * mbps * 4);
     uq_device_ptr_t l = put(k, lens, (size_t)sh->batch * 4);
     uq_device_ptr_t o = put(k, NULL, q_elems * 2);
+    uq_device_ptr_t qs = put(k, qsl, ((size_t)sh->batch + 1) * 4);
     // The runs as a server captures them: global capture mode, so any
     // allocation or synchronization inside uq_plan_run would fail here.
     CUgraph graph;
     CUgraphExec exec;
     CU(k, StreamBeginCapture(k->stream, UQ_CU_STREAM_CAPTURE_MODE_GLOBAL));
-    for (int c = 0; c < copies; ++c)
-      UQ(uq_plan_run(plan, (uint32_t)sh->batch, q, caches[c], t, l, o,
-                     (uq_stream_t *)k->stream));
+    for (int c = 0; c < copies; ++c) {
+      if (query_len)
+        UQ(uq_plan_run_varlen(plan, (uint32_t)sh->batch, q_tokens,
+                              (uint32_t)query_len, q, caches[c], t, l, qs, 0, o,
+                              (uq_stream_t *)k->stream));
+      else
+        UQ(uq_plan_run(plan, (uint32_t)sh->batch, q, caches[c], t, l, o,
+                       (uq_stream_t *)k->stream));
+    }
     CU(k, StreamEndCapture(k->stream, &graph));
     CU(k, GraphInstantiateWithFlags(&exec, graph, 0));
     int reps = replays / copies + 1;
@@ -318,13 +363,20 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     printf("%3d %7d %2d %2d %-22s %5d %5s %9.1f %8.0f %5.1f%%", sh->batch,
            sh->tokens, sh->hk, sh->qg, info.variant, walk.num_partitions,
            walked, us, gbs, 100.0 * gbs / copy);
-    if (d == 256 && sh->triton_us > 0)
+    if (query_len) {
+      // causal FLOPs: token i of a sequence attends N - L + i + 1
+      // positions, 2 x 2 D FLOPs each (QK and PV), for every query head
+      double attended = (double)query_len * (sh->tokens - query_len) +
+                        (double)query_len * (query_len + 1) / 2;
+      double flops = 4.0 * d * attended * sh->batch * (double)sh->hk * sh->qg;
+      printf(" %8.1f\n", flops / (us * 1e-6) / 1e12);
+    } else if (d == 256 && sh->triton_us > 0)
       printf(" %8.1f %8.2f\n", sh->triton_us / us, sh->sdpa_us / us);
     else
       printf(" %8s %8s\n", "-", "-");
     CU(k, GraphExecDestroy(exec));
     CU(k, GraphDestroy(graph));
-    uq_device_ptr_t all[] = {q, t, l, o};
+    uq_device_ptr_t all[] = {q, t, l, o, qs};
     for (size_t a = 0; a < sizeof(all) / sizeof(all[0]); ++a)
       UQ(uq_context_free(k->context, all[a]));
     for (int c = 0; c < copies; ++c)
@@ -334,6 +386,7 @@ static void run_bench(bench_t *k, int replays, int only, int d,
     free(tables);
     free(lens);
     free(query);
+    free(qsl);
   }
 }
 
@@ -351,6 +404,10 @@ static void usage(FILE *out) {
       "                   figures are for 256 and shown only there)\n"
       "  --shape=B,N,HK,QG  only this shape (batch, tokens per sequence, kv\n"
       "                   heads, query group) instead of the issue's\n"
+      "  --query-len=L    varlen steps: the last L tokens of each sequence\n"
+      "                   are queries (uq_plan_run_varlen; without --shape "
+      "the\n"
+      "                   issue-27 verify shapes), KV counted once, TFLOP/s\n"
       "  --help           this text\n",
       out);
 }
@@ -387,7 +444,7 @@ static void parse_shape(const char *text, bench_shape_t *shape) {
 
 int main(int argc, char **argv) {
   uq_tool_check_stdout_at_exit("uq-bench-cuda");
-  int replays = 200, only = -1, head_dim = 256;
+  int replays = 200, only = -1, head_dim = 256, query_len = 0;
   bench_shape_t custom = {0};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -403,6 +460,8 @@ int main(int argc, char **argv) {
         die("--head-dim must be 64, 128 or 256, got '%s'", a + 11);
     } else if (strncmp(a, "--shape=", 8) == 0) {
       parse_shape(a + 8, &custom);
+    } else if (strncmp(a, "--query-len=", 12) == 0) {
+      query_len = flag_int("--query-len", a + 12, 1, 65536);
     } else if (strncmp(a, "--replays=", 10) == 0) {
       replays = flag_int("--replays", a + 10, 1, 1000000);
     } else {
@@ -414,7 +473,7 @@ int main(int argc, char **argv) {
   bench_t k;
   memset(&k, 0, sizeof(k));
   bench_open(&k);
-  run_bench(&k, replays, only, head_dim, &custom);
+  run_bench(&k, replays, only, head_dim, &custom, query_len);
   uq_context_destroy(k.context);
   return 0;
 }

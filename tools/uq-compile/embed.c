@@ -54,16 +54,16 @@ uq_status_t uq_embed_write_c(uq_file_batch_t *batch, const char *path,
   fprintf(out, "const uq_variant_record_t uq_embedded_variants[] = {\n");
   for (size_t i = 0; i < count; ++i) {
     const uq_variant_record_t *r = &records[i];
-    fprintf(
-        out,
-        "    {.variant = \"%s\", .kernel = \"%s\", .data = uq_blob_%zu,\n"
-        "     .size = sizeof(uq_blob_%zu), .kind = %s, .target = \"%s\",\n"
-        "     .head_dim = %u, .qg_max = %u, .lds_bytes = %u,\n"
-        "     .vgpr_count = %u, .agpr_count = %u, .sgpr_count = %u,\n"
-        "     .scratch_bytes = %u, .arg_count = %u, .args = uq_args_%zu},\n",
-        r->variant, r->kernel, i, i, kind_name(r->kind), r->target, r->head_dim,
-        r->qg_max, r->lds_bytes, r->vgpr_count, r->agpr_count, r->sgpr_count,
-        r->scratch_bytes, r->arg_count, i);
+    fprintf(out,
+            "    {.variant = \"%s\", .kernel = \"%s\", .data = uq_blob_%zu,\n"
+            "     .size = sizeof(uq_blob_%zu), .kind = %s, .target = \"%s\",\n"
+            "     .head_dim = %u, .qg_max = %u, .lds_bytes = %u,\n"
+            "     .vgpr_count = %u, .agpr_count = %u, .sgpr_count = %u,\n"
+            "     .scratch_bytes = %u, .arg_count = %u, .args = uq_args_%zu,\n"
+            "     .rows = %u},\n",
+            r->variant, r->kernel, i, i, kind_name(r->kind), r->target,
+            r->head_dim, r->qg_max, r->lds_bytes, r->vgpr_count, r->agpr_count,
+            r->sgpr_count, r->scratch_bytes, r->arg_count, i, r->rows);
   }
   if (count == 0)
     fprintf(out, "    {0},\n");

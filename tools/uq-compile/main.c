@@ -42,7 +42,7 @@ static void usage(FILE *out) {
           "                    or DIR/<variant>.cubin\n"
           "                    (at least one of -o and --embed-c)\n"
           "  --variant=KEY     only this variant (repeatable), e.g. "
-          "decode_d256_qg_max8\n"
+          "decode_d256_rows8\n"
           "  --target=CHIP     only the variants for gfx950 or sm_90a "
           "(repeatable;\n"
           "                    default: every target; sm_90a needs a CUDA "
@@ -200,6 +200,7 @@ static bool fill_record(compiled_t *c, const uq_kernel_info_t *kernel) {
   r->target = c->variant.target;
   r->head_dim = c->variant.head_dim;
   r->qg_max = c->variant.qg_max;
+  r->rows = c->variant.rows;
   r->lds_bytes = kernel->group_segment_fixed_size;
   r->vgpr_count = kernel->vgpr_count;
   r->agpr_count = kernel->agpr_count;
@@ -356,12 +357,15 @@ int main(int argc, char **argv) {
     for (size_t v = 0; v < variant_count; ++v) {
       const uq_variant_t *x = &variants[v];
       char serves[64] = "";
-      if (x->head_dim && x->qg_max)
+      if (x->head_dim && x->qg_max && x->rows > x->qg_max)
+        snprintf(serves, sizeof(serves), "D %u, QG 1-%u, %u rows", x->head_dim,
+                 x->qg_max, x->rows);
+      else if (x->head_dim && x->qg_max)
         snprintf(serves, sizeof(serves), "D %u, QG 1-%u", x->head_dim,
                  x->qg_max);
       else if (x->head_dim)
         snprintf(serves, sizeof(serves), "D %u", x->head_dim);
-      printf("%-22s %-16s %s\n", x->key, serves, x->bindings);
+      printf("%-22s %-24s %s\n", x->key, serves, x->bindings);
     }
     goto done;
   }

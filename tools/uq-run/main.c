@@ -2,6 +2,8 @@
 // query/K/V, cache filled by the host encoder through a shuffled block
 // table), runs it through libuqrt on the best backend, and reports the
 // errors against the kernel-faithful reference and unquantized attention.
+// With --query-len, --query-lens or --mixed the step is a varlen one
+// (uq_plan_run_varlen: several query tokens per sequence).
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include <errno.h>
@@ -50,6 +52,19 @@ static void usage(FILE *out) {
         "                     cache slots before the window are poisoned "
         "(0xFF)\n"
         "  --sinks            random attention sinks, one per query head\n"
+        "  --query-len=L      varlen: L new query tokens per sequence (at "
+        "most its\n"
+        "                     seq len), causal (a speculative-decoding "
+        "verify, a\n"
+        "                     chunk of a prefill)\n"
+        "  --query-lens=a,..  varlen: each sequence's query tokens (with "
+        "--seq-lens)\n"
+        "  --mixed            varlen: a serving step's mix, every sequence a "
+        "decode\n"
+        "                     but a verify of 4 tokens, a first chunk (all "
+        "its\n"
+        "                     tokens new) and a long chunk of up to 1024 (B "
+        ">= 4)\n"
         "  --steps=N          then N serving steps: each stores one new token "
         "per\n"
         "                     sequence through the store kernel and decodes; "
@@ -67,6 +82,10 @@ static int fail(const char *format, const char *arg) {
   return 1;
 }
 
+// A comma-separated list of up to `cap` integers in 0..max into out.
+static int parse_list(const char *text, uint64_t max, int32_t *out, int cap,
+                      int *out_count);
+
 // Decimal digits only: strtoull alone takes " 4", "+4" and (base 0)
 // "0x10" or "010" as octal.
 static int parse_u64(const char *text, uint64_t max, uint64_t *out) {
@@ -79,6 +98,27 @@ static int parse_u64(const char *text, uint64_t max, uint64_t *out) {
     return 0;
   *out = value;
   return 1;
+}
+
+static int parse_list(const char *text, uint64_t max, int32_t *out, int cap,
+                      int *out_count) {
+  const char *p = text;
+  int count = 0;
+  while (*p) {
+    char item[32];
+    size_t len = strcspn(p, ",");
+    uint64_t n;
+    if (len == 0 || len >= sizeof(item) || count == cap)
+      return 0;
+    memcpy(item, p, len);
+    item[len] = 0;
+    if (!parse_u64(item, max, &n))
+      return 0;
+    out[count++] = (int32_t)n;
+    p += len + (p[len] == ',');
+  }
+  *out_count = count;
+  return count > 0;
 }
 
 // A finite number in (0, max] written in decimal ("0.0625", "1e-2"); NaN,
@@ -112,7 +152,8 @@ typedef struct run_s {
   uq_plan_t *plan;
   const char *description; // borrowed from the context
   uq_plan_info_t info;
-  uq_launch_walk_t walk; // uq_plan_launch_walk: printed, and the reference's
+  uq_launch_walk_t walk;    // uq_plan_launch_walk: printed, and the reference's
+  uq_varlen_shape_t varlen; // a varlen run's launch (uq_plan_varlen_shape)
   double milliseconds;
   uq_kernel_counters_t decode_counters, reduce_counters;
   uq_status_t counted;        // UQ_OK when the counters are valid
@@ -146,7 +187,14 @@ static uq_status_t run_backend(uq_backend_t backend,
   if (status)
     return status;
   uq_status_free(uq_plan_query_info(run->plan, &run->info));
-  status = uq_plan_launch_walk(run->plan, problem->shape.batch, &run->walk);
+  if (problem->query_start_loc) {
+    status = uq_plan_varlen_shape(run->plan, problem->shape.batch,
+                                  problem->num_tokens, problem->max_query_len,
+                                  &run->varlen);
+    run->walk = run->varlen.walk;
+  } else {
+    status = uq_plan_launch_walk(run->plan, problem->shape.batch, &run->walk);
+  }
   if (status)
     return status;
   run->stage = "uploading the problem";
@@ -158,9 +206,17 @@ static uq_status_t run_backend(uq_backend_t backend,
   run->stage = "running the decode";
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  status = uq_plan_run_with_sinks(
-      run->plan, problem->shape.batch, device.query, device.cache,
-      device.block_tables, device.seq_lens, device.sinks, device.output, NULL);
+  if (problem->query_start_loc)
+    status = uq_plan_run_varlen(run->plan, problem->shape.batch,
+                                problem->num_tokens, problem->max_query_len,
+                                device.query, device.cache, device.block_tables,
+                                device.seq_lens, device.query_start_loc,
+                                device.sinks, device.output, NULL);
+  else
+    status = uq_plan_run_with_sinks(run->plan, problem->shape.batch,
+                                    device.query, device.cache,
+                                    device.block_tables, device.seq_lens,
+                                    device.sinks, device.output, NULL);
   if (!status)
     status = uq_context_synchronize(run->context, NULL);
   clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -190,8 +246,8 @@ int main(int argc, char **argv) {
   };
   uq_backend_t backend = UQ_BACKEND_AUTO;
   uint32_t steps = 0;
-  int32_t lens[4096];
-  int have_lens = 0;
+  int32_t lens[4096], q_lens[4096];
+  int have_lens = 0, have_q_lens = 0, mixed = 0;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     const char *eq = strchr(arg, '=');
@@ -210,6 +266,8 @@ int main(int argc, char **argv) {
       shape.shuffle = 0;
     } else if (IS("--sinks") && !value) {
       shape.sinks = 1;
+    } else if (IS("--mixed") && !value) {
+      mixed = 1;
     } else if (!value) {
       return fail("unknown flag or missing value: '%s' (see --help)", arg);
     } else if (IS("--backend")) {
@@ -273,25 +331,20 @@ int main(int argc, char **argv) {
       if (!parse_positive(value, 16.0f, &shape.query_scale))
         return fail("--query-scale must be a number in (0, 16], got '%s'",
                     value);
+    } else if (IS("--query-len")) {
+      if (!parse_u64(value, 65536, &n) || !n)
+        return fail("--query-len must be in 1..65536, got '%s'", value);
+      shape.query_len = (uint32_t)n;
     } else if (IS("--seq-lens")) {
-      const char *p = value;
-      have_lens = 0;
-      while (*p) {
-        char item[32];
-        size_t len = strcspn(p, ",");
-        if (len == 0 || len >= sizeof(item) || have_lens == 4096)
-          return fail("--seq-lens must be a comma-separated list of up to "
-                      "4096 lengths, got '%s'",
-                      value);
-        memcpy(item, p, len);
-        item[len] = 0;
-        if (!parse_u64(item, 1u << 20, &n))
-          return fail("--seq-lens: bad length in '%s'", value);
-        lens[have_lens++] = (int32_t)n;
-        p += len + (p[len] == ',');
-      }
-      if (!have_lens)
-        return fail("--seq-lens is empty: '%s'", value);
+      if (!parse_list(value, 1u << 20, lens, 4096, &have_lens))
+        return fail("--seq-lens must be a comma-separated list of up to "
+                    "4096 lengths in 0..1048576, got '%s'",
+                    value);
+    } else if (IS("--query-lens")) {
+      if (!parse_list(value, 65536, q_lens, 4096, &have_q_lens))
+        return fail("--query-lens must be a comma-separated list of up to "
+                    "4096 query lengths in 0..65536, got '%s'",
+                    value);
     } else {
       return fail("unknown flag '%s' (see --help)", arg);
     }
@@ -320,6 +373,47 @@ int main(int argc, char **argv) {
     for (int i = 0; i < have_lens; ++i)
       if ((uint32_t)lens[i] > shape.max_seq)
         shape.max_seq = (uint32_t)lens[i];
+  }
+  if (steps && (have_q_lens || shape.query_len || mixed))
+    return fail("%s", "--steps runs decodes: it excludes --query-len, "
+                      "--query-lens and --mixed");
+  if ((have_q_lens != 0) + (shape.query_len != 0) + mixed > 1)
+    return fail("%s", "--query-len, --query-lens and --mixed exclude each "
+                      "other");
+  if (have_q_lens) {
+    if (!have_lens || have_q_lens != have_lens)
+      return fail("%s", "--query-lens needs --seq-lens of as many sequences");
+    for (int i = 0; i < have_lens; ++i)
+      if (q_lens[i] > lens[i])
+        return fail("--query-lens: a query longer than its sequence in '%s'",
+                    "(see --seq-lens)");
+    shape.query_lens = q_lens;
+  }
+  if (mixed) {
+    if (shape.batch < 4 || shape.batch > 4096)
+      return fail("%s", "--mixed needs --batch (or --seq-lens) of at least 4");
+    if (!have_lens) {
+      // The step's lengths: the problem's random ones, fixed here so the
+      // queries below fit them (the last sequence at max_seq).
+      uint64_t rng = shape.seed ^ 0x6D69786564ull;
+      for (uint32_t b = 0; b < shape.batch; ++b) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        lens[b] = b + 1 == shape.batch
+                      ? (int32_t)shape.max_seq
+                      : 1 + (int32_t)((rng >> 33) % shape.max_seq);
+      }
+      shape.seq_lens = lens;
+    }
+    // decodes, then a verify of 4, a first chunk, a long chunk
+    for (uint32_t b = 0; b < shape.batch; ++b)
+      q_lens[b] = lens[b] < 1 ? 0 : 1;
+    uint32_t B = shape.batch;
+    q_lens[B - 3] = lens[B - 3] < 4 ? lens[B - 3] : 4;
+    q_lens[B - 2] = lens[B - 2];
+    q_lens[B - 1] = lens[B - 1] < 1024 ? lens[B - 1] : 1024;
+    if (q_lens[B - 2] > 65536)
+      q_lens[B - 2] = 65536;
+    shape.query_lens = q_lens;
   }
 
   shape.reserve_tokens = steps;
@@ -354,8 +448,10 @@ int main(int argc, char **argv) {
   // The oracle's E4M3 rule is the project's (saturate), whatever the code
   // object does: a kernel that turns an overflowing query into NaN (and so
   // that head's output into 0) fails here instead of matching itself.
-  status = uq_problem_faithful_walk(problem, UQ_FP8_OVERFLOW_SATURATE, &walk,
-                                    faithful, partial_scale);
+  status = uq_problem_faithful_varlen(
+      problem, UQ_FP8_OVERFLOW_SATURATE, &walk,
+      problem->query_start_loc ? (int32_t)run.varlen.block_tokens : 1, faithful,
+      partial_scale);
   if (!status)
     status = uq_problem_unquantized(problem, unquantized);
   if (status) {
@@ -393,29 +489,49 @@ int main(int argc, char **argv) {
          shape.sinks ? "random per query head (N(0, 2^2), every fifth -inf)"
                      : "none");
   printf("seq_lens    ");
-  uint64_t attended = 0; // tokens inside the window: those a decode reads
+  // Positions inside the queries' windows: those a run reads (from the
+  // first query token's window start).
+  uint64_t attended = 0;
+  const int32_t *qsl = problem->query_start_loc;
   for (uint32_t b = 0; b < shape.batch; ++b) {
-    uint64_t len = (uint64_t)problem->seq_lens[b];
-    tokens += len;
-    attended += shape.sliding_window && len > shape.sliding_window
-                    ? shape.sliding_window
-                    : len;
+    int64_t len = problem->seq_lens[b];
+    int64_t q_len = qsl ? qsl[b + 1] - qsl[b] : 1;
+    int64_t first = len - q_len + 1 - (int64_t)shape.sliding_window;
+    tokens += (uint64_t)len;
+    if (q_len > 0 || !qsl)
+      attended +=
+          (uint64_t)(len - (shape.sliding_window && first > 0 ? first : 0));
     if (b < 16)
       printf("%s%d", b ? "," : "", problem->seq_lens[b]);
   }
   printf("%s (%" PRIu64 " tokens)\n", shape.batch > 16 ? ",..." : "", tokens);
-  printf("variant     %s  P=%d x %d%s (max P %u)  workspace %.1f KiB  "
-         "E4M3 overflow: %s\n",
-         info.variant, walk.num_partitions, walk.groups_per_partition,
-         uq_launch_walk_unit(&walk), info.max_partitions,
-         (double)info.workspace_bytes / 1024,
-         info.e4m3_saturates ? "saturate" : "NaN");
+  if (qsl) {
+    printf("queries     ");
+    for (uint32_t b = 0; b < shape.batch && b < 16; ++b)
+      printf("%s%d", b ? "," : "", qsl[b + 1] - qsl[b]);
+    printf("%s (T=%u query tokens, longest %u; causal)\n",
+           shape.batch > 16 ? ",..." : "", problem->num_tokens,
+           problem->max_query_len);
+    printf("variant     %s  %u blocks of %u tokens  P=%d x %d%s  workspace "
+           "%.1f KiB  E4M3 overflow: %s\n",
+           run.varlen.variant, run.varlen.num_blocks, run.varlen.block_tokens,
+           walk.num_partitions, walk.groups_per_partition,
+           uq_launch_walk_unit(&walk), (double)info.workspace_bytes / 1024,
+           info.e4m3_saturates ? "saturate" : "NaN");
+  } else {
+    printf("variant     %s  P=%d x %d%s (max P %u)  workspace %.1f KiB  "
+           "E4M3 overflow: %s\n",
+           info.variant, walk.num_partitions, walk.groups_per_partition,
+           uq_launch_walk_unit(&walk), info.max_partitions,
+           (double)info.workspace_bytes / 1024,
+           info.e4m3_saturates ? "saturate" : "NaN");
+  }
   printf("run         %.3f ms (host wall clock of run + synchronize)\n",
          run.milliseconds);
   printf("vs faithful max|err| %.3g  rel rms %.3g  over tolerance %" PRIu64
          "/%zu  non-finite %" PRIu64 "\n",
          vs_faithful.max_abs, vs_faithful.rel_rms, vs_faithful.over_tol,
-         (size_t)shape.batch * hq * D, vs_faithful.nonfinite);
+         (size_t)problem->num_tokens * hq * D, vs_faithful.nonfinite);
   printf("vs unquant  max|err| %.3g  rel rms %.3g  (float64 attention on the "
          "bf16 inputs, no quantization; |ref| <= %.3g)\n",
          vs_unquantized.max_abs, vs_unquantized.rel_rms,
@@ -441,6 +557,9 @@ int main(int argc, char **argv) {
            attended ? (double)decode_counters.global_lines_read * 128 /
                           ((double)attended * shape.num_kv_heads)
                     : 0);
+    printf("in flight   %" PRIu64 " B of vector loads at most per wave "
+           "(issued, not yet waited for)\n",
+           decode_counters.vmem_inflight_peak);
   } else {
     printf("counters    none (%s)\n", uq_status_message(counted));
     uq_status_free(counted);

@@ -33,6 +33,7 @@ void uq_problem_destroy(uq_problem_t *p) {
   if (!p)
     return;
   free(p->query);
+  free(p->query_start_loc);
   free(p->k);
   free(p->v);
   free(p->token_base);
@@ -86,6 +87,34 @@ static uq_status_t build(uq_problem_t *p) {
     p->token_base[b] = total_tokens;
     total_tokens += len;
   }
+  // Varlen: each sequence's query tokens, the last of its seq_len.
+  p->num_tokens = B;
+  p->max_query_len = 1;
+  if (s->query_lens || s->query_len) {
+    p->query_start_loc = calloc((size_t)B + 1, sizeof(int32_t));
+    if (!p->query_start_loc)
+      return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+    int64_t t = 0;
+    p->max_query_len = 0;
+    for (uint32_t b = 0; b < B; ++b) {
+      int64_t q = s->query_lens ? s->query_lens[b] : (int64_t)s->query_len;
+      if (!s->query_lens && q > p->seq_lens[b])
+        q = p->seq_lens[b];
+      if (q < 0 || q > p->seq_lens[b])
+        return INVALID("query len %lld of sequence %u outside 0..%d (its "
+                       "seq len)",
+                       (long long)q, b, p->seq_lens[b]);
+      p->query_start_loc[b] = (int32_t)t;
+      t += q;
+      if ((uint32_t)q > p->max_query_len)
+        p->max_query_len = (uint32_t)q;
+    }
+    p->query_start_loc[B] = (int32_t)t;
+    p->num_tokens = (uint32_t)t;
+    if (p->max_query_len == 0)
+      p->max_query_len = 1;
+  }
+  const uint32_t T = p->num_tokens;
   if (s->reserve_tokens > (1u << 20))
     return INVALID("reserve_tokens %u is over 2^20", s->reserve_tokens);
   uint32_t grow = s->reserve_tokens;
@@ -106,6 +135,8 @@ static uq_status_t build(uq_problem_t *p) {
       .max_blocks_per_seq = mbps,
       .num_blocks = (uint32_t)num_blocks,
       .max_batch = B,
+      .max_query_len = p->max_query_len,
+      .max_num_tokens = T > B ? T : B,
       .max_kv_splits = s->max_kv_splits,
       .softmax_scale = s->softmax_scale,
       .sliding_window = s->sliding_window,
@@ -139,9 +170,10 @@ static uq_status_t build(uq_problem_t *p) {
   // Query: Gaussian bf16; in a fused QKV tensor the K/V columns hold junk
   // the kernel must not read.
   float qscale = s->query_scale > 0 ? s->query_scale : 1.0f;
-  p->query_elems = (size_t)B * (size_t)p->config.query_stride_seq;
+  const size_t rows = T ? T : 1;
+  p->query_elems = rows * (size_t)p->config.query_stride_seq;
   p->query = malloc(p->query_elems * sizeof(uint16_t));
-  p->output_elems = (size_t)B * (size_t)p->config.output_stride_seq;
+  p->output_elems = rows * (size_t)p->config.output_stride_seq;
   size_t kv_elems = (size_t)(total_tokens ? total_tokens : 1) * Hk * D;
   p->k = malloc(kv_elems * sizeof(uint16_t));
   p->v = malloc(kv_elems * sizeof(uint16_t));
@@ -206,9 +238,13 @@ static uq_status_t build(uq_problem_t *p) {
     free(slots);
     return status;
   }
-  // Tokens before a window are never to be read: make them poison.
+  // Tokens before a window are never to be read: make them poison (before
+  // the first query token's window: the later tokens' start later).
   for (uint32_t b = 0; b < B && s->sliding_window; ++b) {
-    int64_t start = p->seq_lens[b] - (int64_t)s->sliding_window;
+    int64_t q_len = p->query_start_loc
+                        ? p->query_start_loc[b + 1] - p->query_start_loc[b]
+                        : 1;
+    int64_t start = p->seq_lens[b] - q_len + 1 - (int64_t)s->sliding_window;
     for (int64_t t = 0; t < start; ++t)
       for (uint32_t h = 0; h < Hk; ++h)
         memset(p->cache +
@@ -276,6 +312,7 @@ static uq_decode_problem_t reference_problem(const uq_problem_t *p,
       .output_stride_head = c->head_dim,
       .sliding_window = (int32_t)c->sliding_window,
       .sinks = p->sinks,
+      .query_start_loc = p->query_start_loc,
   };
 }
 
@@ -288,13 +325,13 @@ static uq_status_t partial_scale(const uq_problem_t *p, int32_t partitions,
   const size_t D = c->head_dim;
   for (size_t i = 0; i < rows * D; ++i)
     parts->segm_out[i] &= 0x7FFF;
-  size_t n = (size_t)p->shape.batch * c->num_kv_heads * c->query_group * D;
+  size_t n = (size_t)p->num_tokens * c->num_kv_heads * c->query_group * D;
   uint16_t *magnitude = malloc(n * sizeof(uint16_t));
   if (!magnitude)
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "out of memory for the partials' scale");
   uq_reduce_problem_t reduce = {
-      .num_seqs = (int32_t)p->shape.batch,
+      .num_seqs = (int32_t)p->num_tokens,
       .num_kv_heads = (int32_t)c->num_kv_heads,
       .query_group = (int32_t)c->query_group,
       .head_dim = (int32_t)D,
@@ -326,11 +363,19 @@ uq_status_t uq_problem_faithful_walk(const uq_problem_t *p,
                                      uq_fp8_overflow_t rule,
                                      const uq_launch_walk_t *walk,
                                      uint16_t *out, double *out_scale) {
+  return uq_problem_faithful_varlen(p, rule, walk, 1, out, out_scale);
+}
+
+uq_status_t uq_problem_faithful_varlen(const uq_problem_t *p,
+                                       uq_fp8_overflow_t rule,
+                                       const uq_launch_walk_t *walk,
+                                       int32_t block_tokens, uint16_t *out,
+                                       double *out_scale) {
   uq_decode_problem_t problem = reference_problem(p, rule, out);
   int32_t partitions = walk ? walk->num_partitions : 0;
-  if (!out_scale || partitions < 1)
-    return uq_reference_decode_faithful_walk(&problem, walk, NULL);
-  size_t rows = (size_t)p->shape.batch * p->config.num_kv_heads *
+  if (!out_scale || partitions < 1 || p->num_tokens == 0)
+    return uq_reference_varlen_faithful(&problem, walk, block_tokens, NULL);
+  size_t rows = (size_t)p->num_tokens * p->config.num_kv_heads *
                 (size_t)partitions * p->config.query_group;
   uq_decode_partials_t parts = {
       .segm_out = malloc(rows * p->config.head_dim * sizeof(uint16_t)),
@@ -339,7 +384,7 @@ uq_status_t uq_problem_faithful_walk(const uq_problem_t *p,
   };
   uq_status_t status =
       parts.segm_out && parts.segm_max && parts.segm_sum
-          ? uq_reference_decode_faithful_walk(&problem, walk, &parts)
+          ? uq_reference_varlen_faithful(&problem, walk, block_tokens, &parts)
           : UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                            "out of memory for %zu partial rows", rows);
   if (status == UQ_OK)
@@ -374,8 +419,10 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
   }
   uq_status_t status = UQ_OK;
   for (uint32_t b = 0; b < p->shape.batch && !status; ++b) {
+    int32_t len = p->seq_lens[b];
+    int32_t first = p->query_start_loc ? p->query_start_loc[b] : (int32_t)b;
+    int32_t q_len = p->query_start_loc ? p->query_start_loc[b + 1] - first : 1;
     for (uint32_t h = 0; h < Hk && !status; ++h) {
-      int32_t len = p->seq_lens[b];
       for (int32_t t = 0; t < len; ++t) {
         size_t src = ((size_t)(p->token_base[b] + t) * Hk + h) * (size_t)D;
         for (int d = 0; d < D; ++d) {
@@ -383,17 +430,21 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
           v[(size_t)t * D + d] = uq_bf16_to_float(p->v[src + d]);
         }
       }
-      for (uint32_t r = 0; r < QG && !status; ++r) {
-        uint32_t hq = h * QG + r;
-        float q[UQ_MAX_HEAD_DIM];
-        const uint16_t *qrow =
-            p->query + b * c->query_stride_seq + hq * c->query_stride_head;
-        for (int d = 0; d < D; ++d)
-          q[d] = uq_bf16_to_float(qrow[d]);
-        status = uq_reference_attention_window_sink_f64(
-            D, q, k, v, len, scale, c->sliding_window,
-            p->sinks ? p->sinks[hq] : -INFINITY,
-            out + ((size_t)b * Hk * QG + hq) * (size_t)D);
+      // Query token i attends the positions before len - q_len + i + 1.
+      for (int32_t i = 0; i < q_len && !status; ++i) {
+        int64_t token = first + i;
+        for (uint32_t r = 0; r < QG && !status; ++r) {
+          uint32_t hq = h * QG + r;
+          float q[UQ_MAX_HEAD_DIM];
+          const uint16_t *qrow = p->query + token * c->query_stride_seq +
+                                 hq * c->query_stride_head;
+          for (int d = 0; d < D; ++d)
+            q[d] = uq_bf16_to_float(qrow[d]);
+          status = uq_reference_attention_window_sink_f64(
+              D, q, k, v, len - q_len + i + 1, scale, c->sliding_window,
+              p->sinks ? p->sinks[hq] : -INFINITY,
+              out + ((size_t)token * Hk * QG + hq) * (size_t)D);
+        }
       }
     }
   }
@@ -419,7 +470,7 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
   uint32_t Hq = c->num_kv_heads * c->query_group;
   const int D = (int)c->head_dim;
   double err2 = 0, ref2 = 0;
-  for (uint32_t b = 0; b < p->shape.batch; ++b) {
+  for (uint32_t b = 0; b < p->num_tokens; ++b) {
     for (uint32_t h = 0; h < Hq; ++h) {
       size_t row = ((size_t)b * Hq + h) * (size_t)D;
       const uint16_t *g =

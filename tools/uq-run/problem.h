@@ -48,6 +48,12 @@ typedef struct uq_problem_shape_s {
   // Tokens each sequence may still grow by (uq-run --steps): its block
   // table holds distinct blocks of its own for them.
   uint32_t reserve_tokens;
+  // Varlen attention (several query tokens a sequence, the last of its
+  // seq_len): explicit q_lens (batch entries, each <= its seq len) or NULL
+  // with query_len >= 1: every sequence's q_len is min(query_len, seq_len).
+  // Both 0/NULL: a decode (one token a sequence, no query_start_loc).
+  const int32_t *query_lens;
+  uint32_t query_len;
 } uq_problem_shape_t;
 
 typedef struct uq_problem_s {
@@ -56,8 +62,13 @@ typedef struct uq_problem_s {
   uq_cache_layout_t layout;
   uint16_t *query; // bf16, query_elems with the config's strides
   size_t query_elems;
-  uint16_t *k, *v;     // bf16 [total_tokens, Hk, D] (K unrotated)
-  int64_t *token_base; // [B] first token of each sequence in k/v
+  // Varlen: [B + 1] offsets of each sequence's query tokens (NULL for a
+  // decode) and their count T (B for a decode): the query and output rows.
+  int32_t *query_start_loc;
+  uint32_t num_tokens;
+  uint32_t max_query_len; // the longest q_len (1 for a decode)
+  uint16_t *k, *v;        // bf16 [total_tokens, Hk, D] (K unrotated)
+  int64_t *token_base;    // [B] first token of each sequence in k/v
   uint8_t *cache;
   size_t cache_bytes;
   int32_t *block_tables; // [B, max_blocks_per_seq]
@@ -65,7 +76,7 @@ typedef struct uq_problem_s {
   float *sinks;          // [Hq] or NULL (shape.sinks == 0)
   size_t output_elems;   // bf16 elements of an output buffer (with the
                          // config's output strides; references written
-                         // here are contiguous [B, Hq, D])
+                         // here are contiguous [T, Hq, D])
   // The row term of the faithful tolerance (uq_problem_compare_bf16):
   // 2^-8 on creation; uq_problem_use_backend sets the backend's.
   double row_tolerance;
@@ -93,7 +104,8 @@ void uq_problem_use_backend(uq_problem_t *problem, uq_backend_t backend);
 // The problem's buffers on a context's device.
 typedef struct uq_problem_device_s {
   uq_device_ptr_t query, cache, block_tables, seq_lens, output;
-  uq_device_ptr_t sinks; // 0 without sinks
+  uq_device_ptr_t sinks;           // 0 without sinks
+  uq_device_ptr_t query_start_loc; // 0 for a decode
 } uq_problem_device_t;
 
 uq_status_t uq_problem_upload(const uq_problem_t *problem,
@@ -122,11 +134,19 @@ uq_status_t uq_problem_faithful_walk(const uq_problem_t *problem,
                                      uq_fp8_overflow_t rule,
                                      const uq_launch_walk_t *walk,
                                      uint16_t *out, double *out_scale);
+// The same for varlen kernels' query blocks of `block_tokens` tokens
+// (uq_reference_varlen_faithful; uq_plan_varlen_shape gives them).
+uq_status_t uq_problem_faithful_varlen(const uq_problem_t *problem,
+                                       uq_fp8_overflow_t rule,
+                                       const uq_launch_walk_t *walk,
+                                       int32_t block_tokens, uint16_t *out,
+                                       double *out_scale);
 // The exact (float64 on the dequantized cache) reference, into `out`
-// (contiguous [B, Hq, D] bf16).
+// (contiguous [T, Hq, D] bf16).
 uq_status_t uq_problem_exact(const uq_problem_t *problem,
                              uq_fp8_overflow_t rule, uint16_t *out);
-// Unquantized float64 attention, [B, Hq, D] contiguous doubles.
+// Unquantized float64 attention, [T, Hq, D] contiguous doubles (each query
+// token over its own causal positions, its window and its head's sink).
 uq_status_t uq_problem_unquantized(const uq_problem_t *problem, double *out);
 
 // Error statistics of `got` (bf16, output strides) against a reference.

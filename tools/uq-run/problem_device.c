@@ -22,6 +22,8 @@ uq_status_t uq_problem_upload(const uq_problem_t *p, uq_context_t *context,
       {&out->sinks, p->sinks,
        p->sinks ? p->config.num_kv_heads * p->config.query_group * sizeof(float)
                 : 0},
+      {&out->query_start_loc, p->query_start_loc,
+       p->query_start_loc ? ((size_t)p->shape.batch + 1) * sizeof(int32_t) : 0},
   };
   for (size_t i = 0; i < sizeof(items) / sizeof(items[0]); ++i) {
     if (!items[i].size)
@@ -39,8 +41,9 @@ uq_status_t uq_problem_upload(const uq_problem_t *p, uq_context_t *context,
 }
 
 void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *d) {
-  uq_device_ptr_t *all[] = {&d->query,    &d->cache,  &d->block_tables,
-                            &d->seq_lens, &d->output, &d->sinks};
+  uq_device_ptr_t *all[] = {&d->query,          &d->cache,  &d->block_tables,
+                            &d->seq_lens,       &d->output, &d->sinks,
+                            &d->query_start_loc};
   for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
     uq_status_free(uq_context_free(context, *all[i]));
     *all[i] = 0;

@@ -394,6 +394,7 @@ static int run(cli_t *c, uq_sim_t *sim, uq_sim_program_t *prog) {
   printf("lds_bytes_read %" PRIu64 "\n", cnt.lds_bytes_read);
   printf("lds_bytes_written %" PRIu64 "\n", cnt.lds_bytes_written);
   printf("global_lines_read %" PRIu64 "\n", cnt.global_lines_read);
+  printf("vmem_inflight_peak %" PRIu64 "\n", cnt.vmem_inflight_peak);
   printf("lds_high_water %u\n", cnt.lds_high_water);
   for (int d = 0; d < c->ndumps; ++d) {
     cli_arg_t *g = &c->args[c->dumps[d].index];

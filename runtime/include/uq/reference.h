@@ -60,6 +60,18 @@ typedef struct uq_decode_problem_s {
   // denominator only: out_h = sum_t e^(x_t - M) v_t / (sum_t e^(x_t - M) +
   // e^(s_h - M)), M = max(max_t x_t, s_h); a head with no tokens outputs 0.
   const float *sinks;
+  // Since 0.6: varlen attention, several new query tokens per sequence
+  // (speculative-decoding verify, chunked prefill, prefix-cache extends).
+  // NULL: one query token per sequence, query and output row b (decode).
+  // Else num_seqs + 1 offsets, non-decreasing from query_start_loc[0] >= 0:
+  // sequence b's q_len_b = query_start_loc[b + 1] - query_start_loc[b]
+  // (0 allowed) new tokens are the query and output rows query_start_loc[b]
+  // .. query_start_loc[b + 1] - 1 (a row is a token: the "seq" strides
+  // step tokens), the last q_len_b of its seq_lens[b] >= q_len_b cached
+  // tokens. Its token i attends the key positions t < limit =
+  // seq_lens[b] - q_len_b + i + 1 (causal inside the chunk) and, with a
+  // sliding window W, t >= limit - W. q_len 1 everywhere is the decode.
+  const int32_t *query_start_loc;
 } uq_decode_problem_t;
 
 // Checks every input of a problem; returns the first problem found.
@@ -68,21 +80,23 @@ typedef struct uq_decode_problem_s {
 //   not a multiple of 4; QG not in 1..16; block_size not in {16, 32, 64,
 //   128, 256};
 //   softmax_scale not finite; q_overflow not a known rule; a negative
-//   stride, or query/output strides under which two (sequence, head) rows of
+//   stride, or query/output strides under which two (token, head) rows of
 //   D elements overlap; a negative sliding_window; a sink that is NaN or
-//   +inf.
+//   +inf; query_start_loc[0] negative or an offset below the one before it;
+//   a q_len over its sequence's seq_len.
 // UNIMPLEMENTED: a head dim other than 64, 128, 256.
 // OUT_OF_RANGE: a negative seq_len or one past max_blocks_per_seq *
 //   block_size; a block id in the used part of a block-table row (entries
 //   first .. ceil(seq_len / block_size) - 1, first = 0 or, with a window,
-//   the block of token seq_len - W) outside [0, num_blocks); sizes whose
-//   byte counts overflow.
+//   the block of the first query token's first attended position) outside
+//   [0, num_blocks); sizes whose byte counts overflow.
 UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 
-// Exact mode. For each query head: q_rot = uq_query_rotate(D, q, rule); scores
-// s_t = scale * sum_d q_rot[d] * k_rot_t[d] in float64 over the tokens
-// t < seq_len (K and V dequantized with the host UE8M0 rule), only
-// t >= seq_len - W with a sliding window W; softmax (with the head's sink in
+// Exact mode. For each query token and head: q_rot = uq_query_rotate(D, q,
+// rule); scores s_t = scale * sum_d q_rot[d] * k_rot_t[d] in float64 over
+// the positions t < limit (seq_len for a decode; K and V dequantized with
+// the host UE8M0 rule), only t >= limit - W with a sliding window W;
+// softmax (with the head's sink in
 // the denominator) and sum_t p_t v_t in float64; output rounded to bf16.
 // No tokens (seq_len 0) gives zeros. A query row with a NaN or +-inf element
 // (or, under the NAN rule, one whose rotation passes 464) has NaN scores and
@@ -91,9 +105,10 @@ UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 UQ_API uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p);
 
 // Partition partials as the decode kernel writes them (kernel_abi.h):
-// segm_out [B, Hk, P, QG, D] bf16, segm_max and segm_sum [B, Hk, P, QG]
-// fp32, contiguous. Every entry is written, including empty partitions
-// (out 0, max -inf, sum 0).
+// segm_out [T, Hk, P, QG, D] bf16, segm_max and segm_sum [T, Hk, P, QG]
+// fp32, contiguous, T = the query tokens (B for a decode). Every entry of
+// a query token is written, including empty partitions (out 0, max -inf,
+// sum 0).
 typedef struct uq_decode_partials_s {
   uint16_t *segm_out;
   float *segm_max;
@@ -148,6 +163,24 @@ UQ_API uq_status_t uq_reference_decode_faithful(
 UQ_API uq_status_t uq_reference_decode_faithful_walk(
     const uq_decode_problem_t *p, const uq_launch_walk_t *walk,
     const uq_decode_partials_t *out_partials);
+
+// Since 0.6: faithful mode for the varlen kernels, which serve a
+// sequence's query tokens in blocks of `block_tokens` (from its first
+// token; the last block may hold fewer): a block's KV is walked once for
+// all its tokens, over the positions [win_base, end) its tokens attend
+// (end: its last token's limit; win_base: its first token's window start
+// rounded down to 16, 0 without a window), split by `walk` as a decode's
+// walk splits [win_base, seq_len); each query row keeps its own online
+// softmax, its tokens outside its own range masked to -inf, and a tile
+// holding none of a row's tokens leaves that row unchanged (the kernels'
+// maximum guard: a row whose maximum is still -inf weighs the tile from 0,
+// not from -inf). block_tokens 1 is uq_reference_decode_faithful_walk.
+// Partials [T, Hk, P, QG, D] by query token. Codes as
+// uq_reference_decode_faithful_walk (the coverage applies to each block's
+// walk, end - win_base), and INVALID_ARGUMENT for block_tokens < 1.
+UQ_API uq_status_t uq_reference_varlen_faithful(
+    const uq_decode_problem_t *p, const uq_launch_walk_t *walk,
+    int32_t block_tokens, const uq_decode_partials_t *out_partials);
 
 // The partition reduce on its own, for checking a reduce kernel against
 // partials a decode kernel wrote. In fp32 per (sequence, query head, dim):

@@ -51,8 +51,14 @@ extern "C" {
 //        uq_launch_policy_resident now returns for the group size it is
 //        given (it returned a uq_launch_plan_t: a break of that host
 //        helper), and uq_reference_decode_faithful_walk.
+//   0.6: varlen attention: uq_plan_run_varlen, uq_plan_varlen_shape, the
+//        max_query_len and max_num_tokens fields of uq_decode_config_t
+//        (the struct grew: a break for binaries built against 0.5),
+//        uq_decode_problem_t.query_start_loc (likewise) and
+//        uq_reference_varlen_faithful; uq_variant_record_t.rows (records
+//        of 0.5 tables read it as 0: qg_max rows).
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 5
+#define UQRT_VERSION_MINOR 6
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -210,6 +216,12 @@ typedef struct uq_decode_config_s {
   int64_t key_stride_head;
   int64_t value_stride_token;
   int64_t value_stride_head;
+  // Since 0.6, for uq_plan_run_varlen: the longest query (new tokens of one
+  // sequence) a run may pass (0: 1, decodes only; at most 65536) and the
+  // most query tokens of a run (0: max_batch * max_query_len; at most
+  // 2^24). The workspace holds at least one partition's partials per token.
+  uint32_t max_query_len;
+  uint32_t max_num_tokens;
 } uq_decode_config_t;
 
 typedef struct uq_plan_s uq_plan_t;
@@ -236,7 +248,7 @@ UQ_API uq_status_t uq_plan_create(uq_context_t *context,
 UQ_API void uq_plan_destroy(uq_plan_t *plan);
 
 typedef struct uq_plan_info_s {
-  // The decode record's key, "decode_d256_qg_max8"; "host" on the host
+  // The decode record's key, "decode_d256_rows8"; "host" on the host
   // backend when no record serves the shape.
   char variant[32];
   uint32_t max_partitions; // largest P over every batch <= max_batch
@@ -341,6 +353,62 @@ UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
                                  uq_device_ptr_t slot_mapping,
                                  uq_device_ptr_t kv_cache, uq_stream_t *stream);
 
+// Since 0.6: varlen attention, one call for a serving step's attention
+// over `num_seqs` (1..max_batch) sequences with q_len_b >= 0 new query
+// tokens each (decodes, speculative-decoding verify chunks, chunked-prefill
+// and prefix-cache extends, first chunks, in any mix; vLLM's unified
+// attention contract):
+//   query           bf16 [num_tokens, Hq, D] with the plan's query strides
+//                   (its "seq" strides step tokens; fused QKV views work)
+//   query_start_loc i32 [num_seqs + 1], non-decreasing: sequence b's query
+//                   tokens are rows qsl[b] .. qsl[b + 1] - 1, qsl[num_seqs]
+//                   <= num_tokens (rows past it are padding: not written)
+//   seq_lens        i32 [num_seqs]: each sequence's length counting its new
+//                   tokens (already stored with uq_plan_store), >= q_len_b
+//   kv_cache, block_tables, sinks as uq_plan_run_with_sinks (sinks 0: none)
+//   output          bf16 [num_tokens, Hq, D] with the plan's output strides
+// Query token i of sequence b attends the key positions t < limit =
+// seq_len_b - q_len_b + i + 1 (causal inside its chunk) and, with the
+// plan's sliding window W, t >= limit - W. A run whose every q_len is 1
+// computes exactly uq_plan_run's decode (bit for bit on the same backend).
+// `num_tokens` (1..max_num_tokens) and `max_query_len` (1..the plan's
+// max_query_len; every q_len must be at most it) are the host's view of
+// the step (vLLM's attention metadata has both): they pick the kernels and
+// the grids, so a graph captured for a (num_seqs, num_tokens,
+// max_query_len) replays for any query_start_loc and seq_lens within
+// them. Nothing is allocated, nothing read back on a GPU backend: safe
+// inside a HIP or CUDA graph capture. On the sim and host backends the
+// tables are read back and checked first: query_start_loc decreasing,
+// qsl[0] < 0, qsl[num_seqs] past num_tokens or a q_len over seq_len
+// (INVALID_ARGUMENT naming the field), a q_len over max_query_len or a
+// seq len or block id as uq_plan_run checks them (OUT_OF_RANGE); a GPU
+// kernel skips a sequence whose q_len passes its seq_len. Codes as
+// uq_plan_run; INVALID_ARGUMENT also for num_tokens or max_query_len out
+// of the plan's range; UNIMPLEMENTED on a backend whose kernels serve one
+// token per sequence only (the message says which).
+UQ_API uq_status_t uq_plan_run_varlen(
+    uq_plan_t *plan, uint32_t num_seqs, uint32_t num_tokens,
+    uint32_t max_query_len, uq_device_ptr_t query, uq_device_ptr_t kv_cache,
+    uq_device_ptr_t block_tables, uq_device_ptr_t seq_lens,
+    uq_device_ptr_t query_start_loc, uq_device_ptr_t sinks,
+    uq_device_ptr_t output, uq_stream_t *stream);
+
+// Since 0.6: how a varlen run of that host shape is launched: the decode
+// record serving it, the query tokens of a block (uq_reference_varlen_
+// faithful's block_tokens), the blocks launched (grid x) and the walk of
+// each block's positions.
+typedef struct uq_varlen_shape_s {
+  char variant[32];
+  uint32_t block_tokens;
+  uint32_t num_blocks;
+  uq_launch_walk_t walk;
+} uq_varlen_shape_t;
+
+UQ_API uq_status_t uq_plan_varlen_shape(const uq_plan_t *plan,
+                                        uint32_t num_seqs, uint32_t num_tokens,
+                                        uint32_t max_query_len,
+                                        uq_varlen_shape_t *out_shape);
+
 // What the simulator counted for one kernel launch.
 typedef struct uq_kernel_counters_s {
   uint64_t wave_instructions;
@@ -353,6 +421,9 @@ typedef struct uq_kernel_counters_s {
   // Distinct 128-byte lines the launch's loads read: its memory traffic if
   // each line were fetched once (global_bytes_read counts every access).
   uint64_t global_lines_read;
+  // Since 0.6: the most bytes one wave had in flight in vector memory loads
+  // (issued, not yet waited for: its prefetch depth in bytes).
+  uint64_t vmem_inflight_peak;
 } uq_kernel_counters_t;
 
 // The counters of the plan's last run (decode and reduce). UNIMPLEMENTED on

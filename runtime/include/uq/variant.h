@@ -30,7 +30,7 @@ typedef struct uq_variant_arg_s {
 } uq_variant_arg_t;
 
 typedef struct uq_variant_record_s {
-  const char *variant; // key, e.g. "decode_d256_qg_max8" (messages, tools)
+  const char *variant; // key, e.g. "decode_d256_rows8" (messages, tools)
   const char *kernel;  // the kernel's name in the code object
   const void *data;    // the code object (HSACO); must outlive the context
   size_t size;
@@ -51,6 +51,10 @@ typedef struct uq_variant_record_s {
   uint32_t scratch_bytes;
   uint32_t arg_count;
   const uq_variant_arg_t *args; // arg_count entries, in argument order
+  // Since 0.6, decode: the query rows a workgroup holds (query tokens x QG
+  // of one kv head: a varlen block of floor(rows / QG) tokens); 0: qg_max
+  // (one token's heads, the decode of earlier tables).
+  uint32_t rows;
 } uq_variant_record_t;
 
 // What the runtime selects among: uq_plan_create takes, for head dim 64,

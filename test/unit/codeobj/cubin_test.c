@@ -189,10 +189,10 @@ static int test_kernels_match_gfx950(void) {
     return UQ_TEST_SKIP;
   }
   static const char *const pairs[][2] = {
-      {"decode_sm90_d256_qg_max8.cubin", "decode_d256_qg_max8.hsaco"},
-      {"decode_sm90_d256_qg_max16.cubin", "decode_d256_qg_max16.hsaco"},
-      {"decode_sm90_d128_qg_max16.cubin", "decode_d128_qg_max16.hsaco"},
-      {"decode_sm90_d64_qg_max16.cubin", "decode_d64_qg_max16.hsaco"},
+      {"decode_sm90_d256_qg_max8.cubin", "decode_d256_rows8.hsaco"},
+      {"decode_sm90_d256_qg_max16.cubin", "decode_d256_rows16.hsaco"},
+      {"decode_sm90_d128_qg_max16.cubin", "decode_d128_rows16.hsaco"},
+      {"decode_sm90_d64_qg_max16.cubin", "decode_d64_rows16.hsaco"},
       {"reduce_sm90_d256.cubin", "reduce_d256.hsaco"},
       {"reduce_sm90_d128.cubin", "reduce_d128.hsaco"},
       {"reduce_sm90_d64.cubin", "reduce_d64.hsaco"}};

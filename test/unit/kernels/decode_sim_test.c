@@ -2,8 +2,8 @@
 // and compared with the host reference (runtime/include/uq/reference.h).
 //
 // Code objects come from $UQ_KERNEL_DIR (uq-compile -o DIR:
-// decode_d256_qg_max8.hsaco for QG <= 8, decode_d256_qg_max16.hsaco,
-// decode_d128_qg_max16.hsaco, decode_d64_qg_max16.hsaco and reduce_dD.hsaco
+// decode_d256_rows8.hsaco for QG <= 8, decode_d256_rows16.hsaco,
+// decode_d128_rows16.hsaco, decode_d64_rows16.hsaco and reduce_dD.hsaco
 // for each head dim D). Kernel arguments are
 // packed from each code object's metadata in kernel_abi.h order. Every cache
 // byte the sequences do not own (the tail of the last block, blocks the
@@ -93,10 +93,10 @@ static int setup(void) {
     return g_setup_ok;
   }
   UQ_EXPECT_OK(uq_sim_create(&g_sim));
-  UQ_EXPECT_OK(load_program(dir, "decode_d256_qg_max8.hsaco", &g_decode[0]));
-  UQ_EXPECT_OK(load_program(dir, "decode_d256_qg_max16.hsaco", &g_decode[1]));
-  UQ_EXPECT_OK(load_program(dir, "decode_d128_qg_max16.hsaco", &g_decode[2]));
-  UQ_EXPECT_OK(load_program(dir, "decode_d64_qg_max16.hsaco", &g_decode[3]));
+  UQ_EXPECT_OK(load_program(dir, "decode_d256_rows8.hsaco", &g_decode[0]));
+  UQ_EXPECT_OK(load_program(dir, "decode_d256_rows16.hsaco", &g_decode[1]));
+  UQ_EXPECT_OK(load_program(dir, "decode_d128_rows16.hsaco", &g_decode[2]));
+  UQ_EXPECT_OK(load_program(dir, "decode_d64_rows16.hsaco", &g_decode[3]));
   UQ_EXPECT_OK(load_program(dir, "reduce_d256.hsaco", &g_reduces[0]));
   UQ_EXPECT_OK(load_program(dir, "reduce_d128.hsaco", &g_reduces[1]));
   UQ_EXPECT_OK(load_program(dir, "reduce_d64.hsaco", &g_reduces[2]));
@@ -337,9 +337,9 @@ static int run_case(const case_t *c, uint64_t seed) {
   const uq_kernel_info_t *dk = NULL;
   char dname[32];
   if (D == 256)
-    snprintf(dname, sizeof(dname), "uq_decode_d256_qg_max%d", QG <= 8 ? 8 : 16);
+    snprintf(dname, sizeof(dname), "uq_decode_d256_rows%d", QG <= 8 ? 8 : 16);
   else
-    snprintf(dname, sizeof(dname), "uq_decode_d%d_qg_max16", D);
+    snprintf(dname, sizeof(dname), "uq_decode_d%d_rows16", D);
   uq_sim_program_t *dprog = g_decode[D == 256   ? (QG <= 8 ? 0 : 1)
                                      : D == 128 ? 2
                                                 : 3];
@@ -412,6 +412,9 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_DECODE_ARG_SOFTMAX_SCALE] = f32_arg(scale),
       [UQ_DECODE_ARG_SLIDING_WINDOW] = i32_arg(c->sliding_window),
       [UQ_DECODE_ARG_QUERY_GROUP] = i32_arg(QG),
+      // a decode: one query token per sequence, block x = sequence x
+      [UQ_DECODE_ARG_QUERY_START_LOC] = ptr_arg(0),
+      [UQ_DECODE_ARG_SEARCH_SEQS] = i32_arg(0),
   };
   uint8_t kernargs[256];
   size_t kernarg_size = 0;
@@ -437,6 +440,8 @@ static int run_case(const case_t *c, uint64_t seed) {
       [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = i32_arg((int32_t)o_seq_stride),
       [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
       [UQ_REDUCE_ARG_SINKS] = ptr_arg(d_sinks),
+      [UQ_REDUCE_ARG_QUERY_START_LOC] = ptr_arg(0), // a decode
+      [UQ_REDUCE_ARG_NUM_SEQS] = i32_arg(0),
   };
   UQ_EXPECT_OK(pack_args(reduce, rname, rargs, UQ_REDUCE_ARG_COUNT, kernargs,
                          sizeof(kernargs), &kernarg_size));

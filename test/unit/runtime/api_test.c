@@ -138,8 +138,8 @@ static int test_context_options(void) {
   UQ_EXPECT_CODE(uq_context_create(NULL, NULL), UQ_STATUS_INVALID_ARGUMENT);
   // A corrupt code object fails at context creation, not at a launch.
   static const unsigned char junk[64] = {0x7f, 'E', 'L', 'F'};
-  uq_code_object_source_t bad = {.variant = "decode_d256_qg_max8",
-                                 .kernel = "uq_decode_d256_qg_max8",
+  uq_code_object_source_t bad = {.variant = "decode_d256_rows8",
+                                 .kernel = "uq_decode_d256_rows8",
                                  .data = junk,
                                  .size = sizeof(junk),
                                  .kind = UQ_VARIANT_KIND_DECODE,
@@ -240,8 +240,8 @@ static int test_variant_records(void) {
   uq_context_t *context = NULL;
   UQ_EXPECT(create_with(sources, count, &context) == 0);
   const uint32_t groups[] = {1, 8, 9, 16};
-  const char *const expect[] = {"decode_d256_qg_max8", "decode_d256_qg_max8",
-                                "decode_d256_qg_max16", "decode_d256_qg_max16"};
+  const char *const expect[] = {"decode_d256_rows8", "decode_d256_rows8",
+                                "decode_d256_rows16", "decode_d256_rows16"};
   for (int i = 0; i < 4; ++i) {
     uq_decode_config_t config = good_config();
     config.query_group = groups[i];
@@ -264,7 +264,7 @@ static int test_variant_records(void) {
   uq_status_t status = uq_plan_create(context, &config, &plan);
   printf("  %s\n", uq_status_message(status));
   int lists = status && strstr(uq_status_message(status),
-                               "decode_d256_qg_max8 (gfx950, D 256, QG 1-8)");
+                               "decode_d256_rows8 (gfx950, D 256, QG 1-8)");
   UQ_EXPECT_CODE(status, UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT(lists);
   UQ_EXPECT(plan == NULL);
@@ -667,7 +667,7 @@ static int test_workspace_sizing(void) {
     uint64_t expect = rows * 2 * 8 * (256 * 2 + 4 + 4);
     UQ_EXPECT_EQ_INT(info.workspace_bytes, expect);
     UQ_EXPECT_EQ_INT(info.max_partitions, max_p);
-    UQ_EXPECT_STREQ(info.variant, "decode_d256_qg_max8");
+    UQ_EXPECT_STREQ(info.variant, "decode_d256_rows8");
     uint32_t p, tgpp;
     UQ_EXPECT_CODE(uq_plan_launch_shape(plan, config.max_batch + 1, &p, &tgpp),
                    UQ_STATUS_INVALID_ARGUMENT);
@@ -781,7 +781,8 @@ static int test_kernarg_packing_on_sim(void) {
   uq_context_destroy(context);
   uq_problem_destroy(problem);
 
-  // Decode: 7 pointers, then 11 dwords; hidden from 104.
+  // Decode: 7 pointers, 11 dwords, the query_start_loc pointer at 104 and
+  // search_seqs; hidden from 120.
   uint64_t segm_out = load(dk, 0, 8), segm_max = load(dk, 8, 8);
   uint64_t segm_sum = load(dk, 16, 8);
   UQ_EXPECT(segm_out && segm_max && segm_sum);
@@ -801,16 +802,19 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_HEX(load(dk, 88, 4), scale_bits);
   UQ_EXPECT_EQ_INT(load(dk, 92, 4), 300); // sliding window
   UQ_EXPECT_EQ_INT(load(dk, 96, 4), c->query_group);
-  UQ_EXPECT_EQ_INT(load(dk, 104, 4), B);
-  UQ_EXPECT_EQ_INT(load(dk, 108, 4), Hk);
-  UQ_EXPECT_EQ_INT(load(dk, 112, 4), p);
-  UQ_EXPECT_EQ_INT(load(dk, 116, 2), 64);
-  UQ_EXPECT_EQ_INT(load(dk, 118, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 120, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 122, 6), 0);      // remainders
-  UQ_EXPECT_EQ_INT(load(dk, 144, 8), 0);      // global offset x
-  UQ_EXPECT_EQ_INT(load(dk, 104 + 64, 2), 3); // grid dims
-  // Reduce: 4 pointers, 5 dwords, the sinks pointer at 56; hidden from 64.
+  UQ_EXPECT_EQ_HEX(load(dk, 104, 8), 0); // query_start_loc: a decode
+  UQ_EXPECT_EQ_INT(load(dk, 112, 4), 0); // search_seqs
+  UQ_EXPECT_EQ_INT(load(dk, 120, 4), B);
+  UQ_EXPECT_EQ_INT(load(dk, 124, 4), Hk);
+  UQ_EXPECT_EQ_INT(load(dk, 128, 4), p);
+  UQ_EXPECT_EQ_INT(load(dk, 132, 2), 64);
+  UQ_EXPECT_EQ_INT(load(dk, 134, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 136, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 138, 6), 0);      // remainders
+  UQ_EXPECT_EQ_INT(load(dk, 160, 8), 0);      // global offset x
+  UQ_EXPECT_EQ_INT(load(dk, 120 + 64, 2), 3); // grid dims
+  // Reduce: 4 pointers, 5 dwords, the sinks pointer at 56, query_start_loc
+  // at 64 (a decode: 0) and num_seqs; hidden from 80.
   UQ_EXPECT_EQ_HEX(load(rk, 0, 8), given.output);
   UQ_EXPECT_EQ_HEX(load(rk, 8, 8), segm_out);
   UQ_EXPECT_EQ_HEX(load(rk, 16, 8), segm_max);
@@ -821,11 +825,13 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(rk, 44, 4), Hq * 256);
   UQ_EXPECT_EQ_INT(load(rk, 48, 4), 256);
   UQ_EXPECT_EQ_HEX(load(rk, 56, 8), sinks);
-  UQ_EXPECT_EQ_INT(load(rk, 64, 4), B);
-  UQ_EXPECT_EQ_INT(load(rk, 68, 4), Hq);
-  UQ_EXPECT_EQ_INT(load(rk, 72, 4), 4);
-  UQ_EXPECT_EQ_INT(load(rk, 76, 2), 64);
-  UQ_EXPECT_EQ_INT(load(rk, 64 + 64, 2), 3);
+  UQ_EXPECT_EQ_HEX(load(rk, 64, 8), 0);
+  UQ_EXPECT_EQ_INT(load(rk, 72, 4), B);
+  UQ_EXPECT_EQ_INT(load(rk, 80, 4), B);
+  UQ_EXPECT_EQ_INT(load(rk, 84, 4), Hq);
+  UQ_EXPECT_EQ_INT(load(rk, 88, 4), 4);
+  UQ_EXPECT_EQ_INT(load(rk, 92, 2), 64);
+  UQ_EXPECT_EQ_INT(load(rk, 80 + 64, 2), 3);
   // The simulator ran every workgroup of both grids.
   UQ_EXPECT_EQ_INT(dc.workgroups, (uint64_t)B * Hk * p);
   UQ_EXPECT_EQ_INT(rc.workgroups, (uint64_t)B * Hq * 4);

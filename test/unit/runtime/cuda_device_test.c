@@ -359,6 +359,20 @@ static int test_merge_in_decode(void) {
 // poisoned output stays poisoned), and each replay writes the same bits as
 // a direct run on the same stream. Once with the reduce launch (P = 12)
 // and once merged in the decode (P = 2, a cluster launch).
+// One run of the problem on stream `s`: its decode, or a varlen run when
+// the problem has query_start_loc.
+static uq_status_t run_problem(uq_plan_t *plan, const uq_problem_t *problem,
+                               const uq_problem_device_t *d, uq_stream_t *s) {
+  if (problem->query_start_loc)
+    return uq_plan_run_varlen(plan, problem->shape.batch, problem->num_tokens,
+                              problem->max_query_len, d->query, d->cache,
+                              d->block_tables, d->seq_lens, d->query_start_loc,
+                              d->sinks, d->output, s);
+  return uq_plan_run_with_sinks(plan, problem->shape.batch, d->query, d->cache,
+                                d->block_tables, d->seq_lens, d->sinks,
+                                d->output, s);
+}
+
 static int graph_capture_case(uq_problem_shape_t shape) {
   uq_cuda_t cu;
   char why[160];
@@ -381,17 +395,13 @@ static int graph_capture_case(uq_problem_shape_t shape) {
   CUgraphExec exec = NULL;
   CU_OK(cu.StreamCreate(&stream, UQ_CU_STREAM_NON_BLOCKING));
   uq_stream_t *s = (uq_stream_t *)stream;
-  UQ_EXPECT_OK(uq_plan_run_with_sinks(
-      plan, shape.batch, device.query, device.cache, device.block_tables,
-      device.seq_lens, device.sinks, device.output, s));
+  UQ_EXPECT_OK(run_problem(plan, problem, &device, s));
   UQ_EXPECT_OK(uq_context_synchronize(g_context, s));
   UQ_EXPECT_OK(uq_context_download(g_context, direct, device.output, bytes));
   UQ_EXPECT_OK(uq_context_upload(g_context, device.output, poison, bytes));
   CU_OK(cu.StreamBeginCapture(
       stream, UQ_CU_STREAM_CAPTURE_MODE_GLOBAL /* no allocation or sync */));
-  uq_status_t status = uq_plan_run_with_sinks(
-      plan, shape.batch, device.query, device.cache, device.block_tables,
-      device.seq_lens, device.sinks, device.output, s);
+  uq_status_t status = run_problem(plan, problem, &device, s);
   CU_OK(cu.StreamEndCapture(stream, &graph));
   UQ_EXPECT_OK(status);
   UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
@@ -402,8 +412,9 @@ static int graph_capture_case(uq_problem_shape_t shape) {
   CU_OK(cu.StreamSynchronize(stream));
   UQ_EXPECT_OK(uq_context_download(g_context, replayed, device.output, bytes));
   int same = memcmp(direct, replayed, bytes) == 0;
-  printf("  captured run, batch %u: %s the direct run after 3 replays\n",
-         shape.batch, same ? "bitwise equal to" : "DIFFERS from");
+  printf("  captured %s run, batch %u: %s the direct run after 3 replays\n",
+         problem->query_start_loc ? "varlen" : "decode", shape.batch,
+         same ? "bitwise equal to" : "DIFFERS from");
   cu.GraphExecDestroy(exec);
   cu.GraphDestroy(graph);
   cu.StreamDestroy(stream);
@@ -421,7 +432,53 @@ static int test_graph_capture(void) {
   uq_problem_shape_t merged = base_shape();
   merged.batch = 64;
   merged.max_seq = 1000;
-  return graph_capture_case(base_shape()) | graph_capture_case(merged);
+  uq_problem_shape_t varlen = base_shape();
+  varlen.query_len = 4;
+  return graph_capture_case(base_shape()) | graph_capture_case(merged) |
+         graph_capture_case(varlen);
+}
+
+// Varlen runs (a CTA a query token, each over its own causal positions)
+// against the faithful reference with blocks of one token: verify chunks at
+// every head dim and QG 8 and 16, windows and sinks, a long context, and a
+// serving step's mix of decodes, a verify, a first chunk and a long chunk
+// (with the reduce and merged in the decode, as their P falls).
+static int test_varlen(void) {
+  int failed = 0;
+  static const uint32_t dims[3] = {64, 128, 256};
+  for (int i = 0; i < 3; ++i) {
+    for (uint32_t qg = 8; qg <= 16; qg += 8) {
+      uq_problem_shape_t shape = base_shape();
+      shape.head_dim = dims[i];
+      shape.padded_slot = 0;
+      shape.query_group = qg;
+      shape.query_len = 4;
+      shape.sliding_window = qg == 16 ? 300 : 0;
+      shape.sinks = qg == 16;
+      char label[64];
+      snprintf(label, sizeof(label), "verify q_len 4, D %u, QG %u%s", dims[i],
+               qg, qg == 16 ? ", window 300, sinks" : "");
+      failed |= uq_e2e_run_varlen_case(g_context, &shape, 0, label);
+    }
+  }
+  uq_problem_shape_t shape = base_shape();
+  shape.batch = 2;
+  shape.num_kv_heads = 1;
+  shape.max_seq = 131072;
+  shape.query_len = 3;
+  failed |= uq_e2e_run_varlen_case(g_context, &shape, 0,
+                                   "q_len 3 over a 131072-token context");
+  static const int32_t lens[6] = {900, 3000, 70, 2500, 128, 4000};
+  static const int32_t q_lens[6] = {1, 1, 4, 1, 128, 700};
+  shape = base_shape();
+  shape.batch = 6;
+  shape.max_seq = 4000;
+  shape.seq_lens = lens;
+  shape.query_lens = q_lens;
+  shape.sinks = 1;
+  failed |= uq_e2e_run_varlen_case(g_context, &shape, 0,
+                                   "mixed step: decodes, verify, chunks");
+  return failed;
 }
 
 // Two problems' runs back to back on one stream, with no synchronization
@@ -509,6 +566,7 @@ static const uq_test_case_t tests[] = {
     {"merge_in_decode", test_merge_in_decode},
     {"graph_capture", test_graph_capture},
     {"back_to_back_runs", test_back_to_back_runs},
+    {"varlen", test_varlen},
     {0, 0}};
 
 int main(int argc, char **argv) {

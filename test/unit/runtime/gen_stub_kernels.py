@@ -13,13 +13,16 @@ DECODE = [("gb", "segm_out"), ("gb", "segm_max"), ("gb", "segm_sum"),
           ("gb", "seq_lens")] + [("i32", n) for n in (
               "num_kv_heads", "num_partitions", "tgpp", "block_size",
               "padded_slot", "q_stride_seq", "q_stride_head",
-              "max_blocks_per_seq")] + [("f32", "softmax_scale"),
-                                        ("i32", "sliding_window"),
-                                        ("i32", "query_group")]
+              "max_blocks_per_seq")] + [
+                  ("f32", "softmax_scale"), ("i32", "sliding_window"),
+                  ("i32", "query_group"), ("gb", "query_start_loc"),
+                  ("i32", "search_seqs")]
 REDUCE = [("gb", "output"), ("gb", "segm_out"), ("gb", "segm_max"),
           ("gb", "segm_sum")] + [("i32", n) for n in (
               "num_kv_heads", "query_group", "num_partitions",
-              "out_stride_seq", "out_stride_head")] + [("gb", "sinks")]
+              "out_stride_seq", "out_stride_head")] + [
+                  ("gb", "sinks"), ("gb", "query_start_loc"),
+                  ("i32", "num_seqs")]
 HIDDEN = [(0, 4, "hidden_block_count_x"), (4, 4, "hidden_block_count_y"),
           (8, 4, "hidden_block_count_z"), (12, 2, "hidden_group_size_x"),
           (14, 2, "hidden_group_size_y"), (16, 2, "hidden_group_size_z"),
@@ -81,10 +84,10 @@ def kernel(name, args, dest_offset, max_flat=64):
 
 
 def main():
-    kernels = [(f"uq_decode_d256_qg_max{qg}", DECODE, 24) for qg in (8, 16)]
+    kernels = [(f"uq_decode_d256_rows{qg}", DECODE, 24) for qg in (8, 16)]
     kernels.append(("uq_reduce_d256", REDUCE, 0))
     # Metadata that disagrees with kernel_abi.h: query passed by value, and
-    # the last argument (query_group) missing.
+    # the last argument (search_seqs) missing.
     bad_kind = list(DECODE)
     bad_kind[3] = ("i32", "query")
     kernels.append(("uq_decode_bad_kind", bad_kind, 0))

@@ -7,13 +7,13 @@ size_t uq_stub_code_objects(const char *bad_decode_kernel,
                             uq_code_object_source_t out[4]) {
   // The records of the real table's D = 256 variants (uq-compile --list).
   static const uq_code_object_source_t records[3] = {
-      {.variant = "decode_d256_qg_max8",
-       .kernel = "uq_decode_d256_qg_max8",
+      {.variant = "decode_d256_rows8",
+       .kernel = "uq_decode_d256_rows8",
        .kind = UQ_VARIANT_KIND_DECODE,
        .head_dim = 256,
        .qg_max = 8},
-      {.variant = "decode_d256_qg_max16",
-       .kernel = "uq_decode_d256_qg_max16",
+      {.variant = "decode_d256_rows16",
+       .kernel = "uq_decode_d256_rows16",
        .kind = UQ_VARIANT_KIND_DECODE,
        .head_dim = 256,
        .qg_max = 16},

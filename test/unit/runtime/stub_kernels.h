@@ -17,9 +17,9 @@ extern "C" {
 extern const unsigned char uq_stub_kernels[];
 extern const size_t uq_stub_kernels_size;
 
-// Fills `out` with typed records (decode_d256_qg_max8 and _qg_max16,
+// Fills `out` with typed records (decode_d256_rows8 and _qg_max16,
 // reduce_d256; the kernel named by `bad_decode_kernel`, when not NULL,
-// serves decode_d256_qg_max8) and returns the count (3).
+// serves decode_d256_rows8) and returns the count (3).
 size_t uq_stub_code_objects(const char *bad_decode_kernel,
                             uq_code_object_source_t out[4]);
 
