@@ -38,6 +38,15 @@ def kernels_mlir(src):
         return f.read()
 
 
+def kernels_with(old, new):
+    def make(src):
+        text = kernels_mlir(src)
+        if old not in text:
+            raise SystemExit(f"kernels.mlir no longer holds {old!r}")
+        return text.replace(old, new, 1)
+    return make
+
+
 def char_device(scratch, name, minor):
     """A character device in the scratch directory: a copy of /dev/null
     (minor 3) or /dev/full (minor 7) when mknod is allowed (root), else
@@ -212,22 +221,20 @@ ROWS = [
      1, "gpu.module name of 64 bytes is longer than 63", []),
     ("uq-compile decode qg_max 17", "uq-compile",
      ["k.mlir", "-o", "out"],
-     {"k.mlir": lambda src: kernels_mlir(src).replace(
-         "{d = 256, qg_max = 16}]} {", "{d = 256, qg_max = 17}]} {", 1)}, 1,
-     "variant 'decode_d256_qg_max17': qg_max = 17 is outside 1..16, the "
-     "query groups the runtime selects decode records for",
-     ["out/decode_d256_qg_max17.hsaco", "out/decode_d64_qg_max16.hsaco"]),
+     {"k.mlir": kernels_with("{d = 256, qg_max = 16}",
+                             "{d = 256, qg_max = 17}")}, 1,
+     "qg_max = 17 is outside 1..16, the query groups the runtime selects "
+     "decode records for", ["out/decode_d64_qg_max16.hsaco"]),
     ("uq-compile decode qg_max 64", "uq-compile",
      ["k.mlir", "--embed-c=out/e.c"],
-     {"k.mlir": lambda src: kernels_mlir(src).replace(
-         "{d = 256, qg_max = 8}", "{d = 256, qg_max = 64}", 1)}, 1,
+     {"k.mlir": kernels_with("{d = 256, qg_max = 8}",
+                             "{d = 256, qg_max = 64}")}, 1,
      "qg_max = 64 is outside 1..16", ["out/e.c"]),
     ("uq-compile reduce for head dim 96", "uq-compile",
      ["k.mlir", "-o", "out"],
-     {"k.mlir": lambda src: kernels_mlir(src).replace(
-         "uq.variants = [{d = 64}, {d = 128}, {d = 256}]",
-         "uq.variants = [{d = 96}, {d = 128}, {d = 256}]", 1)}, 1,
-     "variant 'reduce_d96': head dim d = 96 is not one the runtime selects",
+     {"k.mlir": kernels_with("uq.variants = [{d = 64}, {d = 128}, {d = 256}]",
+                             "uq.variants = [{d = 96}, {d = 128}, {d = 256}]")},
+     1, "variant 'reduce_d96': head dim d = 96 is not one the runtime selects",
      []),
     ("uq-compile duplicate variant", "uq-compile", ["twice.mlir", "-o", "out"],
      {"twice.mlir": isa_with("uq.variants = [{qg = 8}]",
