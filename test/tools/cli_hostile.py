@@ -168,7 +168,8 @@ ROWS = [
     ("uq-run --seed=0x10", "uq-run", ["--seed=0x10"], {}, 1,
      "--seed must be a non-negative integer, got '0x10'", []),
     ("uq-run --seq-lens=4,0x10", "uq-run", ["--seq-lens=4,0x10"], {}, 1,
-     "--seq-lens: bad length in '4,0x10'", []),
+     "--seq-lens must be a comma-separated list of up to 4096 lengths in "
+     "0..1048576, got '4,0x10'", []),
     ("uq-run --scale=0x1p-4", "uq-run", ["--scale=0x1p-4"], {}, 1,
      "--scale must be a number in (0, 1], got '0x1p-4'", []),
     ("uq-run --scale=' 0.1'", "uq-run", ["--scale= 0.1"], {}, 1,

@@ -456,12 +456,12 @@ static uint8_t *read_kernel(const char *name, size_t *out_size) {
   return data;
 }
 
-// Runs the fixture on a sim context whose decode is decode_d256_qg_max8
+// Runs the fixture on a sim context whose decode is decode_d256_rows8
 // changed by `mutate`; *out_seconds is how long the run took.
 static uq_status_t run_mutated_decode(void (*mutate)(uint8_t *, size_t),
                                       double *out_seconds) {
   size_t decode_size = 0, reduce_size = 0;
-  uint8_t *decode = read_kernel("decode_d256_qg_max8.hsaco", &decode_size);
+  uint8_t *decode = read_kernel("decode_d256_rows8.hsaco", &decode_size);
   uint8_t *reduce = read_kernel("reduce_d256.hsaco", &reduce_size);
   uq_status_t status = decode && reduce
                            ? UQ_OK
@@ -472,8 +472,8 @@ static uq_status_t run_mutated_decode(void (*mutate)(uint8_t *, size_t),
   uq_problem_device_t d = {0};
   if (!status) {
     mutate(decode, decode_size);
-    uq_code_object_source_t records[2] = {{.variant = "decode_d256_qg_max8",
-                                           .kernel = "uq_decode_d256_qg_max8",
+    uq_code_object_source_t records[2] = {{.variant = "decode_d256_rows8",
+                                           .kernel = "uq_decode_d256_rows8",
                                            .data = decode,
                                            .size = decode_size,
                                            .kind = UQ_VARIANT_KIND_DECODE,
@@ -522,8 +522,9 @@ static void endpgm_spins(uint8_t *data, size_t size) {
     }
   }
 }
-// Bytes the probe of issue 29 found to make an endless loop in this build
-// of the kernel (later builds may fail otherwise: any end will do).
+// Bytes the probe of issue 29 found to make an endless loop in
+// decode_d256_qg_max8 (now decode_d256_rows8, whose bytes differ: any end
+// will do).
 static void flip_8328(uint8_t *data, size_t size) {
   if (size > 8328)
     data[8328] ^= 0xFF;
