@@ -6,6 +6,9 @@
 #   kernels  per variant: global bytes read per token per KV head, VALU/LDS/
 #            MFMA instructions per 16-token tile (simulator counters)
 #   run      host cost of one uq_plan_run call (null launches)
+#   varlen   varlen verify chunks on the simulator against separate decodes
+#            (scripts/bench-varlen-sim.sh: instructions per query token,
+#            distinct KV bytes, bytes in flight)
 #   cuda     on an H100/H200 (skips elsewhere): the issue-9 shapes through
 #            libuqrt's CUDA backend at D 256 and 128, us/step, KV GB/s and %
 #            of copy bandwidth
@@ -23,7 +26,7 @@ if [[ ! -x $build/tools/uq-compile/uq-compile ]]; then
 fi
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(free -g | awk '/Mem:/ {print $2}') GiB"
 names=("$@")
-((${#names[@]})) || names=(compile format sim kernels run)
+((${#names[@]})) || names=(compile format sim kernels run varlen)
 for name in "${names[@]}"; do
   echo "== $name"
   case $name in
@@ -38,6 +41,7 @@ for name in "${names[@]}"; do
     "$build/tools/uq-bench-run/uq-bench-run" --batch=1
     "$build/tools/uq-bench-run/uq-bench-run" --batch=4 --embedded
     ;;
+  varlen) ./scripts/bench-varlen-sim.sh "$build" ;;
   cuda)
     for d in 256 128; do
       "$build/tools/uq-bench-cuda/uq-bench-cuda" --head-dim=$d || [[ $? == 77 ]]

@@ -907,9 +907,9 @@ static uq_status_t run_kernels(uq_plan_t *plan, const run_launch_t *run,
       .workgroup = {64, 1, 1},
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
-      // The partitions it merges, after at most 32 steps of a search for
-      // a varlen row's sequence.
-      .loop_trips = (uint64_t)policy->num_partitions + 32,
+      // The partitions its two loops merge (a varlen row's span check is
+      // straight-line code).
+      .loop_trips = (uint64_t)policy->num_partitions,
   };
   // sm_90a: P = 1, and P CTAs launched as one cluster, merge in the decode.
   uint32_t partitions = (uint32_t)policy->num_partitions;
