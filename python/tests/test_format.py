@@ -164,6 +164,17 @@ def test_cache_write_unaligned_slot_mapping(rng):
         uqrt.cache_write(cache, key, key, slots)
 
 
+def test_cache_write_no_tokens(head_dim):
+    """A step with no new tokens (a first chunk's empty context) writes
+    nothing, whatever strides numpy gave the empty arrays (often 0)."""
+    cache = uqrt.new_cache(2, 16, 2, fill=0x5A, head_dim=head_dim)
+    before = cache.copy()
+    empty = uqrt.bf16_from_float(np.zeros((0, 2, head_dim), np.float32))
+    uqrt.cache_write(cache, empty, empty, np.zeros(0, np.int64),
+                     head_dim=head_dim)
+    np.testing.assert_array_equal(cache, before)
+
+
 @pytest.mark.parametrize("case", ["slot_past_cache", "float_key", "short_map",
                                   "int32_map", "key_shape", "key_head_dim",
                                   "bad_layout"])

@@ -138,20 +138,25 @@ def _tokens(key, value, slot_mapping, num_kv_heads, head_dim):
     mapping = _buffers.host(slot_mapping, "slot_mapping", "i64",
                             (_buffers.first_dim(slot_mapping, "slot_mapping"),))
     t = mapping.array.shape[0]
-    bufs = []
+    bufs, element_strides = [], []
     for name, arr in (("key", key), ("value", value)):
         if not isinstance(arr, np.ndarray) or arr.ndim != 3:
             raise invalid(f"{name}: expected bf16 bits [num_tokens, "
                           f"num_kv_heads, {head_dim}] (uint16)")
-        if arr.strides[2] != 2 or any(s % 2 for s in arr.strides):
+        if arr.size == 0:
+            # numpy gives empty arrays any strides (often 0): nothing is
+            # read, so take the dense ones
+            strides = (num_kv_heads * head_dim, head_dim, 1)
+        elif arr.strides[2] != 2 or any(s % 2 for s in arr.strides):
             raise invalid(f"{name}: the head dim must be contiguous and "
                           f"strides whole elements")
-        strides = (arr.strides[0] // 2, arr.strides[1] // 2, 1)
+        else:
+            strides = (arr.strides[0] // 2, arr.strides[1] // 2, 1)
         bufs.append(_buffers.host(arr, name, "bf16",
                                   (t, num_kv_heads, head_dim), strides))
-    k, v = bufs
-    tokens = KvTokens(k.address, key.strides[0] // 2, key.strides[1] // 2,
-                      v.address, value.strides[0] // 2, value.strides[1] // 2,
+        element_strides.append(strides)
+    (k, v), (ks, vs) = bufs, element_strides
+    tokens = KvTokens(k.address, ks[0], ks[1], v.address, vs[0], vs[1],
                       mapping.address, t)
     return tokens, (key, value, slot_mapping)
 
