@@ -289,9 +289,9 @@ float uq_problem_softmax_scale(const uq_problem_t *p) {
                                : (float)(1.0 / sqrt((double)c->head_dim));
 }
 
-static uq_decode_problem_t reference_problem(const uq_problem_t *p,
-                                             uq_fp8_overflow_t rule,
-                                             uint16_t *out) {
+uq_decode_problem_t uq_problem_reference_args(const uq_problem_t *p,
+                                              uq_fp8_overflow_t rule,
+                                              uint16_t *out) {
   const uq_decode_config_t *c = &p->config;
   return (uq_decode_problem_t){
       .num_seqs = (int32_t)p->shape.batch,
@@ -371,7 +371,7 @@ uq_status_t uq_problem_faithful_varlen(const uq_problem_t *p,
                                        const uq_launch_walk_t *walk,
                                        int32_t block_tokens, uint16_t *out,
                                        double *out_scale) {
-  uq_decode_problem_t problem = reference_problem(p, rule, out);
+  uq_decode_problem_t problem = uq_problem_reference_args(p, rule, out);
   int32_t partitions = walk ? walk->num_partitions : 0;
   if (!out_scale || partitions < 1 || p->num_tokens == 0)
     return uq_reference_varlen_faithful(&problem, walk, block_tokens, NULL);
@@ -397,7 +397,7 @@ uq_status_t uq_problem_faithful_varlen(const uq_problem_t *p,
 
 uq_status_t uq_problem_exact(const uq_problem_t *p, uq_fp8_overflow_t rule,
                              uint16_t *out) {
-  uq_decode_problem_t problem = reference_problem(p, rule, out);
+  uq_decode_problem_t problem = uq_problem_reference_args(p, rule, out);
   return uq_reference_decode_exact(&problem);
 }
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "uq/format.h"
+#include "uq/reference.h"
 #include "uq/uqrt.h"
 
 #ifdef __cplusplus
@@ -116,6 +117,12 @@ void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *device);
 // The softmax scale a run uses: the config's, or the default 1/sqrt(D).
 float uq_problem_softmax_scale(const uq_problem_t *problem);
 
+// The references' description of the problem (uq/reference.h): its query,
+// cache, tables, lengths, window, sinks and query_start_loc, the query's
+// E4M3 `rule`, into `out` as contiguous [T, Hq, D] bf16.
+uq_decode_problem_t uq_problem_reference_args(const uq_problem_t *problem,
+                                              uq_fp8_overflow_t rule,
+                                              uint16_t *out);
 // The kernel-faithful reference with P/TGPP, into `out` (output_elems).
 // `rule` is the E4M3 rule of the query: SATURATE is the oracle's (the
 // project's rule); a code object's own rule (uq_plan_info_t) shows what

@@ -26,31 +26,6 @@ static uq_problem_shape_t base_shape(void) {
                               .seed = seed++};
 }
 
-static uq_decode_problem_t reference_problem(const uq_problem_t *p,
-                                             uint16_t *out) {
-  const uq_decode_config_t *c = &p->config;
-  return (uq_decode_problem_t){
-      .num_seqs = (int32_t)p->shape.batch,
-      .query_group = (int32_t)c->query_group,
-      .cache = p->layout,
-      .max_blocks_per_seq = (int32_t)c->max_blocks_per_seq,
-      .softmax_scale = uq_problem_softmax_scale(p),
-      .query = p->query,
-      .query_stride_seq = c->query_stride_seq,
-      .query_stride_head = c->query_stride_head,
-      .kv_cache = p->cache,
-      .block_tables = p->block_tables,
-      .seq_lens = p->seq_lens,
-      .output = out,
-      .output_stride_seq =
-          (int64_t)c->num_kv_heads * c->query_group * c->head_dim,
-      .output_stride_head = c->head_dim,
-      .sliding_window = (int32_t)c->sliding_window,
-      .sinks = p->sinks,
-      .query_start_loc = p->query_start_loc,
-  };
-}
-
 // The exact reference's query token i of a sequence is the decode of a
 // sequence cut to that token's positions (float64 over the same tokens in
 // the same order: bit for bit), window and sinks included.
@@ -70,13 +45,15 @@ static int test_exact_is_truncated_decode(void) {
     uint16_t *varlen = malloc((size_t)p->num_tokens * Hq * D * 2);
     uint16_t *one = malloc((size_t)Hq * D * 2);
     UQ_EXPECT(varlen && one);
-    uq_decode_problem_t vp = reference_problem(p, varlen);
+    uq_decode_problem_t vp =
+        uq_problem_reference_args(p, UQ_FP8_OVERFLOW_SATURATE, varlen);
     UQ_EXPECT_OK(uq_reference_decode_exact(&vp));
     for (uint32_t b = 0; b < shape.batch; ++b) {
       for (int32_t i = 0; i < q_lens[b]; ++i) {
         int64_t token = p->query_start_loc[b] + i;
         int32_t cut = lens[b] - q_lens[b] + i + 1;
-        uq_decode_problem_t dp = reference_problem(p, one);
+        uq_decode_problem_t dp =
+            uq_problem_reference_args(p, UQ_FP8_OVERFLOW_SATURATE, one);
         dp.num_seqs = 1;
         dp.query_start_loc = NULL;
         dp.query = p->query + token * p->config.query_stride_seq;
