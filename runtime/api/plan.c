@@ -1059,16 +1059,43 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
                      seq_lens, sinks, output, stream);
 }
 
-// A varlen run's launch: the kernel whose block holds max_query_len tokens
-// (else the largest), one block a sequence when it does (else vLLM's grid
-// of num_tokens / bt + num_seqs blocks, each finding its sequence), the
-// decode's policy for that many blocks, with at most workspace_tokens /
-// num_tokens partitions and the groups a partition walks stretched to cover
-// a block's positions (with a window: W + bt + 14 of them).
+// The positions a block of `tokens` query tokens walks: its table row, or
+// with a window W + tokens + 14 (the first token's window from the start of
+// its tile to the last token).
+static int64_t walk_span(const uq_decode_config_t *c, uint32_t tokens) {
+  int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
+  if (c->sliding_window > 0 && (int64_t)c->sliding_window + tokens + 14 < span)
+    span = (int64_t)c->sliding_window + tokens + 14;
+  return span;
+}
+
+// A varlen walk of `parts` partitions of groups of `group_tiles` tiles,
+// fitted to the plan: at most workspace_tokens / num_tokens partitions (the
+// partials are by token), and each partition's groups stretched when they
+// no longer cover `span` positions together.
+static uq_status_t fit_walk(const uq_plan_t *plan, uint32_t num_tokens,
+                            int64_t span, int64_t parts,
+                            int64_t groups_per_partition, int32_t group_tiles,
+                            uq_launch_walk_t *out) {
+  uint64_t cap = plan->workspace_tokens / num_tokens;
+  if ((uint64_t)parts > cap)
+    parts = (int64_t)(cap ? cap : 1);
+  int64_t group = (int64_t)UQ_TILE_TOKENS * group_tiles;
+  int64_t groups = (span + group - 1) / group;
+  if (parts * groups_per_partition < groups)
+    groups_per_partition = (groups + parts - 1) / parts;
+  if (groups_per_partition > INT32_MAX)
+    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
+                          "varlen policy: %lld tile-groups a partition",
+                          (long long)groups_per_partition);
+  *out = (uq_launch_walk_t){(int32_t)parts, (int32_t)groups_per_partition,
+                            group_tiles};
+  return UQ_OK;
+}
+
 // sm_90a's varlen launch: the decode kernel over the query tokens, each
-// CTA finding its sequence (search_seqs = num_seqs), the resident policy's
-// walk for that many rows, with at most workspace_tokens / num_tokens
-// partitions (its groups stretched to cover the walk).
+// CTA finding its sequence (search_seqs = num_seqs), with the resident
+// policy's walk for that many rows.
 static uq_status_t varlen_launch_resident(const uq_plan_t *plan,
                                           uint32_t num_seqs,
                                           uint32_t num_tokens,
@@ -1089,21 +1116,15 @@ static uq_status_t varlen_launch_resident(const uq_plan_t *plan,
             (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
             (int32_t)plan->walk_group_tiles, &walk),
         "varlen policy");
-  uint64_t cap = plan->workspace_tokens / num_tokens;
-  if ((uint64_t)walk.num_partitions > cap) {
-    int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
-    if (c->sliding_window > 0 && (int64_t)c->sliding_window + 15 < span)
-      span = (int64_t)c->sliding_window + 15;
-    int64_t group = (int64_t)UQ_TILE_TOKENS * walk.group_tiles;
-    int64_t groups = (span + group - 1) / group;
-    walk.num_partitions = (int32_t)(cap ? cap : 1);
-    walk.groups_per_partition =
-        (int32_t)((groups + walk.num_partitions - 1) / walk.num_partitions);
-  }
-  out->policy = walk;
-  return UQ_OK;
+  return fit_walk(plan, num_tokens, walk_span(c, 1), walk.num_partitions,
+                  walk.groups_per_partition, walk.group_tiles, &out->policy);
 }
 
+// A varlen run's launch: the kernel whose block holds max_query_len tokens
+// (else the largest), one block a sequence when it does (else vLLM's grid
+// of num_tokens / bt + num_seqs blocks, each finding its sequence), and the
+// decode's policy for that many blocks, fitted to the block's rows and the
+// workspace.
 static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                                  uint32_t num_tokens, uint32_t max_query_len,
                                  run_launch_t *out) {
@@ -1120,7 +1141,7 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                    "max_query_len)",
                    max_query_len, c->max_query_len);
   memset(out, 0, sizeof(*out));
-  if (plan->compute_units) // sm_90a: a CTA a query token
+  if (plan->compute_units) // the resident policy (sm_90a): a CTA a token
     return varlen_launch_resident(plan, num_seqs, num_tokens, out);
   out->kernel = kernel_for(plan, max_query_len);
   uint32_t bt = block_tokens_of(plan, out->kernel);
@@ -1138,10 +1159,7 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                          &seed),
                      "varlen policy");
   int64_t parts = seed.num_partitions;
-  int64_t span = (int64_t)c->max_blocks_per_seq * c->block_size;
-  uint32_t ntok = bt < max_query_len ? bt : max_query_len;
-  if (c->sliding_window > 0 && (int64_t)c->sliding_window + ntok + 14 < span)
-    span = (int64_t)c->sliding_window + ntok + 14;
+  int64_t span = walk_span(c, bt < max_query_len ? bt : max_query_len);
   // A partition's fixed work (the query rotation, the partial store, its
   // share of the reduce) grows with the block's row tiles while a tile's
   // grows less (K and V are loaded and converted once for all of them):
@@ -1154,20 +1172,8 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
     if (parts > useful)
       parts = useful > 1 ? useful : 1;
   }
-  uint64_t cap = plan->workspace_tokens / num_tokens;
-  if ((uint64_t)parts > cap)
-    parts = (int64_t)(cap ? cap : 1);
-  int64_t groups = (span + UQ_TILE_GROUP_TOKENS - 1) / UQ_TILE_GROUP_TOKENS;
-  int64_t tgpp = seed.tgpp;
-  if (parts * tgpp < groups)
-    tgpp = (groups + parts - 1) / parts;
-  if (tgpp > INT32_MAX)
-    return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
-                          "varlen policy: %lld tile-groups a partition",
-                          (long long)tgpp);
-  out->policy = (uq_launch_walk_t){(int32_t)parts, (int32_t)tgpp,
-                                   UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS};
-  return UQ_OK;
+  return fit_walk(plan, num_tokens, span, parts, seed.tgpp,
+                  UQ_TILE_GROUP_TOKENS / UQ_TILE_TOKENS, &out->policy);
 }
 
 uq_status_t uq_plan_varlen_shape(const uq_plan_t *plan, uint32_t num_seqs,
