@@ -180,7 +180,7 @@ class Plan:
             if value_strides is not None:
                 (config.value_stride_token,
                  config.value_stride_head) = value_strides
-        except (TypeError, ValueError) as e:  # a stride pair that is not
+        except (TypeError, ValueError) as e:  # e.g. a stride that is no pair
             raise invalid(f"plan configuration: {e}") from None
         handle = ctypes.c_void_p()
         check(lib.uq_plan_create(context.handle, ctypes.byref(config),

@@ -384,9 +384,13 @@ int main(int argc, char **argv) {
     if (!have_lens || have_q_lens != have_lens)
       return fail("%s", "--query-lens needs --seq-lens of as many sequences");
     for (int i = 0; i < have_lens; ++i)
-      if (q_lens[i] > lens[i])
-        return fail("--query-lens: a query longer than its sequence in '%s'",
-                    "(see --seq-lens)");
+      if (q_lens[i] > lens[i]) {
+        char which[96];
+        snprintf(which, sizeof which, "sequence %d: %d query tokens, length %d",
+                 i, q_lens[i], lens[i]);
+        return fail("--query-lens: a query longer than its sequence (%s)",
+                    which);
+      }
     shape.query_lens = q_lens;
   }
   if (mixed) {
