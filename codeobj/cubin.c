@@ -57,9 +57,7 @@ typedef struct cubin_s {
 } cubin_t;
 
 // A NUL-terminated string at `offset` of string section `strtab`, or NULL.
-static const char *string_at(const cubin_t *c, const section_t *strtab,
-                             uint64_t offset) {
-  (void)c;
+static const char *string_at(const section_t *strtab, uint64_t offset) {
   if (offset >= strtab->file_size)
     return NULL;
   const char *start = (const char *)strtab->bytes + offset;
@@ -107,7 +105,7 @@ static uq_status_t read_sections(cubin_t *c) {
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS, "no section name table");
   for (uint32_t i = 0; i < shnum; ++i) {
     const uint8_t *s = c->data + shoff + (uint64_t)i * kShdrSize;
-    const char *name = string_at(c, names, rd32(s));
+    const char *name = string_at(names, rd32(s));
     c->sections[i].name = name ? name : "";
   }
   for (uint32_t i = 0; i < shnum; ++i) {
@@ -364,7 +362,7 @@ static uq_status_t read_u32_symbol(const cubin_t *c, const char *name,
   *out_value = 0;
   for (uint64_t i = 0; i < c->symbol_count; ++i) {
     const uint8_t *sym = c->symbols + i * kSymSize;
-    const char *sym_name = string_at(c, c->symbol_names, rd32(sym));
+    const char *sym_name = string_at(c->symbol_names, rd32(sym));
     if (!sym_name || strcmp(sym_name, name) != 0 ||
         (sym[4] & 0xf) != kSttObject)
       continue;
