@@ -23,8 +23,8 @@ typedef struct decode_kernel_s {
   uint32_t rows; // query rows of a block (uq_rt_record_rows)
 } decode_kernel_t;
 
-// The most decode records a plan holds (gfx950 ships rows 8, 16 and 64 for
-// D = 256).
+// The most decode records a plan holds (gfx950 ships rows 8, 16, 32 and
+// 64 for D = 256).
 #define MAX_DECODE_KERNELS 4
 
 struct uq_plan_s {
@@ -399,24 +399,20 @@ static uq_status_t find_kernels(uq_plan_t *plan) {
       context, UQ_VARIANT_KIND_DECODE, c->head_dim, c->query_group,
       (uint32_t)(want < UINT32_MAX ? want : UINT32_MAX), &largest));
   uint32_t top = uq_rt_record_rows(&largest->source);
-  // Ascending rows: each pass takes the smallest block above the last.
-  for (;;) {
+  // Ascending rows: each step takes the smallest block above the last (the
+  // table's own choice for one row more), up to the largest needed.
+  while (plan->kernel_count < MAX_DECODE_KERNELS) {
     uint32_t below = plan->kernels[plan->kernel_count - 1].rows;
+    if (below >= top)
+      break;
     uq_rt_object_t *next = NULL;
-    for (size_t i = 0; i < context->object_count; ++i) {
-      uq_rt_object_t *o = &context->objects[i];
-      const uq_variant_record_t *r = &o->source;
-      uint32_t rows = uq_rt_record_rows(r);
-      if (r->kind == UQ_VARIANT_KIND_DECODE && r->head_dim == c->head_dim &&
-          strcmp(uq_rt_record_target(r), context->target) == 0 &&
-          r->qg_max >= c->query_group && rows > below && rows <= top &&
-          (!next || rows < uq_rt_record_rows(&next->source)))
-        next = o;
-    }
-    if (!next || plan->kernel_count == MAX_DECODE_KERNELS)
+    TRY(uq_rt_context_find_variant(context, UQ_VARIANT_KIND_DECODE, c->head_dim,
+                                   c->query_group, below + 1, &next));
+    uint32_t rows = uq_rt_record_rows(&next->source);
+    if (rows <= below)
       break;
     plan->kernels[plan->kernel_count++] =
-        (decode_kernel_t){next, {0}, NULL, uq_rt_record_rows(&next->source)};
+        (decode_kernel_t){next, {0}, NULL, rows};
   }
   return UQ_OK;
 }
