@@ -1416,29 +1416,38 @@ module attributes {gpu.container_module} {
     // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
     llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
 
-    // ---- this CTA's query token (grid x): without query_start_loc (a
-    // decode) block x is sequence x's one token, query row x, over its
-    // seq_len positions. With it (varlen, search_seqs = the sequences, grid
-    // x = the query tokens) token x belongs to the largest s with qsl[s] <=
-    // x (a binary search), is its token i = x - qsl[s] of q_len = qsl[s + 1]
-    // - qsl[s], the last of seq_len, and attends the positions < seq_len -
-    // q_len + i + 1: the decode of a sequence of that length (a per-token
-    // pseudo-decode: the cache is read once per query token). Returns the
-    // sequence, the token's row, its length and whether it is a query
-    // (padding past qsl[search_seqs], or a q_len over seq_len, is not).
-    func.func private @uq_sm90_query_token(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
-                                           %search_seqs: i32, %x: i32) -> (i32, i32, i32, i1) {
+    // ---- this CTA's query block (grid x), as gfx950's @query_block: its
+    // sequence, its first token in the query tensor (tok0), its tokens
+    // (ntok, <= 0: none) and the position of its first token in the
+    // sequence (pos0; it attends positions < pos0 + 1). Without
+    // query_start_loc (a decode) block x is sequence x's one token, row x of
+    // the query. Else sequence s's q_len = qsl[s + 1] - qsl[s] tokens are the
+    // last of its seq_len, in blocks of %bt tokens (qg_max / QG: the block's
+    // rows are token-major, (token, head in the group)); sequence s's blocks
+    // start at x = qsl[s] / bt + s (vLLM's unified-attention grid), found by
+    // a binary search over the search_seqs sequences (with search_seqs = 0
+    // block x is sequence x's first block), and blocks past a
+    // sequence's tokens have none, as has a sequence whose q_len passes its
+    // seq_len (nothing there is defined).
+    func.func private @uq_sm90_query_block(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
+                                           %search_seqs: i32, %bt: i32, %x: i32) -> (i32, i32, i32, i32) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
-      %true = arith.constant true
       %null = llvm.mlir.zero : !llvm.ptr<1>
       %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
-      %r:4 = scf.if %decode -> (i32, i32, i32, i1) {
+      %r:4 = scf.if %decode -> (i32, i32, i32, i32) {
         %lp = llvm.getelementptr %seq_lens[%x] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
         %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        scf.yield %x, %x, %len, %true : i32, i32, i32, i1
+        %pos0 = arith.subi %len, %c1 : i32
+        scf.yield %x, %x, %c1, %pos0 : i32, i32, i32, i32
       } else {
-        %w:2 = scf.while (%lo = %c0, %hi = %search_seqs) : (i32, i32) -> (i32, i32) {
+        // the largest s with qsl[s] / bt + s <= x; without search_seqs
+        // (the launcher's max query length fits one block) block x is
+        // sequence x's first
+        %search = arith.cmpi ne, %search_seqs, %c0 : i32
+        %lo0 = arith.select %search, %c0, %x : i32
+        %hi0 = arith.select %search, %search_seqs, %x : i32
+        %w:2 = scf.while (%lo = %lo0, %hi = %hi0) : (i32, i32) -> (i32, i32) {
           %span = arith.subi %hi, %lo : i32
           %more = arith.cmpi sgt, %span, %c1 : i32
           scf.condition(%more) %lo, %hi : i32, i32
@@ -1448,7 +1457,9 @@ module attributes {gpu.container_module} {
           %mid = arith.shrui %sum, %c1 : i32
           %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
           %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-          %le = arith.cmpi sle, %qm, %x : i32
+          %fq = arith.divui %qm, %bt : i32
+          %f = arith.addi %fq, %mid : i32
+          %le = arith.cmpi sle, %f, %x : i32
           %nlo = arith.select %le, %mid, %lo : i32
           %nhi = arith.select %le, %hi, %mid : i32
           scf.yield %nlo, %nhi : i32, i32
@@ -1459,20 +1470,66 @@ module attributes {gpu.container_module} {
         %q1 = llvm.load %q1p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
         %lp = llvm.getelementptr %seq_lens[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
         %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %i = arith.subi %x, %q0 : i32
+        %fq = arith.divui %q0, %bt : i32
+        %f = arith.addi %fq, %w#0 : i32
+        %local = arith.subi %x, %f : i32
+        %i0s = arith.muli %local, %bt : i32
+        %i0 = arith.select %search, %i0s, %c0 : i32
         %q_len = arith.subi %q1, %q0 : i32
-        %l0 = arith.subi %len, %q_len : i32
-        %l1 = arith.addi %l0, %i : i32
-        %limit = arith.addi %l1, %c1 : i32
-        %in0 = arith.cmpi sge, %i, %c0 : i32
-        %in1 = arith.cmpi slt, %i, %q_len : i32
-        %in2 = arith.cmpi sge, %l0, %c0 : i32
-        %in01 = arith.andi %in0, %in1 : i1
-        %valid = arith.andi %in01, %in2 : i1
-        %eff = arith.select %valid, %limit, %c0 : i32
-        scf.yield %w#0, %x, %eff, %valid : i32, i32, i32, i1
+        %left = arith.subi %q_len, %i0 : i32
+        %n0 = arith.minsi %left, %bt : i32
+        %pos0 = arith.subi %len, %left : i32
+        %neg_i0 = arith.cmpi slt, %i0, %c0 : i32
+        %neg_pos = arith.cmpi slt, %pos0, %c0 : i32
+        %bad = arith.ori %neg_i0, %neg_pos : i1
+        %ntok = arith.select %bad, %c0, %n0 : i32
+        %tok0 = arith.addi %q0, %i0 : i32
+        scf.yield %w#0, %tok0, %ntok, %pos0 : i32, i32, i32, i32
       }
-      return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i1
+      return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
+    }
+
+    // The positions a row of the block attends end at its limit: pos0 +
+    // 1 + its token (row / QG, rows past live_rows taking the last live
+    // row's, never stored); a decode's rows all end at seq_len.
+    func.func private @uq_sm90_row_limit(%row: i32, %qg: i32, %live_rows: i32, %lim0: i32) -> i32 {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %last = arith.subi %live_rows, %c1 : i32
+      %last0 = arith.maxsi %last, %c0 : i32
+      %rc = arith.minui %row, %last0 : i32
+      %tau = arith.divui %rc, %qg : i32
+      %lim = arith.addi %lim0, %tau : i32
+      return %lim : i32
+    }
+
+    // The first position a row whose positions end at %lim attends: lim - W
+    // with a window W (>= 0), else 0.
+    func.func private @uq_sm90_window_start(%lim: i32, %sliding_window: i32) -> i32 {
+      %c0 = arith.constant 0 : i32
+      %w0 = arith.subi %lim, %sliding_window : i32
+      %w1 = arith.maxsi %w0, %c0 : i32
+      %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
+      %ws = arith.select %has_win, %w1, %c0 : i32
+      return %ws : i32
+    }
+
+    // Row r's partials row of a block whose first token is %tok0: token
+    // tok0 + r / QG, head r % QG of the group, [token][kv head][partition]
+    // [head in the group] (the reduce's layout).
+    func.func private @uq_sm90_partial_row(%tok0: i32, %r: i32, %qg: i32, %num_kv_heads: i32,
+                                           %kvh: i32, %num_partitions: i32, %part: i32) -> i32 {
+      %tau = arith.divui %r, %qg : i32
+      %tq = arith.muli %tau, %qg : i32
+      %h = arith.subi %r, %tq : i32
+      %tok = arith.addi %tok0, %tau : i32
+      %p0 = arith.muli %tok, %num_kv_heads : i32
+      %p1 = arith.addi %p0, %kvh : i32
+      %p2 = arith.muli %p1, %num_partitions : i32
+      %p3 = arith.addi %p2, %part : i32
+      %p4 = arith.muli %p3, %qg : i32
+      %row = arith.addi %p4, %h : i32
+      return %row : i32
     }
 
     // A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
@@ -2109,9 +2166,12 @@ module attributes {gpu.container_module} {
       return %S : vector<8xf32>
     }
 
-    // Scores in base-2 units (x mult) with tokens outside [win_start, seq_len)
-    // at -inf.
-    func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<8xf32> {
+    // Scores in base-2 units (x mult) with the positions a row does not
+    // attend at -inf: row g's end at %lim_g, row g + 8's at %lim_h (>=
+    // lim_g: a later token or the same), each from its window's start
+    // (@uq_sm90_window_start).
+    func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %lim_g: i32, %lim_h: i32, %sliding_window: i32, %mult: f32) -> vector<8xf32> {
+      %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
       %c8 = arith.constant 8 : i32
@@ -2122,7 +2182,7 @@ module attributes {gpu.container_module} {
       // ---- online softmax in base 2 over this tile (rows g and g + 8).
       // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
       // tb + 8nt + 2t + (e & 1).
-      %inside = func.call @uq_sm90_tile_inside(%tb, %win_start, %seq_len) : (i32, i32, i32) -> i1
+      %inside = func.call @uq_sm90_tile_inside(%tb, %lim_g, %lim_h, %sliding_window) : (i32, i32, i32, i32) -> i1
       %x8 = scf.if %inside -> (vector<8xf32>) {
         %mv = vector.broadcast %mult : f32 to vector<8xf32>
         %xs = arith.mulf %S, %mv : vector<8xf32>
@@ -2136,8 +2196,11 @@ module attributes {gpu.container_module} {
         %tk0 = arith.addi %tb, %en8 : i32
         %tk1 = arith.addi %tk0, %t2 : i32
         %tk = arith.addi %tk1, %ec : i32
+        %eh0 = arith.andi %ei, %c2 : i32
+        %eh = arith.cmpi ne, %eh0, %c0 : i32
+        %lim = arith.select %eh, %lim_h, %lim_g : i32
         %x = vector.extract %xv[%e] : f32 from vector<8xf32>
-        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len, %mult) : (f32, i32, i32, i32, f32) -> f32
+        %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
         %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
         scf.yield %xo : vector<8xf32>
       }
@@ -2146,27 +2209,32 @@ module attributes {gpu.container_module} {
       return %x8 : vector<8xf32>
     }
 
-    // Whether every token of the tile at %tb lies in [win_start, seq_len):
-    // then the masks are a multiply (uniform across the warp).
-    func.func private @uq_sm90_tile_inside(%tb: i32, %win_start: i32, %seq_len: i32) -> i1 {
+    // Whether both rows of the lane attend every token of the tile at %tb,
+    // the first ending at %lim_a, the second at %lim_b >= lim_a: then the
+    // masks are a multiply (uniform across the warp but for a block's
+    // boundary tiles).
+    func.func private @uq_sm90_tile_inside(%tb: i32, %lim_a: i32, %lim_b: i32, %sliding_window: i32) -> i1 {
       %c16 = arith.constant 16 : i32
+      %ws = func.call @uq_sm90_window_start(%lim_b, %sliding_window) : (i32, i32) -> i32
       %te = arith.addi %tb, %c16 : i32
-      %lo = arith.cmpi sge, %tb, %win_start : i32
-      %hi = arith.cmpi sle, %te, %seq_len : i32
+      %lo = arith.cmpi sge, %tb, %ws : i32
+      %hi = arith.cmpi sle, %te, %lim_a : i32
       %in = arith.andi %lo, %hi : i1
       return %in : i1
     }
 
     // @uq_sm90_mask for @uq_sm90_qk_t's layout: element e is token
-    // tb + g + 8 (e >> 1).
-    func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> vector<4xf32> {
+    // tb + g + 8 (e >> 1) of row 2t + (e & 1), whose positions end at
+    // %lim_a (row 2t) or %lim_b (2t + 1).
+    func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %lim_a: i32, %lim_b: i32, %sliding_window: i32, %mult: f32) -> vector<4xf32> {
+      %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
       %c8 = arith.constant 8 : i32
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i4 = arith.constant 4 : index
       %tg = arith.addi %tb, %g : i32
-      %inside = func.call @uq_sm90_tile_inside(%tb, %win_start, %seq_len) : (i32, i32, i32) -> i1
+      %inside = func.call @uq_sm90_tile_inside(%tb, %lim_a, %lim_b, %sliding_window) : (i32, i32, i32, i32) -> i1
       %x4 = scf.if %inside -> (vector<4xf32>) {
         %mv = vector.broadcast %mult : f32 to vector<4xf32>
         %xs = arith.mulf %S, %mv : vector<4xf32>
@@ -2177,8 +2245,11 @@ module attributes {gpu.container_module} {
         %eh = arith.shrui %ei, %c1 : i32
         %eh8 = arith.muli %eh, %c8 : i32
         %tk = arith.addi %tg, %eh8 : i32
+        %eo0 = arith.andi %ei, %c1 : i32
+        %eo = arith.cmpi ne, %eo0, %c0 : i32
+        %lim = arith.select %eo, %lim_b, %lim_a : i32
         %x = vector.extract %xv[%e] : f32 from vector<4xf32>
-        %xm = func.call @uq_sm90_mask_one(%x, %tk, %win_start, %seq_len, %mult) : (f32, i32, i32, i32, f32) -> f32
+        %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
         %xo = vector.insert %xm, %xv[%e] : f32 into vector<4xf32>
         scf.yield %xo : vector<4xf32>
       }
@@ -2187,12 +2258,13 @@ module attributes {gpu.container_module} {
       return %x4 : vector<4xf32>
     }
 
-    // Score %x of token %tk in base-2 units (x mult), -inf outside
-    // [win_start, seq_len).
-    func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %win_start: i32, %seq_len: i32, %mult: f32) -> f32 {
+    // Score %x of token %tk in base-2 units (x mult), -inf outside the
+    // row's positions, which end at %lim (@uq_sm90_window_start).
+    func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %lim: i32, %sliding_window: i32, %mult: f32) -> f32 {
       %ninf = arith.constant 0xFF800000 : f32
-      %ok0 = arith.cmpi sge, %tk, %win_start : i32
-      %ok1 = arith.cmpi slt, %tk, %seq_len : i32
+      %ws = func.call @uq_sm90_window_start(%lim, %sliding_window) : (i32, i32) -> i32
+      %ok0 = arith.cmpi sge, %tk, %ws : i32
+      %ok1 = arith.cmpi slt, %tk, %lim : i32
       %ok = arith.andi %ok0, %ok1 : i1
       %xs = arith.mulf %x, %mult : f32
       %xm = arith.select %ok, %xs, %ninf : f32
@@ -2548,12 +2620,23 @@ module attributes {gpu.container_module} {
       %c1_w = arith.constant 1 : i32
       %group_tiles = arith.shli %c1_w, %walk_lg : i32
       // the sequence whose cache this CTA reads, the query (and output and
-      // partials) row of its token and the positions it attends
-      %qt:4 = func.call @uq_sm90_query_token(%query_start_loc, %seq_lens, %search_seqs, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32) -> (i32, i32, i32, i1)
+      // partials) row of its first token, its tokens (blocks of bt =
+      // qg_max / QG tokens for varlen, @uq_sm90_query_block) and the
+      // positions they attend: the first token's end at end0, the last's at
+      // %seq_len, the end of the block's walk (0 for a block of no token).
+      // Row r of the block is token r / QG, head r % QG of the group.
+      %bt0 = arith.divui %qg_max_i, %qgi : i32
+      %bt = arith.maxui %bt0, %c1_g : i32
+      %qt:4 = func.call @uq_sm90_query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
       %seq = arith.addi %qt#0, %c0 : i32
       %qtok = arith.addi %qt#1, %c0 : i32
-      %seq_len = arith.addi %qt#2, %c0 : i32
-      %qtok64 = arith.extui %qtok : i32 to i64
+      %ntok = arith.addi %qt#2, %c0 : i32
+      %has_tokens = arith.cmpi sgt, %ntok, %c0 : i32
+      %end0 = arith.addi %qt#3, %c1_g : i32
+      %lim_last = arith.addi %qt#3, %ntok : i32
+      %seq_len = arith.select %has_tokens, %lim_last, %c0 : i32
+      %ntok0 = arith.maxsi %ntok, %c0 : i32
+      %live_rows = arith.muli %ntok0, %qgi : i32
       // ---- Q's loads, issued first: their latency overlaps the dependent
       // chain of the sequence length, the block table and the first tile's
       // copies below (the rotation after them needs only registers). A
@@ -2572,7 +2655,6 @@ module attributes {gpu.container_module} {
       %seq64 = arith.extui %seq : i32 to i64
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
-      %qrow_seq = arith.muli %qtok64, %qss64 : i64
       %hq0 = arith.muli %kvh, %qgi : i32
       %rsh = arith.subi %c5, %lsh : i32
       %qr0 = arith.shli %warp, %rsh : i32
@@ -2581,9 +2663,18 @@ module attributes {gpu.container_module} {
       %rlanes = arith.shli %c1, %lsh : i32
       %rmask = arith.subi %rlanes, %c1 : i32
       %qchunk = arith.andi %lane, %rmask : i32
-      %q_in = arith.cmpi ult, %qrow_r, %qgi : i32
+      %q_in = arith.cmpi ult, %qrow_r, %live_rows : i32
       %qrr = arith.select %q_in, %qrow_r, %c0 : i32
-      %qhq = arith.addi %hq0, %qrr : i32
+      %qtau = arith.divui %qrr, %qgi : i32
+      %qtau_g = arith.muli %qtau, %qgi : i32
+      %qhead = arith.subi %qrr, %qtau_g : i32
+      // (a block of no token reads row 0 of the query, which exists, and
+      // stores nothing)
+      %qtok_l = arith.select %has_tokens, %qtok, %c0 : i32
+      %qtok_r = arith.addi %qtok_l, %qtau : i32
+      %qtok_r64 = arith.extui %qtok_r : i32 to i64
+      %qrow_seq = arith.muli %qtok_r64, %qss64 : i64
+      %qhq = arith.addi %hq0, %qhead : i32
       %qhq64 = arith.extui %qhq : i32 to i64
       %qo0 = arith.muli %qhq64, %qsh64 : i64
       %qo1 = arith.addi %qrow_seq, %qo0 : i64
@@ -2656,10 +2747,9 @@ module attributes {gpu.container_module} {
       // G tiles from the window base to seq_len, groups p, p + P, ..., at
       // most TGPP of them, and of the last one only the tiles with a token
       // (for G = 16 the gfx950 walk exactly).
-      %win0 = arith.subi %seq_len, %sliding_window : i32
-      %win1 = arith.maxsi %win0, %c0 : i32
-      %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
-      %win_start = arith.select %has_win, %win1, %c0 : i32
+      // (from the first token's window start, at most the walk's end)
+      %win1 = func.call @uq_sm90_window_start(%end0, %sliding_window) : (i32, i32) -> i32
+      %win_start = arith.minsi %win1, %seq_len : i32
       %m16 = arith.constant -16 : i32
       %win_base = arith.andi %win_start, %m16 : i32
       %rel_len = arith.subi %seq_len, %win_base : i32
@@ -2915,6 +3005,10 @@ module attributes {gpu.container_module} {
         %qt2 = arith.shli %lr1, %c4 : i32
         %qaddr_t = arith.addi %qt1, %qt2 : i32
         %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
+        // the ends of the lane's query rows 2t and 2t + 1 (@uq_sm90_mask_t)
+        %t2p = arith.addi %t2, %c1 : i32
+        %lim_a = func.call @uq_sm90_row_limit(%t2, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_b = func.call @uq_sm90_row_limit(%t2p, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %ni = arith.addi %iti, %nstm1 : i32
@@ -2958,7 +3052,7 @@ module attributes {gpu.container_module} {
           // the 8 lanes of a column, the correction and the accumulators'
           // rescale run; the common tile takes its weights straight from m,
           // without the shuffles' latency.
-          %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %win_start, %seq_len, %mult) : (vector<4xf32>, i32, i32, i32, i32, f32) -> vector<4xf32>
+          %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
           %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
           %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
           %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
@@ -3174,6 +3268,9 @@ module attributes {gpu.container_module} {
           llvm.store %lr#1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
       } else {
+        // the ends of the lane's query rows g and g + 8 (@uq_sm90_mask)
+        %lim_g = func.call @uq_sm90_row_limit(%g, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_h = func.call @uq_sm90_row_limit(%g8, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           // next copy: tile i + nstages - 1 into its stage
@@ -3208,7 +3305,7 @@ module attributes {gpu.container_module} {
 
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
-          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %win_start, %seq_len, %mult) : (vector<8xf32>, i32, i32, i32, i32, f32) -> vector<8xf32>
+          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
           %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
           %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
           %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
@@ -3458,11 +3555,6 @@ module attributes {gpu.container_module} {
       // (max, L) per row, and the cluster merges them itself (below).
       %ncta = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_nctarank;", "=r" : () -> i32
       %merge = arith.cmpi eq, %ncta, %num_partitions : i32
-      %hk_p0 = arith.muli %qtok, %num_kv_heads : i32
-      %hk_p1 = arith.addi %hk_p0, %kvh : i32
-      %hk_p2 = arith.muli %hk_p1, %num_partitions : i32
-      %prow = arith.addi %hk_p2, %part : i32
-      %prow_q = arith.muli %prow, %qgi : i32
       // 16 rows x D elements, 4 consecutive ones per thread, 512 per pass;
       // a row's merge weights are worked out once per pass, not per element.
       %i32_o = arith.constant 32 : index
@@ -3477,7 +3569,7 @@ module attributes {gpu.container_module} {
         %e = arith.addi %tid4, %x0 : i32
         %r = arith.divui %e, %hd_i : i32
         %d = arith.andi %e, %hd_m : i32
-        %in = arith.cmpi ult, %r, %qgi : i32
+        %in = arith.cmpi ult, %r, %live_rows : i32
         scf.if %in {
           %ma = arith.addi %r, %mbase : i32
           %M = scf.for %w = %i0 to %i4 step %i1 iter_args(%mm = %ninf) -> (f32) {
@@ -3527,7 +3619,7 @@ module attributes {gpu.container_module} {
           %invv = vector.broadcast %inv : f32 to vector<4xf32>
           %o = arith.mulf %sums#0, %invv : vector<4xf32>
           %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
-          %orow = arith.addi %prow_q, %r : i32
+          %orow = func.call @uq_sm90_partial_row(%qtok, %r, %qgi, %num_kv_heads, %kvh, %num_partitions, %part) : (i32, i32, i32, i32, i32, i32, i32) -> i32
           %orow64 = arith.extui %orow : i32 to i64
           %oe0 = arith.muli %orow64, %hd64 : i64
           %d64 = arith.extui %d : i32 to i64
@@ -3568,16 +3660,16 @@ module attributes {gpu.container_module} {
       // branching over the partition slots past P (8 - P of them do no
       // loads and no arithmetic); a second barrier keeps every CTA's
       // shared memory alive until all have read it.
-      // a padding token (varlen) writes no output: its whole cluster (one
-      // token's partitions) skips the merge together
-      %merge_out = arith.andi %merge, %qt#3 : i1
+      // a block of no token (varlen padding) writes no output: its whole
+      // cluster (one block's partitions) skips the merge together
+      %merge_out = arith.andi %merge, %has_tokens : i1
       scf.if %merge_out {
         llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
         %rank = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_ctarank;", "=r" : () -> i32
         %gi0 = arith.muli %rank, %c128 : i32
         %gi = arith.addi %gi0, %tid : i32
         %quads_row = arith.shrui %hd_i, %c2 : i32
-        %nq = arith.muli %qgi, %quads_row : i32
+        %nq = arith.muli %live_rows, %quads_row : i32
         %qstep = arith.muli %num_partitions, %c128 : i32
         %gi_ix = arith.index_cast %gi : i32 to index
         %nq_ix = arith.index_cast %nq : i32 to index
@@ -3586,7 +3678,6 @@ module attributes {gpu.container_module} {
         %has_sink = llvm.icmp "ne" %sinks, %null_s : !llvm.ptr<1>
         %oss64 = arith.extui %out_stride_seq : i32 to i64
         %osh64 = arith.extui %out_stride_head : i32 to i64
-        %oseq = arith.muli %qtok64, %oss64 : i64
         %out_i = llvm.ptrtoint %output : !llvm.ptr<1> to i64
         %c3_64 = arith.constant 3 : i64
         %c7_64 = arith.constant 7 : i64
@@ -3641,7 +3732,14 @@ module attributes {gpu.container_module} {
             %os1 = vector.insert %slot#2, %os[%p] : vector<4xf32> into vector<8x4xf32>
             scf.yield %ms1, %ls1, %os1 : vector<8xf32>, vector<8xf32>, vector<8x4xf32>
           }
-          %hq = arith.addi %hq_r0, %r : i32
+          // row r: token qtok + r / QG, head r % QG of the group
+          %rtau = arith.divui %r, %qgi : i32
+          %rtq = arith.muli %rtau, %qgi : i32
+          %rh = arith.subi %r, %rtq : i32
+          %hq = arith.addi %hq_r0, %rh : i32
+          %rtok = arith.addi %qtok, %rtau : i32
+          %rtok64 = arith.extui %rtok : i32 to i64
+          %oseq = arith.muli %rtok64, %oss64 : i64
           %sink = scf.if %has_sink -> (f32) {
             %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
             %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32

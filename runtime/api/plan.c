@@ -13,6 +13,22 @@
 #include "uq/policy.h"
 #include "uq/reference.h"
 
+// What the resident policy (sm_90a) takes from a decode kernel; zero
+// elsewhere.
+typedef struct resident_kernel_s {
+  // Its dynamic shared memory (its cubin states it), for the occupancy
+  // queries and every launch.
+  uint32_t dynamic_lds;
+  // Its CTAs per SM (the device's occupancy query).
+  uint32_t workgroups_per_cu;
+  // The tiles in a group of its walk (its cubin states it).
+  uint32_t walk_group_tiles;
+  // The largest P whose CTAs merge in the decode (P = 1 always; as
+  // clusters of P only while the clusters keep every slot of the resident
+  // policy: compute_units x workgroups_per_cu CTAs at once).
+  uint32_t cluster_merge_max;
+} resident_kernel_t;
+
 // A decode kernel of the plan: its record, argument layout and kernarg
 // segment (pre-packed with the plan's constants; NULL on the host backend,
 // which runs no kernel but takes the record's block size).
@@ -21,6 +37,7 @@ typedef struct decode_kernel_s {
   uq_rt_arg_layout_t layout;
   uint8_t *args;
   uint32_t rows; // query rows of a block (uq_rt_record_rows)
+  resident_kernel_t resident;
 } decode_kernel_t;
 
 // The most decode records a plan holds (gfx950 ships rows 8, 16, 32 and
@@ -34,20 +51,12 @@ struct uq_plan_s {
   uq_fp8_overflow_t q_overflow;
   char variant[32];
   uint32_t max_partitions;
-  // The GPU's SMs and decode CTAs per SM, for the resident policy (sm_90a);
-  // 0: the seed's policy (gfx950, sim, host).
-  uint32_t compute_units, workgroups_per_cu;
-  // sm_90a: the decode's dynamic shared memory (its cubin states it), for
-  // the occupancy queries and every launch; 0 elsewhere.
-  uint32_t decode_dynamic_lds;
-  // sm_90a: the tiles in a group of the decode's walk (its cubin states
-  // it), for the resident policy.
-  uint32_t walk_group_tiles;
-  // sm_90a: the largest P whose CTAs merge in the decode (P = 1 always; as
-  // clusters of P only while the clusters keep every slot of the resident
-  // policy: compute_units x workgroups_per_cu CTAs at once).
-  uint32_t cluster_merge_max;
-  // The resident policy's choice for batch b at [b - 1], worked out once
+  // The GPU's SMs, for the resident policy (sm_90a; each kernel's own
+  // figures in its resident_kernel_t); 0: the seed's policy (gfx950, sim,
+  // host).
+  uint32_t compute_units;
+  // The resident policy's choice for batch b of decodes at [b - 1]
+  // (kernels[0]'s), worked out once
   // at plan creation (the workspace needs every one) so a run only reads
   // it; NULL with the seed's policy, which costs nothing to recompute.
   uq_launch_walk_t *policies;
@@ -232,6 +241,19 @@ static uq_status_t check_config(const uq_decode_config_t *in,
   return UQ_OK;
 }
 
+// The resident policy (sm_90a) for `blocks` blocks of `kernel`.
+static uq_status_t resident_policy(const uq_plan_t *plan,
+                                   const decode_kernel_t *kernel,
+                                   uint32_t blocks,
+                                   uq_launch_walk_t *out_policy) {
+  const uq_decode_config_t *c = &plan->config;
+  return uq_launch_policy_resident(
+      (int32_t)blocks, (int32_t)c->num_kv_heads, (int32_t)c->max_blocks_per_seq,
+      (int32_t)c->block_size, (int32_t)c->head_dim, (int32_t)c->sliding_window,
+      (int32_t)plan->compute_units, (int32_t)kernel->resident.workgroups_per_cu,
+      (int32_t)kernel->resident.walk_group_tiles, out_policy);
+}
+
 static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
                               uq_launch_walk_t *out_policy) {
   const uq_decode_config_t *c = &plan->config;
@@ -240,12 +262,7 @@ static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
     return UQ_OK;
   }
   if (plan->compute_units)
-    return uq_launch_policy_resident(
-        (int32_t)batch, (int32_t)c->num_kv_heads,
-        (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
-        (int32_t)c->head_dim, (int32_t)c->sliding_window,
-        (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
-        (int32_t)plan->walk_group_tiles, out_policy);
+    return resident_policy(plan, &plan->kernels[0], batch, out_policy);
   // The seed's policy: a walk of 256-token tile-groups.
   uq_launch_plan_t seed;
   UQ_RETURN_IF_ERROR(
@@ -279,11 +296,11 @@ void uq_plan_destroy(uq_plan_t *plan) {
 }
 
 // An sm_90a decode merges the partitions itself, with no reduce launch, for
-// P = 1 and, as clusters of P CTAs, up to plan->cluster_merge_max.
-static uint32_t merge_max_partitions(const uq_plan_t *plan) {
-  return plan->kernel_count &&
-                 plan->kernels[0].layout.count == UQ_DECODE_SM90_ARG_COUNT
-             ? plan->cluster_merge_max
+// P = 1 and, as clusters of P CTAs, up to its cluster_merge_max (0: a
+// kernel that does not, or none).
+static uint32_t merge_max_partitions(const decode_kernel_t *kernel) {
+  return kernel && kernel->layout.count == UQ_DECODE_SM90_ARG_COUNT
+             ? kernel->resident.cluster_merge_max
              : 0;
 }
 
@@ -291,24 +308,57 @@ static uint32_t merge_max_partitions(const uq_plan_t *plan) {
 // every size up to P lose no slot of the resident policy. Measured on the
 // H200: clusters of 2 keep all 264 slots of D 256 and save the reduce
 // launch; clusters of 8 do not, and ran 55% slower than decode + reduce.
-static uq_status_t find_cluster_merge_max(uq_plan_t *plan,
-                                          const uq_rt_object_t *decode) {
+static uq_status_t find_cluster_merge_max(const uq_plan_t *plan,
+                                          decode_kernel_t *kernel) {
   uq_rt_device_t *device = plan->context->device;
-  plan->cluster_merge_max = 1;
+  const uq_rt_object_t *decode = kernel->object;
+  resident_kernel_t *r = &kernel->resident;
+  r->cluster_merge_max = 1;
   if (!device->vtable->cluster_occupancy)
     return UQ_OK;
-  uint32_t slots = plan->compute_units * plan->workgroups_per_cu;
+  uint32_t slots = plan->compute_units * r->workgroups_per_cu;
   for (uint32_t p = 2; p <= UQ_SM90_CLUSTER_MAX_PARTITIONS; ++p) {
     uint32_t clusters = 0;
     UQ_RETURN_IF_ERROR(device->vtable->cluster_occupancy(
                            device, decode->function, UQ_SM90_DECODE_THREADS,
-                           plan->decode_dynamic_lds, p, &clusters),
+                           r->dynamic_lds, p, &clusters),
                        "variant %s", decode->source.variant);
     if ((uint64_t)clusters * p < slots)
       break;
-    plan->cluster_merge_max = p;
+    r->cluster_merge_max = p;
   }
   return UQ_OK;
+}
+
+// A decode kernel's figures for the resident policy: its own statements
+// (shared memory, walk groups, from its cubin), the device's occupancy for
+// it and its cluster merge. The SMs are the device's (plan->compute_units).
+static uq_status_t prepare_resident(uq_plan_t *plan, decode_kernel_t *kernel) {
+  uq_context_t *context = plan->context;
+  uq_rt_object_t *decode = kernel->object;
+  resident_kernel_t *r = &kernel->resident;
+  TRY(uq_rt_context_load_object(context, decode));
+  // The decode's own statement of its shared memory (kernels.mlir's
+  // layout, read from the cubin's uq_dynamic_shared_bytes).
+  r->dynamic_lds = decode->kernel->dynamic_shared_bytes;
+  if (r->dynamic_lds == 0)
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "variant %s states no dynamic shared memory (its "
+                          "cubin has no uq_dynamic_shared_bytes)",
+                          decode->source.variant);
+  r->walk_group_tiles = decode->kernel->walk_group_tiles;
+  if (!uq_launch_group_tiles_valid(r->walk_group_tiles))
+    return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                          "variant %s states a walk of %u tiles a group "
+                          "(its cubin's uq_walk_group_tiles), not 1, 2, 4, "
+                          "8 or 16",
+                          decode->source.variant, r->walk_group_tiles);
+  UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
+                         context->device, decode->function,
+                         UQ_SM90_DECODE_THREADS, r->dynamic_lds,
+                         &plan->compute_units, &r->workgroups_per_cu),
+                     "variant %s", decode->source.variant);
+  return find_cluster_merge_max(plan, kernel);
 }
 
 static uint32_t f32_bits(float value) {
@@ -345,7 +395,7 @@ static uq_status_t prepare_kernels(uq_plan_t *plan) {
                   f32_bits(c->softmax_scale));
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_SLIDING_WINDOW], 4, c->sliding_window);
     uq_rt_arg_put(a, kernel->layout.block_count[1], 4, c->num_kv_heads);
-    if (merge_max_partitions(plan)) {
+    if (merge_max_partitions(kernel)) {
       uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ], 4,
                     (uint64_t)c->output_stride_seq);
       uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD], 4,
@@ -391,8 +441,8 @@ static uq_status_t find_kernels(uq_plan_t *plan) {
   uq_status_free(found);
   if (!decode)
     return UQ_OK;
-  plan->kernels[0] =
-      (decode_kernel_t){decode, {0}, NULL, uq_rt_record_rows(&decode->source)};
+  plan->kernels[0] = (decode_kernel_t){
+      decode, {0}, NULL, uq_rt_record_rows(&decode->source), {0}};
   plan->kernel_count = 1;
   uint64_t want = (uint64_t)c->max_query_len * c->query_group;
   TRY(uq_rt_context_find_variant(
@@ -412,7 +462,7 @@ static uq_status_t find_kernels(uq_plan_t *plan) {
     if (rows <= below)
       break;
     plan->kernels[plan->kernel_count++] =
-        (decode_kernel_t){next, {0}, NULL, rows};
+        (decode_kernel_t){next, {0}, NULL, rows, {0}};
   }
   return UQ_OK;
 }
@@ -432,13 +482,11 @@ static const decode_kernel_t *kernel_for(const uq_plan_t *plan,
   return &plan->kernels[plan->kernel_count - 1];
 }
 
-// The query tokens of a block of `kernel` (1 without one).
-// The sm_90a decode serves one query token a CTA (a per-token
-// pseudo-decode; kernels.mlir @uq_sm90_query_token).
+// The query tokens of a block of `kernel` (1 without one): floor(rows /
+// QG), as the kernels' @query_block and @uq_sm90_query_block.
 static uint32_t block_tokens_of(const uq_plan_t *plan,
                                 const decode_kernel_t *kernel) {
-  if (!kernel ||
-      strcmp(uq_rt_record_target(&kernel->object->source), "sm_90a") == 0)
+  if (!kernel)
     return 1;
   return kernel->rows / plan->config.query_group;
 }
@@ -472,30 +520,9 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
                           c->query_group, (unsigned long long)block_bytes);
   // It decides the split policy: on a GPU that runs any P (sm_90a), the
   // resident policy, sized by the device's occupancy.
-  if (decode && context->device->vtable->occupancy) {
-    TRY(uq_rt_context_load_object(context, decode));
-    // The decode's own statement of its shared memory (kernels.mlir's
-    // layout, read from the cubin's uq_dynamic_shared_bytes).
-    plan->decode_dynamic_lds = decode->kernel->dynamic_shared_bytes;
-    if (plan->decode_dynamic_lds == 0)
-      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
-                            "variant %s states no dynamic shared memory (its "
-                            "cubin has no uq_dynamic_shared_bytes)",
-                            decode->source.variant);
-    plan->walk_group_tiles = decode->kernel->walk_group_tiles;
-    if (!uq_launch_group_tiles_valid(plan->walk_group_tiles))
-      return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
-                            "variant %s states a walk of %u tiles a group "
-                            "(its cubin's uq_walk_group_tiles), not 1, 2, 4, "
-                            "8 or 16",
-                            decode->source.variant, plan->walk_group_tiles);
-    UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
-                           context->device, decode->function,
-                           UQ_SM90_DECODE_THREADS, plan->decode_dynamic_lds,
-                           &plan->compute_units, &plan->workgroups_per_cu),
-                       "variant %s", decode->source.variant);
-    TRY(find_cluster_merge_max(plan, decode));
-  }
+  if (decode && context->device->vtable->occupancy)
+    for (uint32_t k = 0; k < plan->kernel_count; ++k)
+      TRY(prepare_resident(plan, &plan->kernels[k]));
 
   // A run computes P for its own batch and the workspace holds the largest
   // batch * P. The seed policy's cap depends on the batch (512 partitions up
@@ -636,7 +663,8 @@ uq_status_t uq_plan_query_info(const uq_plan_t *plan,
   out_info->max_partitions = plan->max_partitions;
   out_info->workspace_bytes = plan->workspace_bytes;
   out_info->e4m3_saturates = plan->q_overflow == UQ_FP8_OVERFLOW_SATURATE;
-  out_info->merge_max_partitions = merge_max_partitions(plan);
+  out_info->merge_max_partitions =
+      merge_max_partitions(plan->kernel_count ? &plan->kernels[0] : NULL);
   out_info->decode_lds_bytes =
       plan->kernel_count
           ? plan->kernels[0].object->kernel->group_segment_fixed_size
@@ -909,7 +937,7 @@ static uq_status_t run_kernels(uq_plan_t *plan, const run_launch_t *run,
   };
   // sm_90a: P = 1, and P CTAs launched as one cluster, merge in the decode.
   uint32_t partitions = (uint32_t)policy->num_partitions;
-  uint32_t merge_max = merge_max_partitions(plan);
+  uint32_t merge_max = merge_max_partitions(kernel);
   int merged = partitions <= merge_max;
   if (merge_max) {
     uq_rt_arg_put(a = kernel->args, d[UQ_DECODE_SM90_ARG_OUTPUT], 8, output);
@@ -922,7 +950,7 @@ static uq_status_t run_kernels(uq_plan_t *plan, const run_launch_t *run,
     // the decode ends.
     reduce.waits_for_previous = 1;
     decode.workgroup[0] = UQ_SM90_DECODE_THREADS;
-    decode.dynamic_lds = plan->decode_dynamic_lds;
+    decode.dynamic_lds = kernel->resident.dynamic_lds;
     reduce.grid[2] = 1;
     reduce.workgroup[0] = UQ_SM90_REDUCE_THREADS(plan->config.head_dim);
   }
@@ -1089,31 +1117,27 @@ static uq_status_t fit_walk(const uq_plan_t *plan, uint32_t num_tokens,
   return UQ_OK;
 }
 
-// sm_90a's varlen launch: the decode kernel over the query tokens, each
-// CTA finding its sequence (search_seqs = num_seqs), with the resident
-// policy's walk for that many rows.
-static uq_status_t varlen_launch_resident(const uq_plan_t *plan,
-                                          uint32_t num_seqs,
-                                          uint32_t num_tokens,
-                                          run_launch_t *out) {
-  const uq_decode_config_t *c = &plan->config;
-  out->kernel = &plan->kernels[0];
-  out->blocks = out->rows = num_tokens;
-  out->num_seqs = out->search_seqs = num_seqs;
+// sm_90a's varlen walk: the resident policy's for the blocks that hold
+// the run's tokens (num_tokens / bt rounded up, at least one a sequence:
+// exact when every q_len is a multiple of bt; the further blocks of a vLLM
+// grid have no token), fitted to the workspace and to `span` positions.
+static uq_status_t varlen_walk_resident(const uq_plan_t *plan,
+                                        const run_launch_t *run,
+                                        uint32_t num_tokens, uint32_t bt,
+                                        int64_t span, uq_launch_walk_t *out) {
+  uint32_t blocks = (num_tokens + bt - 1) / bt;
+  if (blocks < run->num_seqs)
+    blocks = run->num_seqs;
+  if (blocks > run->blocks)
+    blocks = run->blocks;
   uq_launch_walk_t walk;
-  if (num_tokens <= c->max_batch)
-    walk = plan->policies[num_tokens - 1];
+  if (run->kernel == &plan->kernels[0] && blocks <= plan->config.max_batch)
+    walk = plan->policies[blocks - 1];
   else
-    UQ_RETURN_IF_ERROR(
-        uq_launch_policy_resident(
-            (int32_t)num_tokens, (int32_t)c->num_kv_heads,
-            (int32_t)c->max_blocks_per_seq, (int32_t)c->block_size,
-            (int32_t)c->head_dim, (int32_t)c->sliding_window,
-            (int32_t)plan->compute_units, (int32_t)plan->workgroups_per_cu,
-            (int32_t)plan->walk_group_tiles, &walk),
-        "varlen policy");
-  return fit_walk(plan, num_tokens, walk_span(c, 1), walk.num_partitions,
-                  walk.groups_per_partition, walk.group_tiles, &out->policy);
+    UQ_RETURN_IF_ERROR(resident_policy(plan, run->kernel, blocks, &walk),
+                       "varlen policy");
+  return fit_walk(plan, num_tokens, span, walk.num_partitions,
+                  walk.groups_per_partition, walk.group_tiles, out);
 }
 
 // A varlen run's launch: the kernel whose block holds max_query_len tokens
@@ -1137,8 +1161,6 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                    "max_query_len)",
                    max_query_len, c->max_query_len);
   memset(out, 0, sizeof(*out));
-  if (plan->compute_units) // the resident policy (sm_90a): a CTA a token
-    return varlen_launch_resident(plan, num_seqs, num_tokens, out);
   out->kernel = kernel_for(plan, max_query_len);
   uint32_t bt = block_tokens_of(plan, out->kernel);
   int search = max_query_len > bt;
@@ -1146,6 +1168,9 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
   out->rows = num_tokens;
   out->num_seqs = num_seqs;
   out->search_seqs = search ? num_seqs : 0;
+  int64_t span = walk_span(c, bt < max_query_len ? bt : max_query_len);
+  if (plan->compute_units) // the resident policy (sm_90a)
+    return varlen_walk_resident(plan, out, num_tokens, bt, span, &out->policy);
   // The seed policy for the blocks (the decode's, for blocks of one token).
   uq_launch_plan_t seed;
   UQ_RETURN_IF_ERROR(uq_launch_policy_window(
@@ -1155,7 +1180,6 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
                          &seed),
                      "varlen policy");
   int64_t parts = seed.num_partitions;
-  int64_t span = walk_span(c, bt < max_query_len ? bt : max_query_len);
   // A partition's fixed work (the query rotation, the partial store, its
   // share of the reduce) grows with the block's row tiles while a tile's
   // grows less (K and V are loaded and converted once for all of them):

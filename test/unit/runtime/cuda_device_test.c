@@ -437,11 +437,14 @@ static int test_graph_capture(void) {
          graph_capture_case(varlen);
 }
 
-// Varlen runs (a CTA a query token, each over its own causal positions)
-// against the faithful reference with blocks of one token: verify chunks at
-// every head dim and QG 8 and 16, windows and sinks, a long context, and a
-// serving step's mix of decodes, a verify, a first chunk and a long chunk
-// (with the reduce and merged in the decode, as their P falls).
+// Varlen runs (a CTA a block of qg_max / QG query tokens, each row over
+// its own token's causal positions) against the faithful reference with the
+// plan's blocks: verify chunks at every head dim and QG 8 and 16, windows and
+// sinks, blocks of several tokens in both variants (QG 1: each lane's two
+// rows are different tokens; QG 3: 5 tokens in 15 of 16 rows, blocks that
+// straddle a sequence's chunk; QG 4: one block a sequence), a long context,
+// and a serving step's mix of decodes, a verify, a first chunk and a long
+// chunk (with the reduce and merged in the decode, as their P falls).
 static int test_varlen(void) {
   int failed = 0;
   static const uint32_t dims[3] = {64, 128, 256};
@@ -459,6 +462,27 @@ static int test_varlen(void) {
                qg, qg == 16 ? ", window 300, sinks" : "");
       failed |= uq_e2e_run_varlen_case(g_context, &shape, 0, label);
     }
+  }
+  static const struct {
+    uint32_t head_dim, query_group, query_len, window;
+    int sinks;
+  } blocks[] = {
+      {256, 1, 5, 200, 0}, {64, 1, 12, 0, 1}, {128, 3, 7, 0, 1},
+      {256, 3, 7, 500, 0}, {256, 4, 4, 300, 0}, {64, 2, 3, 0, 0},
+  };
+  for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); ++i) {
+    uq_problem_shape_t shape = base_shape();
+    shape.head_dim = blocks[i].head_dim;
+    shape.padded_slot = 0;
+    shape.query_group = blocks[i].query_group;
+    shape.query_len = blocks[i].query_len;
+    shape.sliding_window = blocks[i].window;
+    shape.sinks = blocks[i].sinks;
+    char label[96];
+    snprintf(label, sizeof(label), "q_len %u, D %u, QG %u, window %u%s",
+             blocks[i].query_len, blocks[i].head_dim, blocks[i].query_group,
+             blocks[i].window, blocks[i].sinks ? ", sinks" : "");
+    failed |= uq_e2e_run_varlen_case(g_context, &shape, 0, label);
   }
   uq_problem_shape_t shape = base_shape();
   shape.batch = 2;
