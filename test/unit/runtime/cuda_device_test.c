@@ -467,7 +467,7 @@ static int test_varlen(void) {
     uint32_t head_dim, query_group, query_len, window;
     int sinks;
   } blocks[] = {
-      {256, 1, 5, 200, 0}, {64, 1, 12, 0, 1}, {128, 3, 7, 0, 1},
+      {256, 1, 5, 200, 0}, {64, 1, 12, 0, 1},   {128, 3, 7, 0, 1},
       {256, 3, 7, 500, 0}, {256, 4, 4, 300, 0}, {64, 2, 3, 0, 0},
   };
   for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); ++i) {
