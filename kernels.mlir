@@ -863,8 +863,9 @@ module attributes {gpu.container_module} {
     // = floor(rows / QG) tokens: with search_seqs = 0 block x is sequence x's
     // first block (the launcher's max query length fits one); else (vLLM's
     // unified-attention grid) sequence s's blocks start at x = qsl[s] / bt
-    // + s, found by a binary search over the search_seqs sequences, and
-    // blocks past a sequence's tokens have none.
+    // + s (qsl[s] for bt = 1, whose blocks tile the tokens exactly), found
+    // by a binary search over the search_seqs sequences, and blocks past a
+    // sequence's tokens have none.
     func.func private @query_block(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
                                    %search_seqs: i32, %qg: i32, %rows: index)
         -> (i32, i32, i32, i32, i32) {
@@ -875,6 +876,7 @@ module attributes {gpu.container_module} {
       %rows_i = arith.index_cast %rows : index to i32
       %bt0 = arith.divui %rows_i, %qg : i32
       %bt = arith.maxui %bt0, %c1_i32 : i32
+      %several = arith.cmpi ugt, %bt, %c1_i32 : i32
       %null = llvm.mlir.zero : !llvm.ptr<1>
       %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
       %true = arith.constant true
@@ -884,7 +886,7 @@ module attributes {gpu.container_module} {
       } else {
         %search = arith.cmpi ne, %search_seqs, %c0_i32 : i32
         %sl:2 = scf.if %search -> (i32, i32) {
-          // the largest s with qsl[s] / bt + s <= x
+          // the largest s with qsl[s] / bt + s <= x (+ 0 for bt = 1)
           %w:2 = scf.while (%lo = %c0_i32, %hi = %search_seqs) : (i32, i32) -> (i32, i32) {
             %span = arith.subi %hi, %lo : i32
             %more = arith.cmpi sgt, %span, %c1_i32 : i32
@@ -896,7 +898,8 @@ module attributes {gpu.container_module} {
             %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
             %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
             %fq = arith.divui %qm, %bt : i32
-            %f = arith.addi %fq, %mid : i32
+            %fs = arith.select %several, %mid, %c0_i32 : i32
+            %f = arith.addi %fq, %fs : i32
             %le = arith.cmpi sle, %f, %x : i32
             %nlo = arith.select %le, %mid, %lo : i32
             %nhi = arith.select %le, %hi, %mid : i32
@@ -905,7 +908,8 @@ module attributes {gpu.container_module} {
           %qp = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
           %q0 = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
           %fq = arith.divui %q0, %bt : i32
-          %f = arith.addi %fq, %w#0 : i32
+          %fs = arith.select %several, %w#0, %c0_i32 : i32
+          %f = arith.addi %fq, %fs : i32
           %local = arith.subi %x, %f : i32
           %i0 = arith.muli %local, %bt : i32
           scf.yield %w#0, %i0 : i32, i32
@@ -1424,7 +1428,8 @@ module attributes {gpu.container_module} {
     // the query. Else sequence s's q_len = qsl[s + 1] - qsl[s] tokens are the
     // last of its seq_len, in blocks of %bt tokens (qg_max / QG: the block's
     // rows are token-major, (token, head in the group)); sequence s's blocks
-    // start at x = qsl[s] / bt + s (vLLM's unified-attention grid), found by
+    // start at x = qsl[s] / bt + s (vLLM's unified-attention grid; qsl[s]
+    // for bt = 1, whose blocks tile the tokens exactly), found by
     // a binary search over the search_seqs sequences (with search_seqs = 0
     // block x is sequence x's first block), and blocks past a
     // sequence's tokens have none, as has a sequence whose q_len passes its
@@ -1433,6 +1438,7 @@ module attributes {gpu.container_module} {
                                            %search_seqs: i32, %bt: i32, %x: i32) -> (i32, i32, i32, i32) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
+      %several = arith.cmpi ugt, %bt, %c1 : i32
       %null = llvm.mlir.zero : !llvm.ptr<1>
       %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
       %r:4 = scf.if %decode -> (i32, i32, i32, i32) {
@@ -1441,7 +1447,8 @@ module attributes {gpu.container_module} {
         %pos0 = arith.subi %len, %c1 : i32
         scf.yield %x, %x, %c1, %pos0 : i32, i32, i32, i32
       } else {
-        // the largest s with qsl[s] / bt + s <= x; without search_seqs
+        // the largest s with qsl[s] / bt + s <= x (+ 0 for bt = 1); without
+        // search_seqs
         // (the launcher's max query length fits one block) block x is
         // sequence x's first
         %search = arith.cmpi ne, %search_seqs, %c0 : i32
@@ -1458,7 +1465,8 @@ module attributes {gpu.container_module} {
           %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
           %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
           %fq = arith.divui %qm, %bt : i32
-          %f = arith.addi %fq, %mid : i32
+          %fs = arith.select %several, %mid, %c0 : i32
+          %f = arith.addi %fq, %fs : i32
           %le = arith.cmpi sle, %f, %x : i32
           %nlo = arith.select %le, %mid, %lo : i32
           %nhi = arith.select %le, %hi, %mid : i32
@@ -1471,7 +1479,8 @@ module attributes {gpu.container_module} {
         %lp = llvm.getelementptr %seq_lens[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
         %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
         %fq = arith.divui %q0, %bt : i32
-        %f = arith.addi %fq, %w#0 : i32
+        %fs = arith.select %several, %w#0, %c0 : i32
+        %f = arith.addi %fq, %fs : i32
         %local = arith.subi %x, %f : i32
         %i0s = arith.muli %local, %bt : i32
         %i0 = arith.select %search, %i0s, %c0 : i32
@@ -2637,6 +2646,11 @@ module attributes {gpu.container_module} {
       %seq_len = arith.select %has_tokens, %lim_last, %c0 : i32
       %ntok0 = arith.maxsi %ntok, %c0 : i32
       %live_rows = arith.muli %ntok0, %qgi : i32
+      // A block of no token (past its sequence's tokens in a vLLM grid)
+      // exits here, before any load, so its slot frees at once (all CTAs
+      // of a cluster are one block's partitions: they leave together).
+      cf.cond_br %has_tokens, ^walk, ^done
+    ^walk:
       // ---- Q's loads, issued first: their latency overlaps the dependent
       // chain of the sequence length, the block table and the first tile's
       // copies below (the rotation after them needs only registers). A
@@ -3811,6 +3825,8 @@ module attributes {gpu.container_module} {
         // memory to keep alive, so a relaxed arrive (no MEMBAR.GPU)
         llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.relaxed.aligned; barrier.cluster.wait.aligned;", "~{memory}" : () -> ()
       }
+      gpu.return
+    ^done:
       gpu.return
     }
   }

@@ -1164,7 +1164,10 @@ static uq_status_t varlen_launch(const uq_plan_t *plan, uint32_t num_seqs,
   out->kernel = kernel_for(plan, max_query_len);
   uint32_t bt = block_tokens_of(plan, out->kernel);
   int search = max_query_len > bt;
-  out->blocks = search ? num_tokens / bt + num_seqs : num_seqs;
+  // (blocks of one token tile the tokens: no block a sequence more)
+  out->blocks = !search  ? num_seqs
+                : bt > 1 ? num_tokens / bt + num_seqs
+                         : num_tokens;
   out->rows = num_tokens;
   out->num_seqs = num_seqs;
   out->search_seqs = search ? num_seqs : 0;
