@@ -56,9 +56,10 @@ struct uq_plan_s {
   // host).
   uint32_t compute_units;
   // The resident policy's choice for batch b of decodes at [b - 1]
-  // (kernels[0]'s), worked out once
-  // at plan creation (the workspace needs every one) so a run only reads
-  // it; NULL with the seed's policy, which costs nothing to recompute.
+  // (kernels[0]'s), worked out once at plan creation (the workspace needs
+  // every one) so a run only reads it; NULL with the seed's policy, which
+  // costs nothing to recompute. A varlen run of another kernel computes its
+  // own.
   uq_launch_walk_t *policies;
   // Workspace: segm_out [rows, QG, D] bf16, segm_max/sum [rows, QG] f32,
   // rows = max over batch <= max_batch of batch * Hk * P(batch).
