@@ -8,6 +8,7 @@ CUDA tensors, inside torch.cuda.graph capture: test/gpu/torch_varlen.py.)"""
 import numpy as np
 import pytest
 
+import conftest
 import uqrt
 from conftest import random_bf16
 
@@ -22,13 +23,7 @@ def assert_close_bf16(got, want):
     magnitude (the partial's and bf16(p)'s, up to half an ulp each), and a
     varlen step has many rows (1 in 400 of these problems passed one ulp:
     0.0021 against 2^-8 x 0.44 = 0.0017 at D 64)."""
-    g = uqrt.float_from_bf16(got).astype(np.float64)
-    w = uqrt.float_from_bf16(want).astype(np.float64)
-    row_max = np.abs(w).max(axis=-1, keepdims=True)
-    bad = np.abs(g - w) > 2.0**-6 * np.abs(w) + 2.0**-7 * row_max
-    assert not bad.any(), (f"{bad.sum()} entries outside tolerance, first at "
-                           f"{np.argwhere(bad)[0]}")
-    assert np.isfinite(g).all()
+    conftest.assert_close_bf16(got, want, row_ulps=2)
 
 
 @pytest.fixture(params=["host", "sim"])
