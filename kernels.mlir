@@ -49,12 +49,17 @@
 // (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
 // h), the PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}]} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 2 max(D, 128) B:
     // rows >= QG hold duplicates and are zeroed in the operand), then the V
     // tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448 B). K never
     // goes to LDS.
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
+    // The Q operands of a block whose registers cannot hold them
+    // (@q_operands_in_lds): per row tile t and issue h, 64 lanes x 32 B
+    // from byte 2048 (2t + h). Referenced only by those variants, so the
+    // others' LDS stays 8,448 B.
+    llvm.mlir.global internal @uq_decode_q_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
 
     func.func private @lane() -> i32 {
       %l = gpu.thread_id x
@@ -86,6 +91,38 @@ module attributes {gpu.container_module} {
       %b = arith.shli %di, %c1 : i32
       %r = arith.addi %b, %c16 : i32
       return %r : i32
+    }
+
+    // Whether the block's Q operands (rt x issues x 8 registers) wait in
+    // LDS, read again each tile (@q_operand_at), instead of in registers:
+    // past 32 of them, i.e. rows 64 at D = 256, whose 256 PV accumulators
+    // already fill the VGPRs (there the 64 Q registers pushed the loop into
+    // AGPR copies, 29% of its instructions).
+    func.func private @q_operands_in_lds(%rt: index, %d: index) -> i1 {
+      %c8 = arith.constant 8 : index
+      %c32 = arith.constant 32 : index
+      %ni = func.call @issues(%d) : (index) -> index
+      %n0 = arith.muli %rt, %ni : index
+      %n = arith.muli %n0, %c8 : index
+      %lds = arith.cmpi ugt, %n, %c32 : index
+      return %lds : i1
+    }
+
+    // The LDS copy of row tile t's Q operand for issue h (@uq_decode_q_lds).
+    func.func private @q_operand_at(%t: index, %h: index) -> !llvm.ptr<3> {
+      %c2 = arith.constant 2 : index
+      %c32_i32 = arith.constant 32 : i32
+      %c2048_i32 = arith.constant 2048 : i32
+      %t2 = arith.muli %t, %c2 : index
+      %th = arith.addi %t2, %h : index
+      %thi = arith.index_cast %th : index to i32
+      %o0 = arith.muli %thi, %c2048_i32 : i32
+      %lane = func.call @lane() : () -> i32
+      %o1 = arith.muli %lane, %c32_i32 : i32
+      %o = arith.addi %o0, %o1 : i32
+      %lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
+      %p = llvm.getelementptr %lds[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      return %p : !llvm.ptr<3>
     }
 
     func.func private @lds_at(%offset: i32) -> !llvm.ptr<3> {
@@ -568,9 +605,41 @@ module attributes {gpu.container_module} {
       return %nm, %nl, %alpha, %pi : f32, f32, f32, vector<4xi16>
     }
 
-    // ---- one 16-token tile for the block's row tiles (rt of them, those
-    // past live_rows skipped): scores, online softmax, V to LDS once, PV per
-    // row tile. State per row tile: running row max m, running row sum l,
+    // ---- PV of one tile for its n row tiles: per 16 head dims one
+    // transposed read of V (%tbase: the lane's LDS offset) for the MFMAs of
+    // every row tile, so one read's registers are live at a time, not D/16
+    // of them beside the accumulators. A row tile past live_rows has P = 0
+    // (V is finite: out-of-range tokens' scales are 0, @tile_step): its
+    // MFMAs add zeros, cheaper than a branch per MFMA.
+    func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %tbase: i32,
+                                %n: index, %d: index) -> vector<4x16x4xf32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %na = arith.divui %d, %c16 : index
+      %r = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+        %ii = arith.index_cast %i : index to i32
+        %io = arith.muli %ii, %c32_i32 : i32
+        %off = arith.addi %tbase, %io : i32
+        %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+        %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
+        %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+          %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
+          %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
+          %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+          %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
+          scf.yield %atn : vector<4x16x4xf32>
+        }
+        scf.yield %ai : vector<4x16x4xf32>
+      }
+      return %r : vector<4x16x4xf32>
+    }
+
+    // ---- one 16-token tile for the block's row tiles (rt of them; the
+    // scores and softmax of those past live_rows skipped): scores, online
+    // softmax, V to LDS once, PV for every row tile (@pv_tiles). State per row tile: running row max m, running row sum l,
     // the PV accumulators. Lane l's row in row tile t is 16 t + (l & 15); its
     // own positions are [row_ws[t], row_ws[t] + row_wl[t]).
     func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
@@ -650,7 +719,20 @@ module attributes {gpu.container_module} {
         %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
         %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
         %res:4 = scf.if %live -> (f32, f32, f32, vector<4xi16>) {
-          %qt = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
+          %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+          %qt = scf.if %q_lds -> (vector<2x8xi32>) {
+            %zq = arith.constant dense<0> : vector<2x8xi32>
+            %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
+              %qp = func.call @q_operand_at(%t, %h) : (index, index) -> !llvm.ptr<3>
+              %qh = llvm.load %qp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xi32>
+              %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
+              scf.yield %qn : vector<2x8xi32>
+            }
+            scf.yield %ql : vector<2x8xi32>
+          } else {
+            %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
+            scf.yield %qr : vector<2x8xi32>
+          }
           %s = func.call @qk_scores(%k, %kscales, %qt, %softmax_scale, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, f32, index) -> vector<4xf32>
           %sk = scf.if %partial -> (vector<4xf32>) {
             %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
@@ -712,61 +794,40 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       // PV: C[head dim][query] += V^T P, A read through the LDS transpose once
-      // for every row tile. A row tile's accumulators are rescaled only when
-      // some row's max moved (wave-uniform branch; skipping a multiply by
-      // exactly 1 changes nothing).
+      // for every row tile. First a row tile's accumulators are rescaled,
+      // only when some row's max moved (wave-uniform branch; skipping a
+      // multiply by exactly 1 changes nothing).
       %c16i = arith.constant 16 : index
       %na = arith.divui %d, %c16i : index
       %t0 = arith.muli %vtok, %v_row_bytes : i32
       %t1 = arith.muli %chunk, %c8_i32 : i32
       %tbase = arith.addi %t0, %t1 : i32
-      %zf = arith.constant dense<0> : vector<16x4xi16>
-      %frags = scf.for %i = %c0 to %na step %c1 iter_args(%fv = %zf) -> (vector<16x4xi16>) {
-        %ii = arith.index_cast %i : index to i32
-        %io = arith.muli %ii, %c32_i32 : i32
-        %off = arith.addi %tbase, %io : i32
-        %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-        %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
-        %fn = vector.insert %v, %fv[%i] : vector<4xi16> into vector<16x4xi16>
-        scf.yield %fn : vector<16x4xi16>
-      }
-      %accn = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+      %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
         %ti = arith.index_cast %t : index to i32
         %r0 = arith.muli %ti, %c16_i32 : i32
         %live = arith.cmpi slt, %r0, %live_rows : i32
-        %an = scf.if %live -> (vector<4x16x4xf32>) {
+        %alpha = vector.extract %sm#2[%t] : f32 from vector<4xf32>
+        %moved = arith.cmpf une, %alpha, %one_f : f32
+        %ballot = rocdl.ballot %moved : i64
+        %any0 = arith.cmpi ne, %ballot, %c0_i64 : i64
+        %any = arith.andi %live, %any0 : i1
+        %an = scf.if %any -> (vector<4x16x4xf32>) {
           %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
-          %alpha = vector.extract %sm#2[%t] : f32 from vector<4xf32>
-          %moved = arith.cmpf une, %alpha, %one_f : f32
-          %ballot = rocdl.ballot %moved : i64
-          %any = arith.cmpi ne, %ballot, %c0_i64 : i64
-          %atr = scf.if %any -> (vector<16x4xf32>) {
-            %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
-            %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
-              %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
-              %m4 = arith.mulf %ai, %a4 : vector<4xf32>
-              %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
-              scf.yield %arn : vector<16x4xf32>
-            }
-            scf.yield %r : vector<16x4xf32>
-          } else {
-            scf.yield %at : vector<16x4xf32>
-          }
-          %pt = vector.extract %sm#3[%t] : vector<4xi16> from vector<4x4xi16>
-          %atn = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %atr) -> (vector<16x4xf32>) {
-            %v = vector.extract %frags[%i] : vector<4xi16> from vector<16x4xi16>
+          %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
+          %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
             %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
-            %r = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %ai, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-            %arn = vector.insert %r, %ar[%i] : vector<4xf32> into vector<16x4xf32>
+            %m4 = arith.mulf %ai, %a4 : vector<4xf32>
+            %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
             scf.yield %arn : vector<16x4xf32>
           }
-          %anew = vector.insert %atn, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
+          %anew = vector.insert %r, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
           scf.yield %anew : vector<4x16x4xf32>
         } else {
           scf.yield %a : vector<4x16x4xf32>
         }
         scf.yield %an : vector<4x16x4xf32>
       }
+      %accn = func.call @pv_tiles(%accr, %sm#3, %tbase, %rt, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, i32, index, index) -> vector<4x16x4xf32>
       gpu.barrier
       return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
     }
@@ -1113,9 +1174,17 @@ module attributes {gpu.container_module} {
             func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
             gpu.barrier
             %tl = arith.subi %live_rows, %r0 : i32
+            %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
             %qt = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
               %qh = func.call @q_operand(%tl, %h, %d) : (i32, index, index) -> vector<8xi32>
-              %n = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
+              %n = scf.if %q_lds -> (vector<4x2x8xi32>) {
+                %qp = func.call @q_operand_at(%t, %h) : (index, index) -> !llvm.ptr<3>
+                llvm.store %qh, %qp {alignment = 16 : i64} : vector<8xi32>, !llvm.ptr<3>
+                scf.yield %acc : vector<4x2x8xi32>
+              } else {
+                %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
+                scf.yield %nr : vector<4x2x8xi32>
+              }
               scf.yield %n : vector<4x2x8xi32>
             }
             gpu.barrier

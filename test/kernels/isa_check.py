@@ -90,15 +90,20 @@ def main():
         if not any(m == r or m.startswith(r + "_e") for m in mn):
             fails.append("missing %s" % r)
     if a.tile_loads:
-        # The tile loop: the largest backward branch whose body holds the
-        # scaled MFMAs (the wave-uniform rescale branch included).
+        # The tile loop: of the backward branches whose bodies hold the
+        # scaled MFMAs, those holding the fewest (a branch back over the loop
+        # and the tiles after it is block placement, not a loop), the
+        # largest (the wave-uniform rescale branch included).
         labels = {l.strip()[:-1]: i for i, l in enumerate(body) if re.match(r"^\.LBB\w+:$", l.strip())}
         loop = None
+        def scaled(seg):
+            return sum(1 for x in seg if x.startswith("v_mfma_scale"))
         for i, l in enumerate(body):
             m = re.match(r"^\s*s_(?:c?branch\w*)\s+(\.LBB\w+)", l)
             if m and labels.get(m.group(1), i + 1) < i:
                 seg = [x for x in map(mnemonic, body[labels[m.group(1)]:i + 1]) if x]
-                if any(x.startswith("v_mfma_scale") for x in seg) and (loop is None or len(seg) > len(loop)):
+                if scaled(seg) and (loop is None or scaled(seg) < scaled(loop) or
+                                    (scaled(seg) == scaled(loop) and len(seg) > len(loop))):
                     loop = seg
         c = Counter(loop or [])
         # per tile: max(1, D/128) K = 128 issues (D = 64 zero-pads one),
