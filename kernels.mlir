@@ -581,8 +581,24 @@ module attributes {gpu.container_module} {
       %zero_f = arith.constant 0.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %tmax = func.call @row_max(%s) : (vector<4xf32>) -> f32
-      %nm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
+      // The maximum moves only where some lane's own scores pass the
+      // lazy limit (@lazy_max), which one ballot finds: only then do the
+      // row's cross-lane reductions run (the same maximum, bit for bit:
+      // where no lane passes, no row's tile maximum does).
+      %slack = arith.constant 5.54517744447956247533 : f32
+      %own = vector.reduction <maxnumf>, %s fastmath<nnan> : vector<4xf32> into f32
+      %lim = arith.addf %m, %slack : f32
+      %up = arith.cmpf ogt, %own, %lim : f32
+      %ballot = rocdl.ballot %up : i64
+      %c0_i64 = arith.constant 0 : i64
+      %any = arith.cmpi ne, %ballot, %c0_i64 : i64
+      %nm = scf.if %any -> (f32) {
+        %tmax = func.call @row_max(%s) : (vector<4xf32>) -> f32
+        %mm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
+        scf.yield %mm : f32
+      } else {
+        scf.yield %m : f32
+      }
       %empty = arith.cmpf oeq, %nm, %ninf : f32
       %base = arith.select %empty, %zero_f, %nm : f32
       %da = arith.subf %m, %base : f32
