@@ -551,6 +551,14 @@ module attributes {gpu.container_module} {
       return %sm : vector<4xf32>
     }
 
+    // The score a tile must pass to move the running max %m (@lazy_max):
+    // m + 8 ln 2.
+    func.func private @lazy_limit(%m: f32) -> f32 {
+      %slack = arith.constant 5.54517744447956247533 : f32
+      %lim = arith.addf %m, %slack : f32
+      return %lim : f32
+    }
+
     // ---- a row's running max after a tile whose max is %tile: it moves only
     // when the tile passes it by more than 8 ln 2, so the weights e^(x - m)
     // stay <= 2^8 (exact scale in bf16 and fp32) and the accumulators'
@@ -558,8 +566,7 @@ module attributes {gpu.container_module} {
     // tiles that jump, not whenever a maximum creeps up. From -inf any
     // finite tile moves it; NaN scores (maxnum ignores them) never do.
     func.func private @lazy_max(%m: f32, %tile: f32) -> f32 {
-      %slack = arith.constant 5.54517744447956247533 : f32
-      %lim = arith.addf %m, %slack : f32
+      %lim = func.call @lazy_limit(%m) : (f32) -> f32
       %up = arith.cmpf ogt, %tile, %lim : f32
       %mx = arith.maxnumf %m, %tile fastmath<nnan> : f32
       %r = arith.select %up, %mx, %m : f32
@@ -585,9 +592,8 @@ module attributes {gpu.container_module} {
       // lazy limit (@lazy_max), which one ballot finds: only then do the
       // row's cross-lane reductions run (the same maximum, bit for bit:
       // where no lane passes, no row's tile maximum does).
-      %slack = arith.constant 5.54517744447956247533 : f32
       %own = vector.reduction <maxnumf>, %s fastmath<nnan> : vector<4xf32> into f32
-      %lim = arith.addf %m, %slack : f32
+      %lim = func.call @lazy_limit(%m) : (f32) -> f32
       %up = arith.cmpf ogt, %own, %lim : f32
       %ballot = rocdl.ballot %up : i64
       %c0_i64 = arith.constant 0 : i64
@@ -655,8 +661,8 @@ module attributes {gpu.container_module} {
 
     // ---- one 16-token tile for the block's row tiles (rt of them; the
     // scores and softmax of those past live_rows skipped): scores, online
-    // softmax, V to LDS once, PV for every row tile (@pv_tiles). State per row tile: running row max m, running row sum l,
-    // the PV accumulators. Lane l's row in row tile t is 16 t + (l & 15); its
+    // softmax, V to LDS once, PV for every row tile (@pv_tiles). State per
+    // row tile: running row max m, running row sum l, the PV accumulators. Lane l's row in row tile t is 16 t + (l & 15); its
     // own positions are [row_ws[t], row_ws[t] + row_wl[t]).
     func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
                                  %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,

@@ -12,7 +12,7 @@
 
 // log2(e) as the kernel's fp32 constant.
 #define UQ_LOG2E_F 1.44269504088896340736f
-// 8 ln 2 as the kernel's fp32 constant (@lazy_max in kernels.mlir).
+// 8 ln 2 as the kernel's fp32 constant (@lazy_limit in kernels.mlir).
 #define UQ_LAZY_MAX_SLACK 5.54517744447956247533f
 
 // One 16-row MFMA tile holds the query rows of a kv head.
