@@ -125,6 +125,29 @@ module attributes {gpu.container_module} {
       return %p : !llvm.ptr<3>
     }
 
+    // Row tile t's Q operands, both issues: from the block's registers %q,
+    // or from LDS where they wait there (@q_operands_in_lds).
+    func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: index) -> vector<2x8xi32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %ni = func.call @issues(%d) : (index) -> index
+      %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+      %qt = scf.if %in_lds -> (vector<2x8xi32>) {
+        %zq = arith.constant dense<0> : vector<2x8xi32>
+        %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
+          %qp = func.call @q_operand_at(%t, %h) : (index, index) -> !llvm.ptr<3>
+          %qh = llvm.load %qp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xi32>
+          %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
+          scf.yield %qn : vector<2x8xi32>
+        }
+        scf.yield %ql : vector<2x8xi32>
+      } else {
+        %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
+        scf.yield %qr : vector<2x8xi32>
+      }
+      return %qt : vector<2x8xi32>
+    }
+
     func.func private @lds_at(%offset: i32) -> !llvm.ptr<3> {
       %lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
       %p = llvm.getelementptr %lds[%offset] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
@@ -662,8 +685,9 @@ module attributes {gpu.container_module} {
     // ---- one 16-token tile for the block's row tiles (rt of them; the
     // scores and softmax of those past live_rows skipped): scores, online
     // softmax, V to LDS once, PV for every row tile (@pv_tiles). State per
-    // row tile: running row max m, running row sum l, the PV accumulators. Lane l's row in row tile t is 16 t + (l & 15); its
-    // own positions are [row_ws[t], row_ws[t] + row_wl[t]).
+    // row tile: running row max m, running row sum l, the PV accumulators.
+    // Lane l's row in row tile t is 16 t + (l & 15); its own positions are
+    // [row_ws[t], row_ws[t] + row_wl[t]).
     func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
                                  %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
                                  %q: vector<4x2x8xi32>, %first: i32, %lim_lo: i32, %ws_hi: i32,
@@ -741,20 +765,7 @@ module attributes {gpu.container_module} {
         %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
         %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
         %res:4 = scf.if %live -> (f32, f32, f32, vector<4xi16>) {
-          %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-          %qt = scf.if %q_lds -> (vector<2x8xi32>) {
-            %zq = arith.constant dense<0> : vector<2x8xi32>
-            %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
-              %qp = func.call @q_operand_at(%t, %h) : (index, index) -> !llvm.ptr<3>
-              %qh = llvm.load %qp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xi32>
-              %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
-              scf.yield %qn : vector<2x8xi32>
-            }
-            scf.yield %ql : vector<2x8xi32>
-          } else {
-            %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
-            scf.yield %qr : vector<2x8xi32>
-          }
+          %qt = func.call @row_tile_q(%q, %t, %rt, %d) : (vector<4x2x8xi32>, index, index, index) -> vector<2x8xi32>
           %s = func.call @qk_scores(%k, %kscales, %qt, %softmax_scale, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, f32, index) -> vector<4xf32>
           %sk = scf.if %partial -> (vector<4xf32>) {
             %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
