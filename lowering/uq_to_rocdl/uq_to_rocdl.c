@@ -142,9 +142,10 @@ static bool lower_wht(MlirOperation op) {
     MlirValue select_operands[] = {upper, minus, plus};
     MlirValue sign = uq_build_value(&b, "arith.select", 3, select_operands,
                                     mlirF32TypeGet(b.context), 0, NULL);
-    MlirValue signed_v =
-        uq_build_binary(&b, "arith.mulf", v, splat_f32(&b, sign));
-    v = uq_build_binary(&b, "arith.addf", signed_v, partner);
+    // One fused multiply-add: v * (+-1) is exact, so fma(v, sign, partner)
+    // rounds once, as (mine + partner) or (partner - mine) do.
+    MlirValue fma_operands[] = {v, splat_f32(&b, sign), partner};
+    v = uq_build_value(&b, "math.fma", 3, fma_operands, v32, 0, NULL);
   }
   // 1/sqrt(D) rounded to f32, as the host reference (uq_wht_scale) uses.
   float norm = head_dim == 64    ? 0.125f

@@ -1,8 +1,8 @@
 // RUN: %uq_opt %s --split-input-file --convert-uq-to-rocdl | FileCheck %s
 // The Walsh-Hadamard over D / 32 lanes: five in-register butterfly stages
 // (strides 1, 2, 4, 8, 16), log2(D / 32) swizzle stages (xor 1, 2, 4 within
-// 32 lanes) with the per-lane sign, then the 1/sqrt(D) normalization as the
-// host reference rounds it.
+// 32 lanes) with the per-lane sign (one fma: v * sign + partner), then the
+// 1/sqrt(D) normalization as the host reference rounds it.
 
 // CHECK-LABEL: func.func @wht256
 // Stage 0 pairs element i with i + 1:
@@ -14,8 +14,7 @@
 // CHECK: %[[LANE:.*]] = gpu.lane_id
 // CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 1 : vector<32xf32>
 // CHECK: arith.select
-// CHECK: arith.mulf
-// CHECK: arith.addf
+// CHECK: math.fma
 // CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 2 : vector<32xf32>
 // CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 4 : vector<32xf32>
 // CHECK: arith.constant 6.250000e-02 : f32
