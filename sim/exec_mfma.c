@@ -133,6 +133,29 @@ uq_status_t uq_sim_exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
     uq_sim_mfma_f32_16x16x16_bf16_rows(a, b, cr, d);
     return UQ_OK;
   }
+  if (in->op == UQ_OP_V_MFMA_F32_32X32X16_BF16) {
+    // Likewise (four 16x16x16 products in sim/math_mfma.c). A and B are
+    // VGPRs or AGPRs only (the encoding has no constant there; a constant's
+    // registers 2 and 3 would not exist).
+    if (in->cbsz || in->abid || in->blgp || o[0].kind != UQ_OPND_VGPR ||
+        o[1].kind != UQ_OPND_VGPR || o[2].kind != UQ_OPND_VGPR)
+      UNIMPL(in);
+    uint32_t tc[64];
+    const uint32_t *a[4], *b[4], *cr[16];
+    uint32_t *d[16];
+    for (int i = 0; i < 4; ++i) {
+      a[i] = w->v[(o[1].reg + i) & 511];
+      b[i] = w->v[(o[2].reg + i) & 511];
+    }
+    for (int i = 0; i < 16; ++i) {
+      // A constant C (0) is the same in every register.
+      cr[i] = o[3].kind == UQ_OPND_VGPR ? w->v[(o[3].reg + i) & 511]
+                                        : vsrc(w, &o[3], 0, tc);
+      d[i] = w->v[(o[0].reg + i) & 511];
+    }
+    uq_sim_mfma_f32_32x32x16_bf16_rows(a, b, cr, d);
+    return UQ_OK;
+  }
   if (in->op == UQ_OP_V_MFMA_SCALE_F32_32X32X64_F8F6F4 ||
       in->op == UQ_OP_V_MFMA_F32_32X32X64_F8F6F4) {
     static __thread float C16[64][16], D16[64][16];
@@ -152,7 +175,7 @@ uq_status_t uq_sim_exec_mfma(uq_sim_wave_t *w, const uq_sim_inst_t *in) {
     return UQ_OK;
   }
   {
-    // The scaled MFMA (the bf16 one returned above).
+    // The scaled MFMA (the bf16 ones returned above).
     int fa = in->cbsz, fb = in->blgp;
     if (fa > 4 || fb > 4)
       UNIMPL(in);

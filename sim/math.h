@@ -38,6 +38,16 @@ void uq_sim_mfma_f32_16x16x16_bf16_rows(const uint32_t *const a[2],
                                         const uint32_t *const b[2],
                                         const uint32_t *const c[4],
                                         uint32_t *const d[4]);
+// v_mfma_f32_32x32x16_bf16 on VGPR rows like the above (a, b: 4 registers =
+// 8 bf16 per lane; c, d: 16 f32). Two lane groups g = lane >> 5: A[i][k]:
+// i = lane & 31, k = 8 * g + e for the lane's bf16 e (low half of register
+// 0 first); B[k][j]: j = lane & 31, same k. Register r of lane l in c and
+// d is element [8 * (r >> 2) + 4 * g + (r & 3)][l & 31]. Each element
+// rounds as the 16x16x16 form's would. d may alias c.
+void uq_sim_mfma_f32_32x32x16_bf16_rows(const uint32_t *const a[4],
+                                        const uint32_t *const b[4],
+                                        const uint32_t *const c[16],
+                                        uint32_t *const d[16]);
 
 // v_mfma_scale_f32_16x16x128_f8f6f4: fmt_a = CBSZ, fmt_b = BLGP (0 E4M3,
 // 1 E5M2, 2 E2M3, 3 E3M2, 4 E2M1); a/b: 8 VGPRs per lane (only the first

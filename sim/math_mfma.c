@@ -1,11 +1,13 @@
-// gfx950 simulator math: v_mfma_f32_16x16x16_bf16 and
-// v_mfma_scale_f32_16x16x128_f8f6f4.
+// gfx950 simulator math: v_mfma_f32_16x16x16_bf16,
+// v_mfma_f32_32x32x16_bf16 and v_mfma_scale_f32_16x16x128_f8f6f4.
 //
 // Rounding model (the hardware's internal rounding is not documented bit for
 // bit; the ISA guide says only "RNE, denormals kept"):
 // - bf16 MFMA: every product is exact in double; D = C + sum over k = 0..15
 //   of A[i][k] * B[k][j], accumulated in double starting from C in k order,
-//   then rounded once to f32 (round to nearest even).
+//   then rounded once to f32 (round to nearest even). The 32x32x16 form is
+//   four 16x16x16 products (one per quadrant of D, each over all 16 K), so
+//   every element rounds exactly as in the 16x16x16 form.
 // - scaled MFMA: each 32-wide K block's dot product is computed exactly
 //   (every operand is an integer times a fixed power of two of its format;
 //   the integer sums fit 53 bits, so double arithmetic is exact, except for
@@ -17,7 +19,9 @@
 //   modelled). A block with an Inf/NaN operand is computed in plain double
 //   arithmetic so that IEEE rules give its Inf/NaN; scale byte 0xFF (NaN)
 //   makes the block NaN.
-// - Output layout (both): lane l holds D[4 * (l >> 4) + r][l & 15] in r.
+// - Output layout (the 16x16 forms): lane l holds D[4 * (l >> 4) + r][l & 15]
+//   in r; 32x32x16: lane l register r holds
+//   D[8 * (r >> 2) + 4 * (l >> 5) + (r & 3)][l & 31].
 #include "sim/math.h"
 
 #include <math.h>
@@ -267,6 +271,56 @@ void uq_sim_mfma_f32_16x16x16_bf16(const uint32_t a[64][2],
   for (int l = 0; l < 64; ++l)
     for (int r = 0; r < 4; ++r)
       memcpy(&d[l][r], &dr[r][l], 4);
+}
+
+// v_mfma_f32_32x32x16_bf16 as four 16x16x16 products, one per 16x16
+// quadrant of D (rows 16 qi.., columns 16 qj..), each over all 16 K: the
+// rounding is then the 16x16x16 one's element for element. The 32x32
+// layout (two lane groups g = l >> 5) holds A[l & 31][8 g + e] in bf16 e
+// of lane l (register e / 2, high half when e is odd), B[8 g + e][l & 31]
+// likewise; the 16x16 layout holds A[i][4 kg + e] in bf16 e of lane
+// i + 16 kg. Both keep the bf16 pair (k even, k + 1) in one register, so
+// whole registers move: register r (0, 1) of quadrant lane i + 16 kg is
+// register 2 (kg & 1) + r of lane 16 qi + i + 32 (kg >> 1). C and D: lane l
+// register r is element [8 (r >> 2) + 4 g + (r & 3)][l & 31].
+void uq_sim_mfma_f32_32x32x16_bf16_rows(const uint32_t *const a[4],
+                                        const uint32_t *const b[4],
+                                        const uint32_t *const c[16],
+                                        uint32_t *const d[16]) {
+  // Every operand is copied out before d is written: d may alias c.
+  uint32_t qa[2][2][64], qb[2][2][64]; // [row / column half][register][lane]
+  uint32_t qc[2][2][4][64];            // [qi][qj][register][lane]
+  for (int h = 0; h < 2; ++h)
+    for (int r = 0; r < 2; ++r)
+      for (int l = 0; l < 64; ++l) {
+        int kg = l >> 4, reg = 2 * (kg & 1) + r;
+        int lane = 16 * h + (l & 15) + 32 * (kg >> 1);
+        qa[h][r][l] = a[reg][lane];
+        qb[h][r][l] = b[reg][lane];
+      }
+  for (int qi = 0; qi < 2; ++qi)
+    for (int qj = 0; qj < 2; ++qj)
+      for (int r = 0; r < 4; ++r)
+        for (int l = 0; l < 64; ++l) {
+          int i = 16 * qi + 4 * (l >> 4) + r, j = 16 * qj + (l & 15);
+          qc[qi][qj][r][l] = c[4 * (i >> 3) + (i & 3)][32 * ((i >> 2) & 1) + j];
+        }
+  for (int qi = 0; qi < 2; ++qi)
+    for (int qj = 0; qj < 2; ++qj) {
+      uint32_t(*q)[64] = qc[qi][qj];
+      const uint32_t *const ap[2] = {qa[qi][0], qa[qi][1]};
+      const uint32_t *const bp[2] = {qb[qj][0], qb[qj][1]};
+      const uint32_t *const cp[4] = {q[0], q[1], q[2], q[3]};
+      uint32_t *const dp[4] = {q[0], q[1], q[2], q[3]}; // D over C, in place
+      uq_sim_mfma_f32_16x16x16_bf16_rows(ap, bp, cp, dp);
+    }
+  for (int qi = 0; qi < 2; ++qi)
+    for (int qj = 0; qj < 2; ++qj)
+      for (int r = 0; r < 4; ++r)
+        for (int l = 0; l < 64; ++l) {
+          int i = 16 * qi + 4 * (l >> 4) + r, j = 16 * qj + (l & 15);
+          d[4 * (i >> 3) + (i & 3)][32 * ((i >> 2) & 1) + j] = qc[qi][qj][r][l];
+        }
 }
 
 typedef struct format_s {

@@ -645,6 +645,109 @@ static int test_mfma_bf16(void) {
   return 0;
 }
 
+// v_mfma_f32_32x32x16_bf16 on register rows, packed as the CDNA4 dense
+// layout says (two lane groups g = l / 32): A[i][k] is bf16 k % 8 of lane
+// i + 32 * (k / 8), B[k][j] likewise in lane j + 32 * (k / 8), even items
+// in bits 15:0 of register item / 2; C and D register r of lane l is
+// element [8 * (r / 4) + 4 * g + r % 4][l % 32]. Checked against a double
+// dot product, and for bit identity against the 16x16x16 form on each
+// quadrant (the rounding model says each element rounds as it does there).
+static int test_mfma_bf16_32x32(void) {
+  static uint32_t a[4][64], b[4][64], c[16][64], d[16][64];
+  const uint32_t *const ap[4] = {a[0], a[1], a[2], a[3]};
+  const uint32_t *const bp[4] = {b[0], b[1], b[2], b[3]};
+  const uint32_t *cp[16];
+  uint32_t *dp[16], *cw[16]; // cw: C's rows as a destination (the alias)
+  for (int r = 0; r < 16; ++r) {
+    cp[r] = c[r];
+    dp[r] = d[r];
+    cw[r] = c[r];
+  }
+  for (int rep = 0; rep < 50; ++rep) {
+    static uint16_t ma[32][16], mb[16][32];
+    static float mc[32][32];
+    for (int i = 0; i < 32; ++i) {
+      for (int k = 0; k < 16; ++k) {
+        ma[i][k] = (uint16_t)(bits_from_f32(random_bf16_value()) >> 16);
+        mb[k][i] = (uint16_t)(bits_from_f32(random_bf16_value()) >> 16);
+      }
+      for (int j = 0; j < 32; ++j)
+        mc[i][j] = (float)((double)(int32_t)rng_u32() / 2147483648.0 * 16.0);
+    }
+    memset(a, 0, sizeof a);
+    memset(b, 0, sizeof b);
+    for (int m = 0; m < 32; ++m) {
+      for (int k = 0; k < 16; ++k) {
+        int lane = m + 32 * (k / 8), item = k % 8;
+        a[item / 2][lane] |= (uint32_t)ma[m][k] << (16 * (item % 2));
+        b[item / 2][lane] |= (uint32_t)mb[k][m] << (16 * (item % 2));
+      }
+    }
+    for (int l = 0; l < 64; ++l)
+      for (int r = 0; r < 16; ++r)
+        c[r][l] = bits_from_f32(mc[8 * (r / 4) + 4 * (l / 32) + r % 4][l % 32]);
+    uq_sim_mfma_f32_32x32x16_bf16_rows(ap, bp, cp, dp);
+    for (int i = 0; i < 32; ++i) {
+      for (int j = 0; j < 32; ++j) {
+        double want = mc[i][j], abs_sum = fabs(want);
+        for (int k = 0; k < 16; ++k) {
+          double p = (double)uq_sim_bf16_to_f32(ma[i][k]) *
+                     (double)uq_sim_bf16_to_f32(mb[k][j]);
+          want += p;
+          abs_sum += fabs(p);
+        }
+        float got = f32_from_bits(d[4 * (i / 8) + i % 4][32 * (i / 4 % 2) + j]);
+        if (!close_f32(got, want, abs_sum * 0x1p-45))
+          UQ_TEST_FAIL_("rep %d D[%d][%d] = %.9g, want %.17g", rep, i, j,
+                        (double)got, want);
+      }
+    }
+    // Each quadrant through the 16x16x16 form (operands packed by
+    // pack_bf16/pack_c): the same bits.
+    for (int qi = 0; qi < 2; ++qi) {
+      for (int qj = 0; qj < 2; ++qj) {
+        uint16_t qa[16][16], qb[16][16];
+        float qc[16][16];
+        static uint32_t a16[64][2], b16[64][2];
+        static float c16[64][4], d16[64][4];
+        for (int i = 0; i < 16; ++i) {
+          for (int k = 0; k < 16; ++k) {
+            qa[i][k] = ma[16 * qi + i][k];
+            qb[k][i] = mb[k][16 * qj + i];
+          }
+          for (int j = 0; j < 16; ++j)
+            qc[i][j] = mc[16 * qi + i][16 * qj + j];
+        }
+        pack_bf16(qa, qb, a16, b16);
+        pack_c(qc, c16);
+        uq_sim_mfma_f32_16x16x16_bf16(a16, b16, c16, d16);
+        for (int i = 0; i < 16; ++i) {
+          for (int j = 0; j < 16; ++j) {
+            int gi = 16 * qi + i, gj = 16 * qj + j;
+            uint32_t got = d[4 * (gi / 8) + gi % 4][32 * (gi / 4 % 2) + gj];
+            uint32_t want = bits_from_f32(d16[j + 16 * (i / 4)][i % 4]);
+            if (got != want)
+              UQ_TEST_FAIL_("rep %d D[%d][%d] = 0x%08x, 16x16x16 gives 0x%08x",
+                            rep, gi, gj, got, want);
+          }
+        }
+      }
+    }
+  }
+  // d may alias c (accumulate in place): all ones give C + 16.
+  for (int l = 0; l < 64; ++l) {
+    for (int r = 0; r < 4; ++r)
+      a[r][l] = b[r][l] = 0x3F803F80u;
+    for (int r = 0; r < 16; ++r)
+      c[r][l] = bits_from_f32((float)(l + 64 * r));
+  }
+  uq_sim_mfma_f32_32x32x16_bf16_rows(ap, bp, cp, cw);
+  for (int l = 0; l < 64; ++l)
+    for (int r = 0; r < 16; ++r)
+      UQ_EXPECT(f32_from_bits(c[r][l]) == (float)(l + 64 * r) + 16.0f);
+  return 0;
+}
+
 // Sets `bits` bits of the 256-bit little-endian register image of one lane,
 // starting at bit `pos`, one bit at a time.
 static void put_bits(uint32_t regs[8], int pos, int bits, unsigned value) {
@@ -975,8 +1078,8 @@ static int test_mfma_scaled_specials(void) {
 // AVX2, is the default).
 static int test_mfma_generic_path(void) {
   uq_sim_math_force_generic(1);
-  int failed = test_mfma_bf16() || test_mfma_scaled_formats() ||
-               test_mfma_scaled_kernel_pairs() ||
+  int failed = test_mfma_bf16() || test_mfma_bf16_32x32() ||
+               test_mfma_scaled_formats() || test_mfma_scaled_kernel_pairs() ||
                test_mfma_scaled_single_elements() ||
                test_mfma_scaled_specials();
   uq_sim_math_force_generic(0);
@@ -1037,6 +1140,7 @@ int main(int argc, char **argv) {
       {"swizzle_fft_rotate", test_swizzle_fft_rotate},
       {"read_tr_b16", test_read_tr_b16},
       {"mfma_bf16", test_mfma_bf16},
+      {"mfma_bf16_32x32", test_mfma_bf16_32x32},
       {"mfma_scaled_formats", test_mfma_scaled_formats},
       {"mfma_scaled_kernel_pairs", test_mfma_scaled_kernel_pairs},
       {"mfma_scaled_single_elements", test_mfma_scaled_single_elements},

@@ -669,6 +669,51 @@ static int test_mfma_bf16(void) {
   return 0;
 }
 
+// v_mfma_f32_32x32x16_bf16 (CDNA4 dense layout, two lane groups g = l / 32):
+// lane l holds A[l % 32][8g + e] and B[8g + e][l % 32] in bf16 e (register
+// e / 2, high half when e is odd); C and D register r of lane l is element
+// [8 * (r / 4) + 4g + r % 4][l % 32].
+static int test_mfma_bf16_32x32(void) {
+  fixture_t f;
+  UQ_EXPECT_OK(fixture_open(&f));
+  // in: A (64 lanes x 4 dwords), B (same), C (64 x 16 f32).
+  static uint32_t in[256 + 256 + 1024];
+  uint32_t *ra = in, *rb = in + 256, *rc = in + 512;
+  for (int i = 0; i < 512; ++i)
+    in[i] = bf16_rne(rndf(-4, 4)) | (uint32_t)bf16_rne(rndf(-4, 4)) << 16;
+  for (int i = 0; i < 1024; ++i)
+    rc[i] = f2u(rndf(-10, 10));
+  static uint32_t out[32][64];
+  uq_sim_counters_t cnt;
+  UQ_EXPECT_OK(run(&f, "mfma_bf16_32x32", in, sizeof(in), out, sizeof(out), 0,
+                   0, one, wave, &cnt));
+  double A[32][16], B[16][32];
+  for (int l = 0; l < 64; ++l) {
+    for (int e = 0; e < 8; ++e) {
+      int k = 8 * (l >> 5) + e;
+      A[l & 31][k] = bf16f((uint16_t)(ra[4 * l + e / 2] >> (16 * (e & 1))));
+      B[k][l & 31] = bf16f((uint16_t)(rb[4 * l + e / 2] >> (16 * (e & 1))));
+    }
+  }
+  for (int l = 0; l < 64; ++l) {
+    for (int r = 0; r < 16; ++r) {
+      int i = 8 * (r >> 2) + 4 * (l >> 5) + (r & 3), j = l & 31;
+      double s = 0, mag = 0;
+      for (int k = 0; k < 16; ++k) {
+        s += A[i][k] * B[k][j];
+        mag += fabs(A[i][k] * B[k][j]);
+      }
+      double cval = u2f(rc[16 * l + r]);
+      double tol = 1e-6 * (mag + fabs(cval)) + 1e-30;
+      UQ_EXPECT_NEAR(u2f(out[16 + r][l]), s, tol);
+      UQ_EXPECT_NEAR(u2f(out[r][l]), s + cval, tol);
+    }
+  }
+  UQ_EXPECT_EQ_INT(cnt.by_class[UQ_SIM_CLASS_MFMA], 2);
+  fixture_close(&f);
+  return 0;
+}
+
 // The K index of byte/nibble t of lane group j for a format (DESIGN.md and
 // the CDNA4 ISA guide's operand tables).
 static int k_of(int fmt, int j, int t) {
@@ -1915,6 +1960,7 @@ static const uq_test_case_t tests[] = {
     {"buffer_store_oob", test_buffer_store_oob},
     {"global_oob", test_global_oob},
     {"mfma_bf16", test_mfma_bf16},
+    {"mfma_bf16_32x32", test_mfma_bf16_32x32},
     {"mfma_scale", test_mfma_scale},
     {"lds_lanes", test_lds_lanes},
     {"ids", test_ids},

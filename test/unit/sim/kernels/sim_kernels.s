@@ -624,6 +624,42 @@ BEGIN mfma_bf16
 .size mfma_bf16, .Lmb_end-mfma_bf16
 KD mfma_bf16, vgprs=24
 
+// v_mfma_f32_32x32x16_bf16: A at in+0 and B at in+1024 (4 dwords = 8 bf16
+// per lane), C at in+2048 (16 dwords per lane). Two products: C from
+// a[0:15] into a[0:15] (read back into v[42:57]), and C = 0 into v[26:41].
+// out: the 16 AGPR results, then the 16 VGPR results.
+BEGIN mfma_bf16_32x32
+  PROLOGUE
+  v_lshlrev_b32 v58, 4, v0
+  v_lshlrev_b32 v59, 6, v0
+  global_load_dwordx4 v[2:5], v58, s[4:5]
+  global_load_dwordx4 v[6:9], v58, s[4:5] offset:1024
+  global_load_dwordx4 v[10:13], v59, s[4:5] offset:2048
+  global_load_dwordx4 v[14:17], v59, s[4:5] offset:2064
+  global_load_dwordx4 v[18:21], v59, s[4:5] offset:2080
+  global_load_dwordx4 v[22:25], v59, s[4:5] offset:2096
+  s_waitcnt vmcnt(0)
+.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+  v_accvgpr_write_b32 a\r, v[10+\r]
+.endr
+  s_nop 1                          // VALU write -> MFMA SrcC read
+  v_mfma_f32_32x32x16_bf16 a[0:15], v[2:5], v[6:9], a[0:15]
+  v_mfma_f32_32x32x16_bf16 v[26:41], v[2:5], v[6:9], 0
+  s_nop 7                          // 16-pass results: wait before reading
+  s_nop 7
+  s_nop 7
+  s_nop 7
+.irp r, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+  v_accvgpr_read_b32 v[42+\r], a\r
+.endr
+.irp r, 42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41
+  ST v\r
+.endr
+  s_endpgm
+.Lmb32_end:
+.size mfma_bf16_32x32, .Lmb32_end-mfma_bf16_32x32
+KD mfma_bf16_32x32, vgprs=60
+
 // v_mfma_scale_f32_16x16x128_f8f6f4. FP4 data at in+0 (16 B/lane), FP8
 // data at in+1024 (32 B/lane), C at in+3072 (16 B/lane), scale VGPRs at
 // in+4096 (A) and in+4352 (B). Three products: FP4 x FP8 with op_sel
@@ -1895,6 +1931,22 @@ amdhsa.kernels:
     .sgpr_count: 40
     .vgpr_count: 48
     .agpr_count: 4
+    .max_flat_workgroup_size: 1024
+    .args:
+      - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: out, .offset: 8, .size: 8, .value_kind: global_buffer, .address_space: global }
+      - { .name: n, .offset: 16, .size: 4, .value_kind: by_value }
+      - { .name: m, .offset: 20, .size: 4, .value_kind: by_value }
+  - .name: mfma_bf16_32x32
+    .symbol: mfma_bf16_32x32.kd
+    .kernarg_segment_size: 24
+    .kernarg_segment_align: 8
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .wavefront_size: 64
+    .sgpr_count: 40
+    .vgpr_count: 60
+    .agpr_count: 16
     .max_flat_workgroup_size: 1024
     .args:
       - { .name: in, .offset: 0, .size: 8, .value_kind: global_buffer, .address_space: global }
