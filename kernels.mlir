@@ -42,12 +42,15 @@
 //               lane groups 2, 3 hold zeros (the padding).
 //   V loads     token l >> 2, chunk c = l & 3: head dims [c D/4, (c + 1) D/4),
 //               D / 32 words, and the scale word holding their groups.
-//   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row).
+//   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row);
+//               the PV of a pair of row tiles (blocks of 32 and 64 rows, @pv_pairs):
+//               lane l register r holds C[8 (r / 4) + 4 (l >> 5) + r % 4][l & 31].
 //   WHT         D / 32 lanes per query row, 32 head dims per lane.
 //
 // Register arrays: K codes vector<2x4xi32> (issue h), V codes vector<2x4xi32>
 // (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
-// h), the PV accumulators vector<16x4xf32> (head dims 16i .. 16i + 15).
+// h), the PV accumulators vector<4x16x4xf32> (row tile t, head dims 16i ..
+// 16i + 15; with @pv_pairs the slots of a pair's 32x32 outputs, @acc_block).
 module attributes {gpu.container_module} {
   gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
     // One LDS region, reused: first the rotated Q rows (16 x 2 max(D, 128) B:
@@ -650,34 +653,207 @@ module attributes {gpu.container_module} {
       return %nm, %nl, %alpha, %pi : f32, f32, f32, vector<4xi16>
     }
 
-    // ---- PV of one tile for its n row tiles: per 16 head dims one
-    // transposed read of V (%tbase: the lane's LDS offset) for the MFMAs of
-    // every row tile, so one read's registers are live at a time, not D/16
-    // of them beside the accumulators. A row tile past live_rows has P = 0
-    // (V is finite: out-of-range tokens' scales are 0, @tile_step): its
-    // MFMAs add zeros, cheaper than a branch per MFMA.
-    func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %tbase: i32,
-                                %n: index, %d: index) -> vector<4x16x4xf32> {
+    // Whether the block's PV runs on pairs of row tiles, as the 32 columns of
+    // v_mfma_f32_32x32x16_bf16 (a block of 2 or 4 row tiles), instead of
+    // single row tiles as the 16 columns of v_mfma_f32_16x16x16_bf16: a
+    // quarter of the MFMAs for the same sums (each output still adds one
+    // tile's 16 products to its accumulator, the host reference's order).
+    // Accumulator slots of pair p and 32 head dims u (@acc_block): row tile
+    // 2p + (u & 1), head-dim slots 4 (u >> 1) .. + 3, register r of the
+    // 32x32 output = slot 4 (u >> 1) + r / 4, element r % 4: head dim 32u +
+    // 8 (r / 4) + 4 (l >> 5) + r % 4 of query row 32p + (l & 31).
+    func.func private @pv_pairs(%rt: index) -> i1 {
+      %c2 = arith.constant 2 : index
+      %w = arith.cmpi uge, %rt, %c2 : index
+      return %w : i1
+    }
+
+    // The row tile whose accumulators hold pair p's head dims u (@pv_pairs),
+    // and the first of their four head-dim slots.
+    func.func private @pair_slots(%p: index, %u: index) -> (index, index) {
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c4 = arith.constant 4 : index
+      %p2 = arith.muli %p, %c2 : index
+      %uo = arith.andi %u, %c1 : index
+      %t = arith.addi %p2, %uo : index
+      %uh = arith.shrui %u, %c1 : index
+      %i0 = arith.muli %uh, %c4 : index
+      return %t, %i0 : index, index
+    }
+
+    // The accumulators of pair p, head dims u, as the 32x32 MFMA's C, and back.
+    func.func private @acc_block(%acc: vector<4x16x4xf32>, %p: index, %u: index) -> vector<16xf32> {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c16 = arith.constant 16 : index
+      %c4 = arith.constant 4 : index
+      %s:2 = func.call @pair_slots(%p, %u) : (index, index) -> (index, index)
+      %z = arith.constant dense<0.0> : vector<4x4xf32>
+      %b = scf.for %k = %c0 to %c4 step %c1 iter_args(%bk = %z) -> (vector<4x4xf32>) {
+        %i = arith.addi %s#1, %k : index
+        %x = vector.extract %acc[%s#0, %i] : vector<4xf32> from vector<4x16x4xf32>
+        %n = vector.insert %x, %bk[%k] : vector<4xf32> into vector<4x4xf32>
+        scf.yield %n : vector<4x4xf32>
+      }
+      %f = vector.shape_cast %b : vector<4x4xf32> to vector<16xf32>
+      return %f : vector<16xf32>
+    }
+    func.func private @acc_set_block(%acc: vector<4x16x4xf32>, %blk: vector<16xf32>, %p: index,
+                                     %u: index) -> vector<4x16x4xf32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %s:2 = func.call @pair_slots(%p, %u) : (index, index) -> (index, index)
+      %b = vector.shape_cast %blk : vector<16xf32> to vector<4x4xf32>
+      %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+        %i = arith.addi %s#1, %k : index
+        %x = vector.extract %b[%k] : vector<4xf32> from vector<4x4xf32>
+        %n = vector.insert %x, %a[%s#0, %i] : vector<4xf32> into vector<4x16x4xf32>
+        scf.yield %n : vector<4x16x4xf32>
+      }
+      return %r : vector<4x16x4xf32>
+    }
+
+    // The lane's value of a per-row-tile quantity (m, l, alpha: every lane
+    // holds row l & 15 of each row tile) for the accumulators of row tile t:
+    // t's own, or with @pv_pairs the pair's tile of the lane's column (row
+    // tile 2 (t / 2) + ((l >> 4) & 1)).
+    func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f32 {
+      %c1 = arith.constant 1 : index
+      %c4_i32 = arith.constant 4 : i32
+      %c1_i32 = arith.constant 1 : i32
       %c0_i32 = arith.constant 0 : i32
+      %wide = func.call @pv_pairs(%rt) : (index) -> i1
+      %xt = vector.extract %x[%t] : f32 from vector<4xf32>
+      %lane = func.call @lane() : () -> i32
+      %h0 = arith.shrui %lane, %c4_i32 : i32
+      %h = arith.andi %h0, %c1_i32 : i32
+      %upper = arith.cmpi ne, %h, %c0_i32 : i32
+      %te = arith.andi %t, %c1 : index
+      %t0 = arith.subi %t, %te : index
+      %t1 = arith.addi %t0, %c1 : index
+      %x0 = vector.extract %x[%t0] : f32 from vector<4xf32>
+      %x1 = vector.extract %x[%t1] : f32 from vector<4xf32>
+      %xp = arith.select %upper, %x1, %x0 : f32
+      %r = arith.select %wide, %xp, %xt : f32
+      return %r : f32
+    }
+
+    // ---- PV of one tile for its n row tiles: per 16 head dims one
+    // transposed read of V for the MFMAs of every row tile (@pv_pairs: per 32
+    // head dims two reads for every pair), so one read's registers are live
+    // at a time, not D/16 of them beside the accumulators. A row tile past
+    // live_rows has P = 0 (V is finite: out-of-range tokens' scales are 0,
+    // @tile_step): its MFMAs add zeros, cheaper than a branch per MFMA.
+    // LDS transpose reads (16-lane groups, ds_read_b64_tr_b16): lane 4i + s
+    // of a group reads token row R + i, head dims C + 4s .. + 3, and lane j
+    // receives head dim C + j of tokens R .. R + 3. 16x16: group G reads
+    // tokens 4G.. (K of the 16x16x16 A operand), dims 16i..; 32x32: group G
+    // reads tokens 8 (G >> 1) .. (+ 4 for the second read), dims 32u + 16 (G
+    // & 1) .. (A[m = l & 31][k = 8 (l >> 5) + e]).
+    func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: index,
+                                %d: index) -> vector<4x16x4xf32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c8_i32 = arith.constant 8 : i32
       %c32_i32 = arith.constant 32 : i32
-      %na = arith.divui %d, %c16 : index
-      %r = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
-        %ii = arith.index_cast %i : index to i32
-        %io = arith.muli %ii, %c32_i32 : i32
-        %off = arith.addi %tbase, %io : i32
-        %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-        %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
-        %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
-          %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
-          %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
-          %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-          %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
-          scf.yield %atn : vector<4x16x4xf32>
+      %c64_i32 = arith.constant 64 : i32
+      %vrb = func.call @v_row_bytes(%d) : (index) -> i32
+      %lane = func.call @lane() : () -> i32
+      %q0 = arith.shrui %lane, %c2_i32 : i32
+      %chunk = arith.andi %lane, %c3_i32 : i32
+      %c8 = arith.muli %chunk, %c8_i32 : i32
+      %wide = func.call @pv_pairs(%n) : (index) -> i1
+      %r = scf.if %wide -> (vector<4x16x4xf32>) {
+        // B of pair pp: one v_permlane16_swap per register of its two row
+        // tiles' P (X, Y; 16-lane rows 0..3) gives (X0 Y0 X2 Y2) = tokens 8g
+        // .. 8g + 3 and (X1 Y1 X3 Y3) = 8g + 4 .. of column l & 31.
+        %np = arith.divui %n, %c2 : index
+        %zb = arith.constant dense<0> : vector<2x4xi32>
+        %bs = scf.for %pp = %c0 to %np step %c1 iter_args(%ba = %zb) -> (vector<2x4xi32>) {
+          %t0 = arith.muli %pp, %c2 : index
+          %t1 = arith.addi %t0, %c1 : index
+          %x16 = vector.extract %p[%t0] : vector<4xi16> from vector<4x4xi16>
+          %y16 = vector.extract %p[%t1] : vector<4xi16> from vector<4x4xi16>
+          %x = vector.bitcast %x16 : vector<4xi16> to vector<2xi32>
+          %y = vector.bitcast %y16 : vector<4xi16> to vector<2xi32>
+          %x0 = vector.extract %x[0] : i32 from vector<2xi32>
+          %x1 = vector.extract %x[1] : i32 from vector<2xi32>
+          %y0 = vector.extract %y[0] : i32 from vector<2xi32>
+          %y1 = vector.extract %y[1] : i32 from vector<2xi32>
+          %s0 = rocdl.permlane16.swap %x0, %y0, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+          %s1 = rocdl.permlane16.swap %x1, %y1, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+          %lo0 = llvm.extractvalue %s0[0] : !llvm.struct<(i32, i32)>
+          %hi0 = llvm.extractvalue %s0[1] : !llvm.struct<(i32, i32)>
+          %lo1 = llvm.extractvalue %s1[0] : !llvm.struct<(i32, i32)>
+          %hi1 = llvm.extractvalue %s1[1] : !llvm.struct<(i32, i32)>
+          %b = vector.from_elements %lo0, %lo1, %hi0, %hi1 : vector<4xi32>
+          %bn = vector.insert %b, %ba[%pp] : vector<4xi32> into vector<2x4xi32>
+          scf.yield %bn : vector<2x4xi32>
         }
-        scf.yield %ai : vector<4x16x4xf32>
+        %g = arith.shrui %lane, %c5_i32 : i32
+        %g8 = arith.muli %g, %c8_i32 : i32
+        %qr = arith.andi %q0, %c3_i32 : i32
+        %tok = arith.addi %g8, %qr : i32
+        %h0 = arith.shrui %lane, %c4_i32 : i32
+        %h = arith.andi %h0, %c1_i32 : i32
+        %h32 = arith.muli %h, %c32_i32 : i32
+        %t0b = arith.muli %tok, %vrb : i32
+        %t1b = arith.addi %t0b, %h32 : i32
+        %base = arith.addi %t1b, %c8 : i32
+        %second = arith.muli %vrb, %c4_i32 : i32
+        %nu = arith.divui %d, %c32 : index
+        %ra = scf.for %u = %c0 to %nu step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+          %ui = arith.index_cast %u : index to i32
+          %uo = arith.muli %ui, %c64_i32 : i32
+          %off0 = arith.addi %base, %uo : i32
+          %off1 = arith.addi %off0, %second : i32
+          %p0 = func.call @lds_at(%off0) : (i32) -> !llvm.ptr<3>
+          %p1 = func.call @lds_at(%off1) : (i32) -> !llvm.ptr<3>
+          %v0 = rocdl.ds.read.tr16.b64 %p0 : !llvm.ptr<3> -> vector<4xi16>
+          %v1 = rocdl.ds.read.tr16.b64 %p1 : !llvm.ptr<3> -> vector<4xi16>
+          %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi16>, vector<4xi16>
+          %va = vector.bitcast %v : vector<8xi16> to vector<8xbf16>
+          %au = scf.for %pp = %c0 to %np step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+            %bw = vector.extract %bs[%pp] : vector<4xi32> from vector<2x4xi32>
+            %bb = vector.bitcast %bw : vector<4xi32> to vector<8xbf16>
+            %c = func.call @acc_block(%at, %pp, %u) : (vector<4x16x4xf32>, index, index) -> vector<16xf32>
+            %m = rocdl.mfma.f32.32x32x16.bf16 %va, %bb, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<8xbf16>, vector<8xbf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+            %atn = func.call @acc_set_block(%at, %m, %pp, %u) : (vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
+            scf.yield %atn : vector<4x16x4xf32>
+          }
+          scf.yield %au : vector<4x16x4xf32>
+        }
+        scf.yield %ra : vector<4x16x4xf32>
+      } else {
+        %t0 = arith.muli %q0, %vrb : i32
+        %tbase = arith.addi %t0, %c8 : i32
+        %na = arith.divui %d, %c16 : index
+        %rn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+          %ii = arith.index_cast %i : index to i32
+          %io = arith.muli %ii, %c32_i32 : i32
+          %off = arith.addi %tbase, %io : i32
+          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+          %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
+          %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+            %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
+            %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
+            %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+            %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
+            scf.yield %atn : vector<4x16x4xf32>
+          }
+          scf.yield %ai : vector<4x16x4xf32>
+        }
+        scf.yield %rn : vector<4x16x4xf32>
       }
       return %r : vector<4x16x4xf32>
     }
@@ -827,23 +1003,17 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       // PV: C[head dim][query] += V^T P, A read through the LDS transpose once
-      // for every row tile. First a row tile's accumulators are rescaled,
-      // only when some row's max moved (wave-uniform branch; skipping a
-      // multiply by exactly 1 changes nothing).
+      // for every row tile. First the accumulators of a row tile's slots are
+      // rescaled, only when some lane's row max moved (wave-uniform branch;
+      // skipping a multiply by exactly 1 changes nothing; a row tile past
+      // live_rows keeps alpha 1).
       %c16i = arith.constant 16 : index
       %na = arith.divui %d, %c16i : index
-      %t0 = arith.muli %vtok, %v_row_bytes : i32
-      %t1 = arith.muli %chunk, %c8_i32 : i32
-      %tbase = arith.addi %t0, %t1 : i32
       %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
-        %ti = arith.index_cast %t : index to i32
-        %r0 = arith.muli %ti, %c16_i32 : i32
-        %live = arith.cmpi slt, %r0, %live_rows : i32
-        %alpha = vector.extract %sm#2[%t] : f32 from vector<4xf32>
+        %alpha = func.call @acc_row_value(%sm#2, %t, %rt) : (vector<4xf32>, index, index) -> f32
         %moved = arith.cmpf une, %alpha, %one_f : f32
         %ballot = rocdl.ballot %moved : i64
-        %any0 = arith.cmpi ne, %ballot, %c0_i64 : i64
-        %any = arith.andi %live, %any0 : i1
+        %any = arith.cmpi ne, %ballot, %c0_i64 : i64
         %an = scf.if %any -> (vector<4x16x4xf32>) {
           %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
           %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
@@ -860,9 +1030,20 @@ module attributes {gpu.container_module} {
         }
         scf.yield %an : vector<4x16x4xf32>
       }
-      %accn = func.call @pv_tiles(%accr, %sm#3, %tbase, %rt, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, i32, index, index) -> vector<4x16x4xf32>
+      %accn = func.call @pv_tiles(%accr, %sm#3, %rt, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, index, index) -> vector<4x16x4xf32>
       gpu.barrier
       return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+    }
+
+    // Four consecutive head dims of a workspace row: bf16 of a x inv at
+    // element e (the row's first element plus the dims' offset).
+    func.func private @store_out4(%segm_out: !llvm.ptr<1>, %e: i64, %a: vector<4xf32>, %inv: f32) {
+      %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
+      %n = arith.mulf %a, %inv4 : vector<4xf32>
+      %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
+      %ptr = llvm.getelementptr %segm_out[%e] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+      llvm.store %b, %ptr {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+      return
     }
 
     // ---- outputs of a partition, per live row: bf16 partial normalized by its
@@ -870,7 +1051,9 @@ module attributes {gpu.container_module} {
     // workspace row ((token * Hk + kvh) * P + part) * QG + head (partials
     // [T, Hk, P, QG, D] by query token: a decode's [B, Hk, P, QG, D]). Each
     // lane addresses its own row in 64 bits (the rows of a block's tokens
-    // lie Hk * P * QG rows apart).
+    // lie Hk * P * QG rows apart). Rows by the PV's column groups: a row
+    // tile's 16 (lane l: row l & 15, head dims 16i + 4 (l >> 4) ..), or with
+    // @pv_pairs a pair's 32 (row l & 31, head dims 32u + 8k + 4 (l >> 5) ..).
     func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
                                      %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
                                      %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
@@ -878,28 +1061,42 @@ module attributes {gpu.container_module} {
                                      %live_rows: i32, %rt: index, %d: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c4 = arith.constant 4 : index
       %c16 = arith.constant 16 : index
       %na = arith.divui %d, %c16 : index
       %c0_i32 = arith.constant 0 : i32
       %c4_i32 = arith.constant 4 : i32
-      %c15_i32 = arith.constant 15 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c8_i32 = arith.constant 8 : i32
       %c16_i32 = arith.constant 16 : i32
+      %c32_i32 = arith.constant 32 : i32
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
       %di = arith.index_cast %d : index to i32
       %d64 = arith.extui %di : i32 to i64
       %lane = func.call @lane() : () -> i32
-      %row = arith.andi %lane, %c15_i32 : i32
-      %j = arith.shrui %lane, %c4_i32 : i32
-      %j4 = arith.muli %j, %c4_i32 : i32
+      %wide = func.call @pv_pairs(%rt) : (index) -> i1
+      %rt2 = arith.divui %rt, %c2 : index
+      %groups = arith.select %wide, %rt2, %rt : index
+      %span = arith.select %wide, %c32_i32, %c16_i32 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %rmask = arith.subi %span, %c1_i32 : i32
+      %row = arith.andi %lane, %rmask : i32
+      %writer = arith.cmpi ult, %lane, %span : i32
+      // the lane's first head dim of each 4: 4 (l >> 4) or 4 (l >> 5)
+      %sh = arith.select %wide, %c5_i32, %c4_i32 : i32
+      %lg = arith.shrui %lane, %sh : i32
+      %lg4 = arith.muli %lg, %c4_i32 : i32
       %hk64 = arith.extui %num_kv_heads : i32 to i64
       %kvh64 = arith.extui %kvh : i32 to i64
       %np64 = arith.extui %num_partitions : i32 to i64
       %part64 = arith.extui %part : i32 to i64
       %qg64 = arith.extui %qg : i32 to i64
-      scf.for %t = %c0 to %rt step %c1 {
-        %ti = arith.index_cast %t : index to i32
-        %r0 = arith.muli %ti, %c16_i32 : i32
+      scf.for %grp = %c0 to %groups step %c1 {
+        %gi = arith.index_cast %grp : index to i32
+        %r0 = arith.muli %gi, %span : i32
         %rho = arith.addi %r0, %row : i32
         %valid = arith.cmpi slt, %rho, %live_rows : i32
         scf.if %valid {
@@ -915,29 +1112,43 @@ module attributes {gpu.container_module} {
           %i4 = arith.muli %i3, %qg64 : i64
           %h64 = arith.extui %head : i32 to i64
           %ridx = arith.addi %i4, %h64 : i64
-          %mt = vector.extract %m[%t] : f32 from vector<4xf32>
-          %lt = vector.extract %l[%t] : f32 from vector<4xf32>
+          %g2 = arith.muli %grp, %c2 : index
+          %t_first = arith.select %wide, %g2, %grp : index
+          %mt = func.call @acc_row_value(%m, %t_first, %rt) : (vector<4xf32>, index, index) -> f32
+          %lt = func.call @acc_row_value(%l, %t_first, %rt) : (vector<4xf32>, index, index) -> f32
           %pos = arith.cmpf ogt, %lt, %zero_f : f32
           %den = arith.select %pos, %lt, %one_f : f32
           %inv = arith.divf %one_f, %den : f32
-          %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
           %e0 = arith.muli %ridx, %d64 : i64
-          %j64 = arith.extui %j4 : i32 to i64
-          %e1 = arith.addi %e0, %j64 : i64
-          %at = vector.extract %acc[%t] : vector<16x4xf32> from vector<4x16x4xf32>
-          scf.for %i = %c0 to %na step %c1 {
-            %ii = arith.index_cast %i : index to i32
-            %a = vector.extract %at[%i] : vector<4xf32> from vector<16x4xf32>
-            %n = arith.mulf %a, %inv4 : vector<4xf32>
-            %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
-            %io = arith.muli %ii, %c16_i32 : i32
-            %io64 = arith.extui %io : i32 to i64
-            %e2 = arith.addi %e1, %io64 : i64
-            %ptr = llvm.getelementptr %segm_out[%e2] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-            llvm.store %b, %ptr {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+          %lg64 = arith.extui %lg4 : i32 to i64
+          %e1 = arith.addi %e0, %lg64 : i64
+          scf.if %wide {
+            // slots 4 (u >> 1) + k of row tile 2p + (u & 1): dims 32u + 8k
+            %c8 = arith.constant 8 : index
+            %ns = arith.divui %d, %c8 : index
+            scf.for %sidx = %c0 to %ns step %c1 {
+              %u = arith.shrui %sidx, %c2 : index
+              %k = arith.andi %sidx, %c3 : index
+              %sl:2 = func.call @pair_slots(%grp, %u) : (index, index) -> (index, index)
+              %i = arith.addi %sl#1, %k : index
+              %a = vector.extract %acc[%sl#0, %i] : vector<4xf32> from vector<4x16x4xf32>
+              %si = arith.index_cast %sidx : index to i32
+              %dim = arith.muli %si, %c8_i32 : i32
+              %dim64 = arith.extui %dim : i32 to i64
+              %e2 = arith.addi %e1, %dim64 : i64
+              func.call @store_out4(%segm_out, %e2, %a, %inv) : (!llvm.ptr<1>, i64, vector<4xf32>, f32) -> ()
+            }
+          } else {
+            scf.for %i = %c0 to %na step %c1 {
+              %a = vector.extract %acc[%grp, %i] : vector<4xf32> from vector<4x16x4xf32>
+              %ii = arith.index_cast %i : index to i32
+              %dim = arith.muli %ii, %c16_i32 : i32
+              %dim64 = arith.extui %dim : i32 to i64
+              %e2 = arith.addi %e1, %dim64 : i64
+              func.call @store_out4(%segm_out, %e2, %a, %inv) : (!llvm.ptr<1>, i64, vector<4xf32>, f32) -> ()
+            }
           }
-          %first = arith.cmpi eq, %j, %c0_i32 : i32
-          scf.if %first {
+          scf.if %writer {
             %mp = llvm.getelementptr %segm_max[%ridx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
             llvm.store %mt, %mp {alignment = 4 : i64} : f32, !llvm.ptr<1>
             %sp = llvm.getelementptr %segm_sum[%ridx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32

@@ -132,9 +132,12 @@ def main():
                              "one 4-byte K-scale and one 4-byte V-scale per lane per tile)"
                              % (loads, want, issues, d // 8))
             # a block of several row tiles reads and converts V once for
-            # all of them; each row tile has its own PV MFMAs
-            per_tile = {"v_mfma_f32_16x16x16_bf16": d // 16 * rt, "ds_read_b64_tr_b16": d // 16,
-                        "v_cvt_scalef32_pk_bf16_fp4": d // 8}
+            # all of them; each row tile has its own PV MFMAs, 16x16x16 for
+            # one row tile, 32x32x16 for each pair of them
+            pv = ({"v_mfma_f32_32x32x16_bf16": d // 32 * (rt // 2)} if rt >= 2
+                  else {"v_mfma_f32_16x16x16_bf16": d // 16})
+            per_tile = dict(pv, **{"ds_read_b64_tr_b16": d // 16,
+                                   "v_cvt_scalef32_pk_bf16_fp4": d // 8})
             for m, n in per_tile.items():
                 if c[m] != n * tiles:
                     fails.append("%s: %d per tile, want %d" % (m, c[m] / tiles, n))
