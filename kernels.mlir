@@ -100,7 +100,11 @@ module attributes {gpu.container_module} {
     // LDS, read again each tile (@q_operand_at), instead of in registers:
     // past 32 of them, i.e. rows 64 at D = 256, whose 256 PV accumulators
     // already fill the VGPRs (there the 64 Q registers pushed the loop into
-    // AGPR copies, 29% of its instructions).
+    // AGPR copies, 29% of its instructions). That loop still sits at the
+    // register file's edge: how LLVM splits its accumulators between VGPRs
+    // and AGPRs swings with changes outside it (an E4M3 Q image in LDS, 5%
+    // fewer decode instructions, took it from 954 to 1,218 instructions a
+    // pair of tiles), so run scripts/bench-varlen-sim.sh after any change.
     func.func private @q_operands_in_lds(%rt: index, %d: index) -> i1 {
       %c8 = arith.constant 8 : index
       %c32 = arith.constant 32 : index
