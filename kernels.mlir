@@ -177,7 +177,9 @@ module attributes {gpu.container_module} {
     }
 
     // Reductions over the 16 tokens of a query row: the lane's four MFMA outputs,
-    // then lanes l, l ^ 16, l ^ 32, l ^ 48.
+    // then lanes l, l ^ 16, l ^ 32, l ^ 48. The row sum's lanes add only once
+    // (@row_sum of the lanes' running sums, for the partial): every tile
+    // adds a lane's own four weights to its own sum (@softmax_step).
     func.func private @row_max(%x: vector<4xf32>) -> f32 {
       %r = vector.reduction <maxnumf>, %x fastmath<nnan> : vector<4xf32> into f32
       %ri = arith.bitcast %r : f32 to i32
@@ -192,9 +194,8 @@ module attributes {gpu.container_module} {
       %bm = arith.maxnumf %b0, %b1 fastmath<nnan> : f32
       return %bm : f32
     }
-    func.func private @row_sum(%x: vector<4xf32>) -> f32 {
-      %r = vector.reduction <add>, %x : vector<4xf32> into f32
-      %ri = arith.bitcast %r : f32 to i32
+    func.func private @row_sum(%x: f32) -> f32 {
+      %ri = arith.bitcast %x : f32 to i32
       %a:2 = func.call @swap16(%ri) : (i32) -> (i32, i32)
       %a0 = arith.bitcast %a#0 : i32 to f32
       %a1 = arith.bitcast %a#1 : i32 to f32
@@ -508,11 +509,18 @@ module attributes {gpu.container_module} {
       %groups = arith.shrui %di, %c5_i32 : i32
       %k_live = arith.cmpi ult, %j, %groups : i32
       %zero4 = arith.constant dense<0> : vector<4xi32>
-      %kv:2 = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero, %v = %zero) -> (vector<2x4xi32>, vector<2x4xi32>) {
+      // issued in the order of first use (K scales and codes for the scores,
+      // then V), so that waiting for the first leaves the rest in flight
+      %ksw = rocdl.raw.ptr.buffer.load %rsrc, %ks_off, %row, %c0_i32 : i32
+      %kc = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero) -> (vector<2x4xi32>) {
         %ko = vector.extract %k_offs[%h] : i32 from vector<2xi32>
         %kr = rocdl.raw.ptr.buffer.load %rsrc, %ko, %row, %c0_i32 : vector<4xi32>
         %kl = arith.select %k_live, %kr, %zero4 : vector<4xi32>
         %kn = vector.insert %kl, %k[%h] : vector<4xi32> into vector<2x4xi32>
+        scf.yield %kn : vector<2x4xi32>
+      }
+      %vsw = rocdl.raw.ptr.buffer.load %rsrc, %vs_off, %row, %c0_i32 : i32
+      %vc = scf.for %h = %c0 to %ni step %c1 iter_args(%v = %zero) -> (vector<2x4xi32>) {
         %vo = vector.extract %v_offs[%h] : i32 from vector<2xi32>
         // D = 64: a lane's chunk is 8 bytes; a 16-byte load would read past
         // the last slot of the cache (the condition folds per variant)
@@ -526,11 +534,9 @@ module attributes {gpu.container_module} {
           scf.yield %v8x : vector<4xi32>
         }
         %vn = vector.insert %vl, %v[%h] : vector<4xi32> into vector<2x4xi32>
-        scf.yield %kn, %vn : vector<2x4xi32>, vector<2x4xi32>
+        scf.yield %vn : vector<2x4xi32>
       }
-      %ksw = rocdl.raw.ptr.buffer.load %rsrc, %ks_off, %row, %c0_i32 : i32
-      %vsw = rocdl.raw.ptr.buffer.load %rsrc, %vs_off, %row, %c0_i32 : i32
-      return %kv#0, %kv#1, %ksw, %vsw : vector<2x4xi32>, vector<2x4xi32>, i32, i32
+      return %kc, %vc, %ksw, %vsw : vector<2x4xi32>, vector<2x4xi32>, i32, i32
     }
 
     // ---- the QK scores of one row tile: C[token][query row] over the K = 128
@@ -649,7 +655,8 @@ module attributes {gpu.container_module} {
         %n = vector.insert %e, %pv[%i] : f32 into vector<4xf32>
         scf.yield %n : vector<4xf32>
       }
-      %psum = func.call @row_sum(%p) : (vector<4xf32>) -> f32
+      // the lane's running sum of its own tokens (@row_sum adds the lanes)
+      %psum = vector.reduction <add>, %p : vector<4xf32> into f32
       %ls = arith.mulf %l, %alpha : f32
       %nl = arith.addf %ls, %psum : f32
       %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
@@ -1482,7 +1489,14 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %fin#1, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
+      // the rows' sums: the lanes' running sums added
+      %lsum = scf.for %t = %c0 to %rt step %c1 iter_args(%ls = %fin#1) -> (vector<4xf32>) {
+        %lt = vector.extract %ls[%t] : f32 from vector<4xf32>
+        %st = func.call @row_sum(%lt) : (f32) -> f32
+        %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
+        scf.yield %ln : vector<4xf32>
+      }
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
       gpu.return
     }
   }

@@ -468,10 +468,18 @@ static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
   return c * scale;
 }
 
+// A query row's running state. The running sum stays split as the kernel
+// keeps it: lane group j's own tokens 4j..4j+3 of every tile (lp[j]); the
+// groups are added once, for the partial's sum (row_sum).
 typedef struct row_state_s {
-  float m, l;
+  float m, lp[4];
   float acc[UQ_MAX_HEAD_DIM];
 } row_state_t;
+
+// The two xor shuffles add the lane groups pairwise: (l0 + l1) + (l2 + l3).
+static float row_sum(const row_state_t *st) {
+  return (st->lp[0] + st->lp[1]) + (st->lp[2] + st->lp[3]);
+}
 
 // One tile for one query row whose own tokens are tile positions first ..
 // valid - 1 (a subrange of what load_tile loaded; at least one).
@@ -494,7 +502,8 @@ static void tile_step(const tile_t *tile, int first, int valid, const float *q,
   // query), whose row turns NaN either way (its p are NaN).
   float base = new_max == -INFINITY ? 0.0f : new_max;
   float c = exp2f((st->m - base) * UQ_LOG2E_F);
-  st->l *= c;
+  for (int j = 0; j < 4; ++j)
+    st->lp[j] *= c;
   for (int d = 0; d < tile->head_dim; ++d)
     st->acc[d] *= c;
   st->m = new_max;
@@ -502,16 +511,13 @@ static void tile_step(const tile_t *tile, int first, int valid, const float *q,
   for (int t = 0; t < UQ_TILE_TOKENS; ++t) {
     prob[t] = exp2f((qk[t] - base) * UQ_LOG2E_F);
   }
-  // Lane group j sums tokens 4j..4j+3 in order; the two xor shuffles add
-  // the groups pairwise: (t0 + t1) + (t2 + t3).
-  float part[4];
+  // Lane group j sums its tokens 4j..4j+3 in order into its own running sum.
   for (int j = 0; j < 4; ++j) {
     float sum = 0.0f;
     for (int i = 0; i < 4; ++i)
       sum += prob[4 * j + i];
-    part[j] = sum;
+    st->lp[j] += sum;
   }
-  st->l += (part[0] + part[1]) + (part[2] + part[3]);
   // PV MFMA: bf16 P times bf16 V, one rounding onto the fp32 accumulator.
   // Masked tokens are left out (the seed's p = 0 times a garbage V could be
   // NaN; ours must not be).
@@ -659,7 +665,7 @@ uq_reference_varlen_faithful(const uq_decode_problem_t *p,
         for (int32_t part = 0; part < num_partitions; ++part) {
           for (size_t r = 0; r < (size_t)blk.n * qg; ++r) {
             state[r].m = -INFINITY;
-            state[r].l = 0.0f;
+            memset(state[r].lp, 0, sizeof state[r].lp);
             memset(state[r].acc, 0, sizeof state[r].acc);
           }
           int64_t avail = total_groups - part;
@@ -703,11 +709,12 @@ uq_reference_varlen_faithful(const uq_decode_problem_t *p,
               const row_state_t *st = &state[(size_t)tk * qg + (size_t)r];
               size_t i =
                   (size_t)tk * token_rows + (size_t)part * qg + (size_t)r;
-              float rcp = 1.0f / (st->l > 0.0f ? st->l : 1.0f);
+              float sum = row_sum(st);
+              float rcp = 1.0f / (sum > 0.0f ? sum : 1.0f);
               for (int d = 0; d < D; ++d)
                 o[i * (size_t)D + d] = uq_float_to_bf16(st->acc[d] * rcp);
               m[i] = st->m;
-              l[i] = st->l;
+              l[i] = sum;
             }
         }
         for (int32_t tk = 0; tk < blk.n; ++tk) {
