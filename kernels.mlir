@@ -541,9 +541,9 @@ module attributes {gpu.container_module} {
 
     // ---- the QK scores of one row tile: C[token][query row] over the K = 128
     // issues; A = K FP4 with its UE8M0 scale, B = Q E4M3 (scale 0x7F = 1);
-    // times the softmax scale.
+    // the raw dot products (@softmax_step applies the softmax scale).
     func.func private @qk_scores(%k: vector<2x4xi32>, %kscales: vector<2xi32>, %q: vector<2x8xi32>,
-                                 %softmax_scale: f32, %d: index) -> vector<4xf32> {
+                                 %d: index) -> vector<4xf32> {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c0_i32 = arith.constant 0 : i32
@@ -559,9 +559,7 @@ module attributes {gpu.container_module} {
         %mf = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
         scf.yield %mf : vector<4xf32>
       }
-      %scale4 = vector.broadcast %softmax_scale : f32 to vector<4xf32>
-      %s1 = arith.mulf %s0, %scale4 : vector<4xf32>
-      return %s1 : vector<4xf32>
+      return %s0 : vector<4xf32>
     }
 
     // ---- the lane's scores (tokens first + 4j + i, its query row) outside the
@@ -615,8 +613,13 @@ module attributes {gpu.container_module} {
     // tile holds none of its tokens yet, in a varlen block) weighs from 0:
     // alpha = 0 on l = 0, p = 0; a decode's processed tile always holds a
     // token of every row, so there the guard never fires (NaN scores, a
-    // non-finite query, still make the row NaN).
-    func.func private @softmax_step(%m: f32, %l: f32, %s: vector<4xf32>) -> (f32, f32, f32, vector<4xi16>) {
+    // non-finite query, still make the row NaN). %s are the raw scores: the
+    // maxima are scaled after the reductions (scale > 0 keeps the order:
+    // the same bits as maxima of scaled scores), the weights take the scale
+    // and log2 e in one fma, p = 2^(s * scale_log2e - base * log2 e),
+    // scale_log2e = scale * log2 e rounded once for the kernel.
+    func.func private @softmax_step(%m: f32, %l: f32, %s: vector<4xf32>, %scale: f32,
+                                    %scale_log2e: f32) -> (f32, f32, f32, vector<4xi16>) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -628,14 +631,16 @@ module attributes {gpu.container_module} {
       // lazy limit (@lazy_max), which one ballot finds: only then do the
       // row's cross-lane reductions run (the same maximum, bit for bit:
       // where no lane passes, no row's tile maximum does).
-      %own = vector.reduction <maxnumf>, %s fastmath<nnan> : vector<4xf32> into f32
+      %own_raw = vector.reduction <maxnumf>, %s fastmath<nnan> : vector<4xf32> into f32
+      %own = arith.mulf %own_raw, %scale : f32
       %lim = func.call @lazy_limit(%m) : (f32) -> f32
       %up = arith.cmpf ogt, %own, %lim : f32
       %ballot = rocdl.ballot %up : i64
       %c0_i64 = arith.constant 0 : i64
       %any = arith.cmpi ne, %ballot, %c0_i64 : i64
       %nm = scf.if %any -> (f32) {
-        %tmax = func.call @row_max(%s) : (vector<4xf32>) -> f32
+        %tmax_raw = func.call @row_max(%s) : (vector<4xf32>) -> f32
+        %tmax = arith.mulf %tmax_raw, %scale : f32
         %mm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
         scf.yield %mm : f32
       } else {
@@ -646,12 +651,14 @@ module attributes {gpu.container_module} {
       %da = arith.subf %m, %base : f32
       %dal = arith.mulf %da, %log2e : f32
       %alpha = rocdl.exp2 %dal f32 -> f32
-      %base4 = vector.broadcast %base : f32 to vector<4xf32>
-      %ps = arith.subf %s, %base4 : vector<4xf32>
+      %bl = arith.mulf %base, %log2e : f32
+      %nbl = arith.negf %bl : f32
+      %nbl4 = vector.broadcast %nbl : f32 to vector<4xf32>
+      %sl4 = vector.broadcast %scale_log2e : f32 to vector<4xf32>
+      %ps = math.fma %s, %sl4, %nbl4 : vector<4xf32>
       %p = scf.for %i = %c0 to %c4 step %c1 iter_args(%pv = %zero4) -> (vector<4xf32>) {
         %x = vector.extract %ps[%i] : f32 from vector<4xf32>
-        %xl = arith.mulf %x, %log2e : f32
-        %e = rocdl.exp2 %xl f32 -> f32
+        %e = rocdl.exp2 %x f32 -> f32
         %n = vector.insert %e, %pv[%i] : f32 into vector<4xf32>
         scf.yield %n : vector<4xf32>
       }
@@ -903,6 +910,8 @@ module attributes {gpu.container_module} {
       %ni = func.call @issues(%d) : (index) -> index
       %di = arith.index_cast %d : index to i32
       %one_f = arith.constant 1.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %scale_log2e = arith.mulf %softmax_scale, %log2e : f32
       %lane = func.call @lane() : () -> i32
       %j = arith.shrui %lane, %c4_i32 : i32
       %vtok = arith.shrui %lane, %c2_i32 : i32
@@ -953,7 +962,7 @@ module attributes {gpu.container_module} {
         %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
         %res:4 = scf.if %live -> (f32, f32, f32, vector<4xi16>) {
           %qt = func.call @row_tile_q(%q, %t, %rt, %d) : (vector<4x2x8xi32>, index, index, index) -> vector<2x8xi32>
-          %s = func.call @qk_scores(%k, %kscales, %qt, %softmax_scale, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, f32, index) -> vector<4xf32>
+          %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
           %sk = scf.if %partial -> (vector<4xf32>) {
             %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
             %wlt = vector.extract %row_wl[%t] : i32 from vector<4xi32>
@@ -962,7 +971,7 @@ module attributes {gpu.container_module} {
           } else {
             scf.yield %s : vector<4xf32>
           }
-          %st:4 = func.call @softmax_step(%mt, %lt, %sk) : (f32, f32, vector<4xf32>) -> (f32, f32, f32, vector<4xi16>)
+          %st:4 = func.call @softmax_step(%mt, %lt, %sk, %softmax_scale, %scale_log2e) : (f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>)
           scf.yield %st#0, %st#1, %st#2, %st#3 : f32, f32, f32, vector<4xi16>
         } else {
           scf.yield %mt, %lt, %one_f, %zp1 : f32, f32, f32, vector<4xi16>

@@ -445,10 +445,10 @@ static void load_tile(const uq_decode_problem_t *p, int32_t b, int32_t h,
   }
 }
 
-// The QK score of one token for one query row, as the chained scaled MFMAs
-// compute it (E8M0 K scales, identity Q scale), times softmax scale: one
-// issue per 128 elements (4 groups), D = 64 one issue of 2 groups.
-static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
+// The QK dot product of one token for one query row, as the chained scaled
+// MFMAs compute it (E8M0 K scales, identity Q scale): one issue per 128
+// elements (4 groups), D = 64 one issue of 2 groups.
+static float qk_score(const tile_t *tile, int t, const float *q) {
   const int groups = UQ_SLOT_NUM_GROUPS(tile->head_dim);
   float c = 0.0f;
   for (int first = 0; first < groups; first += 4) {
@@ -465,7 +465,7 @@ static float qk_score(const tile_t *tile, int t, const float *q, float scale) {
     }
     c = (float)sum;
   }
-  return c * scale;
+  return c;
 }
 
 // A query row's running state. The running sum stays split as the kernel
@@ -485,12 +485,16 @@ static float row_sum(const row_state_t *st) {
 // valid - 1 (a subrange of what load_tile loaded; at least one).
 static void tile_step(const tile_t *tile, int first, int valid, const float *q,
                       float scale, row_state_t *st) {
+  // Raw dot products; the kernel scales the maximum after its reductions
+  // (the same bits as the maximum of scaled scores: scale > 0 keeps the
+  // order) and the weights in one fma with scale * log2 e rounded once.
   float qk[UQ_TILE_TOKENS];
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
-    qk[t] = t >= first && t < valid ? qk_score(tile, t, q, scale) : -INFINITY;
-  float tile_max = -INFINITY;
+    qk[t] = t >= first && t < valid ? qk_score(tile, t, q) : -INFINITY;
+  float raw_max = -INFINITY;
   for (int t = 0; t < UQ_TILE_TOKENS; ++t)
-    tile_max = fmaxf(tile_max, qk[t]);
+    raw_max = fmaxf(raw_max, qk[t]);
+  float tile_max = raw_max * scale;
   // The kernels' lazy maximum: it moves only when the tile passes it by
   // more than UQ_LAZY_MAX_SLACK (8 ln 2: weights stay <= 2^8, exact scale
   // in bf16 and fp32), so the accumulators' rescale runs on a few tiles,
@@ -507,10 +511,11 @@ static void tile_step(const tile_t *tile, int first, int valid, const float *q,
   for (int d = 0; d < tile->head_dim; ++d)
     st->acc[d] *= c;
   st->m = new_max;
+  const float scale_log2e = scale * UQ_LOG2E_F;
+  const float base_log2e = base * UQ_LOG2E_F;
   float prob[UQ_TILE_TOKENS];
-  for (int t = 0; t < UQ_TILE_TOKENS; ++t) {
-    prob[t] = exp2f((qk[t] - base) * UQ_LOG2E_F);
-  }
+  for (int t = 0; t < UQ_TILE_TOKENS; ++t)
+    prob[t] = exp2f(fmaf(qk[t], scale_log2e, -base_log2e));
   // Lane group j sums its tokens 4j..4j+3 in order into its own running sum.
   for (int j = 0; j < 4; ++j) {
     float sum = 0.0f;
