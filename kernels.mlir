@@ -619,7 +619,7 @@ module attributes {gpu.container_module} {
     // and log2 e in one fma, p = 2^(s * scale_log2e - base * log2 e),
     // scale_log2e = scale * log2 e rounded once for the kernel.
     func.func private @softmax_step(%m: f32, %l: f32, %s: vector<4xf32>, %scale: f32,
-                                    %scale_log2e: f32) -> (f32, f32, f32, vector<4xi16>) {
+                                    %scale_log2e: f32) -> (f32, f32, f32, vector<4xi16>, i1) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -638,19 +638,25 @@ module attributes {gpu.container_module} {
       %ballot = rocdl.ballot %up : i64
       %c0_i64 = arith.constant 0 : i64
       %any = arith.cmpi ne, %ballot, %c0_i64 : i64
-      %nm = scf.if %any -> (f32) {
+      // the old state's rescale factor 2^((m - base) log2 e) is exactly 1
+      // where the maximum stays: computed only where it may move (a row
+      // still at -inf keeps 1, not 0: its state is 0 or NaN either way)
+      %mv:2 = scf.if %any -> (f32, f32) {
         %tmax_raw = func.call @row_max(%s) : (vector<4xf32>) -> f32
         %tmax = arith.mulf %tmax_raw, %scale : f32
         %mm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
-        scf.yield %mm : f32
+        %mempty = arith.cmpf oeq, %mm, %ninf : f32
+        %mbase = arith.select %mempty, %zero_f, %mm : f32
+        %da = arith.subf %m, %mbase : f32
+        %dal = arith.mulf %da, %log2e : f32
+        %a = rocdl.exp2 %dal f32 -> f32
+        scf.yield %mm, %a : f32, f32
       } else {
-        scf.yield %m : f32
+        %one = arith.constant 1.0 : f32
+        scf.yield %m, %one : f32, f32
       }
-      %empty = arith.cmpf oeq, %nm, %ninf : f32
-      %base = arith.select %empty, %zero_f, %nm : f32
-      %da = arith.subf %m, %base : f32
-      %dal = arith.mulf %da, %log2e : f32
-      %alpha = rocdl.exp2 %dal f32 -> f32
+      %empty = arith.cmpf oeq, %mv#0, %ninf : f32
+      %base = arith.select %empty, %zero_f, %mv#0 : f32
       %bl = arith.mulf %base, %log2e : f32
       %nbl = arith.negf %bl : f32
       %nbl4 = vector.broadcast %nbl : f32 to vector<4xf32>
@@ -664,11 +670,11 @@ module attributes {gpu.container_module} {
       }
       // the lane's running sum of its own tokens (@row_sum adds the lanes)
       %psum = vector.reduction <add>, %p : vector<4xf32> into f32
-      %ls = arith.mulf %l, %alpha : f32
+      %ls = arith.mulf %l, %mv#1 : f32
       %nl = arith.addf %ls, %psum : f32
       %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
       %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
-      return %nm, %nl, %alpha, %pi : f32, f32, f32, vector<4xi16>
+      return %mv#0, %nl, %mv#1, %pi, %any : f32, f32, f32, vector<4xi16>, i1
     }
 
     // Whether the block's PV runs on pairs of row tiles, as the 32 columns of
@@ -954,13 +960,14 @@ module attributes {gpu.container_module} {
       %ones4 = arith.constant dense<1.0> : vector<4xf32>
       %zp = arith.constant dense<0> : vector<4x4xi16>
       %zp1 = arith.constant dense<0> : vector<4xi16>
-      %sm:4 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>) {
+      %still = arith.constant dense<false> : vector<4xi1>
+      %sm:5 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp, %yv = %still) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
         %ti = arith.index_cast %t : index to i32
         %r0 = arith.muli %ti, %c16_i32 : i32
         %live = arith.cmpi slt, %r0, %live_rows : i32
         %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
         %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
-        %res:4 = scf.if %live -> (f32, f32, f32, vector<4xi16>) {
+        %res:5 = scf.if %live -> (f32, f32, f32, vector<4xi16>, i1) {
           %qt = func.call @row_tile_q(%q, %t, %rt, %d) : (vector<4x2x8xi32>, index, index, index) -> vector<2x8xi32>
           %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
           %sk = scf.if %partial -> (vector<4xf32>) {
@@ -971,16 +978,18 @@ module attributes {gpu.container_module} {
           } else {
             scf.yield %s : vector<4xf32>
           }
-          %st:4 = func.call @softmax_step(%mt, %lt, %sk, %softmax_scale, %scale_log2e) : (f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>)
-          scf.yield %st#0, %st#1, %st#2, %st#3 : f32, f32, f32, vector<4xi16>
+          %st:5 = func.call @softmax_step(%mt, %lt, %sk, %softmax_scale, %scale_log2e) : (f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>, i1)
+          scf.yield %st#0, %st#1, %st#2, %st#3, %st#4 : f32, f32, f32, vector<4xi16>, i1
         } else {
-          scf.yield %mt, %lt, %one_f, %zp1 : f32, f32, f32, vector<4xi16>
+          %no = arith.constant false
+          scf.yield %mt, %lt, %one_f, %zp1, %no : f32, f32, f32, vector<4xi16>, i1
         }
         %mn = vector.insert %res#0, %mv[%t] : f32 into vector<4xf32>
         %ln = vector.insert %res#1, %lv[%t] : f32 into vector<4xf32>
         %an = vector.insert %res#2, %av[%t] : f32 into vector<4xf32>
         %pn = vector.insert %res#3, %pv[%t] : vector<4xi16> into vector<4x4xi16>
-        scf.yield %mn, %ln, %an, %pn : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>
+        %yn = vector.insert %res#4, %yv[%t] : i1 into vector<4xi1>
+        scf.yield %mn, %ln, %an, %pn, %yn : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>
       }
       // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 2D + 16 B in
       // LDS, once for every row tile. Load h of chunk c is group g = floor(c D
@@ -1024,16 +1033,22 @@ module attributes {gpu.container_module} {
       gpu.barrier
       // PV: C[head dim][query] += V^T P, A read through the LDS transpose once
       // for every row tile. First the accumulators of a row tile's slots are
-      // rescaled, only when some lane's row max moved (wave-uniform branch;
-      // skipping a multiply by exactly 1 changes nothing; a row tile past
-      // live_rows keeps alpha 1).
+      // rescaled, only when the softmax found a row max that may move (its
+      // wave-uniform flag: skipping a multiply by exactly 1 changes nothing;
+      // a row tile past live_rows keeps alpha 1), with @pv_pairs its pair's.
       %c16i = arith.constant 16 : index
       %na = arith.divui %d, %c16i : index
       %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
         %alpha = func.call @acc_row_value(%sm#2, %t, %rt) : (vector<4xf32>, index, index) -> f32
-        %moved = arith.cmpf une, %alpha, %one_f : f32
-        %ballot = rocdl.ballot %moved : i64
-        %any = arith.cmpi ne, %ballot, %c0_i64 : i64
+        %wide = func.call @pv_pairs(%rt) : (index) -> i1
+        %te = arith.andi %t, %c1 : index
+        %t0 = arith.subi %t, %te : index
+        %t1 = arith.addi %t0, %c1 : index
+        %y0 = vector.extract %sm#4[%t0] : i1 from vector<4xi1>
+        %y1 = vector.extract %sm#4[%t1] : i1 from vector<4xi1>
+        %yp = arith.ori %y0, %y1 : i1
+        %yt = vector.extract %sm#4[%t] : i1 from vector<4xi1>
+        %any = arith.select %wide, %yp, %yt : i1
         %an = scf.if %any -> (vector<4x16x4xf32>) {
           %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
           %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
