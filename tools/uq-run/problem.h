@@ -182,9 +182,12 @@ void uq_problem_compare_f64(const uq_problem_t *problem, const uint16_t *got,
 // UQ_PROBLEM_UNQUANTIZED_REL_RMS of unquantized attention with no
 // non-finite entry (unquantized attention is finite for finite inputs);
 // else a one-line reason starting "FAIL: ". The bound is quantization
-// error, measured 0.17-0.30 at the default logits and up to 0.49 at 16x
-// the default (uq-run's limit); an all-zero output is 1.
-#define UQ_PROBLEM_UNQUANTIZED_REL_RMS 0.65
+// error, measured 0.17-0.30 at the default logits and up to 0.79 at 16x
+// the default (uq-run's limit: 180 random shapes of D 64-256, QG 1-8 and
+// sequences of 50-2300 tokens, where the softmax is nearly one-hot and an
+// FP4 code flips which token wins); an all-zero output is 1. Closeness is
+// the faithful reference's job; this only catches outputs of no use.
+#define UQ_PROBLEM_UNQUANTIZED_REL_RMS 0.9
 const char *uq_problem_verdict(const uq_problem_error_t *vs_faithful,
                                const uq_problem_error_t *vs_unquantized);
 
