@@ -641,7 +641,7 @@ module attributes {gpu.container_module} {
       // the old state's rescale factor 2^((m - base) log2 e) is exactly 1
       // where the maximum stays: computed only where it may move (a row
       // still at -inf keeps 1, not 0: its state is 0 or NaN either way)
-      %mv:2 = scf.if %any -> (f32, f32) {
+      %mv:3 = scf.if %any -> (f32, f32, f32) {
         %tmax_raw = func.call @row_max(%s) : (vector<4xf32>) -> f32
         %tmax = arith.mulf %tmax_raw, %scale : f32
         %mm = func.call @lazy_max(%m, %tmax) : (f32, f32) -> f32
@@ -650,10 +650,11 @@ module attributes {gpu.container_module} {
         %da = arith.subf %m, %mbase : f32
         %dal = arith.mulf %da, %log2e : f32
         %a = rocdl.exp2 %dal f32 -> f32
-        scf.yield %mm, %a : f32, f32
+        %la = arith.mulf %l, %a : f32
+        scf.yield %mm, %a, %la : f32, f32, f32
       } else {
         %one = arith.constant 1.0 : f32
-        scf.yield %m, %one : f32, f32
+        scf.yield %m, %one, %l : f32, f32, f32
       }
       %empty = arith.cmpf oeq, %mv#0, %ninf : f32
       %base = arith.select %empty, %zero_f, %mv#0 : f32
@@ -670,8 +671,7 @@ module attributes {gpu.container_module} {
       }
       // the lane's running sum of its own tokens (@row_sum adds the lanes)
       %psum = vector.reduction <add>, %p : vector<4xf32> into f32
-      %ls = arith.mulf %l, %mv#1 : f32
-      %nl = arith.addf %ls, %psum : f32
+      %nl = arith.addf %mv#2, %psum : f32
       %pb = arith.truncf %p : vector<4xf32> to vector<4xbf16>
       %pi = vector.bitcast %pb : vector<4xbf16> to vector<4xi16>
       return %mv#0, %nl, %mv#1, %pi, %any : f32, f32, f32, vector<4xi16>, i1
