@@ -103,8 +103,8 @@ module attributes {gpu.container_module} {
     // AGPR copies, 29% of its instructions). That loop still sits at the
     // register file's edge: how LLVM splits its accumulators between VGPRs
     // and AGPRs swings with changes outside it (an E4M3 Q image in LDS, 5%
-    // fewer decode instructions, took it from 954 to 1,218 instructions a
-    // pair of tiles), so run scripts/bench-varlen-sim.sh after any change.
+    // fewer decode instructions, made it 28% longer when tried), so run
+    // scripts/bench-varlen-sim.sh after any change.
     func.func private @q_operands_in_lds(%rt: index, %d: index) -> i1 {
       %c8 = arith.constant 8 : index
       %c32 = arith.constant 32 : index
