@@ -76,8 +76,10 @@ MlirOperation uq_fp4_to_bf16_build(MlirLocation location, MlirValue codes,
   return build(location, "uq.fp4_to_bf16", 2, operands, "vector<8xbf16>");
 }
 
-MlirOperation uq_wht256_build(MlirLocation location, MlirValue input) {
-  return build(location, "uq.wht256", 1, &input, "vector<32xf32>");
+MlirOperation uq_wht_build(MlirLocation location, MlirValue input,
+                           MlirValue head_dim) {
+  MlirValue operands[] = {input, head_dim};
+  return build(location, "uq.wht", 2, operands, "vector<32xf32>");
 }
 
 MlirOperation uq_e4m3_haircut_build(MlirLocation location, MlirValue input) {

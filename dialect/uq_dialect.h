@@ -29,8 +29,9 @@ bool uq_param_match(MlirOperation op, MlirStringRef *out_name);
 // uq.fp4_to_bf16 (codes: i32, scale: f32) -> vector<8xbf16>.
 MlirOperation uq_fp4_to_bf16_build(MlirLocation location, MlirValue codes,
                                    MlirValue scale);
-// uq.wht256 (vector<32xf32>) -> vector<32xf32>.
-MlirOperation uq_wht256_build(MlirLocation location, MlirValue input);
+// uq.wht (input: vector<32xf32>, head_dim: index) -> vector<32xf32>.
+MlirOperation uq_wht_build(MlirLocation location, MlirValue input,
+                           MlirValue head_dim);
 // uq.e4m3_haircut (vector<32xf32>) -> vector<32xbf16>.
 MlirOperation uq_e4m3_haircut_build(MlirLocation location, MlirValue input);
 // uq.buffer_rsrc (base: !llvm.ptr<1>, offset: i64, num_records: i64)
