@@ -23,9 +23,8 @@
 //
 // Build: uq-compile kernels.mlir -o DIR (uq-compile --print-pipeline shows
 // the pass pipeline). The algorithm steps upstream has no op for are uq ops,
-// lowered by convert-uq-to-rocdl: uq.wht256 (the 8-lane Walsh-Hadamard of a
-// query row), uq.e4m3_haircut (the E4M3 round trip through the hardware
-// conversion), uq.fp4_to_bf16 (one scaled FP4 word to eight bf16) and
+// lowered by convert-uq-to-rocdl: uq.wht (the D/32-lane Walsh-Hadamard of
+// a query row), uq.e4m3_pack (E4M3 bytes through the hardware conversion), uq.fp4_to_bf16 (one scaled FP4 word to eight bf16) and
 // uq.buffer_rsrc (a buffer view with a 64-bit base offset). The gpu.modules
 // carry their targets, O = 3 included.
 //
@@ -53,8 +52,9 @@
 // 16i + 15; with @pv_pairs the slots of a pair's 32x32 outputs, @acc_block).
 module attributes {gpu.container_module} {
   gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
-    // One LDS region, reused: first the rotated Q rows (16 x 2 max(D, 128) B:
-    // rows >= QG hold duplicates and are zeroed in the operand), then the V
+    // One LDS region, reused: first a row tile's Q operand image (E4M3 bytes
+    // in the QK B operand's lane order, 2,048 B per issue, @rotate_query),
+    // then the V
     // tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448 B). K never
     // goes to LDS.
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
@@ -71,21 +71,13 @@ module attributes {gpu.container_module} {
     }
 
     // Shape constants of head dim D (all fold once D is a constant): the
-    // K = 128 issues per tile, the bytes of a Q row in LDS, of a V row in LDS.
+    // K = 128 issues per tile, the bytes of a V row in LDS.
     func.func private @issues(%d: index) -> index {
       %c1 = arith.constant 1 : index
       %c128 = arith.constant 128 : index
       %n = arith.divui %d, %c128 : index
       %r = arith.maxui %n, %c1 : index
       return %r : index
-    }
-    func.func private @q_row_bytes(%d: index) -> i32 {
-      %c128 = arith.constant 128 : index
-      %c2 = arith.constant 2 : index
-      %w = arith.maxui %d, %c128 : index
-      %b = arith.muli %w, %c2 : index
-      %r = arith.index_cast %b : index to i32
-      return %r : i32
     }
     func.func private @v_row_bytes(%d: index) -> i32 {
       %di = arith.index_cast %d : index to i32
@@ -97,14 +89,14 @@ module attributes {gpu.container_module} {
     }
 
     // Whether the block's Q operands (rt x issues x 8 registers) wait in
-    // LDS, read again each tile (@q_operand_at), instead of in registers:
+    // LDS, read again each tile (@q_image), instead of in registers:
     // past 32 of them, i.e. rows 64 at D = 256, whose 256 PV accumulators
     // already fill the VGPRs (there the 64 Q registers pushed the loop into
     // AGPR copies, 29% of its instructions). That loop still sits at the
     // register file's edge: how LLVM splits its accumulators between VGPRs
-    // and AGPRs swings with changes outside it (an E4M3 Q image in LDS, 5%
-    // fewer decode instructions, made it 28% longer when tried), so run
-    // scripts/bench-varlen-sim.sh after any change.
+    // and AGPRs swings with changes outside it (the E4M3 Q image, tried
+    // before the loop's own savings, made it 28% longer then; after them it
+    // cost nothing), so run scripts/bench-varlen-sim.sh after any change.
     func.func private @q_operands_in_lds(%rt: index, %d: index) -> i1 {
       %c8 = arith.constant 8 : index
       %c32 = arith.constant 32 : index
@@ -115,21 +107,36 @@ module attributes {gpu.container_module} {
       return %lds : i1
     }
 
-    // The LDS copy of row tile t's Q operand for issue h (@uq_decode_q_lds).
-    func.func private @q_operand_at(%t: index, %h: index) -> !llvm.ptr<3> {
-      %c2 = arith.constant 2 : index
-      %c32_i32 = arith.constant 32 : i32
-      %c2048_i32 = arith.constant 2048 : i32
-      %t2 = arith.muli %t, %c2 : index
-      %th = arith.addi %t2, %h : index
-      %thi = arith.index_cast %th : index to i32
-      %o0 = arith.muli %thi, %c2048_i32 : i32
-      %lane = func.call @lane() : () -> i32
-      %o1 = arith.muli %lane, %c32_i32 : i32
-      %o = arith.addi %o0, %o1 : i32
-      %lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
-      %p = llvm.getelementptr %lds[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    // Where row tile t's Q operand image (@rotate_query) lives: its own 4 KiB
+    // of @uq_decode_q_lds when the operands wait in LDS, else the start of
+    // the one LDS region (read into registers before the next tile's).
+    func.func private @q_image(%t: index, %rt: index, %d: index) -> !llvm.ptr<3> {
+      %c4096 = arith.constant 4096 : index
+      %c0_i32 = arith.constant 0 : i32
+      %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+      %o = arith.muli %t, %c4096 : index
+      %oi = arith.index_cast %o : index to i32
+      %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
+      %own = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %shared = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
+      %p = arith.select %in_lds, %own, %shared : !llvm.ptr<3>
       return %p : !llvm.ptr<3>
+    }
+
+    // The QK B operand of issue h from a Q operand image: lane l's 32 E4M3
+    // bytes (query row l & 15 of the row tile, permuted elements [128h +
+    // 32 (l >> 4), +32)).
+    func.func private @q_image_operand(%img: !llvm.ptr<3>, %h: index) -> vector<8xi32> {
+      %c5_i32 = arith.constant 5 : i32
+      %c11_i32 = arith.constant 11 : i32
+      %lane = func.call @lane() : () -> i32
+      %hi = arith.index_cast %h : index to i32
+      %b0 = arith.shli %hi, %c11_i32 : i32
+      %b1 = arith.shli %lane, %c5_i32 : i32
+      %o = arith.addi %b0, %b1 : i32
+      %p = llvm.getelementptr %img[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %w = llvm.load %p {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xi32>
+      return %w : vector<8xi32>
     }
 
     // Row tile t's Q operands, both issues: from the block's registers %q,
@@ -140,10 +147,10 @@ module attributes {gpu.container_module} {
       %ni = func.call @issues(%d) : (index) -> index
       %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
       %qt = scf.if %in_lds -> (vector<2x8xi32>) {
+        %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
         %zq = arith.constant dense<0> : vector<2x8xi32>
         %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
-          %qp = func.call @q_operand_at(%t, %h) : (index, index) -> !llvm.ptr<3>
-          %qh = llvm.load %qp {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xi32>
+          %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
           %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
           scf.yield %qn : vector<2x8xi32>
         }
@@ -209,11 +216,16 @@ module attributes {gpu.container_module} {
     }
 
     // ---- Q: rotate rows row0 .. row0 + 15 of the query block (one MFMA row
-    // tile) into LDS rows 0 .. 15 (bf16, E4M3 values, at the scaled MFMA's
-    // permuted K positions). Row r of a block is its query token r / QG
-    // (from token tok0 of the query tensor) and head kvh * QG + r % QG, so a
-    // decode's rows are its QG heads; rows past live_rows re-read the last
-    // live row (their operand rows are zeroed). D / 32 lanes hold a row, 32
+    // tile) into its Q operand image at %img in LDS: E4M3 bytes at the scaled
+    // MFMA's permuted K positions, in the QK B operand's lane order
+    // (@q_image_operand): permuted position p of tile row r at byte 2048 (p
+    // >> 7) + 32 (16 ((p >> 5) & 3) + r) + (p & 31), i.e. issue p >> 7, lane
+    // 16 ((p >> 5) & 3) + r, byte p & 31. The image is the whole operand:
+    // rows past live_rows are zeros (their lanes re-read the last live row,
+    // then store zeros), and so is the D = 64 padding (K >= 64: bytes 16..31
+    // of every lane). Row r of a block is its query token r / QG (from token
+    // tok0 of the query tensor) and head kvh * QG + r % QG, so a decode's
+    // rows are its QG heads. D / 32 lanes hold a row, 32
     // head dims each; a pass rotates 64 / (D / 32) rows, and `tile_rows`
     // (16, or the rows of a smaller block) sets the passes. Butterfly order
     // (the host reference matches it): strides 1, 2, 4, 8, 16 in registers,
@@ -221,7 +233,7 @@ module attributes {gpu.container_module} {
     // (a + b, a - b); then x 1/sqrt(D).
     func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32,
                                     %tok0: i32, %kvh: i32, %qgi: i32, %live_rows: i32, %row0: i32,
-                                    %tile_rows: index, %d: index) {
+                                    %tile_rows: index, %img: !llvm.ptr<3>, %d: index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
@@ -236,11 +248,15 @@ module attributes {gpu.container_module} {
       %c5_i32 = arith.constant 5 : i32
       %c6_i32 = arith.constant 6 : i32
       %c8_i32 = arith.constant 8 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %c9_i32 = arith.constant 9 : i32
+      %c11_i32 = arith.constant 11 : i32
       %c16_i32 = arith.constant 16 : i32
+      %c31_i32 = arith.constant 31 : i32
       %c32_i32 = arith.constant 32 : i32
       %max_records = arith.constant 2147483647 : i64
       %lane = func.call @lane() : () -> i32
-      %row_bytes = func.call @q_row_bytes(%d) : (index) -> i32
+      %padded = arith.cmpi eq, %d, %c64 : index
       // lanes per row (a power of two) and rows per pass
       %lpr_ix = arith.divui %d, %c32 : index
       %rpp_ix = arith.divui %c64, %lpr_ix : index
@@ -303,15 +319,18 @@ module attributes {gpu.container_module} {
         }
         %x = vector.shape_cast %x2 : vector<4x8xf32> to vector<32xf32>
         %r = "uq.wht"(%x, %d) : (vector<32xf32>, index) -> vector<32xf32>
-        // E4M3 round trip through v_cvt_pk_fp8_f32 (the code object's overflow rule), as bf16
-        %hc = "uq.e4m3_haircut"(%r) : (vector<32xf32>) -> vector<32xbf16>
-        %hc2 = vector.shape_cast %hc : vector<32xbf16> to vector<4x8xbf16>
+        // E4M3 through v_cvt_pk_fp8_f32 (the code object's overflow rule)
+        %e8 = "uq.e4m3_pack"(%r) : (vector<32xf32>) -> vector<8xi32>
+        %row_live = arith.cmpi ult, %row, %live_rows : i32
+        %zero8 = arith.constant dense<0> : vector<8xi32>
+        %e8l = arith.select %row_live, %e8, %zero8 : vector<8xi32>
+        %e4 = vector.shape_cast %e8l : vector<8xi32> to vector<4x2xi32>
         // the MFMA tile has 16 rows (D = 64 rotates 32 rows a pass)
         %in_tile = arith.cmpi ult, %trow, %c16_i32 : i32
         scf.if %in_tile {
-          %dst_row = arith.muli %trow, %row_bytes : i32
+          %dst_row = arith.muli %trow, %c32_i32 : i32
           // eight consecutive elements stay consecutive under dest(): chunk c of
-          // the lane's 32 goes to dest0 + (c & 1) * 8 + (c >> 1) * 32
+          // the lane's 32 goes to p = dest0 + (c & 1) * 8 + (c >> 1) * 32
           scf.for %c = %c0 to %c4 step %c1 {
             %ci = arith.index_cast %c : index to i32
             %lo = arith.andi %ci, %c1_i32 : i32
@@ -319,80 +338,34 @@ module attributes {gpu.container_module} {
             %hi = arith.shrui %ci, %c1_i32 : i32
             %hi32 = arith.muli %hi, %c32_i32 : i32
             %d0 = arith.addi %dest0, %lo8 : i32
-            %d1 = arith.addi %d0, %hi32 : i32
-            %d2 = arith.shli %d1, %c1_i32 : i32
-            %off = arith.addi %dst_row, %d2 : i32
-            %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-            %v = vector.extract %hc2[%c] : vector<8xbf16> from vector<4x8xbf16>
-            llvm.store %v, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+            %pp = arith.addi %d0, %hi32 : i32
+            %ph = arith.shrui %pp, %c7_i32 : i32
+            %b0 = arith.shli %ph, %c11_i32 : i32
+            %pj0 = arith.shrui %pp, %c5_i32 : i32
+            %pj = arith.andi %pj0, %c3_i32 : i32
+            %b1 = arith.shli %pj, %c9_i32 : i32
+            %pe = arith.andi %pp, %c31_i32 : i32
+            %b2 = arith.addi %b0, %b1 : i32
+            %b3 = arith.addi %b2, %pe : i32
+            %off = arith.addi %b3, %dst_row : i32
+            %ptr = llvm.getelementptr %img[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            %v = vector.extract %e4[%c] : vector<2xi32> from vector<4x2xi32>
+            llvm.store %v, %ptr {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
+            // D = 64: the run at byte 0 of a lane's 32 also zeroes its bytes 16..31
+            %even = arith.cmpi eq, %lo, %c0_i32 : i32
+            %pad = arith.andi %padded, %even : i1
+            scf.if %pad {
+              %c16o = arith.addi %off, %c16_i32 : i32
+              %zp = llvm.getelementptr %img[%c16o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              %z4 = arith.constant dense<0> : vector<4xi32>
+              llvm.store %z4, %zp {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+            }
           }
         }
         // keep the passes apart once unrolled (QG 16): two interleaved passes spill
         rocdl.sched.barrier 0
       }
       return
-    }
-
-    // ---- the QK B operand of issue h: lane l = query row l & 15 of the row
-    // tile in LDS, lane group j = l >> 4: the 32 permuted elements [128h + 32j,
-    // +32) of that row as E4M3 bytes; rows >= `live` (the tile's live rows)
-    // hold no query and are zeroed, and so is K >= 64 when D = 64 (bytes
-    // 16..31: K in [64 + 16j, 80 + 16j), never written).
-    func.func private @q_operand(%live: i32, %h: index, %d: index) -> vector<8xi32> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
-      %c0_i32 = arith.constant 0 : i32
-      %c4_i32 = arith.constant 4 : i32
-      %c15_i32 = arith.constant 15 : i32
-      %c16_i32 = arith.constant 16 : i32
-      %c64_i32 = arith.constant 64 : i32
-      %c256_i32 = arith.constant 256 : i32
-      %row_bytes = func.call @q_row_bytes(%d) : (index) -> i32
-      %lane = func.call @lane() : () -> i32
-      %row = arith.andi %lane, %c15_i32 : i32
-      %j = arith.shrui %lane, %c4_i32 : i32
-      %b0 = arith.muli %row, %row_bytes : i32
-      %b1 = arith.muli %j, %c64_i32 : i32
-      %hi = arith.index_cast %h : index to i32
-      %b2 = arith.muli %hi, %c256_i32 : i32
-      %b3 = arith.addi %b0, %b1 : i32
-      %base = arith.addi %b3, %b2 : i32
-      %zero = arith.constant dense<0> : vector<4x2xi32>
-      %w = scf.for %c = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (vector<4x2xi32>) {
-        %ci = arith.index_cast %c : index to i32
-        %co = arith.muli %ci, %c16_i32 : i32
-        %off = arith.addi %base, %co : i32
-        %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-        %b = llvm.load %ptr {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xbf16>
-        %f = arith.extf %b : vector<8xbf16> to vector<8xf32>
-        %f0 = vector.extract %f[0] : f32 from vector<8xf32>
-        %f1 = vector.extract %f[1] : f32 from vector<8xf32>
-        %f2 = vector.extract %f[2] : f32 from vector<8xf32>
-        %f3 = vector.extract %f[3] : f32 from vector<8xf32>
-        %f4 = vector.extract %f[4] : f32 from vector<8xf32>
-        %f5 = vector.extract %f[5] : f32 from vector<8xf32>
-        %f6 = vector.extract %f[6] : f32 from vector<8xf32>
-        %f7 = vector.extract %f[7] : f32 from vector<8xf32>
-        %a0 = rocdl.cvt.pk.fp8.f32 %f0, %f1 -> %c0_i32[false] : i32
-        %a1 = rocdl.cvt.pk.fp8.f32 %f2, %f3 -> %a0[true] : i32
-        %a2 = rocdl.cvt.pk.fp8.f32 %f4, %f5 -> %c0_i32[false] : i32
-        %a3 = rocdl.cvt.pk.fp8.f32 %f6, %f7 -> %a2[true] : i32
-        %pair = vector.from_elements %a1, %a3 : vector<2xi32>
-        %n = vector.insert %pair, %acc[%c] : vector<2xi32> into vector<4x2xi32>
-        scf.yield %n : vector<4x2xi32>
-      }
-      %flat = vector.shape_cast %w : vector<4x2xi32> to vector<8xi32>
-      %valid = arith.cmpi slt, %row, %live : i32
-      %zero8 = arith.constant dense<0> : vector<8xi32>
-      %r = arith.select %valid, %flat, %zero8 : vector<8xi32>
-      %c64 = arith.constant 64 : index
-      %padded = arith.cmpi eq, %d, %c64 : index
-      %low_only = arith.constant dense<[-1, -1, -1, -1, 0, 0, 0, 0]> : vector<8xi32>
-      %ones = arith.constant dense<-1> : vector<8xi32>
-      %keep = arith.select %padded, %low_only, %ones : vector<8xi32>
-      %rk = arith.andi %r, %keep : vector<8xi32>
-      return %rk : vector<8xi32>
     }
 
     // ---- per-lane byte offsets of the KV loads inside a token's slot row
@@ -1450,23 +1423,22 @@ module attributes {gpu.container_module} {
           %r0 = arith.muli %ti, %c16_i32 : i32
           %live = arith.cmpi slt, %r0, %live_rows : i32
           %qn = scf.if %live -> (vector<4x2x8xi32>) {
-            func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
+            %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
+            func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %img, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index) -> ()
             gpu.barrier
-            %tl = arith.subi %live_rows, %r0 : i32
             %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-            %qt = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
-              %qh = func.call @q_operand(%tl, %h, %d) : (i32, index, index) -> vector<8xi32>
-              %n = scf.if %q_lds -> (vector<4x2x8xi32>) {
-                %qp = func.call @q_operand_at(%t, %h) : (index, index) -> !llvm.ptr<3>
-                llvm.store %qh, %qp {alignment = 16 : i64} : vector<8xi32>, !llvm.ptr<3>
-                scf.yield %acc : vector<4x2x8xi32>
-              } else {
+            %qt = scf.if %q_lds -> (vector<4x2x8xi32>) {
+              scf.yield %qa : vector<4x2x8xi32>
+            } else {
+              // into registers before the next row tile's image overwrites it
+              %qr = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
+                %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
                 %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
                 scf.yield %nr : vector<4x2x8xi32>
               }
-              scf.yield %n : vector<4x2x8xi32>
+              gpu.barrier
+              scf.yield %qr : vector<4x2x8xi32>
             }
-            gpu.barrier
             scf.yield %qt : vector<4x2x8xi32>
           } else {
             scf.yield %qa : vector<4x2x8xi32>

@@ -40,11 +40,12 @@ irdl.dialect @uq {
   }
 
   // Rounds f32 values to FP8 E4M3 with the hardware conversion (so the
-  // overflow rule is the code object's MODE.FP16_OVFL) and back, as bf16
-  // (exact: E4M3 is a subset of bf16).
-  irdl.operation @e4m3_haircut {
+  // overflow rule is the code object's MODE.FP16_OVFL; a non-finite value
+  // becomes NaN, never a saturated finite code): byte i of the result is
+  // element i.
+  irdl.operation @e4m3_pack {
     %in = irdl.is vector<32xf32>
-    %out = irdl.is vector<32xbf16>
+    %out = irdl.is vector<8xi32>
     irdl.operands(input: %in)
     irdl.results(output: %out)
   }

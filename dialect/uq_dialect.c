@@ -82,8 +82,8 @@ MlirOperation uq_wht_build(MlirLocation location, MlirValue input,
   return build(location, "uq.wht", 2, operands, "vector<32xf32>");
 }
 
-MlirOperation uq_e4m3_haircut_build(MlirLocation location, MlirValue input) {
-  return build(location, "uq.e4m3_haircut", 1, &input, "vector<32xbf16>");
+MlirOperation uq_e4m3_pack_build(MlirLocation location, MlirValue input) {
+  return build(location, "uq.e4m3_pack", 1, &input, "vector<8xi32>");
 }
 
 MlirOperation uq_buffer_rsrc_build(MlirLocation location, MlirValue base,

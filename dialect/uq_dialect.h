@@ -32,8 +32,8 @@ MlirOperation uq_fp4_to_bf16_build(MlirLocation location, MlirValue codes,
 // uq.wht (input: vector<32xf32>, head_dim: index) -> vector<32xf32>.
 MlirOperation uq_wht_build(MlirLocation location, MlirValue input,
                            MlirValue head_dim);
-// uq.e4m3_haircut (vector<32xf32>) -> vector<32xbf16>.
-MlirOperation uq_e4m3_haircut_build(MlirLocation location, MlirValue input);
+// uq.e4m3_pack (vector<32xf32>) -> vector<8xi32>.
+MlirOperation uq_e4m3_pack_build(MlirLocation location, MlirValue input);
 // uq.buffer_rsrc (base: !llvm.ptr<1>, offset: i64, num_records: i64)
 //   -> !llvm.ptr<8>.
 MlirOperation uq_buffer_rsrc_build(MlirLocation location, MlirValue base,

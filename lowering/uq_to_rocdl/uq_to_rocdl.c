@@ -157,38 +157,40 @@ static bool lower_wht(MlirOperation op) {
   return true;
 }
 
-static void lower_e4m3_haircut(MlirOperation op) {
+static void lower_e4m3_pack(MlirOperation op) {
   uq_builder_t b = uq_builder_before(op);
   MlirValue input = mlirOperationGetOperand(op, 0);
-  // x + (x - x): finite x unchanged, +-inf -> NaN. The conversion saturates
-  // (FP16_OVFL), which is the rule for large finite queries, but an infinite
-  // query element must give a non-finite head, never a plausible output.
-  input = uq_build_binary(&b, "arith.addf", input,
-                          uq_build_binary(&b, "arith.subf", input, input));
-  MlirType i32 = mlirIntegerTypeGet(b.context, 32);
+  // x * 0 + x in one fma: finite x unchanged (x * 0 is a zero of x's sign),
+  // +-inf and NaN -> NaN. The conversion saturates (FP16_OVFL), which is
+  // the rule for large finite queries, but an infinite query element must
+  // give a non-finite head, never a plausible output.
   MlirType v32 = uq_type(b.context, "vector<32xf32>");
-  MlirType pair = uq_type(b.context, "vector<2xf32>");
-  MlirValue zero = uq_build_const_i32(&b, 0);
-  MlirNamedAttribute low_word =
-      uq_named_attr(b.context, "wordSel", mlirBoolAttrGet(b.context, 0));
+  MlirValue fma_operands[] = {
+      input, splat_f32(&b, uq_build_const_f32(&b, 0.0f)), input};
+  input = uq_build_value(&b, "math.fma", 3, fma_operands, v32, 0, NULL);
+  MlirType i32 = mlirIntegerTypeGet(b.context, 32);
+  MlirNamedAttribute word_sel[] = {
+      uq_named_attr(b.context, "wordSel", mlirBoolAttrGet(b.context, 0)),
+      uq_named_attr(b.context, "wordSel", mlirBoolAttrGet(b.context, 1)),
+  };
   MlirNamedAttribute zeros = uq_named_attr(
-      b.context, "value", uq_attr(b.context, "dense<0.0> : vector<32xf32>"));
-  MlirValue acc = uq_build_value(&b, "arith.constant", 0, NULL, v32, 1, &zeros);
-  for (int p = 0; p < 16; ++p) {
-    MlirValue operands[] = {uq_build_extract(&b, input, 2 * p),
-                            uq_build_extract(&b, input, 2 * p + 1), zero};
-    MlirValue fp8 = uq_build_value(&b, "rocdl.cvt.pk.fp8.f32", 3, operands, i32,
-                                   1, &low_word);
-    MlirValue back =
-        uq_build_value(&b, "rocdl.cvt.pk.f32.fp8", 1, &fp8, pair, 1, &low_word);
-    acc = uq_build_insert(&b, uq_build_extract(&b, back, 0), acc, 2 * p);
-    acc = uq_build_insert(&b, uq_build_extract(&b, back, 1), acc, 2 * p + 1);
+      b.context, "value", uq_attr(b.context, "dense<0> : vector<8xi32>"));
+  MlirValue words =
+      uq_build_value(&b, "arith.constant", 0, NULL,
+                     uq_type(b.context, "vector<8xi32>"), 1, &zeros);
+  for (int w = 0; w < 8; ++w) {
+    // Elements 4w, 4w + 1 into bytes 0, 1; 4w + 2, 4w + 3 into bytes 2, 3.
+    MlirValue word = uq_build_const_i32(&b, 0);
+    for (int half = 0; half < 2; ++half) {
+      MlirValue operands[] = {uq_build_extract(&b, input, 4 * w + 2 * half),
+                              uq_build_extract(&b, input, 4 * w + 2 * half + 1),
+                              word};
+      word = uq_build_value(&b, "rocdl.cvt.pk.fp8.f32", 3, operands, i32, 1,
+                            &word_sel[half]);
+    }
+    words = uq_build_insert(&b, word, words, w);
   }
-  // E4M3 values are exact in bf16, so this truncation never rounds.
-  MlirValue result =
-      uq_build_value(&b, "arith.truncf", 1, &acc,
-                     uq_type(b.context, "vector<32xbf16>"), 0, NULL);
-  uq_replace_op(op, 1, &result);
+  uq_replace_op(op, 1, &words);
 }
 
 static void lower_buffer_rsrc(MlirOperation op) {
@@ -227,8 +229,8 @@ static bool lower_op(MlirOperation op, void *user_data) {
     lower_fp4_to_bf16(op);
   else if (uq_op_is(op, "wht"))
     return lower_wht(op);
-  else if (uq_op_is(op, "e4m3_haircut"))
-    lower_e4m3_haircut(op);
+  else if (uq_op_is(op, "e4m3_pack"))
+    lower_e4m3_pack(op);
   else if (uq_op_is(op, "buffer_rsrc"))
     lower_buffer_rsrc(op);
   else if (uq_op_is(op, "param")) {

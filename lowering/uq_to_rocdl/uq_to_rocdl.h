@@ -13,8 +13,8 @@ extern "C" {
 // uq.wht256        -> 5 register butterfly stages (vector.shuffle + arith),
 //                     3 cross-lane stages (amdgpu.swizzle_bitmode xor 1/2/4),
 //                     x 1/16
-// uq.e4m3_haircut  -> rocdl.cvt.pk.fp8.f32 + rocdl.cvt.pk.f32.fp8 per pair,
-//                     arith.truncf to bf16
+// uq.e4m3_pack     -> math.fma (x * 0 + x: inf -> NaN), then
+//                     rocdl.cvt.pk.fp8.f32 per pair, two pairs a word
 // uq.buffer_rsrc   -> llvm.getelementptr + rocdl.make.buffer.rsrc
 // A uq.param left over is an error (run uq-specialize first).
 extern const uq_pass_def_t uq_to_rocdl_pass;

@@ -12,8 +12,8 @@
 // CHECK-DAG: ds_swizzle_b32 {{.*}} offset:swizzle(SWAP,1)
 // CHECK-DAG: ds_swizzle_b32 {{.*}} offset:swizzle(SWAP,2)
 // CHECK-DAG: ds_swizzle_b32 {{.*}} offset:swizzle(SWAP,4)
+// CHECK-DAG: v_pk_fma_f32
 // CHECK-DAG: v_cvt_pk_fp8_f32
-// CHECK-DAG: v_cvt_pk_f32_fp8
 // CHECK-DAG: buffer_load_dwordx4
 // CHECK-DAG: v_mfma_scale_f32_16x16x128_f8f6f4
 // CHECK: s_endpgm
@@ -40,21 +40,19 @@ module attributes {gpu.container_module} {
         %w = "uq.wht"(%acc, %head_dim) : (vector<32xf32>, index) -> vector<32xf32>
         scf.yield %w : vector<32xf32>
       }
-      %hc = "uq.e4m3_haircut"(%sum) : (vector<32xf32>) -> vector<32xbf16>
+      %hc = "uq.e4m3_pack"(%sum) : (vector<32xf32>) -> vector<8xi32>
       %v = "uq.fp4_to_bf16"(%codes, %vscale) : (i32, f32) -> vector<8xbf16>
       %rsrc = "uq.buffer_rsrc"(%cache, %block, %nrec) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %k = rocdl.raw.ptr.buffer.load %rsrc, %zero, %zero, %zero : vector<4xi32>
       %kz = arith.constant dense<0> : vector<4xi32>
       %a = vector.shuffle %k, %kz [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi32>, vector<4xi32>
-      %hcw = vector.bitcast %hc : vector<32xbf16> to vector<16xi32>
-      %b = vector.extract_strided_slice %hcw {offsets = [0], sizes = [8], strides = [1]} : vector<16xi32> to vector<8xi32>
       %acc0 = arith.constant dense<0.0> : vector<4xf32>
       %fa = arith.constant 4 : i32
       %fb = arith.constant 0 : i32
       %sa = arith.constant 0x7F7F7F00 : i32
       %sb = arith.constant 127 : i32
       %sav = arith.ori %sa, %codes : i32
-      %d = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %acc0, %fa, %fb, %zero, %sav, %zero, %sb : (vector<8xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+      %d = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %hc, %acc0, %fa, %fb, %zero, %sav, %zero, %sb : (vector<8xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
       %vw = vector.bitcast %v : vector<8xbf16> to vector<4xf32>
       %r = arith.addf %d, %vw : vector<4xf32>
       %lane = gpu.lane_id
