@@ -459,7 +459,6 @@ module attributes {gpu.container_module} {
         -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
       %c0_i32 = arith.constant 0 : i32
       %blk = arith.shrui %first, %bs_shift : i32
       %in_blk = arith.andi %first, %bs_mask : i32
@@ -872,16 +871,13 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
       %c0_i32 = arith.constant 0 : i32
-      %c0_i64 = arith.constant 0 : i64
       %c1_i32 = arith.constant 1 : i32
       %c2_i32 = arith.constant 2 : i32
       %c3_i32 = arith.constant 3 : i32
       %c4_i32 = arith.constant 4 : i32
       %c5_i32 = arith.constant 5 : i32
-      %c8_i32 = arith.constant 8 : i32
       %c16_i32 = arith.constant 16 : i32
       %c23_i32 = arith.constant 23 : i32
-      %c32_i32 = arith.constant 32 : i32
       %c64_i32 = arith.constant 64 : i32
       %c127_i32 = arith.constant 127 : i32
       %c255_i32 = arith.constant 255 : i32
@@ -1071,10 +1067,8 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %c3 = arith.constant 3 : index
-      %c4 = arith.constant 4 : index
       %c16 = arith.constant 16 : index
       %na = arith.divui %d, %c16 : index
-      %c0_i32 = arith.constant 0 : i32
       %c4_i32 = arith.constant 4 : i32
       %c5_i32 = arith.constant 5 : i32
       %c8_i32 = arith.constant 8 : i32
