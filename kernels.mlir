@@ -24,8 +24,9 @@
 // Build: uq-compile kernels.mlir -o DIR (uq-compile --print-pipeline shows
 // the pass pipeline). The algorithm steps upstream has no op for are uq ops,
 // lowered by convert-uq-to-rocdl: uq.wht (the D/32-lane Walsh-Hadamard of
-// a query row), uq.e4m3_pack (E4M3 bytes through the hardware conversion), uq.fp4_to_bf16 (one scaled FP4 word to eight bf16) and
-// uq.buffer_rsrc (a buffer view with a 64-bit base offset). The gpu.modules
+// a query row), uq.e4m3_pack (E4M3 bytes through the hardware conversion),
+// uq.fp4_to_bf16 (one scaled FP4 word to eight bf16) and uq.buffer_rsrc (a
+// buffer view with a 64-bit base offset). The gpu.modules
 // carry their targets, O = 3 included.
 //
 // Features past the seed: a sliding window (decode argument sliding_window:
@@ -54,9 +55,8 @@ module attributes {gpu.container_module} {
   gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
     // One LDS region, reused: first a row tile's Q operand image (E4M3 bytes
     // in the QK B operand's lane order, 2,048 B per issue, @rotate_query),
-    // then the V
-    // tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448 B). K never
-    // goes to LDS.
+    // then the V tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448
+    // B). K never goes to LDS.
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
     // The Q operands of a block whose registers cannot hold them
     // (@q_operands_in_lds): per row tile t and issue h, 64 lanes x 32 B
@@ -710,12 +710,20 @@ module attributes {gpu.container_module} {
       return %r : vector<4x16x4xf32>
     }
 
+    // The two row tiles of the pair that holds row tile t (@pv_pairs).
+    func.func private @pair_tiles(%t: index) -> (index, index) {
+      %c1 = arith.constant 1 : index
+      %te = arith.andi %t, %c1 : index
+      %t0 = arith.subi %t, %te : index
+      %t1 = arith.addi %t0, %c1 : index
+      return %t0, %t1 : index, index
+    }
+
     // The lane's value of a per-row-tile quantity (m, l, alpha: every lane
     // holds row l & 15 of each row tile) for the accumulators of row tile t:
     // t's own, or with @pv_pairs the pair's tile of the lane's column (row
     // tile 2 (t / 2) + ((l >> 4) & 1)).
     func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f32 {
-      %c1 = arith.constant 1 : index
       %c4_i32 = arith.constant 4 : i32
       %c1_i32 = arith.constant 1 : i32
       %c0_i32 = arith.constant 0 : i32
@@ -725,11 +733,9 @@ module attributes {gpu.container_module} {
       %h0 = arith.shrui %lane, %c4_i32 : i32
       %h = arith.andi %h0, %c1_i32 : i32
       %upper = arith.cmpi ne, %h, %c0_i32 : i32
-      %te = arith.andi %t, %c1 : index
-      %t0 = arith.subi %t, %te : index
-      %t1 = arith.addi %t0, %c1 : index
-      %x0 = vector.extract %x[%t0] : f32 from vector<4xf32>
-      %x1 = vector.extract %x[%t1] : f32 from vector<4xf32>
+      %tp:2 = func.call @pair_tiles(%t) : (index) -> (index, index)
+      %x0 = vector.extract %x[%tp#0] : f32 from vector<4xf32>
+      %x1 = vector.extract %x[%tp#1] : f32 from vector<4xf32>
       %xp = arith.select %upper, %x1, %x0 : f32
       %r = arith.select %wide, %xp, %xt : f32
       return %r : f32
@@ -1010,11 +1016,9 @@ module attributes {gpu.container_module} {
       %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
         %alpha = func.call @acc_row_value(%sm#2, %t, %rt) : (vector<4xf32>, index, index) -> f32
         %wide = func.call @pv_pairs(%rt) : (index) -> i1
-        %te = arith.andi %t, %c1 : index
-        %t0 = arith.subi %t, %te : index
-        %t1 = arith.addi %t0, %c1 : index
-        %y0 = vector.extract %sm#4[%t0] : i1 from vector<4xi1>
-        %y1 = vector.extract %sm#4[%t1] : i1 from vector<4xi1>
+        %tp:2 = func.call @pair_tiles(%t) : (index) -> (index, index)
+        %y0 = vector.extract %sm#4[%tp#0] : i1 from vector<4xi1>
+        %y1 = vector.extract %sm#4[%tp#1] : i1 from vector<4xi1>
         %yp = arith.ori %y0, %y1 : i1
         %yt = vector.extract %sm#4[%t] : i1 from vector<4xi1>
         %any = arith.select %wide, %yp, %yt : i1

@@ -178,9 +178,10 @@ static void lower_e4m3_pack(MlirOperation op) {
   MlirValue words =
       uq_build_value(&b, "arith.constant", 0, NULL,
                      uq_type(b.context, "vector<8xi32>"), 1, &zeros);
+  MlirValue zero = uq_build_const_i32(&b, 0);
   for (int w = 0; w < 8; ++w) {
     // Elements 4w, 4w + 1 into bytes 0, 1; 4w + 2, 4w + 3 into bytes 2, 3.
-    MlirValue word = uq_build_const_i32(&b, 0);
+    MlirValue word = zero;
     for (int half = 0; half < 2; ++half) {
       MlirValue operands[] = {uq_build_extract(&b, input, 4 * w + 2 * half),
                               uq_build_extract(&b, input, 4 * w + 2 * half + 1),

@@ -10,9 +10,9 @@ extern "C" {
 #endif
 
 // uq.fp4_to_bf16   -> 4 x amdgpu.scaled_ext_packed (v_cvt_scalef32_pk_bf16_fp4)
-// uq.wht256        -> 5 register butterfly stages (vector.shuffle + arith),
-//                     3 cross-lane stages (amdgpu.swizzle_bitmode xor 1/2/4),
-//                     x 1/16
+// uq.wht           -> 5 register butterfly stages (vector.shuffle + arith),
+//                     log2(D / 32) cross-lane stages (amdgpu.swizzle_bitmode
+//                     xor 1/2/4, math.fma with the lane's sign), x 1/sqrt(D)
 // uq.e4m3_pack     -> math.fma (x * 0 + x: inf -> NaN), then
 //                     rocdl.cvt.pk.fp8.f32 per pair, two pairs a word
 // uq.buffer_rsrc   -> llvm.getelementptr + rocdl.make.buffer.rsrc
