@@ -598,6 +598,21 @@ static float random_bf16_value(void) {
   return f32_from_bits(u);
 }
 
+// C + sum over k < 16 of A[i][k] * B[k][j] in double (row `a` of A, column
+// `b` of B with row stride `b_stride`), and the sum of the terms' magnitudes.
+static double bf16_dot(float c, const uint16_t *a, const uint16_t *b,
+                       int b_stride, double *abs_sum) {
+  double sum = c;
+  *abs_sum = fabs(sum);
+  for (int k = 0; k < 16; ++k) {
+    double p = (double)uq_sim_bf16_to_f32(a[k]) *
+               (double)uq_sim_bf16_to_f32(b[k * b_stride]);
+    sum += p;
+    *abs_sum += fabs(p);
+  }
+  return sum;
+}
+
 static int test_mfma_bf16(void) {
   for (int rep = 0; rep < 200; ++rep) {
     uint16_t ma[16][16], mb[16][16];
@@ -616,13 +631,8 @@ static int test_mfma_bf16(void) {
     uq_sim_mfma_f32_16x16x16_bf16(a, b, c, d);
     for (int i = 0; i < 16; ++i) {
       for (int j = 0; j < 16; ++j) {
-        double want = mc[i][j], abs_sum = fabs(want);
-        for (int k = 0; k < 16; ++k) {
-          double p = (double)uq_sim_bf16_to_f32(ma[i][k]) *
-                     (double)uq_sim_bf16_to_f32(mb[k][j]);
-          want += p;
-          abs_sum += fabs(p);
-        }
+        double abs_sum;
+        double want = bf16_dot(mc[i][j], ma[i], &mb[0][j], 16, &abs_sum);
         float got = d[j + 16 * (i / 4)][i % 4];
         if (!close_f32(got, want, abs_sum * 0x1p-45))
           UQ_TEST_FAIL_("rep %d D[%d][%d] = %.9g, want %.17g", rep, i, j,
@@ -689,13 +699,8 @@ static int test_mfma_bf16_32x32(void) {
     uq_sim_mfma_f32_32x32x16_bf16_rows(ap, bp, cp, dp);
     for (int i = 0; i < 32; ++i) {
       for (int j = 0; j < 32; ++j) {
-        double want = mc[i][j], abs_sum = fabs(want);
-        for (int k = 0; k < 16; ++k) {
-          double p = (double)uq_sim_bf16_to_f32(ma[i][k]) *
-                     (double)uq_sim_bf16_to_f32(mb[k][j]);
-          want += p;
-          abs_sum += fabs(p);
-        }
+        double abs_sum;
+        double want = bf16_dot(mc[i][j], ma[i], &mb[0][j], 32, &abs_sum);
         float got = f32_from_bits(d[4 * (i / 8) + i % 4][32 * (i / 4 % 2) + j]);
         if (!close_f32(got, want, abs_sum * 0x1p-45))
           UQ_TEST_FAIL_("rep %d D[%d][%d] = %.9g, want %.17g", rep, i, j,
