@@ -50,6 +50,9 @@ run "$uq_run" --backend=cuda --head-dim=64 --qg=16 --sinks --fused-qkv --seed="$
 run "$uq_run" --backend=cuda --query-len=4 --qg=16 --kv-heads=1 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=4 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=7 --qg=3 --sliding-window=500 --sinks --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --head-dim=128 --query-len=5 --qg=8 --sinks --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --head-dim=64 --query-len=16 --qg=4 --sliding-window=300 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --query-len=3 --qg=16 --batch=5 --kv-heads=1 --max-seq=20000 --fused-qkv --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --mixed --batch=6 --max-seq=3000 --sinks --sliding-window=1000 --seed="$UQ_TEST_SEED"
 run env PYTHONPATH="$(dirname "$0")/../python" UQRT_LIBRARY="$build/runtime/libuqrt.so" \
   python3 "$(dirname "$0")/../test/gpu/torch_varlen.py"
