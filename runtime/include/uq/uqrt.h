@@ -253,10 +253,12 @@ typedef struct uq_plan_info_s {
   char variant[32];
   uint32_t max_partitions; // largest P over every batch <= max_batch
   // Since 0.4 (in what was padding: the struct's size and the other
-  // offsets are 0.3's). Runs whose P (uq_plan_launch_shape) is at most this
-  // are one launch: the decode merges the partitions itself (sm_90a: P CTAs
-  // as one thread block cluster). 0: every run launches the reduce after
-  // the decode.
+  // offsets are 0.3's). Decode runs (uq_plan_run) whose P
+  // (uq_plan_launch_shape) is at most this are one launch: the decode
+  // merges the partitions itself (sm_90a: P CTAs as one thread block
+  // cluster). 0: every decode run launches the reduce after the decode.
+  // A varlen run whose blocks take a larger kernel (uq_plan_run_varlen)
+  // follows that kernel's own figure, which this does not report.
   uint32_t merge_max_partitions;
   uint64_t workspace_bytes; // device bytes the plan owns
   // The decode code object's E4M3 rule for the rotated query: 1: |q| past
