@@ -12,25 +12,29 @@ SASS source page and prints:
 Needs an H100/H200 with ncu on PATH and libuqrt on LD_LIBRARY_PATH.
 
 usage: scripts/sm90-profile.py B,N,HK,QG [BUILD_DIR] [--csv OUT.csv]
-       (BUILD_DIR: where tools/uq-bench-cuda/uq-bench-cuda is; default build)
+                               [--query-len=L]
+       (BUILD_DIR: where tools/uq-bench-cuda/uq-bench-cuda is; default build;
+       --query-len=L profiles the varlen step of L query tokens a sequence,
+       uq-bench-cuda's verify and prefill shapes, instead of a decode)
 """
 import collections
 import csv
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 
 
-def run_ncu(shape, build, csv_path):
+def run_ncu(shape, build, csv_path, bench_args):
     bench = os.path.join(build, "tools", "uq-bench-cuda", "uq-bench-cuda")
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "decode")
         subprocess.run(["ncu", "--clock-control", "none", "--section",
                         "SourceCounters", "--section", "WarpStateStats", "-k",
                         "regex:uq_decode", "-c", "1", "-o", report, bench,
-                        "--shape=" + shape],
+                        "--shape=" + shape] + bench_args,
                        check=True, stdout=subprocess.DEVNULL)
         with open(csv_path, "w") as out:
             subprocess.run(["ncu", "-i", report + ".ncu-rep", "--page",
@@ -100,18 +104,24 @@ def main(argv):
         return 2
     build = "build"
     csv_path = None
+    bench_args = []
     rest = argv[2:]
     while rest:
         if rest[0] == "--csv" and len(rest) > 1:
             csv_path, rest = rest[1], rest[2:]
+        elif re.fullmatch(r"--query-len=\d+", rest[0]):
+            bench_args, rest = [rest[0]], rest[1:]
         elif not rest[0].startswith("-"):
             build, rest = rest[0], rest[1:]
         else:
             sys.stderr.write(f"sm90-profile: unknown argument '{rest[0]}'\n")
             return 2
+    if shutil.which("ncu") is None:
+        sys.stderr.write("sm90-profile: ncu (Nsight Compute) is not on PATH\n")
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
         path = csv_path or os.path.join(tmp, "source.csv")
-        run_ncu(shape, build, path)
+        run_ncu(shape, build, path, bench_args)
         summarize(path)
     return 0
 
