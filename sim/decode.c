@@ -497,7 +497,9 @@ static int uq_sim_bad_sdwa(const uint8_t *b) {
 }
 
 // Likewise for the f8f6f4 MFMAs (alone or after v_mfma_ld_scale_b32) with an
-// operand format above 4 (CBSZ or BLGP 5..7).
+// operand format above 4 (CBSZ or BLGP 5..7), or an A or B source that is
+// not a VGPR or AGPR (a 9-bit source field below 256: an SGPR or a
+// constant, which the hardware does not take there either).
 static int uq_sim_bad_f8f6f4(const uint8_t *b) {
   uint32_t w0 = uq_sim_word(b, 16, 0);
   if ((w0 >> 16) == 0xD3AC) // v_mfma_ld_scale_b32: the MFMA follows
@@ -506,7 +508,21 @@ static int uq_sim_bad_f8f6f4(const uint8_t *b) {
   uint32_t w1 = uq_sim_word(b, 8, 1), op = w0 >> 16;
   if (op != 0xD3AD && op != 0xD3AE)
     return 0;
-  return ((w0 >> 8) & 7) > 4 || (w1 >> 29) > 4;
+  return ((w0 >> 8) & 7) > 4 || (w1 >> 29) > 4 || (w1 & 0x1FF) < 256 ||
+         ((w1 >> 9) & 0x1FF) < 256;
+}
+
+// And on VOP2 opcodes 0x24 and 0x25 (v_madmk_f16 and v_madak_f16 in LLVM's
+// gfx9 tables) whose literal is 0xFF. The simulator executes neither, so
+// LLVM never sees them: they decode as their bare mnemonic, an unknown op
+// that stops execution like any other the simulator lacks.
+static const char *uq_sim_f16_madmk_madak(const uint8_t *b) {
+  uint32_t w0 = uq_sim_word(b, 8, 0);
+  if ((w0 >> 31) != 0)
+    return NULL;
+  return (w0 >> 25) == 0x24   ? "v_madmk_f16"
+         : (w0 >> 25) == 0x25 ? "v_madak_f16"
+                              : NULL;
 }
 
 static uq_status_t decode_locked(uq_sim_decoder_t *d, uint64_t pc,
@@ -543,9 +559,14 @@ static uq_status_t decode_locked(uq_sim_decoder_t *d, uint64_t pc,
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "reserved field values in the instruction at 0x%llx",
                           (unsigned long long)pc);
-  size_t size =
-      LLVMDisasmInstruction(d->disasm, d->image + pc, d->image_size + 16 - pc,
-                            pc, text, sizeof(text));
+  const char *unexecuted = uq_sim_f16_madmk_madak(d->image + pc);
+  size_t size = 8; // the f16 forms carry a literal
+  if (unexecuted)
+    snprintf(text, sizeof(text), "%s", unexecuted);
+  else
+    size =
+        LLVMDisasmInstruction(d->disasm, d->image + pc, d->image_size + 16 - pc,
+                              pc, text, sizeof(text));
   if (size == 0 || pc + size > d->image_size)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "cannot decode the instruction at 0x%llx",

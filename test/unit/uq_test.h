@@ -112,6 +112,7 @@ static inline uint64_t uq_test_seed(void) {
     seed = env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
     chosen = 1;
     printf("seed: UQ_TEST_SEED=%llu\n", (unsigned long long)seed);
+    fflush(stdout); // a crash must not lose the line that replays it
   }
   return seed;
 }
