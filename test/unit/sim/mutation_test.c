@@ -6,9 +6,11 @@
 //
 //   sim_mutation_test [--seconds S] [--full] OBJECT.hsaco...
 //
-// Without --full, offsets are sampled (seeded by uq_test_seed, printed)
-// until S seconds (default 10) are spent; --full sweeps every offset with
-// every mask (scripts/fuzz-sim.sh).
+// Without --full, offsets are sampled (from uq_test_seed, printed, and each
+// object's file name) until S seconds (default 10) are spent, split evenly
+// between the objects; --full sweeps every offset with every mask
+// (scripts/fuzz-sim.sh). A crash in a release build shows as a signal: the
+// last "OBJECT: sweeping" line and the seed replay it.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 #include <stdlib.h>
 #include <time.h>
@@ -150,7 +152,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: no code objects given\n", argv[0]);
     return 2;
   }
-  uint32_t rng = (uint32_t)uq_test_seed(); // printed: replayable
+  uint64_t seed = uq_test_seed(); // printed: replayable
   int objects = argc - first;
   double per_object = seconds / objects;
   for (int i = first; i < argc; ++i) {
@@ -177,6 +179,16 @@ int main(int argc, char **argv) {
     size_t code_off = 0, code_len = size;
     find_code(orig, size, &code_off, &code_len);
     memset(&s, 0, sizeof(s));
+    // Each object's variants follow from the seed and the object's file
+    // name alone, not from how many variants the objects before it ran in
+    // their time: UQ_TEST_SEED=N and this object replay a crash, given the
+    // time.
+    const char *base = strrchr(argv[i], '/');
+    uint32_t rng = (uint32_t)seed;
+    for (const char *c = base ? base + 1 : argv[i]; *c; ++c)
+      rng = (rng ^ (uint8_t)*c) * 16777619u; // FNV-1a
+    printf("%s: sweeping\n", argv[i]);
+    fflush(stdout); // a crash keeps the name of the object it was in
     double start = now_s();
     uint64_t steps = full ? (uint64_t)size * sizeof(kMasks) : UINT64_MAX;
     for (uint64_t step = 0; step < steps; ++step) {
