@@ -24,9 +24,14 @@ config.substitutions.append(("%objdump", os.path.join(llvm_bin, "llvm-objdump") 
 config.substitutions.append(("%readelf", os.path.join(llvm_bin, "llvm-readelf")))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%test_dir", config.test_source_root))
+config.substitutions.append(("%uq_source_dir", config.uq_source_dir))
+config.substitutions.append(("%uq_build_dir", config.uq_build_dir))
 
 # The sm_90a variants need the CUDA toolkit found at configure time (ptxas).
 cuda_dir = getattr(config, "uq_cuda_dir", "")
 if cuda_dir and os.path.exists(os.path.join(cuda_dir, "bin", "ptxas")):
     config.available_features.add("cuda")
     config.substitutions.append(("%cuda_dir", cuda_dir))
+    config.substitutions.append(("%readme_cuda", "--cuda"))
+else:
+    config.substitutions.append(("%readme_cuda", ""))
