@@ -497,19 +497,26 @@ static int uq_sim_bad_sdwa(const uint8_t *b) {
 }
 
 // Likewise for the f8f6f4 MFMAs (alone or after v_mfma_ld_scale_b32) with an
-// operand format above 4 (CBSZ or BLGP 5..7), or an A or B source that is
-// not a VGPR or AGPR (a 9-bit source field below 256: an SGPR or a
-// constant, which the hardware does not take there either).
+// operand format above 4 (CBSZ or BLGP 5..7), an A or B source that is not
+// a VGPR or AGPR (a 9-bit source field below 256: an SGPR or a constant,
+// which the hardware does not take there either) or the literal code 0xFF
+// as C (VOP3P has no literal on gfx950); and for a
+// v_mfma_ld_scale_b32 whose scale sources are not VGPRs (the literal code
+// 0xFF crashes LLVM; an SGPR or constant it prints as invalid).
 static int uq_sim_bad_f8f6f4(const uint8_t *b) {
   uint32_t w0 = uq_sim_word(b, 16, 0);
-  if ((w0 >> 16) == 0xD3AC) // v_mfma_ld_scale_b32: the MFMA follows
+  if ((w0 >> 16) == 0xD3AC) { // v_mfma_ld_scale_b32: the MFMA follows
+    uint32_t scales = uq_sim_word(b, 16, 1);
+    if ((scales & 0x1FF) < 256 || ((scales >> 9) & 0x1FF) < 256)
+      return 1;
     b += 8;
+  }
   w0 = uq_sim_word(b, 8, 0);
   uint32_t w1 = uq_sim_word(b, 8, 1), op = w0 >> 16;
   if (op != 0xD3AD && op != 0xD3AE)
     return 0;
   return ((w0 >> 8) & 7) > 4 || (w1 >> 29) > 4 || (w1 & 0x1FF) < 256 ||
-         ((w1 >> 9) & 0x1FF) < 256;
+         ((w1 >> 9) & 0x1FF) < 256 || ((w1 >> 18) & 0x1FF) == 0xFF;
 }
 
 // And on VOP2 opcodes 0x24 and 0x25 (v_madmk_f16 and v_madak_f16 in LLVM's

@@ -245,6 +245,11 @@ static int test_disassembler_hazards(void) {
       0x4B000001, 0x000000FF, 0x49000001, 0x000000FF,
       // v_mfma_f32_32x32x64_f8f6f4 v[0:15] with s113 as its A operand
       0xD3AE8300, 0x00000071,
+      // v_mfma_ld_scale_b32 with a literal (0xFF) scale source, then
+      // v_mfma_scale_f32_16x16x128_f8f6f4 v[120:123], v[130:133], v[90:97]
+      0xD3AC0000, 0x00F9FE7E, 0xD3AD0C78, 0x0202B582,
+      // the same pair with VGPR scales and the literal code 0xFF as C
+      0xD3AC5710, 0xE3AEB17D, 0xD3AE8BCF, 0x4BFE2978,
       // s_nop 0, s_endpgm
       0xBF800000, 0xBF810000};
   uint8_t image[sizeof(kWords)];
@@ -260,7 +265,9 @@ static int test_disassembler_hazards(void) {
   UQ_EXPECT_EQ_INT(in->op, UQ_OP_UNKNOWN);
   UQ_EXPECT(strcmp(in->text, "v_madmk_f16") == 0);
   UQ_EXPECT_CODE(uq_sim_decoder_get(d, 16, &in), UQ_STATUS_DATA_LOSS);
-  UQ_EXPECT_OK(uq_sim_decoder_get(d, 24, &in));
+  UQ_EXPECT_CODE(uq_sim_decoder_get(d, 24, &in), UQ_STATUS_DATA_LOSS);
+  UQ_EXPECT_CODE(uq_sim_decoder_get(d, 40, &in), UQ_STATUS_DATA_LOSS);
+  UQ_EXPECT_OK(uq_sim_decoder_get(d, 56, &in));
   UQ_EXPECT_EQ_INT(in->op, UQ_OP_S_NOP);
   uq_sim_decoder_destroy(d);
   return 0;

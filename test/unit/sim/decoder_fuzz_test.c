@@ -69,9 +69,17 @@ static void make_window(const corpus_t *c, uint64_t seed, uint64_t index,
     }
     return;
   }
-  const uint32_t *f =
-      kFamilies[next(&s) % (sizeof(kFamilies) / sizeof(kFamilies[0]))];
-  w[0] = (w[0] & (0xFFFFFFFFu >> f[1])) | f[0];
+  size_t nf = sizeof(kFamilies) / sizeof(kFamilies[0]);
+  size_t family = next(&s) % (nf + 1);
+  if (family == nf) {
+    // v_mfma_ld_scale_b32 and a scaled f8f6f4 MFMA, every operand field
+    // random: the pair holds most of the crashes found so far
+    w[0] = 0xD3AC0000u | (w[0] & 0xFFFFu);
+    w[2] = (0xD3ADu + (uint32_t)(next(&s) % 2)) << 16 | (w[2] & 0xFFFFu);
+  } else {
+    w[0] =
+        (w[0] & (0xFFFFFFFFu >> kFamilies[family][1])) | kFamilies[family][0];
+  }
   switch (next(&s) % 4) {
   case 0: // SDWA, DPP and the other special 9-bit sources
     w[0] = (w[0] & ~0x1FFu) | (uint32_t)(0xF9 + next(&s) % 7);
