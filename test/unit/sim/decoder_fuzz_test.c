@@ -1,11 +1,12 @@
 // The decoder on instruction words built to reach LLVM's disassembler where
-// it has crashed (reserved SDWA selectors, f8f6f4 MFMAs with scalar sources,
-// v_madak_f16 with the literal 0xFF), far faster than sim_mutation_test's
-// load-and-launch: each word must decode or fail with a status. Words are
-// real instructions of the given code objects with one or two bytes changed,
-// and random words of every encoding family (with the special source values
-// 0xF9..0xFF and small literals LLVM treats apart). A batch of windows runs
-// in a child process, so a crash inside LLVM, which no sanitizer can turn
+// it has crashed (reserved SDWA selectors, f8f6f4 MFMAs with scalar or
+// literal sources, v_mfma_ld_scale_b32 with them, v_madak_f16 with the
+// literal 0xFF), far faster than sim_mutation_test's load-and-launch: each
+// word must decode or fail with a status. Words are real instructions of the
+// given code objects with one or two bytes changed, random words of every
+// encoding family (with the special source values 0xF9..0xFF and small
+// literals LLVM treats apart) and random scaled MFMA pairs. A batch of windows
+// runs in a child process, so a crash inside LLVM, which no sanitizer can turn
 // into a status, still names its word: the batch is replayed a window a
 // child and the crashing window printed.
 //
