@@ -567,13 +567,15 @@ static uq_status_t decode_locked(uq_sim_decoder_t *d, uint64_t pc,
                           "reserved field values in the instruction at 0x%llx",
                           (unsigned long long)pc);
   const char *unexecuted = uq_sim_f16_madmk_madak(d->image + pc);
-  size_t size = 8; // the f16 forms carry a literal
-  if (unexecuted)
+  size_t size;
+  if (unexecuted) {
     snprintf(text, sizeof(text), "%s", unexecuted);
-  else
+    size = 8; // the f16 forms carry a literal
+  } else {
     size =
         LLVMDisasmInstruction(d->disasm, d->image + pc, d->image_size + 16 - pc,
                               pc, text, sizeof(text));
+  }
   if (size == 0 || pc + size > d->image_size)
     return UQ_MAKE_STATUS(UQ_STATUS_DATA_LOSS,
                           "cannot decode the instruction at 0x%llx",

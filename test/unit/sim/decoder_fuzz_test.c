@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "codeobj/codeobj.h"
+#include "first_entry.h"
 #include "sim/internal.h"
 #include "tools/common/file_util.h"
 #include "uq_test.h"
@@ -153,12 +154,8 @@ static int add_object(const char *path, uint8_t **code, size_t *size) {
   }
   size_t image_size = 0;
   const uint8_t *image = uq_code_object_image(co, &image_size);
-  uint64_t lo = image_size;
-  for (size_t k = 0; k < uq_code_object_kernel_count(co); ++k) {
-    uint64_t e = uq_code_object_kernel_at(co, k)->entry_vaddr;
-    lo = e < lo ? e : lo;
-  }
-  lo &= ~(uint64_t)3;
+  uint64_t lo = uq_test_first_entry(co);
+  lo = (lo < image_size ? lo : image_size) & ~(uint64_t)3;
   uint8_t *grown = realloc(*code, *size + (image_size - lo));
   if (grown) {
     memcpy(grown + *size, image + lo, image_size - lo);

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "codeobj/codeobj.h"
+#include "first_entry.h"
 #include "sim/sim.h"
 #include "tools/common/file_util.h"
 #include "uq_test.h"
@@ -114,12 +115,8 @@ static void find_code(const uint8_t *file, size_t size, size_t *out_off,
   }
   size_t image_size = 0;
   const uint8_t *image = uq_code_object_image(co, &image_size);
-  uint64_t lo = UINT64_MAX;
-  for (size_t k = 0; k < uq_code_object_kernel_count(co); ++k) {
-    uint64_t e = uq_code_object_kernel_at(co, k)->entry_vaddr;
-    lo = e < lo ? e : lo;
-  }
-  if (lo + 32 <= image_size) {
+  uint64_t lo = uq_test_first_entry(co);
+  if (lo < image_size && lo + 32 <= image_size) {
     for (size_t off = 0; off + 32 <= size; off += 4) {
       if (memcmp(file + off, image + lo, 32) == 0) {
         size_t len = 0;
