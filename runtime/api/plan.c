@@ -86,6 +86,10 @@ struct uq_plan_s {
   int counted;
   uq_kernel_counters_t last_decode, last_reduce;
   uq_rt_store_t store; // uq_plan_store (plan_store.c)
+  // Held by the call in flight (run, run_varlen, store): a plan serves one
+  // call at a time (uqrt.h, "Threads").
+  pthread_mutex_t busy;
+  int busy_initialized;
 };
 
 #define INVALID(...) UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
@@ -277,10 +281,36 @@ static uq_status_t policy_for(const uq_plan_t *plan, uint32_t batch,
   return UQ_OK;
 }
 
+// A call takes the plan for its whole length. One that finds another call
+// in flight fails at once rather than waiting: two callers on one plan share
+// its workspace and kernel arguments, and on a GPU their kernels would race
+// even if the host calls took turns, so the caller has a bug to fix (a plan
+// per thread and stream), not a lock to wait on.
+static uq_status_t plan_enter(uq_plan_t *plan, const char *what) {
+  if (pthread_mutex_trylock(&plan->busy) == 0)
+    return UQ_OK;
+  return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
+                        "%s: the plan is in use by a call on another thread "
+                        "(a plan serves one call at a time: use a plan per "
+                        "thread and stream)",
+                        what);
+}
+
+static uq_status_t plan_leave(uq_plan_t *plan, uq_status_t status) {
+  pthread_mutex_unlock(&plan->busy);
+  return status;
+}
+
 void uq_plan_destroy(uq_plan_t *plan) {
   if (!plan)
     return;
   uq_context_t *context = plan->context;
+  if (plan->busy_initialized) {
+    // Waits for a call in flight on another thread to return.
+    pthread_mutex_lock(&plan->busy);
+    pthread_mutex_unlock(&plan->busy);
+    pthread_mutex_destroy(&plan->busy);
+  }
   uq_status_free(uq_context_free(context, plan->segm_out));
   uq_status_free(uq_context_free(context, plan->segm_max));
   uq_status_free(uq_context_free(context, plan->segm_sum));
@@ -565,11 +595,13 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
   // decode of its batch (4 x the decode's rows); longer queries take fewer
   // partitions (their tokens fill the device), one at least (max_num_tokens
   // rows).
-  if (c->max_query_len > 1) {
+  if (c->max_query_len > 1)
     rows *= c->max_query_len < 4 ? c->max_query_len : 4;
-    if (c->max_num_tokens > rows)
-      rows = c->max_num_tokens;
-  }
+  // A step of decodes may be padded to more rows than sequences (a CUDA
+  // graph's fixed token count): max_num_tokens bounds the rows whatever
+  // max_query_len is.
+  if (c->max_num_tokens > rows)
+    rows = c->max_num_tokens;
   plan->workspace_tokens = rows;
   plan->workspace_rows = rows * c->num_kv_heads;
   uint64_t entries = plan->workspace_rows * c->query_group;
@@ -639,6 +671,12 @@ uq_status_t uq_plan_create(uq_context_t *context,
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                           "out of memory for a plan");
   plan->context = context;
+  if (pthread_mutex_init(&plan->busy, NULL) != 0) {
+    uq_rt_free(&context->allocator, plan);
+    return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
+                          "cannot create the plan's mutex");
+  }
+  plan->busy_initialized = 1;
   uq_status_t status = plan_initialize(plan, config);
   if (status != UQ_OK) {
     uq_plan_destroy(plan);
@@ -1080,8 +1118,10 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
       .num_seqs = batch,
   };
   UQ_RETURN_IF_ERROR(policy_for(plan, batch, &run.policy), "launch policy");
-  return run_checked(plan, &run, batch, 1, query, kv_cache, block_tables,
-                     seq_lens, sinks, output, stream);
+  TRY(plan_enter(plan, "uq_plan_run"));
+  return plan_leave(plan, run_checked(plan, &run, batch, 1, query, kv_cache,
+                                      block_tables, seq_lens, sinks, output,
+                                      stream));
 }
 
 // The positions a block of `tokens` query tokens walks: its table row, or
@@ -1231,11 +1271,19 @@ uq_status_t uq_plan_run_varlen(uq_plan_t *plan, uint32_t num_seqs,
                          seq_lens, output));
   if (!query_start_loc)
     return INVALID("uq_plan_run_varlen: NULL query_start_loc");
+  // An empty step (no sequence, or no query token) within the plan's
+  // limits has no row to attend or write.
+  if ((num_seqs == 0 || num_tokens == 0) &&
+      num_seqs <= plan->config.max_batch &&
+      num_tokens <= plan->config.max_num_tokens)
+    return UQ_OK;
   run_launch_t run;
   TRY(varlen_launch(plan, num_seqs, num_tokens, max_query_len, &run));
   run.query_start_loc = query_start_loc;
-  return run_checked(plan, &run, num_tokens, max_query_len, query, kv_cache,
-                     block_tables, seq_lens, sinks, output, stream);
+  TRY(plan_enter(plan, "uq_plan_run_varlen"));
+  return plan_leave(plan, run_checked(plan, &run, num_tokens, max_query_len,
+                                      query, kv_cache, block_tables, seq_lens,
+                                      sinks, output, stream));
 }
 
 uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
@@ -1244,8 +1292,10 @@ uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
                           uq_device_ptr_t kv_cache, uq_stream_t *stream) {
   if (!plan)
     return INVALID("uq_plan_store: plan is null");
-  return uq_rt_store_run(plan->context, &plan->config, &plan->store, num_tokens,
-                         key, value, slot_mapping, kv_cache, stream);
+  TRY(plan_enter(plan, "uq_plan_store"));
+  return plan_leave(plan, uq_rt_store_run(plan->context, &plan->config,
+                                          &plan->store, num_tokens, key, value,
+                                          slot_mapping, kv_cache, stream));
 }
 
 uq_status_t uq_plan_last_store_counters(const uq_plan_t *plan,

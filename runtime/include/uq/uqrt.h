@@ -13,11 +13,17 @@
 // parameters, named out_x, and are zeroed first. The few functions that
 // cannot fail (initializers, names) return their value directly.
 //
-// Threads: a context is thread-safe (its backend is serialized by a mutex).
-// A plan is used by one stream / one thread at a time: its workspace and
-// kernel-argument buffers are shared by every run of that plan, so two runs
-// of one plan must not overlap (on HIP: on two streams). Use a plan per
-// stream.
+// Threads: a context is thread-safe (its backend is serialized by a mutex)
+// and any number of threads may make and run plans on it. A plan serves one
+// call at a time: its workspace and kernel-argument buffers are shared by
+// every run of that plan. A run or store that finds another call in flight on
+// the same plan fails with FAILED_PRECONDITION ("the plan is in use") and
+// touches nothing; uq_plan_destroy waits for a call in flight to return (a
+// call made after the destroy is the caller's bug). On a GPU a plan's
+// kernels are ordered only by the stream they were launched on, so runs of
+// one plan on two streams race on its workspace even when the host calls
+// take turns: use a plan per thread and per stream (or synchronize between
+// streams).
 #ifndef UQ_RUNTIME_INCLUDE_UQ_UQRT_H_
 #define UQ_RUNTIME_INCLUDE_UQ_UQRT_H_
 
@@ -57,8 +63,12 @@ extern "C" {
 //        uq_decode_problem_t.query_start_loc (likewise) and
 //        uq_reference_varlen_faithful; uq_variant_record_t.rows (records
 //        of 0.5 tables read it as 0: qg_max rows).
+//   0.7: a plan refuses a second call in flight (FAILED_PRECONDITION) and
+//        uq_plan_destroy waits for one; uq_plan_run_varlen with no sequence
+//        or no token is an empty step (OK, nothing written); a plan sizes
+//        its workspace for max_num_tokens rows whatever its max_query_len.
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 6
+#define UQRT_VERSION_MINOR 7
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -378,7 +388,10 @@ UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
 // the step (vLLM's attention metadata has both): they pick the kernels and
 // the grids, so a graph captured for a (num_seqs, num_tokens,
 // max_query_len) replays for any query_start_loc and seq_lens within
-// them. Nothing is allocated, nothing read back on a GPU backend: safe
+// them. An empty step (num_seqs or num_tokens 0, both within the plan's
+// limits) returns OK and writes nothing. Rows past query_start_loc[num_seqs]
+// (a step padded to a graph's token count) are not written. Nothing is
+// allocated, nothing read back on a GPU backend: safe
 // inside a HIP or CUDA graph capture. On the sim and host backends the
 // tables are read back and checked first: query_start_loc decreasing,
 // qsl[0] < 0, qsl[num_seqs] past num_tokens or a q_len over seq_len
