@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the C unit tests and the lit suite, in a normal build and
-# in an AddressSanitizer + UndefinedBehaviorSanitizer build.
+# Runs every test: the C unit tests, the Python tests and the lit suite, in a
+# normal build and in an AddressSanitizer + UndefinedBehaviorSanitizer build;
+# then the thread tests (runtime_threads_test) in a ThreadSanitizer build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -23,3 +24,13 @@ for config in release asan; do
   echo "== $config tests"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 done
+
+# ThreadSanitizer: libuqrt, the simulator module and the thread test only
+# (100 calls a thread: TSan runs them ~30x slower; any report fails it).
+echo "== tsan build (build-tsan)"
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DUQ_ENABLE_TSAN=ON >/dev/null
+cmake --build build-tsan -j "$jobs" --target runtime_threads_test uqrt_sim
+echo "== tsan tests"
+UQ_THREAD_CALLS=100 TSAN_OPTIONS="halt_on_error=1" \
+  ctest --test-dir build-tsan -R '^runtime_threads_test$' --output-on-failure

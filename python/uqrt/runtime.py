@@ -7,9 +7,17 @@ memory, and the host backend takes only pointers it allocated (it checks
 every run's buffers against its allocations). On GPU
 backends (hip, and cuda where the library has it) buffers are device
 pointers or __cuda_array_interface__ objects and nothing is copied.
+
+Threads: a Context may be shared by any number of threads. A Plan serves one
+call at a time: calls from several threads take turns on the plan's lock
+(libuqrt itself would refuse the second with FAILED_PRECONDITION), and
+close() waits for a call in flight. On a GPU a plan's kernels are ordered
+only by their stream: runs of one plan on two streams race on its
+workspace, so use a plan per stream (uqrt.UnifiedAttention does).
 """
 
 import ctypes
+import threading
 
 import numpy as np
 
@@ -52,6 +60,7 @@ class Context:
                                     ctypes.byref(handle)))
         self._handle = handle
         self._plans = []
+        self._plans_lock = threading.Lock()
         kind = ctypes.c_int()
         check(lib.uq_context_backend(handle, ctypes.byref(kind)))
         self.backend = _backend_name(kind.value)
@@ -66,10 +75,12 @@ class Context:
         return self._handle
 
     def close(self):
-        """Destroys the context and every plan made from it."""
-        for plan in self._plans:
+        """Destroys the context and every plan made from it (each after
+        its call in flight, if any)."""
+        with self._plans_lock:
+            plans, self._plans = self._plans, []
+        for plan in plans:
             plan.close()
-        self._plans = []
         if self._handle:
             lib.uq_context_destroy(self._handle)
             self._handle = None
@@ -186,7 +197,11 @@ class Plan:
         check(lib.uq_plan_create(context.handle, ctypes.byref(config),
                                  ctypes.byref(handle)))
         self._handle, self.context = handle, context
-        context._plans.append(self)
+        # Held for each call on the plan (and by close): libuqrt's plan
+        # serves one call at a time.
+        self._lock = threading.Lock()
+        with context._plans_lock:
+            context._plans.append(self)
         self.num_kv_heads, self.query_group = num_kv_heads, query_group
         self.num_query_heads = num_kv_heads * query_group
         self.head_dim, self.block_size = head_dim, block_size
@@ -205,9 +220,12 @@ class Plan:
                                min(max_batch * self.max_query_len, 1 << 24))
 
     def close(self):
-        if self._handle:
-            lib.uq_plan_destroy(self._handle)
-            self._handle = None
+        """Destroys the plan, after the call in flight on another thread
+        (if any) returns."""
+        with self._lock:
+            if self._handle:
+                lib.uq_plan_destroy(self._handle)
+                self._handle = None
 
     def __enter__(self):
         return self
@@ -221,10 +239,15 @@ class Plan:
             raise Error(StatusCode.FAILED_PRECONDITION, "plan is closed")
         return self._handle
 
+    def _query(self, fn, *args):
+        """check(fn(handle, *args)) under the plan's lock (close() waits)."""
+        with self._lock:
+            check(fn(self.handle, *args))
+
     @property
     def info(self):
         info = PlanInfo()
-        check(lib.uq_plan_query_info(self.handle, ctypes.byref(info)))
+        self._query(lib.uq_plan_query_info, ctypes.byref(info))
         return {"variant": info.variant.decode(),
                 "max_partitions": info.max_partitions,
                 "merge_max_partitions": info.merge_max_partitions,
@@ -235,15 +258,15 @@ class Plan:
     def launch_shape(self, batch):
         """(partitions, tile-groups per partition) of a run with `batch`."""
         p, t = ctypes.c_uint32(), ctypes.c_uint32()
-        check(lib.uq_plan_launch_shape(self.handle, batch, ctypes.byref(p),
-                                       ctypes.byref(t)))
+        self._query(lib.uq_plan_launch_shape, batch, ctypes.byref(p),
+                    ctypes.byref(t))
         return p.value, t.value
 
     def launch_walk(self, batch):
         """The walk of a run with `batch` (uq_plan_launch_walk): partitions,
         groups per partition, 16-token tiles per group."""
         w = LaunchWalk()
-        check(lib.uq_plan_launch_walk(self.handle, batch, ctypes.byref(w)))
+        self._query(lib.uq_plan_launch_walk, batch, ctypes.byref(w))
         return {"num_partitions": w.num_partitions,
                 "groups_per_partition": w.groups_per_partition,
                 "group_tiles": w.group_tiles}
@@ -252,14 +275,14 @@ class Plan:
         """The simulator's counters of the last store launch."""
         self._need_store()
         c = KernelCounters()
-        check(lib.uq_plan_last_store_counters(self.handle, ctypes.byref(c)))
+        self._query(lib.uq_plan_last_store_counters, ctypes.byref(c))
         return _counters(c)
 
     def last_counters(self):
         """The simulator's counters of the last run: (decode, reduce)."""
         d, r = KernelCounters(), KernelCounters()
-        check(lib.uq_plan_last_counters(self.handle, ctypes.byref(d),
-                                        ctypes.byref(r)))
+        self._query(lib.uq_plan_last_counters, ctypes.byref(d),
+                    ctypes.byref(r))
         return _counters(d), _counters(r)
 
     # ---- buffers -----------------------------------------------------------
@@ -281,18 +304,22 @@ class Plan:
                 self.padded_slot)
 
     def _call(self, fn, buffers, writes, stream):
-        """Calls fn(*addresses, stream) with buffers staged as the backend
-        needs; `writes` marks the buffers the call writes."""
-        if not self._on_host():
-            check(fn(*[b.address for b in buffers], stream))
-            return
-        staging = _Staging(self.context)
-        try:
-            addresses = [staging.put(b, w) for b, w in zip(buffers, writes)]
-            check(fn(*addresses, stream))
-            staging.copy_back()
-        finally:
-            staging.free()
+        """Calls fn(handle, *addresses, stream) under the plan's lock with
+        buffers staged as the backend needs; `writes` marks the buffers the
+        call writes."""
+        with self._lock:
+            handle = self.handle  # after the lock: close() cannot intervene
+            if not self._on_host():
+                check(fn(handle, *[b.address for b in buffers], stream))
+                return
+            staging = _Staging(self.context)
+            try:
+                addresses = [staging.put(b, w)
+                             for b, w in zip(buffers, writes)]
+                check(fn(handle, *addresses, stream))
+                staging.copy_back()
+            finally:
+                staging.free()
 
     # ---- decode ------------------------------------------------------------
 
@@ -318,9 +345,8 @@ class Plan:
         batch, inputs, out = self._decode_buffers(query, kv_cache,
                                                   block_tables, seq_lens,
                                                   output, batch)
-        handle = self.handle
-        self._call(lambda q, c, t, l, o, s: lib.uq_plan_run(
-            handle, batch, q, c, t, l, o, s), inputs + [out],
+        self._call(lambda h, q, c, t, l, o, s: lib.uq_plan_run(
+            h, batch, q, c, t, l, o, s), inputs + [out],
             [False] * 4 + [True], stream)
 
     def run_with_sinks(self, query, kv_cache, block_tables, seq_lens, sinks,
@@ -330,9 +356,8 @@ class Plan:
                                                   block_tables, seq_lens,
                                                   output, batch)
         sink = self._buffer(sinks, "sinks", "f32", (self.num_query_heads,))
-        handle = self.handle
-        self._call(lambda q, c, t, l, k, o, s: lib.uq_plan_run_with_sinks(
-            handle, batch, q, c, t, l, k, o, s), inputs + [sink, out],
+        self._call(lambda h, q, c, t, l, k, o, s: lib.uq_plan_run_with_sinks(
+            h, batch, q, c, t, l, k, o, s), inputs + [sink, out],
             [False] * 5 + [True], stream)
 
     # ---- varlen ------------------------------------------------------------
@@ -348,8 +373,8 @@ class Plan:
         (uq_plan_varlen_shape): variant, block_tokens, num_blocks, walk."""
         self._need_varlen()
         v = VarlenShape()
-        check(lib.uq_plan_varlen_shape(self.handle, num_seqs, num_tokens,
-                                       max_query_len, ctypes.byref(v)))
+        self._query(lib.uq_plan_varlen_shape, num_seqs, num_tokens,
+                    max_query_len, ctypes.byref(v))
         w = v.walk
         return {"variant": v.variant.decode(), "block_tokens": v.block_tokens,
                 "num_blocks": v.num_blocks,
@@ -400,14 +425,13 @@ class Plan:
                 if sinks is not None else None)
         out = self._buffer(output, "output", "bf16", (t, hq, d),
                            (*self.output_strides, 1), writable=True)
-        handle = self.handle
         if sink is None:
-            self._call(lambda q, c, b, l, s0, o, s: lib.uq_plan_run_varlen(
-                handle, num_seqs, t, max_query_len, q, c, b, l, s0, 0, o, s),
+            self._call(lambda h, q, c, b, l, s0, o, s: lib.uq_plan_run_varlen(
+                h, num_seqs, t, max_query_len, q, c, b, l, s0, 0, o, s),
                 buffers + [out], [False] * 5 + [True], stream)
         else:
-            self._call(lambda q, c, b, l, s0, k, o, s: lib.uq_plan_run_varlen(
-                handle, num_seqs, t, max_query_len, q, c, b, l, s0, k, o, s),
+            self._call(lambda h, q, c, b, l, s0, k, o, s: lib.uq_plan_run_varlen(
+                h, num_seqs, t, max_query_len, q, c, b, l, s0, k, o, s),
                 buffers + [sink, out], [False] * 6 + [True], stream)
 
     # ---- store -------------------------------------------------------------
@@ -440,6 +464,5 @@ class Plan:
         ]
         if t == 0:
             return
-        handle = self.handle
-        self._call(lambda k, v, m, c, s: lib.uq_plan_store(
-            handle, t, k, v, m, c, s), buffers, [False] * 3 + [True], stream)
+        self._call(lambda h, k, v, m, c, s: lib.uq_plan_store(
+            h, t, k, v, m, c, s), buffers, [False] * 3 + [True], stream)

@@ -20,16 +20,30 @@ None, sliding_window an int (None or 0: none); key and value [T, Hk, D],
 slot_mapping int64 [T].
 
 A call finds the plan of its shape (head counts, head dim, cache geometry,
-strides, softmax scale, window) and makes one the first time, sized for at
-least that call's sequences, tokens and longest query (growing by powers
-of two). Making a plan allocates device memory: warm every shape up, with
-the largest counts it will see, before capturing CUDA graphs; a captured
-call then only launches.
+strides, softmax scale, window) and stream, and makes one the first time,
+sized for at least that call's sequences, tokens and longest query
+(growing by powers of two, capped at libuqrt's limits). Making a plan
+allocates device memory: warm every shape up on the stream you will
+capture on, with the largest counts it will see, before capturing CUDA
+graphs; a captured call then only launches (a call that would have to make
+a plan while its stream captures raises instead).
+
+Threads and streams: any number of Python threads may share an instance
+(or the module's default one) and call it at once. Each (shape, stream)
+has its own plan, so kernels on two CUDA streams never share a workspace;
+calls on one stream (and every call on the host and sim backends, which
+have no streams) take turns on that plan's lock. A plan outgrown while
+another thread runs it is closed when that run returns. An empty step
+(no query token or no sequence) returns at once.
 """
+
+import math
+import numbers
+import threading
 
 import numpy as np
 
-from ._status import invalid
+from ._status import Error, StatusCode, invalid
 from .runtime import Context
 
 try:  # optional: numpy arrays serve the host and sim backends without it
@@ -77,27 +91,83 @@ def _dims(x, name, count):
     return tuple(int(e) for e in shape)
 
 
-def _grow(have, need):
+# libuqrt's limits on a plan's sizes (uq_decode_config_t): a plan grows
+# by powers of two up to these, never past them.
+_MAX_BATCH = 65535
+_MAX_TOKENS = 1 << 24
+_MAX_QUERY_LEN = 65536
+_LIMITS = (_MAX_BATCH, _MAX_TOKENS, _MAX_QUERY_LEN)
+
+
+def _grow(have, need, top):
     """The capacity to make a plan with: `need` rounded up to a power of two
-    (so a growing batch remakes its plan O(log) times), at least `have`."""
+    (so a growing batch remakes its plan O(log) times) and capped at `top`
+    (libuqrt names a `need` past it), at least `have`."""
     size = 1
     while size < need:
         size *= 2
-    return max(size, have)
+    return max(min(size, max(top, need)), have)
+
+
+def _integer(value, name, low, allow_none=False):
+    """`value` as an int >= low: Python and numpy integers only (no bools,
+    floats or strings, which would convert silently)."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (numbers.Integral, np.integer)):
+        raise invalid(f"{name} must be an int, got {value!r}")
+    if value < low:
+        raise invalid(f"{name} must be >= {low}, got {value}")
+    return int(value)
+
+
+def _scale(value):
+    """The softmax scale: a finite real > 0, or None for 1/sqrt(head_dim)
+    (libuqrt's 0)."""
+    if value is None:
+        return 0.0
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (numbers.Real, np.floating, np.integer)):
+        raise invalid(f"scale must be a real number > 0 or None "
+                      f"(1/sqrt(head_dim)), got {value!r}")
+    value = float(value)
+    if not math.isfinite(value) or value <= 0.0:
+        raise invalid(f"scale must be finite and > 0 (None: 1/sqrt(head_dim)),"
+                      f" got {value!r}")
+    return value
+
+
+def _capturing(x):
+    return (_is_torch(x) and x.is_cuda and
+            torch.cuda.is_current_stream_capturing())
+
+
+class _Entry:
+    """A plan of the serving layer, the sizes it was made for, the calls
+    using it now, and whether a larger plan has replaced it."""
+
+    def __init__(self, plan, size):
+        self.plan, self.size, self.users, self.retired = plan, size, 0, False
 
 
 class UnifiedAttention:
-    """Plans for vLLM-shaped calls on one context, made on first use."""
+    """Plans for vLLM-shaped calls on one context, made on first use; safe
+    to share between threads (see the module's docstring)."""
 
     def __init__(self, backend="auto", context=None):
         self.context = context if context is not None else Context(backend)
         self._owns_context = context is None
-        self._plans = {}  # shape key -> (plan, (batch, tokens, query len))
+        self._plans = {}  # (shape key, stream) -> _Entry
+        self._lock = threading.Lock()
 
     def close(self):
-        for plan, _ in self._plans.values():
-            plan.close()
-        self._plans = {}
+        """Closes every plan (each after its call in flight) and the context
+        if this instance made it."""
+        with self._lock:
+            entries, self._plans = list(self._plans.values()), {}
+        for entry in entries:
+            entry.plan.close()
         if self._owns_context:
             self.context.close()
 
@@ -107,65 +177,100 @@ class UnifiedAttention:
     def __exit__(self, *exc):
         self.close()
 
-    def _plan(self, key, config, need):
-        """The plan of `key`, remade when `need` (batch, tokens, query len)
-        passes what it was made for."""
-        plan, have = self._plans.get(key, (None, (0, 0, 0)))
-        if plan is not None and all(n <= h for n, h in zip(need, have)):
-            return plan
-        size = tuple(_grow(h, n) for h, n in zip(have, need))
-        new = self.context.plan(max_batch=size[0], max_num_tokens=size[1],
-                                max_query_len=size[2],
-                                max_store_tokens=size[1], **config)
-        if plan is not None:
-            plan.close()
-        self._plans[key] = (new, size)
-        return new
+    def _acquire(self, key, config, need, probe):
+        """The entry of `key`, remade when `need` (batch, tokens, query len)
+        passes what it was made for, counted as in use until _release."""
+        with self._lock:
+            entry = self._plans.get(key)
+            if entry is None or any(n > h for n, h in zip(need, entry.size)):
+                if _capturing(probe):
+                    raise Error(StatusCode.FAILED_PRECONDITION,
+                                "no plan of this shape and size on the "
+                                "capturing stream, and making one allocates:"
+                                " run the call once on that stream, with "
+                                "the largest counts it will see, before "
+                                "capture")
+                have = entry.size if entry else (0, 0, 0)
+                size = tuple(_grow(h, n, top)
+                             for h, n, top in zip(have, need, _LIMITS))
+                plan = self.context.plan(max_batch=size[0],
+                                         max_num_tokens=size[1],
+                                         max_query_len=size[2],
+                                         max_store_tokens=size[1], **config)
+                if entry is not None:
+                    entry.retired = True
+                    if entry.users == 0:
+                        entry.plan.close()
+                entry = self._plans[key] = _Entry(plan, size)
+            entry.users += 1
+            return entry
+
+    def _release(self, entry):
+        with self._lock:
+            entry.users -= 1
+            close = entry.retired and entry.users == 0
+        if close:
+            entry.plan.close()
 
     def __call__(self, query, kv_cache, block_table, seq_lens, query_start_loc,
                  scale, output=None, max_query_len=None, max_seq_len=None,
                  sinks=None, sliding_window=None):
         """Varlen attention over the cache for every sequence's new query
         tokens (uq_plan_run_varlen); returns `output` (made like `query`
-        when None). max_query_len (vLLM's host-side longest q_len) picks
-        the kernels: None takes the longest of a numpy query_start_loc, or
-        the token count on a GPU. max_seq_len is accepted and unused: the
-        kernels' walk follows the block table's width, so a graph captured
-        once serves every length."""
+        when None). scale: the softmax scale, a real > 0, or None for
+        1/sqrt(head_dim). max_query_len (vLLM's host-side longest q_len)
+        picks the kernels: None takes the longest of a numpy
+        query_start_loc, or the token count on a GPU. max_seq_len is
+        accepted and unused: the kernels' walk follows the block table's
+        width, so a graph captured once serves every length. sliding_window:
+        an int, None or 0 for none."""
         del max_seq_len  # the block table's width sizes the walk
         t, hq, d = _dims(query, "query", 3)
         num_blocks, block_size, hk, padded_slot = _dims(kv_cache, "kv_cache",
                                                         4)
         b, max_blocks = _dims(block_table, "block_table", 2)
+        scale = _scale(scale)
+        window = _integer(sliding_window, "sliding_window", 0,
+                          allow_none=True) or 0
+        max_query_len = _integer(max_query_len, "max_query_len", 0,
+                                 allow_none=True)
         if hk < 1 or hq % hk:
             raise invalid(f"query heads {hq} are not a multiple of the "
                           f"cache's {hk} kv heads")
         if output is None:
             output = (torch.empty_like(query) if _is_torch(query) else
                       np.empty_like(query))
-        window = int(sliding_window) if sliding_window else 0
-        qs, os_ = _element_strides(query), _element_strides(output)
-        if qs[2] != 1 or os_[2] != 1:
-            raise invalid("query and output need a contiguous head dim")
-        config = dict(num_kv_heads=hk, query_group=hq // hk, head_dim=d,
-                      block_size=block_size, padded_slot=padded_slot,
-                      num_blocks=num_blocks, max_blocks_per_seq=max_blocks,
-                      softmax_scale=float(scale), sliding_window=window,
-                      query_strides=qs[:2], output_strides=os_[:2])
-        key = ("attention",) + tuple(sorted(config.items()))
+        if t == 0 or b == 0:
+            return output  # an empty step: no row to attend or write
         qsl = _arg(query_start_loc)
         if max_query_len is None:
             if isinstance(qsl, np.ndarray) and qsl.size >= 2:
                 max_query_len = int(np.diff(qsl.astype(np.int64)).max())
             else:
                 max_query_len = t
-        max_query_len = max(1, int(max_query_len))
-        plan = self._plan(key, config, (b, t, max_query_len))
-        plan.run_varlen(_arg(query), _arg(kv_cache), _arg(block_table),
-                        _arg(seq_lens), qsl, _arg(output),
-                        sinks=_arg(sinks) if sinks is not None else None,
-                        num_seqs=b, num_tokens=t,
-                        max_query_len=max_query_len, stream=_stream(query))
+        if max_query_len < 1:
+            raise invalid(f"max_query_len must be >= 1 for a step of {t} "
+                          f"tokens, got {max_query_len}")
+        qs, os_ = _element_strides(query), _element_strides(output)
+        if qs[2] != 1 or os_[2] != 1:
+            raise invalid("query and output need a contiguous head dim")
+        stream = _stream(query)
+        config = dict(num_kv_heads=hk, query_group=hq // hk, head_dim=d,
+                      block_size=block_size, padded_slot=padded_slot,
+                      num_blocks=num_blocks, max_blocks_per_seq=max_blocks,
+                      softmax_scale=scale, sliding_window=window,
+                      query_strides=qs[:2], output_strides=os_[:2])
+        key = ("attention", stream) + tuple(sorted(config.items()))
+        entry = self._acquire(key, config, (b, t, max_query_len), query)
+        try:
+            entry.plan.run_varlen(
+                _arg(query), _arg(kv_cache), _arg(block_table),
+                _arg(seq_lens), qsl, _arg(output),
+                sinks=_arg(sinks) if sinks is not None else None,
+                num_seqs=b, num_tokens=t, max_query_len=max_query_len,
+                stream=stream)
+        finally:
+            self._release(entry)
         return output
 
     def store(self, key, value, kv_cache, slot_mapping):
@@ -176,32 +281,41 @@ class UnifiedAttention:
                                                               "kv_cache", 4)
         if cache_hk != hk:
             raise invalid(f"key has {hk} kv heads, the cache {cache_hk}")
+        if t == 0:
+            return  # nothing to store
         ks, vs = _element_strides(key), _element_strides(value)
+        stream = _stream(key)
         config = dict(num_kv_heads=hk, query_group=1, head_dim=d,
                       block_size=block_size, padded_slot=padded_slot,
                       num_blocks=num_blocks, max_blocks_per_seq=1,
                       key_strides=ks[:2], value_strides=vs[:2])
-        plan = self._plan(("store",) + tuple(sorted(config.items())), config,
-                          (1, max(t, 1), 1))
-        plan.store(_arg(key), _arg(value), _arg(slot_mapping), _arg(kv_cache),
-                   num_tokens=t, stream=_stream(key))
+        entry = self._acquire(("store", stream) + tuple(sorted(config.items())),
+                              config, (1, t, 1), key)
+        try:
+            entry.plan.store(_arg(key), _arg(value), _arg(slot_mapping),
+                             _arg(kv_cache), num_tokens=t, stream=stream)
+        finally:
+            self._release(entry)
 
 
 _default = None
+_default_lock = threading.Lock()
 
 
 def _instance():
     global _default
-    if _default is None:
-        _default = UnifiedAttention()
-    return _default
+    with _default_lock:
+        if _default is None:
+            _default = UnifiedAttention()
+        return _default
 
 
 def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
                                  query_start_loc, scale, output=None,
                                  max_query_len=None, max_seq_len=None,
                                  sinks=None, sliding_window=None):
-    """UnifiedAttention.__call__ on the default instance (auto backend)."""
+    """UnifiedAttention.__call__ on the default instance (auto backend),
+    shared by every thread of the process."""
     return _instance()(query, kv_cache, block_table, seq_lens,
                        query_start_loc, scale, output, max_query_len,
                        max_seq_len, sinks, sliding_window)

@@ -1119,9 +1119,9 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
   };
   UQ_RETURN_IF_ERROR(policy_for(plan, batch, &run.policy), "launch policy");
   TRY(plan_enter(plan, "uq_plan_run"));
-  return plan_leave(plan, run_checked(plan, &run, batch, 1, query, kv_cache,
-                                      block_tables, seq_lens, sinks, output,
-                                      stream));
+  return plan_leave(plan,
+                    run_checked(plan, &run, batch, 1, query, kv_cache,
+                                block_tables, seq_lens, sinks, output, stream));
 }
 
 // The positions a block of `tokens` query tokens walks: its table row, or

@@ -6,7 +6,8 @@ H100/H200 by scripts/cuda-test.sh; skips, exit 77, without torch or a GPU):
 - uqrt.ultraquant_unified_attention over a mixed step (decodes, a verify
   chunk, a first chunk, a long chunk) with sinks, a sliding window and a
   softmax scale, against the exact causal reference (uqrt's host oracle);
-- both captured in torch.cuda.graph and replayed on new query, K and V
+- both captured in torch.cuda.graph (on the stream they were warmed up
+  on) and replayed on new query, K and V
   contents and new sequence lengths within the captured shapes: the replays
   must match the oracle too (no host read, no allocation in a run).
 
@@ -133,8 +134,13 @@ def main():
             query_start_loc=step_host.qsl)
         return want_cache, want
 
-    # Eager, on torch's current stream (this warms the plans up too).
-    serve()
+    # Eager, on the stream the graph is captured on: the serving layer keeps
+    # a plan per (shape, stream), so this warms up the plans the capture
+    # uses (vLLM runs and captures on one stream likewise).
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        serve()
     torch.cuda.synchronize()
     want_cache, want = oracle(step, host_cache)
     got_cache = cache.cpu().numpy()
@@ -149,7 +155,7 @@ def main():
     # contents, other lengths (one more token of context each).
     cache.copy_(to_torch(host_cache))
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    with torch.cuda.graph(graph, stream=stream):
         serve()
     for replay in range(2):
         cached2 = [c + replay + 1 for c in cached]
