@@ -1,7 +1,7 @@
 // UltraQuant decode (FP4 K/V with UE8M0 group scales), the partition reduce
 // and the cache store (@uq_store: new tokens' K and V encoded into their
-// slots, byte for byte as the host encoder), for gfx950. See DESIGN.md
-// "Kernel facts from the seeds".
+// slots, byte for byte as the host encoder), for gfx950. See docs/design.md,
+// "gfx950 kernels" and "gfx950 hardware facts".
 //
 // This file is the source: each algorithm step is one func.func helper inside
 // its gpu.module (inlined and erased by uq-inline), and every loop over

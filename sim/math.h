@@ -111,7 +111,7 @@ uint16_t uq_sim_f32_to_bf16_rne(float x);
 // that test is the caller's.
 int uq_sim_ds_swizzle_src_lane(uint32_t offset16, int lane);
 // ds_read_b64_tr_b16: `raw[l]` is the 8 bytes lane l read from its address;
-// writes what lane l ends up holding (DESIGN.md, "ds_read_b64_tr_b16").
+// writes what lane l ends up holding (docs/design.md, "ds_read_b64_tr_b16").
 // out must not alias raw.
 void uq_sim_ds_read_b64_tr_b16(const uint64_t raw[64], uint64_t out[64]);
 

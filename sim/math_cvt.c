@@ -155,8 +155,8 @@ static uint16_t double_to_bf16_rne(double v) {
 }
 
 // The bf16 bits of the 16 FP4 E2M1 codes: 0, 0.5, 1, 1.5, 2, 3, 4, 6 and
-// their negatives (the levels of DESIGN.md's format table; the unit test
-// checks every code at every scale against an independent decoder).
+// their negatives (the levels of docs/design.md, "FP4 E2M1 codes"; the unit
+// test checks every code at every scale against an independent decoder).
 static const uint16_t kFp4Bf16[16] = {
     0x0000, 0x3F00, 0x3F80, 0x3FC0, 0x4000, 0x4040, 0x4080, 0x40C0,
     0x8000, 0xBF00, 0xBF80, 0xBFC0, 0xC000, 0xC040, 0xC080, 0xC0C0};

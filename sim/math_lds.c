@@ -55,9 +55,9 @@ int uq_sim_ds_swizzle_src_lane(uint32_t offset16, int lane) {
 
 // Per 16-lane group, the 16 lanes x 4 halfwords read from LDS are
 // transposed: lane j's halfword i is halfword (j & 3) of what lane
-// 4 * i + (j >> 2) of the same group read (DESIGN.md; the seed reads row
-// l >> 2, columns 4 * (l & 3).. of a row-major tile so that lane j ends up
-// with column j of rows 0..3).
+// 4 * i + (j >> 2) of the same group read (docs/design.md,
+// "ds_read_b64_tr_b16"; the seed reads row l >> 2, columns 4 * (l & 3).. of
+// a row-major tile so that lane j ends up with column j of rows 0..3).
 void uq_sim_ds_read_b64_tr_b16(const uint64_t raw[64], uint64_t out[64]) {
   // Lanes 4q..4q+3 of a group transpose the 4x4 halfwords of the words
   // lanes q, 4 + q, 8 + q, 12 + q read: constant shifts only.

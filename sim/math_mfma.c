@@ -400,7 +400,8 @@ enum { DOT_INT32, DOT_DOUBLE, DOT_WIDE };
 // The K index of element t (0..31) of lane group g (lane >> 4). FP4 and FP6
 // operands hold K in [32g, 32g + 32) contiguously; FP8 operands hold
 // K in [16g, 16g + 16) in bytes 0-15 and K in [64 + 16g, 80 + 16g) in bytes
-// 16-31 (ISA guide, "Dense Matrix Layouts: 8-bit and Smaller"; DESIGN.md).
+// 16-31 (ISA guide, "Dense Matrix Layouts: 8-bit and Smaller";
+// docs/design.md, "Scaled MFMA K order").
 static int element_k(int bits, int g, int t) {
   if (bits == 8)
     return t < 16 ? 16 * g + t : 64 + 16 * g + (t - 16);

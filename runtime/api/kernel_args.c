@@ -1,6 +1,7 @@
 // Kernel-argument layouts: the code object's AMDHSA metadata checked against
 // kernel_abi.h, so the runtime never trusts a second hand-written copy of
-// the offsets (DESIGN.md decision 4).
+// the offsets (docs/design.md, "Kernel arguments from code-object
+// metadata").
 #include "runtime/api/internal.h"
 
 #include <string.h>

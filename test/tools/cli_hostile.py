@@ -4,7 +4,7 @@
 Each row runs one tool on one bad input and asserts the exact exit code, a
 fragment of the one-line error on stderr, that stderr is that one line, and
 that no sanitizer spoke. Run by ctest in the release and the ASan/UBSan
-builds (the tools of each build); README "Reliability" lists the rows.
+builds (the tools of each build); docs/reliability.md lists the rows.
 
 usage: cli_hostile.py --uq-run PATH --uq-compile PATH --uq-opt PATH
                       --uq-sim PATH --uq-bench-cuda PATH --source-dir SRC

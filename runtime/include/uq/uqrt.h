@@ -1,6 +1,8 @@
 // libuqrt: the public C API a server links to run UltraQuant 4-bit KV-cache
-// decode attention (head dims 64, 128, 256) on a gfx950 GPU through HIP, on the
-// gfx950 simulator, or on the host reference.
+// attention (decode and varlen steps, the cache store; head dims 64, 128,
+// 256) on a gfx950 GPU through HIP, on the gfx950 simulator, on an H100/H200
+// through the CUDA driver, or on the host reference. docs/runtime.md is the
+// guide.
 //
 // Usage:
 //   uq_context_t *ctx; uq_context_create(NULL, &ctx);          // auto backend

@@ -2,7 +2,7 @@
 // domain is small), rotation, qperm, the group encoder and the cache writer.
 // Oracles are written independently of the library: bit-field decoders,
 // brute-force nearest-value searches in float64, the explicit Hadamard matrix
-// and the scaled MFMA's K-order table from DESIGN.md.
+// and the scaled MFMA's K order (docs/design.md, "Scaled MFMA K order").
 #include "uq/format.h"
 
 #include <float.h>
@@ -581,7 +581,7 @@ static int test_qperm(void) {
     seen[p]++;
     UQ_EXPECT_EQ_INT(uq_qperm_src(p), d);
     UQ_EXPECT_EQ_INT(uq_qperm_dest(uq_qperm_src(d)), d);
-    // DESIGN.md's K-order of the scaled MFMA: within one 128-wide issue,
+    // docs/design.md, "Scaled MFMA K order": within one 128-wide issue,
     // group g's element s sits at 32*(s>>4) + 64*(g%2) + 16*(g/2) + (s&15).
     unsigned issue = d >> 7, g = (d >> 5) & 3, s = d & 31;
     unsigned want =

@@ -1,6 +1,7 @@
-// The end-to-end matrix of DESIGN.md through the public API on the sim
-// backend: the embedded code objects run on the simulator and are compared
-// with the host kernel-faithful reference (tolerance in e2e_case.h).
+// The end-to-end matrix (docs/design.md, "Testing") through the public API
+// on the sim backend: the embedded code objects run on the simulator and are
+// compared with the host kernel-faithful reference (tolerance in
+// e2e_case.h).
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>

@@ -2,7 +2,7 @@
 // input, each asserting the exact status code and a fragment of the
 // message. Plan configs, run-time tables and pointers, the host encoder,
 // references and policy, and sim device memory. ctest runs it in the
-// release and the ASan/UBSan builds; README "Reliability" lists the rows.
+// release and the ASan/UBSan builds; docs/reliability.md lists the rows.
 // The CLI rows are test/tools/cli_hostile.py.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 #include <float.h>

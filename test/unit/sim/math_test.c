@@ -85,7 +85,7 @@ static double ref_value(int fmt, unsigned code) {
   return ref_minifloat(code, kFmtE[fmt], kFmtM[fmt], kFmtBias[fmt]);
 }
 
-// FP4 E2M1 levels as DESIGN.md lists them.
+// FP4 E2M1 levels as docs/design.md, "FP4 E2M1 codes", lists them.
 static const double kFp4Levels[8] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};
 static double ref_fp4(unsigned code) {
   double v = kFp4Levels[code & 7];
@@ -764,10 +764,10 @@ static void put_bits(uint32_t regs[8], int pos, int bits, unsigned value) {
 }
 
 // Packs a 16 x 128 operand (A rows or B columns) of format `fmt` codes into
-// 64 lanes as DESIGN.md's hardware-validated map says: row = lane & 15,
-// lane group g = lane >> 4. FP4 (and FP6, per the ISA table): element t of
-// the group is K = 32g + t. FP8: bytes 0-15 are K = 16g + t, bytes 16-31 are
-// K = 64 + 16g + (t - 16).
+// 64 lanes as the hardware-validated map of docs/design.md, "Scaled MFMA K
+// order", says: row = lane & 15, lane group g = lane >> 4. FP4 (and FP6, per
+// the ISA table): element t of the group is K = 32g + t. FP8: bytes 0-15 are
+// K = 16g + t, bytes 16-31 are K = 64 + 16g + (t - 16).
 static void pack_f8f6f4(int fmt, const unsigned codes[16][128],
                         uint32_t x[64][8]) {
   memset(x, 0, sizeof(uint32_t) * 64 * 8);

@@ -714,8 +714,8 @@ static int test_mfma_bf16_32x32(void) {
   return 0;
 }
 
-// The K index of byte/nibble t of lane group j for a format (DESIGN.md and
-// the CDNA4 ISA guide's operand tables).
+// The K index of byte/nibble t of lane group j for a format (docs/design.md,
+// "Scaled MFMA K order", and the CDNA4 ISA guide's operand tables).
 static int k_of(int fmt, int j, int t) {
   if (fmt == 4)
     return 32 * j + t;
