@@ -79,9 +79,17 @@ endif()
 
 add_library(uqrt SHARED
   api/context.c
-  api/kernel_args.c
-  api/plan.c
-  api/plan_store.c
+  plan/checks.c
+  plan/config.c
+  plan/create.c
+  plan/kernel_args.c
+  plan/launch.c
+  plan/launch_policy.c
+  plan/launch_traits.c
+  plan/run.c
+  plan/store.c
+  plan/variants.c
+  plan/workspace.c
   ${_uqrt_hip_sources}
   ${_uqrt_cuda_sources}
   api/sim_loader.c
@@ -90,6 +98,7 @@ add_library(uqrt SHARED
   "${UQRT_EMBEDDED_C}")
 target_include_directories(uqrt
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/runtime/include>
+         $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/base/include>
          $<INSTALL_INTERFACE:include>
   PRIVATE ${PROJECT_SOURCE_DIR})
 if(UQ_HIP_INCLUDE_DIR AND UQ_ENABLE_HIP)
@@ -100,6 +109,7 @@ target_link_libraries(uqrt PRIVATE ${_uqrt_deps} Threads::Threads ${CMAKE_DL_LIB
 # The host API (uq/format.h, reference.h, policy.h) is exported whole, not
 # only the parts the backends happen to call: its objects go in entire.
 target_sources(uqrt PRIVATE $<TARGET_OBJECTS:uq_format>
+                            $<TARGET_OBJECTS:uq_policy>
                             $<TARGET_OBJECTS:uq_reference>)
 # Only the public API leaves the library.
 set_target_properties(uqrt PROPERTIES
@@ -138,7 +148,7 @@ install(TARGETS uqrt_sim COMPONENT uqrt_sim
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/uqrt.h
-  ${PROJECT_SOURCE_DIR}/runtime/include/uq/status.h
+  ${PROJECT_SOURCE_DIR}/base/include/uq/status.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/format.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/reference.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/policy.h

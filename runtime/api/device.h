@@ -1,6 +1,7 @@
-// The backend interface of libuqrt: one vtable that HIP, the simulator and
-// the host reference implement, so the plan code and one test suite cover
-// all three.
+// The backend interface of libuqrt: one vtable that HIP, CUDA, the simulator
+// and the host reference implement, so the plan code and one test suite
+// cover all four. The plan asks what a device can do (launch code objects,
+// see into its memory, count instructions), never which backend it is.
 #ifndef UQ_RUNTIME_API_DEVICE_H_
 #define UQ_RUNTIME_API_DEVICE_H_
 
@@ -8,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "runtime/host_backend/host_decode.h"
+#include "uq/format.h"
 #include "uq/uqrt.h"
 
 #ifdef __cplusplus
@@ -40,6 +43,18 @@ typedef struct uq_rt_launch_s {
   // (uq_sim_launch_t.loop_trips). 0: unknown (the simulator's default caps).
   uint64_t loop_trips;
 } uq_rt_launch_t;
+
+// A cache store in device addresses, for a device that encodes itself
+// (run_store): the layout, the cache and the tokens' K, V and slots.
+typedef struct uq_rt_store_args_s {
+  uq_cache_layout_t layout;
+  uq_device_ptr_t kv_cache;
+  size_t cache_bytes;
+  uq_device_ptr_t key, value, slot_mapping;
+  int64_t key_stride_token, key_stride_head;
+  int64_t value_stride_token, value_stride_head;
+  uint32_t num_tokens;
+} uq_rt_store_args_t;
 
 typedef struct uq_rt_device_vtable_s {
   void (*destroy)(uq_rt_device_t *device);
@@ -87,6 +102,14 @@ typedef struct uq_rt_device_vtable_s {
   // whose pointers the runtime cannot see into.
   uq_status_t (*check_range)(uq_rt_device_t *device, uint64_t address,
                              uint64_t size);
+  // Nonzero when launches report the simulator's instruction counters.
+  int counts_instructions;
+  // A device that launches no code objects (launch NULL: the host
+  // reference) computes a run's decode and a store itself, on its memory.
+  uq_status_t (*run_decode)(uq_rt_device_t *device,
+                            const uq_host_decode_args_t *args);
+  uq_status_t (*run_store)(uq_rt_device_t *device,
+                           const uq_rt_store_args_t *args);
 } uq_rt_device_vtable_t;
 
 struct uq_rt_device_s {

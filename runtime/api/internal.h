@@ -37,12 +37,19 @@ static inline uint32_t uq_rt_record_rows(const uq_variant_record_t *r) {
   return r->rows ? r->rows : r->qg_max;
 }
 
-// A GPU backend (hip, cuda) keeps a run's tables on the device: the plan
-// never reads them back to check them (a run neither copies nor waits) and
-// its kernels skip what they cannot serve. The sim and host backends check
-// on the host first.
-static inline int uq_rt_backend_is_gpu(uq_backend_t backend) {
-  return backend == UQ_BACKEND_HIP || backend == UQ_BACKEND_CUDA;
+// What a context's device can do, for the plan code (which never asks
+// which backend it is):
+// - it launches code objects (hip, cuda, sim); the host reference computes
+//   runs itself (vtable run_decode, run_store);
+static inline int uq_rt_runs_kernels(const uq_rt_device_t *device) {
+  return device->vtable->launch != NULL;
+}
+// - the runtime can see into its memory (sim, host), so a run's buffers and
+//   tables are read back and checked before anything is written; a GPU
+//   keeps them on the device (a run neither copies nor waits) and its
+//   kernels skip what they cannot serve.
+static inline int uq_rt_checks_on_host(const uq_rt_device_t *device) {
+  return device->vtable->check_range != NULL;
 }
 
 struct uq_context_s {

@@ -161,6 +161,29 @@ static uq_status_t host_synchronize(uq_rt_device_t *device,
   return UQ_OK;
 }
 
+static uq_status_t host_run_decode(uq_rt_device_t *device,
+                                   const uq_host_decode_args_t *args) {
+  (void)device;
+  return uq_host_decode(args);
+}
+
+// The host encoder on host memory: device addresses are host pointers.
+static uq_status_t host_run_store(uq_rt_device_t *device,
+                                  const uq_rt_store_args_t *a) {
+  (void)device;
+  uq_kv_tokens_t tokens = {.key = (const uint16_t *)(uintptr_t)a->key,
+                           .key_stride_token = a->key_stride_token,
+                           .key_stride_head = a->key_stride_head,
+                           .value = (const uint16_t *)(uintptr_t)a->value,
+                           .value_stride_token = a->value_stride_token,
+                           .value_stride_head = a->value_stride_head,
+                           .slot_mapping =
+                               (const int64_t *)(uintptr_t)a->slot_mapping,
+                           .num_tokens = a->num_tokens};
+  return uq_cache_write(&a->layout, (uint8_t *)(uintptr_t)a->kv_cache,
+                        a->cache_bytes, &tokens);
+}
+
 static const uq_rt_device_vtable_t host_vtable = {
     .destroy = host_destroy,
     .alloc = host_alloc,
@@ -169,6 +192,8 @@ static const uq_rt_device_vtable_t host_vtable = {
     .download = host_download,
     .synchronize = host_synchronize,
     .check_range = host_check_range,
+    .run_decode = host_run_decode,
+    .run_store = host_run_store,
 };
 
 uq_status_t uq_host_device_create(const uq_allocator_t *allocator,

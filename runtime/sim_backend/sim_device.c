@@ -187,6 +187,7 @@ static const uq_rt_device_vtable_t sim_vtable = {
     // The simulator's allocation table and decoders take their own locks;
     // a launch holds none while it runs (sim/internal.h).
     .concurrent_launch = 1,
+    .counts_instructions = 1,
 };
 
 uq_status_t uq_sim_device_create(const uq_allocator_t *allocator,

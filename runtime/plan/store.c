@@ -2,7 +2,7 @@
 // by the store kernel (sim, HIP, CUDA) or the host encoder (host backend),
 // with the slot mapping checked first where the runtime can read it (sim,
 // host; on a GPU the kernel skips a slot past the cache).
-#include "runtime/api/plan_store.h"
+#include "runtime/plan/store.h"
 
 #include <string.h>
 
@@ -57,15 +57,15 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
     return status;
   store->num_slots = (uint64_t)c->num_blocks * c->block_size;
 
-  if (!uq_rt_backend_is_gpu(context->backend)) {
+  if (uq_rt_checks_on_host(context->device)) {
     store->slots_host = uq_rt_alloc(
         &context->allocator, (size_t)store->max_tokens * sizeof(int64_t));
     if (!store->slots_host)
       return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED,
                             "out of memory for the slot-mapping check");
   }
-  if (context->backend == UQ_BACKEND_HOST)
-    return UQ_OK;
+  if (!uq_rt_runs_kernels(context->device))
+    return UQ_OK; // it stores with its own encoder (vtable run_store)
   // A context built from custom code objects may have no store kernel: the
   // plan still decodes, and a store reports why it cannot run.
   uq_rt_object_t *found = NULL;
@@ -81,11 +81,14 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
   if (status != UQ_OK)
     return status;
   store->object = found;
-  // One 64-lane wave on gfx950, one warp on sm_90a (kernel_abi.h).
-  store->workgroup_size =
-      strcmp(uq_rt_record_target(&found->source), "sm_90a") == 0
-          ? UQ_SM90_STORE_THREADS
-          : 64;
+  const uq_rt_launch_traits_t *traits = uq_rt_launch_traits(&found->source);
+  if (!traits)
+    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                          "variant %s is for target %s, which libuqrt cannot "
+                          "launch",
+                          found->source.variant,
+                          uq_rt_record_target(&found->source));
+  store->workgroup_size = traits->store_threads;
   const uint32_t *o = store->layout.offset;
   uint8_t *a = store->args;
   uq_rt_arg_put(a, o[UQ_STORE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
@@ -181,35 +184,35 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
                                                 : !value        ? "value"
                                                 : !slot_mapping ? "slot_mapping"
                                                                 : "kv_cache");
-  if (context->backend != UQ_BACKEND_HOST && !store->object)
+  if (uq_rt_runs_kernels(context->device) && !store->object)
     return UQ_MAKE_STATUS(uq_status_code(store->missing), "uq_plan_store: %s",
                           uq_status_message(store->missing));
-  if (!uq_rt_backend_is_gpu(context->backend)) {
+  if (uq_rt_checks_on_host(context->device)) {
     UQ_RETURN_IF_ERROR(check_buffers(context, c, store, num_tokens, key, value,
                                      slot_mapping, kv_cache),
                        "uq_plan_store");
     UQ_RETURN_IF_ERROR(check_slots(context, store, num_tokens, slot_mapping),
                        "uq_plan_store");
   }
-  if (context->backend == UQ_BACKEND_HOST) {
-    // The host backend's device addresses are host pointers.
-    uq_cache_layout_t layout = {.num_blocks = c->num_blocks,
-                                .block_size = (int32_t)c->block_size,
-                                .num_kv_heads = (int32_t)c->num_kv_heads,
-                                .padded_slot = (int32_t)c->padded_slot,
-                                .head_dim = (int32_t)c->head_dim};
-    uq_kv_tokens_t tokens = {.key = (const uint16_t *)(uintptr_t)key,
-                             .key_stride_token = store->key_stride_token,
-                             .key_stride_head = store->key_stride_head,
-                             .value = (const uint16_t *)(uintptr_t)value,
-                             .value_stride_token = store->value_stride_token,
-                             .value_stride_head = store->value_stride_head,
-                             .slot_mapping =
-                                 (const int64_t *)(uintptr_t)slot_mapping,
-                             .num_tokens = num_tokens};
-    size_t bytes = (size_t)store->num_slots * c->num_kv_heads * c->padded_slot;
-    return uq_cache_write(&layout, (uint8_t *)(uintptr_t)kv_cache, bytes,
-                          &tokens);
+  if (!uq_rt_runs_kernels(context->device)) {
+    uq_rt_store_args_t args = {
+        .layout = {.num_blocks = c->num_blocks,
+                   .block_size = (int32_t)c->block_size,
+                   .num_kv_heads = (int32_t)c->num_kv_heads,
+                   .padded_slot = (int32_t)c->padded_slot,
+                   .head_dim = (int32_t)c->head_dim},
+        .kv_cache = kv_cache,
+        .cache_bytes =
+            (size_t)store->num_slots * c->num_kv_heads * c->padded_slot,
+        .key = key,
+        .value = value,
+        .slot_mapping = slot_mapping,
+        .key_stride_token = store->key_stride_token,
+        .key_stride_head = store->key_stride_head,
+        .value_stride_token = store->value_stride_token,
+        .value_stride_head = store->value_stride_head,
+        .num_tokens = num_tokens};
+    return context->device->vtable->run_store(context->device, &args);
   }
   const uint32_t *o = store->layout.offset;
   uint8_t *a = store->args;

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "runtime/api/internal.h"
+#include "runtime/plan/launch_traits.h"
 #include "uq/uqrt.h"
 
 #ifdef __cplusplus
@@ -21,7 +22,7 @@ typedef struct uq_rt_store_s {
   // Kernel backends: NULL when the context has no store code object (then
   // `missing` says why and a store returns it).
   uq_rt_object_t *object;
-  uint32_t workgroup_size; // lanes: 64 (gfx950) or UQ_SM90_STORE_THREADS
+  uint32_t workgroup_size; // its target's store_threads
   uq_rt_arg_layout_t layout;
   uint8_t *args;
   uq_status_t missing;
