@@ -6,18 +6,6 @@
 
 #include "runtime/plan/plan_internal.h"
 
-static uq_status_t launch_traits_of(const uq_rt_object_t *object,
-                                    const uq_rt_launch_traits_t **out) {
-  *out = uq_rt_launch_traits(&object->source);
-  if (!*out)
-    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
-                          "variant %s is for target %s, which libuqrt cannot "
-                          "launch (gfx950, sm_90a)",
-                          object->source.variant,
-                          uq_rt_record_target(&object->source));
-  return UQ_OK;
-}
-
 static uint32_t f32_bits(float value) {
   uint32_t bits;
   memcpy(&bits, &value, sizeof(bits));
@@ -29,7 +17,7 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
   const uq_decode_config_t *c = &plan->config;
   for (uint32_t k = 0; k < plan->kernel_count; ++k) {
     decode_kernel_t *kernel = &plan->kernels[k];
-    TRY(launch_traits_of(kernel->object, &kernel->traits));
+    TRY(uq_rt_launch_traits_of(kernel->object, &kernel->traits));
     TRY(uq_rt_kernel_prepare(plan->context, kernel->object,
                              uq_rt_decode_arg_specs,
                              uq_rt_decode_arg_count(&kernel->object->source),
@@ -62,7 +50,7 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
   }
   TRY(uq_rt_context_find_variant(plan->context, UQ_VARIANT_KIND_REDUCE,
                                  c->head_dim, 0, 0, &plan->reduce));
-  TRY(launch_traits_of(plan->reduce, &plan->reduce_traits));
+  TRY(uq_rt_launch_traits_of(plan->reduce, &plan->reduce_traits));
   TRY(uq_rt_kernel_prepare(plan->context, plan->reduce, uq_rt_reduce_arg_specs,
                            UQ_REDUCE_ARG_COUNT, &plan->reduce_layout,
                            &plan->reduce_args));

@@ -32,3 +32,15 @@ uq_rt_launch_traits(const uq_variant_record_t *record) {
       return &launch_traits[i];
   return NULL;
 }
+
+uq_status_t uq_rt_launch_traits_of(const uq_rt_object_t *object,
+                                   const uq_rt_launch_traits_t **out) {
+  *out = uq_rt_launch_traits(&object->source);
+  if (*out)
+    return UQ_OK;
+  return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
+                        "variant %s is for target %s, which libuqrt cannot "
+                        "launch (gfx950, sm_90a)",
+                        object->source.variant,
+                        uq_rt_record_target(&object->source));
+}

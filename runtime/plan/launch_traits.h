@@ -30,6 +30,9 @@ typedef struct uq_rt_launch_traits_s {
 // NULL for a target libuqrt does not launch.
 const uq_rt_launch_traits_t *
 uq_rt_launch_traits(const uq_variant_record_t *record);
+// The traits of `object`'s target, or UNIMPLEMENTED naming it.
+uq_status_t uq_rt_launch_traits_of(const uq_rt_object_t *object,
+                                   const uq_rt_launch_traits_t **out);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -81,13 +81,10 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
   if (status != UQ_OK)
     return status;
   store->object = found;
-  const uq_rt_launch_traits_t *traits = uq_rt_launch_traits(&found->source);
-  if (!traits)
-    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
-                          "variant %s is for target %s, which libuqrt cannot "
-                          "launch",
-                          found->source.variant,
-                          uq_rt_record_target(&found->source));
+  const uq_rt_launch_traits_t *traits = NULL;
+  status = uq_rt_launch_traits_of(found, &traits);
+  if (status != UQ_OK)
+    return status;
   store->workgroup_size = traits->store_threads;
   const uint32_t *o = store->layout.offset;
   uint8_t *a = store->args;

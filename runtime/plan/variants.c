@@ -47,12 +47,7 @@ uq_status_t uq_rt_plan_prepare_resident(uq_plan_t *plan,
   uq_context_t *context = plan->context;
   uq_rt_object_t *decode = kernel->object;
   resident_kernel_t *r = &kernel->resident;
-  if (!kernel->traits)
-    return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
-                          "variant %s is for target %s, which libuqrt cannot "
-                          "launch",
-                          decode->source.variant,
-                          uq_rt_record_target(&decode->source));
+  TRY(uq_rt_launch_traits_of(decode, &kernel->traits));
   TRY(uq_rt_context_load_object(context, decode));
   // The decode's own statement of its shared memory (kernels.mlir's
   // layout, read from the cubin's uq_dynamic_shared_bytes).
