@@ -79,6 +79,7 @@ endif()
 
 add_library(uqrt SHARED
   api/context.c
+  api/memory.c
   plan/checks.c
   plan/config.c
   plan/create.c

@@ -23,6 +23,9 @@
 #                             torch.cuda.graph (skips without torch)
 #   test/gpu/torch_streams.py two threads on two streams through one
 #                             serving object, outputs equal to serial
+#   test/gpu/torch_compile.py the custom ops under torch.compile(fullgraph)
+#                             and in a CUDA graph, equal to eager; no host
+#                             sync; host cost of the op against ctypes
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)
@@ -56,7 +59,7 @@ run "$uq_run" --backend=cuda --head-dim=128 --query-len=5 --qg=8 --sinks --seed=
 run "$uq_run" --backend=cuda --head-dim=64 --query-len=16 --qg=4 --sliding-window=300 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=3 --qg=16 --batch=5 --kv-heads=1 --max-seq=20000 --fused-qkv --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --mixed --batch=6 --max-seq=3000 --sinks --sliding-window=1000 --seed="$UQ_TEST_SEED"
-for script in torch_varlen.py torch_streams.py; do
+for script in torch_varlen.py torch_streams.py torch_compile.py; do
   run env PYTHONPATH="$(dirname "$0")/../python" \
     UQRT_LIBRARY="$build/runtime/libuqrt.so" \
     python3 "$(dirname "$0")/../test/gpu/$script"

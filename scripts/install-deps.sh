@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build python3
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools lld-22 clang-22
   libclang-rt-22-dev libamdhip64-dev pkg-config clang-format
-  python3-numpy python3-pytest
+  python3-numpy python3-pytest python3-pip python3-venv
 )
 
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the C unit tests, the Python tests and the lit suite, in a
 # normal build and in an AddressSanitizer + UndefinedBehaviorSanitizer build;
-# then the thread tests (runtime_threads_test) in a ThreadSanitizer build.
+# then the thread tests (runtime_threads_test) in a ThreadSanitizer build;
+# then the wheel: built with pip, installed in a clean virtual environment
+# and the Python tests run against it (scripts/test-wheel.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -34,3 +36,6 @@ cmake --build build-tsan -j "$jobs" --target runtime_threads_test uqrt_sim
 echo "== tsan tests"
 UQ_THREAD_CALLS=100 TSAN_OPTIONS="halt_on_error=1" \
   ctest --test-dir build-tsan -R '^runtime_threads_test$' --output-on-failure
+
+echo "== wheel (scripts/test-wheel.sh)"
+./scripts/test-wheel.sh

@@ -214,12 +214,13 @@ def test_library_override():
 
 def test_found_in_install_layout(tmp_path):
     # PREFIX/lib/python3/site-packages/uqrt finds PREFIX/lib/libuqrt.so.0
-    # without UQRT_LIBRARY (what `cmake --install` lays out).
+    # without UQRT_LIBRARY (what `cmake --install` lays out; a wheel's own
+    # uqrt/_lib is left out of the copy).
     import shutil
     lib = tmp_path / "lib"
     site = lib / "python3" / "site-packages"
     shutil.copytree(os.path.dirname(uqrt.__file__), site / "uqrt",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+                    ignore=shutil.ignore_patterns("__pycache__", "_lib"))
     os.symlink(os.path.realpath(uqrt.library_path), lib / "libuqrt.so.0")
     env = {k: v for k, v in os.environ.items()
            if k not in ("UQRT_LIBRARY", "PYTHONPATH")}

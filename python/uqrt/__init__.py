@@ -40,10 +40,15 @@ def runtime_version():
     return major.value, minor.value
 
 
+# The package is the library's: one version, uq/uqrt.h's (a wheel is built
+# with it, and a source checkout loads its own build).
+__version__ = "{}.{}.0".format(*runtime_version())
+
+
 __all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM", "HEAD_DIMS",
            "SLOT_CONTENT_BYTES", "slot_content_bytes", "library_path",
            "runtime_version", "bf16_from_float", "float_from_bf16", "wht",
            "wht256", "slot_encode", "slot_decode", "group_encode",
            "new_cache", "cache_write", "cache_read_slot",
            "reference_decode_exact", "launch_policy", "UnifiedAttention",
-           "ultraquant_unified_attention", "store"]
+           "ultraquant_unified_attention", "store", "__version__"]

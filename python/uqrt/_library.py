@@ -2,10 +2,11 @@
 
 The library is looked up in this order:
   1. $UQRT_LIBRARY: a path to libuqrt.so (or any name dlopen accepts);
-  2. the install tree: PREFIX/lib*/libuqrt.so.0 when this package is
+  2. the package's own copy, uqrt/_lib/libuqrt.so (an installed wheel);
+  3. the install tree: PREFIX/lib*/libuqrt.so.0 when this package is
      installed as PREFIX/lib*/python3/site-packages/uqrt;
-  3. the build tree: build/runtime/libuqrt.so next to this source checkout;
-  4. the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache).
+  4. the build tree: build/runtime/libuqrt.so next to this source checkout;
+  5. the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.cache).
 """
 
 import ctypes
@@ -148,6 +149,27 @@ class DecodeConfig(CheckedStructure):
                 ("max_num_tokens", ctypes.c_uint32)]
 
 
+class VariantRecord(ctypes.Structure):
+    """uq_variant_record_t (uq/variant.h), as uq_context_variant lends it."""
+
+    _fields_ = [("variant", ctypes.c_char_p),
+                ("kernel", ctypes.c_char_p),
+                ("data", ctypes.c_void_p),
+                ("size", ctypes.c_size_t),
+                ("kind", ctypes.c_int),
+                ("target", ctypes.c_char_p),
+                ("head_dim", ctypes.c_uint32),
+                ("qg_max", ctypes.c_uint32),
+                ("lds_bytes", ctypes.c_uint32),
+                ("vgpr_count", ctypes.c_uint32),
+                ("agpr_count", ctypes.c_uint32),
+                ("sgpr_count", ctypes.c_uint32),
+                ("scratch_bytes", ctypes.c_uint32),
+                ("arg_count", ctypes.c_uint32),
+                ("args", ctypes.c_void_p),
+                ("rows", ctypes.c_uint32)]
+
+
 class LaunchWalk(CheckedStructure):
     _fields_ = [("num_partitions", ctypes.c_int32),
                 ("groups_per_partition", ctypes.c_int32),
@@ -221,7 +243,7 @@ def _candidates():
     if env:
         return [env]
     here = pathlib.Path(__file__).resolve().parent
-    found = []
+    found = [str(here / "_lib" / "libuqrt.so")]
     # PREFIX/lib*/python3/site-packages/uqrt -> PREFIX/lib*/libuqrt.so.0
     if len(here.parents) > 2:
         found.append(str(here.parents[2] / "libuqrt.so.0"))
@@ -281,6 +303,11 @@ def _declare(lib):
                                "context out_backend"),
         "uq_context_describe": (c_status, [V, P(ctypes.c_char_p)],
                                 "context out_text"),
+        # Since 0.7: the context's table.
+        "uq_context_variant_count": (c_status, [V, P(sz)],
+                                     "context out_count"),
+        "uq_context_variant": (c_status, [V, sz, P(P(VariantRecord))],
+                               "context index out_record"),
         "uq_context_alloc": (c_status, [V, sz, P(ptr)],
                              "context size out_ptr"),
         "uq_context_free": (c_status, [V, ptr], "context ptr"),
@@ -345,7 +372,8 @@ def _declare(lib):
                                  "out_shape"),
     }
     optional = ("uq_plan_store", "uq_plan_last_store_counters",
-                "uq_plan_run_varlen", "uq_plan_varlen_shape")
+                "uq_plan_run_varlen", "uq_plan_varlen_shape",
+                "uq_context_variant_count", "uq_context_variant")
     functions = {}
     for name, (restype, argtypes, params) in signatures.items():
         if name in optional and not hasattr(lib, name):

@@ -23,7 +23,8 @@ import numpy as np
 
 from . import _buffers
 from ._library import (HEAD_DIM, ContextOptions, DecodeConfig,
-                       KernelCounters, LaunchWalk, PlanInfo, VarlenShape,
+                       KernelCounters, LaunchWalk, PlanInfo, VariantRecord,
+                       VarlenShape,
                        c_device_ptr, c_string, check, lib, slot_content_bytes)
 from ._status import Error, StatusCode, invalid
 
@@ -100,6 +101,27 @@ class Context:
     def plan(self, **config):
         """A decode plan; see Plan for the arguments."""
         return Plan(self, **config)
+
+    def variants(self):
+        """The code objects the context was made with: one dict a record
+        (variant, kind, target, head_dim, qg_max, rows, size)."""
+        if not hasattr(lib, "uq_context_variant"):
+            raise Error(StatusCode.UNIMPLEMENTED,
+                        "the loaded libuqrt predates uq_context_variant (0.7)")
+        count = ctypes.c_size_t()
+        check(lib.uq_context_variant_count(self.handle, ctypes.byref(count)))
+        kinds = {1: "decode", 2: "reduce", 3: "store"}
+        out = []
+        for i in range(count.value):
+            record = ctypes.POINTER(VariantRecord)()
+            check(lib.uq_context_variant(self.handle, i, ctypes.byref(record)))
+            r = record.contents
+            out.append({"variant": r.variant.decode(),
+                        "kind": kinds.get(r.kind, str(r.kind)),
+                        "target": (r.target or b"gfx950").decode(),
+                        "head_dim": r.head_dim, "qg_max": r.qg_max,
+                        "rows": r.rows or r.qg_max, "size": r.size})
+        return out
 
     def synchronize(self, stream=None):
         check(lib.uq_context_synchronize(self.handle, stream))

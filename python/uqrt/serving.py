@@ -10,7 +10,7 @@
 default instance (auto backend, made on first use).
 
 Arguments are torch tensors (CUDA tensors run on torch's current stream of
-their device; bf16 travels as an int16 view, which this module takes) or
+their device) or
 numpy arrays (host and sim backends; bf16 as uint16/int16). Shapes:
 query [T, Hq, D] (any token and head strides: a fused QKV view works),
 kv_cache uint8 [num_blocks, block_size, Hk, padded_slot], block_table int32
@@ -43,6 +43,7 @@ import threading
 
 import numpy as np
 
+from . import torch_ops
 from ._status import Error, StatusCode, invalid
 from .runtime import Context
 
@@ -57,14 +58,13 @@ def _is_torch(x):
 
 
 def _arg(x):
-    """What Plan's buffer checks take: bf16 tensors as int16 views (the CUDA
-    array interface refuses bf16), CPU tensors as the numpy arrays over the
-    same memory."""
-    if _is_torch(x):
+    """What Plan's buffer checks take: CUDA tensors as they are, CPU tensors
+    as the numpy arrays over the same memory (bf16 as int16: numpy has no
+    bf16)."""
+    if _is_torch(x) and not x.is_cuda:
         if x.dtype == torch.bfloat16:
             x = x.view(torch.int16)
-        if not x.is_cuda:
-            return x.numpy()
+        return x.numpy()
     return x
 
 
@@ -315,14 +315,39 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
                                  max_query_len=None, max_seq_len=None,
                                  sinks=None, sliding_window=None):
     """UnifiedAttention.__call__ on the default instance (auto backend),
-    shared by every thread of the process."""
+    shared by every thread of the process. On torch tensors it goes
+    through the custom op torch.ops.uqrt.unified_attention (uqrt.torch_ops)
+    where torch has custom ops, so torch.compile and CUDA graphs hold it."""
+    if _is_torch(query) and torch_ops.registered():
+        del max_seq_len  # the block table's width sizes the walk
+        if not torch_ops.compiling():
+            # Named errors before the op's schema sees the values (a traced
+            # call leaves them to the op, which checks them as it runs).
+            scale = _scale(scale) or None
+            sliding_window = _integer(sliding_window, "sliding_window", 0,
+                                      allow_none=True)
+            max_query_len = _integer(max_query_len, "max_query_len", 0,
+                                     allow_none=True)
+        window = 0 if sliding_window is None else sliding_window
+        if output is None:
+            output = torch.empty_like(query)
+        torch.ops.uqrt.unified_attention(query, kv_cache, block_table,
+                                         seq_lens, query_start_loc, output,
+                                         scale, max_query_len, sinks,
+                                         window)
+        return output
     return _instance()(query, kv_cache, block_table, seq_lens,
                        query_start_loc, scale, output, max_query_len,
                        max_seq_len, sinks, sliding_window)
 
 
 def store(key, value, kv_cache, slot_mapping):
-    """UnifiedAttention.store on the default instance (auto backend)."""
+    """UnifiedAttention.store on the default instance (auto backend); on
+    torch tensors through torch.ops.uqrt.store where torch has custom
+    ops."""
+    if _is_torch(key) and torch_ops.registered():
+        torch.ops.uqrt.store(key, value, kv_cache, slot_mapping)
+        return
     _instance().store(key, value, kv_cache, slot_mapping)
 
 

@@ -68,7 +68,8 @@ extern "C" {
 //   0.7: a plan refuses a second call in flight (FAILED_PRECONDITION) and
 //        uq_plan_destroy waits for one; uq_plan_run_varlen with no sequence
 //        or no token is an empty step (OK, nothing written); a plan sizes
-//        its workspace for max_num_tokens rows whatever its max_query_len.
+//        its workspace for max_num_tokens rows whatever its max_query_len;
+//        uq_context_variant_count and uq_context_variant list the table.
 #define UQRT_VERSION_MAJOR 0
 #define UQRT_VERSION_MINOR 7
 
@@ -157,6 +158,16 @@ UQ_API uq_status_t uq_context_backend(const uq_context_t *context,
 // Borrowed; valid until the context is destroyed.
 UQ_API uq_status_t uq_context_describe(const uq_context_t *context,
                                        const char **out_text);
+
+// Since 0.7: the code objects the context was made with (the embedded table
+// or the options' code_objects), for reports such as `python -m uqrt`.
+// OUT_OF_RANGE for an index at or past the count. Borrowed; valid until the
+// context is destroyed.
+UQ_API uq_status_t uq_context_variant_count(const uq_context_t *context,
+                                            size_t *out_count);
+UQ_API uq_status_t uq_context_variant(const uq_context_t *context,
+                                      size_t index,
+                                      const uq_variant_record_t **out_record);
 
 // A device address: a HIP device pointer, a simulator address, or a host
 // pointer on the host backend. Offsets may be added to it. 0 is never a

@@ -1,0 +1,89 @@
+"""uqrt's serving calls as PyTorch custom ops, so torch.compile and CUDA
+graphs hold them:
+
+    torch.ops.uqrt.unified_attention(query, kv_cache, block_table, seq_lens,
+        query_start_loc, output, scale, max_query_len, sinks,
+        sliding_window)                       # writes output
+    torch.ops.uqrt.store(key, value, kv_cache, slot_mapping)   # writes
+                                                               # kv_cache
+
+Both run the module's default serving instance (uqrt.serving) on torch's
+current stream, return nothing, and declare the tensor they write, so a
+compiled graph orders them like any in-place op; their fake (meta)
+implementations do nothing. uqrt.ultraquant_unified_attention and
+uqrt.store call them whenever they get torch tensors and the ops are
+registered (torch >= 2.4, imported with uqrt). Neither synchronizes the
+host: every size the kernels need is the tensors' shape or an argument.
+"""
+
+OPS = ("uqrt::unified_attention", "uqrt::store")
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - depends on the machine
+    torch = None
+
+_why_not = None
+if torch is None:
+    _why_not = "torch is not installed"
+elif not hasattr(getattr(torch, "library", None), "register_fake"):
+    _why_not = f"torch {torch.__version__} has no torch.library.register_fake"
+
+
+def registered():
+    """Whether torch.ops.uqrt.* exist in this process."""
+    return _why_not is None
+
+
+def why_not():
+    return _why_not or ""
+
+
+def compiling():
+    """Whether torch.compile is tracing the caller (torch >= 2.3)."""
+    is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
+                           None)
+    return bool(is_compiling and is_compiling())
+
+
+def _unified_attention(query, kv_cache, block_table, seq_lens,
+                       query_start_loc, output, scale, max_query_len, sinks,
+                       sliding_window):
+    from . import serving
+    serving._instance()(query, kv_cache, block_table, seq_lens,
+                        query_start_loc, scale, output, max_query_len, None,
+                        sinks, sliding_window)
+
+
+def _store(key, value, kv_cache, slot_mapping):
+    from . import serving
+    serving._instance().store(key, value, kv_cache, slot_mapping)
+
+
+def _nothing(*args):
+    return None
+
+
+# Defined with a schema and one implementation for every device
+# (CompositeExplicitAutograd) rather than torch.library.custom_op: the
+# dispatcher calls it with a fraction of custom_op's Python overhead per
+# call. (a!) marks the tensor each op writes.
+_SCHEMAS = {
+    "unified_attention": (
+        "unified_attention(Tensor query, Tensor kv_cache, Tensor block_table,"
+        " Tensor seq_lens, Tensor query_start_loc, Tensor(a!) output, "
+        "float? scale, int? max_query_len, Tensor? sinks, "
+        "int sliding_window) -> ()", _unified_attention),
+    "store": ("store(Tensor key, Tensor value, Tensor(a!) kv_cache, "
+              "Tensor slot_mapping) -> ()", _store),
+}
+
+if _why_not is None:
+    try:
+        _library = torch.library.Library("uqrt", "DEF")
+        for _name, (_schema, _impl) in _SCHEMAS.items():
+            _library.define(_schema)
+            _library.impl(_name, _impl, "CompositeExplicitAutograd")
+            torch.library.register_fake(f"uqrt::{_name}")(_nothing)
+    except RuntimeError as e:  # another copy of uqrt defined them first
+        _why_not = f"torch.ops.uqrt is taken: {e}"
