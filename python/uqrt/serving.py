@@ -10,8 +10,8 @@
 default instance (auto backend, made on first use).
 
 Arguments are torch tensors (CUDA tensors run on torch's current stream of
-their device) or
-numpy arrays (host and sim backends; bf16 as uint16/int16). Shapes:
+their device) or numpy arrays (host and sim backends; bf16 as uint16/int16).
+Shapes:
 query [T, Hq, D] (any token and head strides: a fused QKV view works),
 kv_cache uint8 [num_blocks, block_size, Hk, padded_slot], block_table int32
 [B, max_blocks_per_seq], seq_lens int32 [B] (new tokens included),

@@ -165,8 +165,7 @@ UQ_API uq_status_t uq_context_describe(const uq_context_t *context,
 // context is destroyed.
 UQ_API uq_status_t uq_context_variant_count(const uq_context_t *context,
                                             size_t *out_count);
-UQ_API uq_status_t uq_context_variant(const uq_context_t *context,
-                                      size_t index,
+UQ_API uq_status_t uq_context_variant(const uq_context_t *context, size_t index,
                                       const uq_variant_record_t **out_record);
 
 // A device address: a HIP device pointer, a simulator address, or a host
