@@ -2,9 +2,9 @@
 
 Host and sim backends take numpy arrays; GPU backends take raw device
 pointers (ints, unchecked: the caller vouches for them) or any object with
-__cuda_array_interface__ (cupy, ...), checked like a numpy array; torch
-tensors are read off their own attributes (faster), bf16 included. Other
-bf16 data travels as 16-bit integers: numpy has no bf16.
+__cuda_array_interface__ (torch, cupy), checked like a numpy array. bf16
+data travels as 16-bit integers: numpy has no bf16, and torch's
+__cuda_array_interface__ refuses bf16, so pass `tensor.view(torch.int16)`.
 """
 
 import numpy as np
@@ -67,39 +67,8 @@ def host(obj, name, dtype, shape, strides=None, writable=False):
     return Buffer(obj.ctypes.data, span, obj)
 
 
-# torch dtypes as the type strings above (bf16 as the 16-bit integer it
-# travels as), by their names so this module needs no torch.
-_TORCH_TYPESTR = {"torch.bfloat16": "<i2", "torch.int16": "<i2",
-                  "torch.uint16": "<u2", "torch.float16": "<f2",
-                  "torch.uint8": "|u1", "torch.int8": "|i1",
-                  "torch.int32": "<i4", "torch.int64": "<i8",
-                  "torch.float32": "<f4", "torch.float64": "<f8"}
-
-
-def _torch_tensor(obj, name, dtype, shape, strides, writable):
-    """A CUDA torch tensor read off its own attributes: what its
-    __cuda_array_interface__ says, without building that dict (which costs
-    more than the rest of a call), and bf16 taken as it is."""
-    del writable  # torch tensors are writable
-    if not obj.is_cuda:
-        raise invalid(f"{name}: expected a CUDA tensor on this backend, got "
-                      f"one on {obj.device}")
-    typestr = _TORCH_TYPESTR.get(str(obj.dtype), str(obj.dtype))
-    item = obj.element_size()
-    byte_strides = [s * item for s in obj.stride()]
-    span = _check_layout(name, typestr, obj.shape, byte_strides, dtype,
-                         shape, strides)
-    address = obj.data_ptr()
-    if not address and span:
-        raise invalid(f"{name}: device array has a null data pointer")
-    return Buffer(address, span)
-
-
 def device(obj, name, dtype, shape, strides=None, writable=False):
-    """A GPU argument: an int pointer, a torch tensor or another
-    __cuda_array_interface__ object."""
-    if type(obj).__module__.startswith("torch") and hasattr(obj, "data_ptr"):
-        return _torch_tensor(obj, name, dtype, shape, strides, writable)
+    """A GPU argument: an int pointer or a __cuda_array_interface__ object."""
     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
         if obj <= 0:
             raise invalid(f"{name}: device pointer {obj} is null or negative")
@@ -128,9 +97,8 @@ def device(obj, name, dtype, shape, strides=None, writable=False):
 
 def first_dim(obj, name):
     """The leading extent of an array-like argument (batch, token count)."""
-    if isinstance(obj, np.ndarray) or (
-            type(obj).__module__.startswith("torch") and hasattr(obj, "shape")):
-        shape = tuple(obj.shape)
+    if isinstance(obj, np.ndarray):
+        shape = obj.shape
     elif hasattr(obj, "__cuda_array_interface__"):
         shape = obj.__cuda_array_interface__["shape"]
     else:

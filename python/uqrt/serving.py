@@ -10,8 +10,8 @@
 default instance (auto backend, made on first use).
 
 Arguments are torch tensors (CUDA tensors run on torch's current stream of
-their device) or numpy arrays (host and sim backends; bf16 as uint16/int16).
-Shapes:
+their device; bf16 travels as an int16 view, which this module takes) or
+numpy arrays (host and sim backends; bf16 as uint16/int16). Shapes:
 query [T, Hq, D] (any token and head strides: a fused QKV view works),
 kv_cache uint8 [num_blocks, block_size, Hk, padded_slot], block_table int32
 [B, max_blocks_per_seq], seq_lens int32 [B] (new tokens included),
@@ -58,13 +58,14 @@ def _is_torch(x):
 
 
 def _arg(x):
-    """What Plan's buffer checks take: CUDA tensors as they are, CPU tensors
-    as the numpy arrays over the same memory (bf16 as int16: numpy has no
-    bf16)."""
-    if _is_torch(x) and not x.is_cuda:
+    """What Plan's buffer checks take: bf16 tensors as int16 views (the CUDA
+    array interface refuses bf16), CPU tensors as the numpy arrays over the
+    same memory."""
+    if _is_torch(x):
         if x.dtype == torch.bfloat16:
             x = x.view(torch.int16)
-        return x.numpy()
+        if not x.is_cuda:
+            return x.numpy()
     return x
 
 

@@ -16,6 +16,8 @@ registered (torch >= 2.4, imported with uqrt). Neither synchronizes the
 host: every size the kernels need is the tensors' shape or an argument.
 """
 
+from typing import Optional
+
 OPS = ("uqrt::unified_attention", "uqrt::store")
 
 try:
@@ -26,8 +28,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 _why_not = None
 if torch is None:
     _why_not = "torch is not installed"
-elif not hasattr(getattr(torch, "library", None), "register_fake"):
-    _why_not = f"torch {torch.__version__} has no torch.library.register_fake"
+elif not hasattr(getattr(torch, "library", None), "custom_op"):
+    _why_not = f"torch {torch.__version__} has no torch.library.custom_op"
 
 
 def registered():
@@ -46,44 +48,34 @@ def compiling():
     return bool(is_compiling and is_compiling())
 
 
-def _unified_attention(query, kv_cache, block_table, seq_lens,
-                       query_start_loc, output, scale, max_query_len, sinks,
-                       sliding_window):
-    from . import serving
-    serving._instance()(query, kv_cache, block_table, seq_lens,
-                        query_start_loc, scale, output, max_query_len, None,
-                        sinks, sliding_window)
-
-
-def _store(key, value, kv_cache, slot_mapping):
-    from . import serving
-    serving._instance().store(key, value, kv_cache, slot_mapping)
-
-
-def _nothing(*args):
-    return None
-
-
-# Defined with a schema and one implementation for every device
-# (CompositeExplicitAutograd) rather than torch.library.custom_op: the
-# dispatcher calls it with a fraction of custom_op's Python overhead per
-# call. (a!) marks the tensor each op writes.
-_SCHEMAS = {
-    "unified_attention": (
-        "unified_attention(Tensor query, Tensor kv_cache, Tensor block_table,"
-        " Tensor seq_lens, Tensor query_start_loc, Tensor(a!) output, "
-        "float? scale, int? max_query_len, Tensor? sinks, "
-        "int sliding_window) -> ()", _unified_attention),
-    "store": ("store(Tensor key, Tensor value, Tensor(a!) kv_cache, "
-              "Tensor slot_mapping) -> ()", _store),
-}
-
 if _why_not is None:
-    try:
-        _library = torch.library.Library("uqrt", "DEF")
-        for _name, (_schema, _impl) in _SCHEMAS.items():
-            _library.define(_schema)
-            _library.impl(_name, _impl, "CompositeExplicitAutograd")
-            torch.library.register_fake(f"uqrt::{_name}")(_nothing)
-    except RuntimeError as e:  # another copy of uqrt defined them first
-        _why_not = f"torch.ops.uqrt is taken: {e}"
+    Tensor = torch.Tensor
+
+    @torch.library.custom_op("uqrt::unified_attention",
+                             mutates_args=("output",))
+    def unified_attention(query: Tensor, kv_cache: Tensor, block_table: Tensor,
+                          seq_lens: Tensor, query_start_loc: Tensor,
+                          output: Tensor, scale: Optional[float],
+                          max_query_len: Optional[int],
+                          sinks: Optional[Tensor],
+                          sliding_window: int) -> None:
+        from . import serving
+        serving._instance()(query, kv_cache, block_table, seq_lens,
+                            query_start_loc, scale, output, max_query_len,
+                            None, sinks, sliding_window)
+
+    @unified_attention.register_fake
+    def _unified_attention_fake(query, kv_cache, block_table, seq_lens,
+                                query_start_loc, output, scale, max_query_len,
+                                sinks, sliding_window):
+        return None
+
+    @torch.library.custom_op("uqrt::store", mutates_args=("kv_cache",))
+    def store(key: Tensor, value: Tensor, kv_cache: Tensor,
+              slot_mapping: Tensor) -> None:
+        from . import serving
+        serving._instance().store(key, value, kv_cache, slot_mapping)
+
+    @store.register_fake
+    def _store_fake(key, value, kv_cache, slot_mapping):
+        return None
