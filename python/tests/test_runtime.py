@@ -308,3 +308,32 @@ def test_hostile_arguments(case):
             call(c)
     assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT, e.value
     assert fragment in e.value.message, e.value.message
+
+
+def test_variants_list_the_table():
+    with uqrt.Context("host") as ctx:
+        records = ctx.variants()
+    kinds = {r["kind"] for r in records}
+    assert {"decode", "reduce", "store"} <= kinds
+    for r in records:
+        assert r["head_dim"] in uqrt.HEAD_DIMS and r["size"] > 0
+        assert r["target"] in ("gfx950", "sm_90a")
+        if r["kind"] == "decode":
+            assert 1 <= r["qg_max"] <= 16 and r["rows"] >= r["qg_max"]
+
+
+def test_environment_report():
+    # `python -m uqrt`: the library, every backend (working or why not) and
+    # the table; exit 0 when a backend works (host always does).
+    r = subprocess.run([sys.executable, "-m", "uqrt"], capture_output=True,
+                       text=True, env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert f"uqrt {uqrt.__version__}, libuqrt" in out
+    assert f"library  {uqrt.library_path}" in out
+    for name in ("hip", "cuda", "sim", "host", "auto"):
+        assert f"\n  {name:<5} " in out
+    assert "  host  ok: " in out
+    with uqrt.Context("host") as ctx:
+        count = len(ctx.variants())
+    assert f"embedded code objects ({count})" in out

@@ -242,6 +242,25 @@ static int test_variant_records(void) {
   const uint32_t groups[] = {1, 8, 9, 16};
   const char *const expect[] = {"decode_d256_rows8", "decode_d256_rows8",
                                 "decode_d256_rows16", "decode_d256_rows16"};
+  // The table as the context lists it (uq_context_variant): the records it
+  // was given, in order, and nothing past them.
+  size_t listed = 0;
+  UQ_EXPECT_OK(uq_context_variant_count(context, &listed));
+  UQ_EXPECT_EQ_INT(listed, count);
+  for (size_t i = 0; i < count; ++i) {
+    const uq_variant_record_t *record = NULL;
+    UQ_EXPECT_OK(uq_context_variant(context, i, &record));
+    UQ_EXPECT_STREQ(record->variant, sources[i].variant);
+    UQ_EXPECT_EQ_INT(record->kind, sources[i].kind);
+  }
+  const uq_variant_record_t *past = NULL;
+  UQ_EXPECT_CODE(uq_context_variant(context, count, &past),
+                 UQ_STATUS_OUT_OF_RANGE);
+  UQ_EXPECT(past == NULL);
+  UQ_EXPECT_CODE(uq_context_variant(NULL, 0, &past),
+                 UQ_STATUS_INVALID_ARGUMENT);
+  UQ_EXPECT_CODE(uq_context_variant_count(context, NULL),
+                 UQ_STATUS_INVALID_ARGUMENT);
   for (int i = 0; i < 4; ++i) {
     uq_decode_config_t config = good_config();
     config.query_group = groups[i];
