@@ -255,13 +255,13 @@ static int test_e4m3_overflow_rule(void) {
   return 0;
 }
 
-// A NaN query element makes its query head's output non-finite in every
-// element, on the kernel and on both host references; every other head
-// stays finite. The kernels saturate E4M3, so an infinite element (a lone
-// infinity rotates to +-inf everywhere, no inf - inf) and a finite one that
-// rotates past 464 give +-448 and a finite head, on all three alike. (Before
-// issue 13 the reduce dropped the NaN partitions and printed a plausible
-// all-zero row.)
+// A NaN or infinite query element makes its query head's output non-finite
+// in every element, on the kernel and on both host references (an infinite
+// element is made NaN before the E4M3 conversion); every other head stays
+// finite. The kernels saturate E4M3, so a finite element that rotates past
+// 464 gives +-448 and a finite head, on all three alike. (Before issue 13
+// the reduce dropped the NaN partitions and printed a plausible all-zero
+// row.)
 static int test_non_finite_query(void) {
   uq_problem_shape_t shape = base_shape();
   shape.num_kv_heads = 2;
