@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "runtime/host_backend/host_decode.h"
 #include "uq/format.h"
 #include "uq/uqrt.h"
 
@@ -43,6 +42,27 @@ typedef struct uq_rt_launch_s {
   // (uq_sim_launch_t.loop_trips). 0: unknown (the simulator's default caps).
   uint64_t loop_trips;
 } uq_rt_launch_t;
+
+// A decode or varlen run in device addresses, with the plan's walk, blocks
+// and workspace: what a device that launches no kernels computes itself
+// (run_decode).
+typedef struct uq_rt_decode_args_s {
+  int32_t num_seqs, query_group, head_dim;
+  int64_t num_blocks;
+  int32_t block_size, num_kv_heads, padded_slot, max_blocks_per_seq;
+  float softmax_scale;
+  uq_fp8_overflow_t q_overflow;
+  uq_device_ptr_t query;
+  int64_t query_stride_seq, query_stride_head;
+  uq_device_ptr_t kv_cache, block_tables, seq_lens, output;
+  int64_t output_stride_seq, output_stride_head;
+  uq_launch_walk_t walk; // the plan's split of each sequence
+  uq_device_ptr_t segm_out, segm_max, segm_sum; // the plan's workspace
+  int32_t sliding_window;                       // 0: none
+  uq_device_ptr_t sinks;                        // f32 [Hq] or 0: none
+  uq_device_ptr_t query_start_loc; // i32 [num_seqs + 1] or 0: a decode
+  int32_t block_tokens;            // the varlen kernel's tokens a block
+} uq_rt_decode_args_t;
 
 // A cache store in device addresses, for a device that encodes itself
 // (run_store): the layout, the cache and the tokens' K, V and slots.
@@ -107,7 +127,7 @@ typedef struct uq_rt_device_vtable_s {
   // A device that launches no code objects (launch NULL: the host
   // reference) computes a run's decode and a store itself, on its memory.
   uq_status_t (*run_decode)(uq_rt_device_t *device,
-                            const uq_host_decode_args_t *args);
+                            const uq_rt_decode_args_t *args);
   uq_status_t (*run_store)(uq_rt_device_t *device,
                            const uq_rt_store_args_t *args);
 } uq_rt_device_vtable_t;

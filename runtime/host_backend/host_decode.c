@@ -5,7 +5,7 @@
 
 #define HOST_PTR(type, address) ((type)(uintptr_t)(address))
 
-uq_status_t uq_host_decode(const uq_host_decode_args_t *a) {
+uq_status_t uq_host_decode(const uq_rt_decode_args_t *a) {
   uq_decode_problem_t problem = {
       .num_seqs = a->num_seqs,
       .query_group = a->query_group,

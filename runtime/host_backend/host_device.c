@@ -9,6 +9,7 @@
 // touched: the reference would otherwise read and write wherever a
 // caller's number points.
 #include "runtime/api/device.h"
+#include "runtime/host_backend/host_decode.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -162,7 +163,7 @@ static uq_status_t host_synchronize(uq_rt_device_t *device,
 }
 
 static uq_status_t host_run_decode(uq_rt_device_t *device,
-                                   const uq_host_decode_args_t *args) {
+                                   const uq_rt_decode_args_t *args) {
   (void)device;
   return uq_host_decode(args);
 }

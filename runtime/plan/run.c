@@ -35,7 +35,7 @@ run_on_device(uq_plan_t *plan, const run_launch_t *run, uq_device_ptr_t query,
               uq_device_ptr_t seq_lens, uq_device_ptr_t sinks,
               uq_device_ptr_t output) {
   const uq_decode_config_t *c = &plan->config;
-  uq_host_decode_args_t args = {
+  uq_rt_decode_args_t args = {
       .num_seqs = (int32_t)run->num_seqs,
       .query_group = (int32_t)c->query_group,
       .head_dim = (int32_t)c->head_dim,
