@@ -17,44 +17,22 @@ usage: python3 test/gpu/torch_compile.py   (PYTHONPATH, UQRT_LIBRARY as the
        other GPU scripts, or an installed wheel)
 """
 
-import os
 import sys
 import time
 
 import numpy as np
+from gpu_common import bf16, dev, rng, to_torch, torch
 
-try:
-    import torch
-except ImportError:
-    print("SKIP: no torch")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("SKIP: no CUDA device")
-    sys.exit(77)
-
-import uqrt  # noqa: E402
-from uqrt import serving, torch_ops  # noqa: E402
+import uqrt
+from uqrt import serving, torch_ops
 
 if not torch_ops.registered():
     print(f"SKIP: {torch_ops.why_not()}")
     sys.exit(77)
 
-seed = int(os.environ.get("UQ_TEST_SEED", "1")) % 2**32
-rng = np.random.default_rng(seed)
-print(f"seed: UQ_TEST_SEED={seed}")
-dev = torch.device("cuda")
 HK, QG, D, BLOCK = 2, 8, 128, 16
 HQ = HK * QG
 SCALE = D ** -0.5
-
-
-def bf16(shape):
-    return uqrt.bf16_from_float(rng.standard_normal(shape).astype(np.float32))
-
-
-def to_torch(a):
-    t = torch.from_numpy(np.ascontiguousarray(a)).to(dev)
-    return t.view(torch.bfloat16) if a.dtype == np.uint16 else t
 
 
 def step_inputs(b=4, n=4096, q_lens=(1, 1, 4, 4)):

@@ -18,35 +18,14 @@ import sys
 import threading
 
 import numpy as np
+from gpu_common import bf16, rng, to_torch, torch, within_tolerance
 
-try:
-    import torch
-except ImportError:
-    print("SKIP: no torch")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("SKIP: no CUDA device")
-    sys.exit(77)
+import uqrt
 
-import uqrt  # noqa: E402
-
-seed = int(os.environ.get("UQ_TEST_SEED", "1")) % 2**32
-rng = np.random.default_rng(seed)
-print(f"seed: UQ_TEST_SEED={seed}")
-dev = torch.device("cuda")
 CALLS = int(os.environ.get("UQ_STREAM_CALLS", "200"))
 
 HK, QG, D, BLOCK = 2, 8, 256, 16
 HQ = HK * QG
-
-
-def bf16(shape):
-    return uqrt.bf16_from_float(rng.standard_normal(shape).astype(np.float32))
-
-
-def to_torch(a):
-    t = torch.from_numpy(np.ascontiguousarray(a)).to(dev)
-    return t.view(torch.bfloat16) if a.dtype == np.uint16 else t
 
 
 def as_u16(t):
@@ -54,12 +33,7 @@ def as_u16(t):
 
 
 def close(got, want):
-    """cuda's tolerance, as test/gpu/torch_varlen.py."""
-    g = uqrt.float_from_bf16(got).astype(np.float64)
-    w = uqrt.float_from_bf16(want).astype(np.float64)
-    row = np.abs(w).max(axis=-1, keepdims=True)
-    bad = np.abs(g - w) > 2.0**-6 * np.abs(w) + 2.0**-7 * row
-    return not bad.any() and np.isfinite(g).all()
+    return within_tolerance(got, want)[0]
 
 
 def main():

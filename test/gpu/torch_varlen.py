@@ -14,53 +14,22 @@ H100/H200 by scripts/cuda-test.sh; skips, exit 77, without torch or a GPU):
 usage: python3 test/gpu/torch_varlen.py   (PYTHONPATH=python, UQRT_LIBRARY)
 """
 
-import os
 import sys
 
 import numpy as np
+from gpu_common import bf16, dev, rng, to_torch, torch, within_tolerance
 
-try:
-    import torch
-except ImportError:
-    print("SKIP: no torch")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("SKIP: no CUDA device")
-    sys.exit(77)
-
-import uqrt  # noqa: E402
-
-seed = int(os.environ.get("UQ_TEST_SEED", "1")) % 2**32
-rng = np.random.default_rng(seed)
-print(f"seed: UQ_TEST_SEED={seed}")
-dev = torch.device("cuda")
+import uqrt
 
 HK, QG, D, BLOCK = 2, 8, 256, 16
 HQ = HK * QG
 SCALE, WINDOW = 0.06, 700
 
 
-def bf16(shape, scale=1.0):
-    return uqrt.bf16_from_float(
-        (rng.standard_normal(shape) * scale).astype(np.float32))
-
-
-def to_torch(a):
-    """A numpy array on the GPU; bf16 (uint16) as torch.bfloat16."""
-    t = torch.from_numpy(np.ascontiguousarray(a)).to(dev)
-    return t.view(torch.bfloat16) if a.dtype == np.uint16 else t
-
-
 def close(got, want, what):
-    """The kernels' order against float64 (cuda: two bf16 ulps at the row's
-    scale, as uq_problem_use_backend)."""
-    g = uqrt.float_from_bf16(got).astype(np.float64)
-    w = uqrt.float_from_bf16(want).astype(np.float64)
-    row = np.abs(w).max(axis=-1, keepdims=True)
-    bad = np.abs(g - w) > 2.0**-6 * np.abs(w) + 2.0**-7 * row
-    ok = not bad.any() and np.isfinite(g).all()
-    print(f"  {what}: max|err| {np.abs(g - w).max():.3g}, "
-          f"{int(bad.sum())} outside tolerance -> {'ok' if ok else 'FAIL'}")
+    ok, err, bad = within_tolerance(got, want)
+    print(f"  {what}: max|err| {err:.3g}, {bad} outside tolerance -> "
+          f"{'ok' if ok else 'FAIL'}")
     return ok
 
 
