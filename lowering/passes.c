@@ -6,12 +6,14 @@
 
 #include "lowering/evaluate_globals/evaluate_globals.h"
 #include "lowering/inline/inline.h"
+#include "lowering/link/link.h"
 #include "lowering/specialize/specialize.h"
 #include "lowering/unroll/unroll.h"
 #include "lowering/uq_to_rocdl/uq_to_rocdl.h"
 #include "lowering/verify_unrolled/verify_unrolled.h"
 
 const uq_pass_def_t *const uq_passes[] = {
+    &uq_link_pass,
     &uq_specialize_pass,
     &uq_evaluate_globals_pass,
     &uq_inline_pass,

@@ -1,4 +1,4 @@
-// kernels.mlir -> gfx950 code objects and NVIDIA cubins.
+// kernels/ -> gfx950 code objects and NVIDIA cubins.
 #include "lowering/pipeline.h"
 
 #include <inttypes.h>
@@ -294,7 +294,7 @@ void uq_pipeline_text(const uq_variant_t *variant,
     // PTX version and O.
     snprintf(out, size,
              "builtin.module("
-             "uq-specialize{%s},uq-evaluate-globals,uq-inline{marked},"
+             "uq-link,uq-specialize{%s},uq-evaluate-globals,uq-inline{marked},"
              "canonicalize,"
              "uq-unroll-loops,canonicalize,"
              "uq-unroll-loops,canonicalize,cse,uq-verify-unrolled,"
@@ -308,7 +308,9 @@ void uq_pipeline_text(const uq_variant_t *variant,
              options->cuda_dir ? options->cuda_dir : "");
     return;
   }
-  // Specialize, inline the helpers, then fold the parameter through the IR
+  // Link the kernel library's step helpers into each gpu.module (uq-link,
+  // first in both pipelines), specialize, inline the helpers, then fold the
+  // parameter through the IR
   // so compile-time loop bounds become constants, unroll them (twice: an inner
   // loop's bounds may depend on an outer induction variable), check that no
   // register array is left indexed at run time, lower our ops,
@@ -317,7 +319,7 @@ void uq_pipeline_text(const uq_variant_t *variant,
   snprintf(
       out, size,
       "builtin.module("
-      "uq-specialize{%s},uq-evaluate-globals,uq-inline,canonicalize,"
+      "uq-link,uq-specialize{%s},uq-evaluate-globals,uq-inline,canonicalize,"
       "uq-unroll-loops,canonicalize,"
       "uq-unroll-loops,canonicalize,cse,uq-verify-unrolled,convert-uq-to-rocdl,"
       "gpu.module(convert-amdgpu-to-rocdl{chipset=%s}),"

@@ -9,7 +9,9 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.uq_build_dir, "test")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "unit", "CMakeLists.txt"]
+# Inputs/: files a test reads, not tests.
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "unit", "CMakeLists.txt",
+                   "Inputs"]
 
 llvm_bin = config.uq_llvm_bin
 config.environment["PATH"] = os.pathsep.join(

@@ -1,4 +1,4 @@
-// uq-compile: kernels.mlir (or any input) -> one code object per variant
+// uq-compile: kernels/ (or any input) -> one code object per variant
 // (gfx950 HSACO, or an NVIDIA cubin for a gpu.module with an #nvvm.target),
 // a manifest per code object read back from the object itself (AMDHSA note
 // or .nv.info), and optionally a C source embedding them for the runtime.
@@ -14,6 +14,7 @@
 #include "lowering/context.h"
 #include "lowering/pipeline.h"
 #include "tools/common/file_util.h"
+#include "tools/common/kernel_source.h"
 #include "tools/common/stdout_check.h"
 #include "tools/uq-compile/embed.h"
 
@@ -32,8 +33,10 @@ static void usage(FILE *out) {
   fprintf(out,
           "usage: uq-compile [options] INPUT\n"
           "\n"
-          "Compiles every kernel variant declared in INPUT (each gpu.module,\n"
-          "times its `uq.variants`) to a code object for the module's target:\n"
+          "Compiles every kernel variant declared in INPUT, an MLIR file or a\n"
+          "folder of them (kernels/: merged, then linked by uq-link), each\n"
+          "gpu.module times its `uq.variants`, to a code object for the\n"
+          "module's target:\n"
           "a gfx950 HSACO (#rocdl.target) or an sm_90a cubin (#nvvm.target).\n"
           "\n"
           "options:\n"
@@ -264,7 +267,7 @@ int main(int argc, char **argv) {
     } else if (arg[0] == '-' && arg[1]) {
       return fail("unknown flag '%s' (see --help)", arg);
     } else if (input) {
-      return fail("more than one input file ('%s' and '%s')", input, arg);
+      return fail("more than one input ('%s' and '%s')", input, arg);
     } else {
       input = arg;
     }
@@ -305,28 +308,19 @@ int main(int argc, char **argv) {
   }
 
   double start = now_seconds();
-  char *text = NULL;
-  size_t size = 0;
-  uq_status_t status = uq_file_read(input, &text, &size);
-  if (status)
-    return fail_status(status);
-
   uq_register_upstream_passes();
   uq_diagnostics_t diagnostics = {stderr, 0, 0, false};
   MlirContext context = uq_context_create(&diagnostics);
-  if (mlirContextIsNull(context)) {
-    free(text);
+  if (mlirContextIsNull(context))
     return 1;
-  }
   int rc = 0;
   uq_variant_t *variants = NULL;
   size_t variant_count = 0;
   compiled_t *compiled = NULL;
   size_t compiled_count = 0;
   uq_file_batch_t *batch = NULL;
-  MlirOperation op = uq_parse_source(context, &diagnostics, text, size,
-                                     strcmp(input, "-") ? input : "<stdin>");
-  free(text);
+  MlirOperation op =
+      uq_kernel_source_parse(context, &diagnostics, input, "uq-compile");
   if (mlirOperationIsNull(op) || !mlirOperationVerify(op)) {
     rc = 1;
     goto done;
@@ -387,7 +381,7 @@ int main(int argc, char **argv) {
     }
   }
   compiled = calloc(variant_count, sizeof(*compiled));
-  status = uq_file_batch_create(&batch);
+  uq_status_t status = uq_file_batch_create(&batch);
   if (status) {
     rc = fail_status(status);
     goto done;

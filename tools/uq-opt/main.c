@@ -9,6 +9,7 @@
 #include "mlir-c/IR.h"
 #include "mlir-c/Pass.h"
 #include "tools/common/file_util.h"
+#include "tools/common/kernel_source.h"
 #include "tools/common/stdout_check.h"
 
 static void usage(FILE *out) {
@@ -16,7 +17,8 @@ static void usage(FILE *out) {
       out,
       "usage: uq-opt [options] [INPUT]\n"
       "\n"
-      "Reads MLIR from INPUT (default '-', stdin), runs passes, prints the\n"
+      "Reads MLIR from INPUT (default '-', stdin; a folder of .mlir files,\n"
+      "such as kernels/, is read as one module), runs passes, prints the\n"
       "result to -o (default '-', stdout).\n"
       "\n"
       "options:\n"
@@ -67,6 +69,47 @@ static void append_callback(MlirStringRef text, void *user_data) {
   append(user_data, text.data, text.length);
 }
 
+// Verifies `op` (parsed in `context`), runs the pipeline on it and appends
+// its printed form to `out`; destroys `op` and `context`.
+static int process_op(MlirContext context, uq_diagnostics_t *diagnostics,
+                      MlirOperation op, const char *pipeline, int generic,
+                      buffer_t *out) {
+  int rc = 0;
+  if (mlirOperationIsNull(op)) {
+    rc = 1; // the parser reported the error through the handler
+  } else if (!mlirOperationVerify(op)) {
+    rc = 1;
+  } else if (pipeline && *pipeline) {
+    MlirPassManager pm = mlirPassManagerCreateOnOperation(
+        context, mlirIdentifierStr(mlirOperationGetName(op)));
+    mlirPassManagerEnableVerifier(pm, true);
+    char error[512] = "";
+    if (!uq_pipeline_parse(mlirPassManagerGetAsOpPassManager(pm), pipeline,
+                           error, sizeof(error))) {
+      // A pipeline anchored on another op than this input's top level.
+      fprintf(stderr, "uq-opt: error: %s\n", error);
+      rc = 1;
+    } else if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
+      if (diagnostics->errors == 0)
+        fprintf(stderr, "uq-opt: error: pass pipeline failed\n");
+      rc = 1;
+    }
+    mlirPassManagerDestroy(pm);
+  }
+  if (rc == 0) {
+    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+    if (generic)
+      mlirOpPrintingFlagsPrintGenericOpForm(flags);
+    mlirOperationPrintWithFlags(op, flags, append_callback, out);
+    mlirOpPrintingFlagsDestroy(flags);
+    append(out, "\n", 1);
+  }
+  if (!mlirOperationIsNull(op))
+    mlirOperationDestroy(op);
+  mlirContextDestroy(context);
+  return rc;
+}
+
 // Processes one chunk of input in a fresh context. `line_offset` lines of
 // padding keep diagnostics' line numbers those of the whole file.
 static int process_chunk(const char *input_name, const char *chunk,
@@ -89,40 +132,20 @@ static int process_chunk(const char *input_name, const char *chunk,
   MlirOperation op = uq_parse_source(context, &diagnostics, padded,
                                      length + (size_t)line_offset, input_name);
   free(padded);
-  int rc = 0;
-  if (mlirOperationIsNull(op)) {
-    rc = 1; // the parser reported the error through the handler
-  } else if (!mlirOperationVerify(op)) {
-    rc = 1;
-  } else if (pipeline && *pipeline) {
-    MlirPassManager pm = mlirPassManagerCreateOnOperation(
-        context, mlirIdentifierStr(mlirOperationGetName(op)));
-    mlirPassManagerEnableVerifier(pm, true);
-    char error[512] = "";
-    if (!uq_pipeline_parse(mlirPassManagerGetAsOpPassManager(pm), pipeline,
-                           error, sizeof(error))) {
-      // A pipeline anchored on another op than this input's top level.
-      fprintf(stderr, "uq-opt: error: %s\n", error);
-      rc = 1;
-    } else if (mlirLogicalResultIsFailure(mlirPassManagerRunOnOp(pm, op))) {
-      if (diagnostics.errors == 0)
-        fprintf(stderr, "uq-opt: error: pass pipeline failed\n");
-      rc = 1;
-    }
-    mlirPassManagerDestroy(pm);
-  }
-  if (rc == 0) {
-    MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
-    if (generic)
-      mlirOpPrintingFlagsPrintGenericOpForm(flags);
-    mlirOperationPrintWithFlags(op, flags, append_callback, out);
-    mlirOpPrintingFlagsDestroy(flags);
-    append(out, "\n", 1);
-  }
-  if (!mlirOperationIsNull(op))
-    mlirOperationDestroy(op);
-  mlirContextDestroy(context);
-  return rc;
+  return process_op(context, &diagnostics, op, pipeline, generic, out);
+}
+
+// A folder of kernel sources (kernels/), merged into one module.
+static int process_folder(const char *folder, const char *pipeline, int generic,
+                          int allow_unregistered, buffer_t *out) {
+  uq_diagnostics_t diagnostics = {stderr, 0, 0, false};
+  MlirContext context = uq_context_create(&diagnostics);
+  if (mlirContextIsNull(context))
+    return 1;
+  mlirContextSetAllowUnregisteredDialects(context, allow_unregistered != 0);
+  MlirOperation op =
+      uq_kernel_source_parse(context, &diagnostics, folder, "uq-opt");
+  return process_op(context, &diagnostics, op, pipeline, generic, out);
 }
 
 // Reports a malformed pipeline before any input is read, as mlir-opt does.
@@ -141,6 +164,25 @@ static int check_pipeline(const char *pipeline) {
   mlirPassManagerDestroy(pm);
   mlirContextDestroy(context);
   return ok;
+}
+
+// Writes the output on success; frees it.
+static int finish(int rc, const char *output, buffer_t *out) {
+  if (out->failed) {
+    fprintf(stderr, "uq-opt: error: out of memory\n");
+    rc = 1;
+  }
+  if (rc == 0) {
+    uq_status_t status =
+        uq_file_write_atomic(output, out->data ? out->data : "", out->size);
+    if (status) {
+      fprintf(stderr, "uq-opt: error: %s\n", uq_status_message(status));
+      uq_status_free(status);
+      rc = 1;
+    }
+  }
+  free(out->data);
+  return rc;
 }
 
 int main(int argc, char **argv) {
@@ -211,6 +253,21 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  if (uq_kernel_source_is_folder(input)) {
+    if (split) {
+      fprintf(stderr,
+              "uq-opt: error: --split-input-file takes a file, not "
+              "the folder '%s'\n",
+              input);
+      free(pipeline.data);
+      return 1;
+    }
+    buffer_t out = {0};
+    int rc =
+        process_folder(input, pipeline_text, generic, allow_unregistered, &out);
+    free(pipeline.data);
+    return finish(rc, output, &out);
+  }
   char *text = NULL;
   size_t size = 0;
   uq_status_t status = uq_file_read(input, &text, &size);
@@ -255,18 +312,5 @@ int main(int argc, char **argv) {
   }
   free(text);
   free(pipeline.data);
-  if (out.failed) {
-    fprintf(stderr, "uq-opt: error: out of memory\n");
-    rc = 1;
-  }
-  if (rc == 0) {
-    status = uq_file_write_atomic(output, out.data ? out.data : "", out.size);
-    if (status) {
-      fprintf(stderr, "uq-opt: error: %s\n", uq_status_message(status));
-      uq_status_free(status);
-      rc = 1;
-    }
-  }
-  free(out.data);
-  return rc;
+  return finish(rc, output, &out);
 }

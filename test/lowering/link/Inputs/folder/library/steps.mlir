@@ -1,0 +1,5 @@
+// The library half of folder.test: a step helper at the top level.
+func.func @twice(%x: i32) -> i32 {
+  %r = arith.addi %x, %x : i32
+  return %r : i32
+}
