@@ -17,10 +17,10 @@
 // NOBITS section `.nv.shared.<kernel>` (on sm_90 it includes the 1 KiB the
 // system reserves per block). Dynamic shared memory is a launch parameter,
 // not in the file: a kernel that needs it states it as a 4-byte constant
-// global `uq_dynamic_shared_bytes` (PTX `.visible .const .u32`; kernels.mlir
-// computes it per variant, uq-evaluate-globals), read from its symbol into
-// every kernel of the cubin; likewise a decode's `uq_walk_group_tiles`, the
-// group size of its partitions' walk.
+// global `uq_dynamic_shared_bytes` (PTX `.visible .const .u32`;
+// kernels/sm90a.mlir computes it per variant, uq-evaluate-globals), read from
+// its symbol into every kernel of the cubin; likewise a decode's
+// `uq_walk_group_tiles`, the group size of its partitions' walk.
 #ifndef UQ_CODEOBJ_CUBIN_H_
 #define UQ_CODEOBJ_CUBIN_H_
 

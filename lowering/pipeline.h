@@ -1,4 +1,4 @@
-// The lowering pipeline from kernels.mlir to gfx950 code objects and sm_90a
+// The lowering pipeline from kernels/ to gfx950 code objects and sm_90a
 // cubins: variant
 // discovery, specialization, upstream conversions and serialization.
 #ifndef UQ_LOWERING_PIPELINE_H_

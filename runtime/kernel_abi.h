@@ -1,5 +1,5 @@
 // The order and meaning of the kernels' arguments: the contract between
-// kernels.mlir and the runtime. Offsets, sizes and alignment are NOT here:
+// kernels/ and the runtime. Offsets, sizes and alignment are NOT here:
 // they come from each code object's AMDHSA metadata at load time, and the
 // runtime checks that the metadata agrees with this order (kind and size).
 #ifndef UQ_RUNTIME_KERNEL_ABI_H_
@@ -67,19 +67,19 @@ typedef enum uq_reduce_arg_e {
 } uq_reduce_arg_t;
 
 // NVIDIA sm_90a (the uq_decode_sm90 / uq_reduce_sm90 gpu.modules of
-// kernels.mlir; same argument order and meaning as above, QG included, and
-// the decode's UQ_DECODE_SM90_ARG_* after them; records
+// kernels/decode.mlir; same argument order and meaning as above, QG included,
+// and the decode's UQ_DECODE_SM90_ARG_* after them; records
 // decode_sm90_d<D>_qg_max{8,16} and reduce_sm90_d<D>, D = 64, 128, 256):
 // decode grid (B, Hk, P) of 128-thread CTAs (4 warps), as clusters of
 // (1, 1, P) when it merges its P partitions itself (P = 1 needs none),
 // with the dynamic shared memory its cubin states (uq_dynamic_shared_bytes,
-// computed in kernels.mlir by @uq_sm90_shared_bytes from the variant's
+// computed in kernels/sm90a.mlir by @uq_sm90_shared_bytes from the variant's
 // layout: the warps' cp.async stages and Q, or after the walk the merge of
 // the warps' partials and the partials a cluster's merge reads; the
 // launcher raises CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES to it).
 // Clusters of up to 8 CTAs are portable on every sm_90 part.
 // (*) TGPP counts groups of 16 tiles (256-token tile-groups) on gfx950 and
-// of the tiles an sm_90a cubin states (uq_walk_group_tiles, kernels.mlir
+// of the tiles an sm_90a cubin states (uq_walk_group_tiles, kernels/sm90a.mlir
 // @uq_sm90_walk_log2; uq/policy.h's uq_launch_walk_t).
 // Reduce grid (B, Hq, 1) of UQ_SM90_REDUCE_THREADS(D) threads (4 head
 // dims x 4 partition lanes each), 4128 B of static shared memory.
@@ -87,8 +87,8 @@ typedef enum uq_reduce_arg_e {
 #define UQ_SM90_CLUSTER_MAX_PARTITIONS 8
 #define UQ_SM90_REDUCE_THREADS(d) (d)
 // Store grid (num_tokens, Hk) of one 32-lane warp each: the same kernel
-// source as gfx950's (kernels.mlir @uq_store, uq.target_params lanes = 32),
-// records store_sm90_d{64,128,256}, kernels uq_store_sm90_d<D>.
+// source as gfx950's (kernels/store.mlir @uq_store, uq.target_params lanes =
+// 32), records store_sm90_d{64,128,256}, kernels uq_store_sm90_d<D>.
 #define UQ_SM90_STORE_THREADS 32
 
 // Store: grid (num_tokens, Hk), one 64-lane wave each on gfx950 (one warp,

@@ -9,17 +9,19 @@
 set(_uqrt_deps uq_base uq_codeobj)
 
 # --- Embedded code objects -------------------------------------------------
-# One uq-compile run over kernels.mlir writes the code objects and their
+# One uq-compile run over kernels/ writes the code objects and their
 # manifests to BUILD/kernels (the kernel tests and benchmarks read them
 # there) and runtime/embedded.h's typed records. The variant set is declared
-# once, in kernels.mlir (uq.variants): the generated C file stands for every
+# once, in kernels/ (uq.variants): the generated C file stands for every
 # code object the run writes. A kernel that does not compile fails the build:
 # libuqrt never ships without its kernels.
 set(UQ_KERNELS_DIR "${CMAKE_BINARY_DIR}/kernels" CACHE INTERNAL "")
-# The kernel source: kernels.mlir, or another copy of it for timing
+# The kernel source: the kernels/ folder, or another copy of it for timing
 # experiments (scripts/sm90-ablate.py builds libuqrt from edited copies).
-set(UQ_KERNELS_SOURCE "${PROJECT_SOURCE_DIR}/kernels.mlir" CACHE FILEPATH
-    "The kernels.mlir that libuqrt embeds")
+set(UQ_KERNEL_SOURCE_DIR "${PROJECT_SOURCE_DIR}/kernels" CACHE PATH
+    "The kernel source folder that libuqrt embeds")
+file(GLOB_RECURSE _uq_kernel_files CONFIGURE_DEPENDS
+     "${UQ_KERNEL_SOURCE_DIR}/*.mlir")
 set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
 # With a CUDA toolkit the same run also builds the sm_90a cubins, which are
 # embedded too (the CUDA backend runs them; uq-bench-cuda and the CUDA tests
@@ -47,10 +49,10 @@ add_custom_command(
   OUTPUT "${UQRT_EMBEDDED_C}" ${UQ_CUBINS}
   COMMAND "${CMAKE_COMMAND}" -E make_directory "${UQ_KERNELS_DIR}"
   COMMAND uq-compile --quiet ${_uq_compile_targets}
-          "${UQ_KERNELS_SOURCE}"
+          "${UQ_KERNEL_SOURCE_DIR}"
           -o "${UQ_KERNELS_DIR}" "--embed-c=${UQRT_EMBEDDED_C}"
-  DEPENDS uq-compile "${UQ_KERNELS_SOURCE}"
-  COMMENT "Compiling kernels.mlir and embedding its code objects in libuqrt"
+  DEPENDS uq-compile ${_uq_kernel_files}
+  COMMENT "Compiling kernels/ and embedding its code objects in libuqrt"
   VERBATIM)
 add_custom_target(uq_kernel_objects DEPENDS "${UQRT_EMBEDDED_C}")
 if(UQ_CUDA_DIR)

@@ -11,13 +11,13 @@ trap 'rm -rf "$out"' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 printf '%-22s %10s\n' variant wall_s
 # --list prints the key first, then what the variant serves
-for variant in $("$compile" kernels.mlir --list | awk '{print $1}'); do
+for variant in $("$compile" kernels --list | awk '{print $1}'); do
   start=$EPOCHREALTIME
-  "$compile" kernels.mlir -o "$out" --variant="$variant" --quiet
+  "$compile" kernels -o "$out" --variant="$variant" --quiet
   end=$EPOCHREALTIME
   awk -v v="$variant" -v s="$start" -v e="$end" 'BEGIN { printf "%-22s %10.3f\n", v, e - s }'
 done
 start=$EPOCHREALTIME
-"$compile" kernels.mlir -o "$out" --quiet
+"$compile" kernels -o "$out" --quiet
 end=$EPOCHREALTIME
 awk -v s="$start" -v e="$end" 'BEGIN { printf "%-22s %10.3f\n", "all", e - s }'

@@ -5,7 +5,7 @@
 # clock and thermal drift fall on every copy alike, and prints per copy and
 # round the copy bandwidth and each shape's us/step and % of copy.
 # A copy with edited kernels comes from a second build tree:
-#   cmake -S . -B build-b -DUQ_KERNELS_SOURCE=edited.mlir
+#   cmake -S . -B build-b -DUQ_KERNEL_SOURCE_DIR=edited-kernels/
 #   cmake --build build-b --target uqrt        # build-b/runtime/libuqrt.so.0
 # usage: scripts/sm90-ab.sh [-r ROUNDS] BUILD_DIR LIB_DIR... [-- BENCH_ARGS]
 #   BUILD_DIR: where tools/uq-bench-cuda/uq-bench-cuda is; BENCH_ARGS go to

@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Where the sm_90a decode's time goes: libuqrt builds with one part taken out.
 
-Each ablation edits a copy of kernels.mlir (BUILD_DIR/ablated-kernels.mlir;
-the real one is never touched), builds libuqrt from it in BUILD_DIR
-(configured with -DUQ_KERNELS_SOURCE pointing at the copy: after the first
+Each ablation edits a copy of kernels/ (BUILD_DIR/ablated-kernels/; the
+real one is never touched), builds libuqrt from it in BUILD_DIR
+(configured with -DUQ_KERNEL_SOURCE_DIR pointing at the copy: after the first
 build only the kernels are recompiled and libuqrt relinked), and leaves
 OUT/<name>/libuqrt.so.0; OUT/base is the unedited source. The outputs of an ablated build are wrong: these libraries
 are for timing only, never for the tests. On an H100/H200:
 
     for v in OUT/*/; do LD_LIBRARY_PATH=$v build/tools/uq-bench-cuda/uq-bench-cuda; done
 
-An edit whose text is no longer in kernels.mlir fails with its name: update
+An edit whose text is no longer in kernels/ fails with its name: update
 it here with the kernel.
 
 usage: scripts/sm90-ablate.py OUT [NAME...]   (default: every ablation;
@@ -31,29 +31,40 @@ def between(text, start, end):
     return i, text.index(end, i)
 
 
-def no_copy(src):
+# Each ablation edits {file name in kernels/: text}: the sm_90a helpers are
+# in sm90a.mlir (top level, unindented), the kernel in decode.mlir.
+def edit(files, name, fn):
+    return {**files, name: fn(files[name])}
+
+
+def no_copy(files):
     # issue_tile copies nothing: the stages keep stale data.
-    old = ("      scf.if %unit8 {\n"
-           "        func.call @uq_sm90_copy_slots(%c8,")
-    i = src.index(old)
-    j = src.index("      }\n", src.index("} else {", i)) + len("      }\n")
-    return src[:i] + src[j:]
+    def cut(src):
+        old = ("  scf.if %unit8 {\n"
+               "    func.call @uq_sm90_copy_slots(%c8,")
+        i = src.index(old)
+        j = src.index("  }\n", src.index("} else {", i)) + len("  }\n")
+        return src[:i] + src[j:]
+    return edit(files, "sm90a.mlir", cut)
 
 
-def f2fp_mov(src):
+def f2fp_mov(files):
     # K's E4M3 -> f16 conversions (QG <= 8) become moves.
-    i, j = between(src, "func.func private @uq_sm90_qk_t(",
-                   "func.func private @uq_sm90_v_scales(")
-    seg = src[i:j]
-    cvt = "cvt.rn.f16x2.e4m3x2 $0, $1;"
-    if cvt not in seg:
-        raise ValueError("no E4M3 -> f16 conversion in @uq_sm90_qk_t")
-    return src[:i] + seg.replace(cvt, "mov.b32 $0, {$1, $1};") + src[j:]
+    def moves(src):
+        i, j = between(src, "func.func private @uq_sm90_qk_t(",
+                       "func.func private @uq_sm90_v_scales(")
+        seg = src[i:j]
+        cvt = "cvt.rn.f16x2.e4m3x2 $0, $1;"
+        if cvt not in seg:
+            raise ValueError("no E4M3 -> f16 conversion in @uq_sm90_qk_t")
+        return src[:i] + seg.replace(cvt, "mov.b32 $0, {$1, $1};") + src[j:]
+    return edit(files, "sm90a.mlir", moves)
 
 
-def no_k_decode(src):
+def no_k_decode(files):
     # K's code words go to the HMMA as they are (QG <= 8).
-    src = f2fp_mov(src)
+    files = f2fp_mov(files)
+    src = files["sm90a.mlir"]
     i, j = between(src, "func.func private @uq_sm90_qk_t(",
                    "func.func private @uq_sm90_v_scales(")
     seg = src[i:j]
@@ -64,43 +75,54 @@ def no_k_decode(src):
             raise ValueError(f"no '{call}' in @uq_sm90_qk_t")
         seg = seg.replace(call, "")
         seg = seg.replace(res + "#0", word).replace(res + "#1", word)
-    return src[:i] + seg + src[j:]
+    return {**files, "sm90a.mlir": src[:i] + seg + src[j:]}
 
 
-def no_v_decode(src):
+def no_v_decode(files):
     # @uq_sm90_fp4_bf16x2 returns its register shifted (one instruction).
-    i, j = between(src, "func.func private @uq_sm90_fp4_bf16x2(",
-                   "    // The scale bytes (K at %off")
-    body = ("func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) -> i32 {\n"
-            "      %v = arith.shrui %r, %i : i32\n"
-            "      return %v : i32\n"
-            "    }\n\n")
-    return src[:i] + body + src[j:]
+    def shift(src):
+        i, j = between(src, "func.func private @uq_sm90_fp4_bf16x2(",
+                       "// The scale bytes (K at %off")
+        body = ("func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) "
+                "-> i32 {\n"
+                "  %v = arith.shrui %r, %i : i32\n"
+                "  return %v : i32\n"
+                "}\n\n")
+        return src[:i] + body + src[j:]
+    return edit(files, "sm90a.mlir", shift)
 
 
-def no_decode(src):
+def no_decode(files):
     # No FP4 decode for any query group: @uq_sm90_fp4_e4m3 hands its word
     # on twice, every E4M3 -> f16 conversion of the decode is a move, and
     # V as no_v_decode.
-    i, j = between(src, "func.func private @uq_sm90_fp4_e4m3(",
-                   "    // bf16 pair of nibble")
-    body = ("func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {\n"
-            "      return %w, %w : i32, i32\n"
-            "    }\n\n")
-    src = src[:i] + body + src[j:]
-    i, j = between(src, "gpu.module @uq_decode_sm90", "gpu.module @uq_reduce_sm90")
-    seg = src[i:j].replace("cvt.rn.f16x2.e4m3x2 $0, $1;", "mov.b32 $0, {$1, $1};")
-    return no_v_decode(src[:i] + seg + src[j:])
+    def words(src):
+        i, j = between(src, "func.func private @uq_sm90_fp4_e4m3(",
+                       "// bf16 pair of nibble")
+        body = ("func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {\n"
+                "  return %w, %w : i32, i32\n"
+                "}\n\n")
+        return src[:i] + body + src[j:]
+    cvt = ("cvt.rn.f16x2.e4m3x2 $0, $1;", "mov.b32 $0, {$1, $1};")
+    files = edit(files, "sm90a.mlir",
+                 lambda src: words(src).replace(*cvt))
+    def kernel(src):
+        i = src.index("gpu.module @uq_decode_sm90")
+        return src[:i] + src[i:].replace(*cvt)
+    return no_v_decode(edit(files, "decode.mlir", kernel))
 
 
-def no_wht(src):
+def no_wht(files):
     # Q's Walsh-Hadamard butterflies are skipped (loops of no trips).
-    for loop, bound in (("%qv1 = scf.for %st = %i0 to %i5", "%i5"),
-                        ("%qv2 = scf.for %st = %i0 to %lsh_ix", "%lsh_ix")):
-        if src.count(loop) != 1:
-            raise ValueError(f"no single '{loop}'")
-        src = src.replace(loop, loop.replace("to " + bound, "to %i0"))
-    return src
+    def skip(src):
+        for loop, bound in (("%qv1 = scf.for %st = %i0 to %i5", "%i5"),
+                            ("%qv2 = scf.for %st = %i0 to %lsh_ix",
+                             "%lsh_ix")):
+            if src.count(loop) != 1:
+                raise ValueError(f"no single '{loop}'")
+            src = src.replace(loop, loop.replace("to " + bound, "to %i0"))
+        return src
+    return edit(files, "decode.mlir", skip)
 
 
 ABLATIONS = {
@@ -113,11 +135,11 @@ ABLATIONS = {
 }
 
 
-def ablate(name, source):
-    """source with the ablations of name ('a+b': both) applied."""
+def ablate(name, files):
+    """files with the ablations of name ('a+b': both) applied."""
     for part in name.split("+"):
-        source = ABLATIONS[part][0](source)
-    return source
+        files = ABLATIONS[part][0](files)
+    return files
 
 
 def run(cmd, **kw):
@@ -139,15 +161,18 @@ def main(argv):
         print(f"sm90-ablate: error: unknown ablation '{unknown[0]}' "
               f"(see --help)", file=sys.stderr)
         return 2
-    with open(os.path.join(ROOT, "kernels.mlir")) as f:
-        source = f.read()
+    kernels = os.path.join(ROOT, "kernels")
+    source = {}
+    for name in sorted(os.listdir(kernels)):
+        with open(os.path.join(kernels, name)) as f:
+            source[name] = f.read()
     edited = {"base": source}
     for name in names:
         try:
             edited[name] = ablate(name, source)
         except ValueError as e:
             print(f"sm90-ablate: error: ablation {name}: {e} "
-                  "(kernels.mlir changed: update this script)",
+                  "(kernels/ changed: update this script)",
                   file=sys.stderr)
             return 1
     build = os.path.abspath(os.environ.get("BUILD_DIR",
@@ -155,15 +180,19 @@ def main(argv):
     # The edited copy lives in the build directory, which stays configured
     # for it.
     os.makedirs(build, exist_ok=True)
-    copy = os.path.join(build, "ablated-kernels.mlir")
-    with open(copy, "w") as f:
-        f.write(source)
+    copy = os.path.join(build, "ablated-kernels")
+    os.makedirs(copy, exist_ok=True)
+
+    def write(files):
+        for name, text in files.items():
+            with open(os.path.join(copy, name), "w") as f:
+                f.write(text)
+    write(source)
     run(["cmake", "-S", ROOT, "-B", build, "-G", "Ninja",
-         "-DCMAKE_BUILD_TYPE=RelWithDebInfo", f"-DUQ_KERNELS_SOURCE={copy}"],
+         "-DCMAKE_BUILD_TYPE=RelWithDebInfo", f"-DUQ_KERNEL_SOURCE_DIR={copy}"],
         stdout=subprocess.DEVNULL)
-    for name, text in edited.items():
-        with open(copy, "w") as f:
-            f.write(text)
+    for name, files in edited.items():
+        write(files)
         run(["cmake", "--build", build, "--target", "uqrt"])
         dest = os.path.join(out, name)
         os.makedirs(dest, exist_ok=True)

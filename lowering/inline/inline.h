@@ -1,5 +1,5 @@
 // uq-inline: inlines the kernels' func.func helpers into their callers and
-// erases them, so each algorithm step is written once in kernels.mlir.
+// erases them, so each algorithm step is written once in kernels/.
 #ifndef UQ_LOWERING_INLINE_INLINE_H_
 #define UQ_LOWERING_INLINE_INLINE_H_
 

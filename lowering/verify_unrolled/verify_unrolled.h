@@ -9,7 +9,7 @@ extern "C" {
 #endif
 
 // Every vector.insert and vector.extract must have constant positions once
-// uq-unroll-loops and canonicalize have run (kernels.mlir's rule: loops over
+// uq-unroll-loops and canonicalize have run (kernels/'s rule: loops over
 // register arrays have constant bounds). A run-time position means a loop
 // that did not unroll: the LLVM lowering would put the array in local
 // memory, or (vector.insert into a vector of rank >= 2, MLIR 22) crash. The

@@ -93,7 +93,7 @@ uq_status_t uq_rt_plan_check_config(const uq_decode_config_t *in,
                          (int)in->query_dtype, (int)in->output_dtype);
   // The kernel addresses one cache block through a buffer whose record count
   // and in-block offsets are 32-bit (products past 2^31 elsewhere are done
-  // in 64 bits; see kernels.mlir, "64-BIT ADDRESSING").
+  // in 64 bits; see kernels/decode.mlir, "64-BIT ADDRESSING").
   uint64_t block_bytes =
       (uint64_t)in->block_size * in->num_kv_heads * in->padded_slot;
   if (block_bytes > INT32_MAX)

@@ -137,7 +137,7 @@ uq_status_t uq_rt_plan_launch(uq_plan_t *plan, const run_launch_t *run,
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
       // The reduce waits for the decode's partials itself, so it may launch
-      // as the decode's tiles finish (kernels.mlir).
+      // as the decode's tiles finish (kernels/decode.mlir).
       .waits_for_previous = plan->reduce_traits->reduce_waits_for_previous,
       // The partitions its two loops merge (a varlen row's span check is
       // straight-line code).

@@ -49,7 +49,7 @@ uq_status_t uq_rt_plan_prepare_resident(uq_plan_t *plan,
   resident_kernel_t *r = &kernel->resident;
   TRY(uq_rt_launch_traits_of(decode, &kernel->traits));
   TRY(uq_rt_context_load_object(context, decode));
-  // The decode's own statement of its shared memory (kernels.mlir's
+  // The decode's own statement of its shared memory (kernels/sm90a.mlir's
   // layout, read from the cubin's uq_dynamic_shared_bytes).
   r->dynamic_lds = decode->kernel->dynamic_shared_bytes;
   if (r->dynamic_lds == 0)

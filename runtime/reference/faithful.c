@@ -10,7 +10,7 @@
 
 // log2(e) as the kernel's fp32 constant.
 #define UQ_LOG2E_F 1.44269504088896340736f
-// 8 ln 2 as the kernel's fp32 constant (@lazy_limit in kernels.mlir).
+// 8 ln 2 as the kernel's fp32 constant (@lazy_limit in kernels/gfx950.mlir).
 #define UQ_LAZY_MAX_SLACK 5.54517744447956247533f
 
 typedef struct tile_s {

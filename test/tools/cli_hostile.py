@@ -33,18 +33,29 @@ def isa_with(old, new):
     return make
 
 
-def kernels_mlir(src):
-    with open(os.path.join(src, "kernels.mlir")) as f:
-        return f.read()
+# The kernel source folder's files, by name (kernels/ has no subfolders).
+KERNEL_FILES = sorted(os.listdir(os.path.join(os.path.dirname(
+    os.path.abspath(__file__)), "..", "..", "kernels")))
 
 
-def kernels_with(old, new):
-    def make(src):
-        text = kernels_mlir(src)
-        if old not in text:
-            raise SystemExit(f"kernels.mlir no longer holds {old!r}")
-        return text.replace(old, new, 1)
-    return make
+def kernel_folder(old=None, new=None):
+    """Input files k/<name> copying kernels/, with the first occurrence of
+    `old` (in path order) replaced by `new`."""
+    def make(name):
+        def read(src):
+            texts = {}
+            for n in KERNEL_FILES:
+                with open(os.path.join(src, "kernels", n)) as f:
+                    texts[n] = f.read()
+            if old is None:
+                return texts[name]
+            holder = next((n for n in KERNEL_FILES if old in texts[n]), None)
+            if holder is None:
+                raise SystemExit(f"kernels/ no longer holds {old!r}")
+            return (texts[name].replace(old, new, 1) if name == holder else
+                    texts[name])
+        return read
+    return {f"k/{n}": make(n) for n in KERNEL_FILES}
 
 
 def char_device(scratch, name, minor):
@@ -239,20 +250,18 @@ ROWS = [
      {"long.mlir": isa_with("gpu.module @uq_isa", "gpu.module @" + "m" * 64)},
      1, "gpu.module name of 64 bytes is longer than 63", []),
     ("uq-compile decode qg_max 17", "uq-compile",
-     ["k.mlir", "-o", "out"],
-     {"k.mlir": kernels_with("{d = 256, qg_max = 16}",
-                             "{d = 256, qg_max = 17}")}, 1,
+     ["k", "-o", "out"],
+     kernel_folder("{d = 256, qg_max = 16}", "{d = 256, qg_max = 17}"), 1,
      "qg_max = 17 is outside 1..16, the query groups the runtime selects "
      "decode records for", ["out/decode_d64_qg_max16.hsaco"]),
     ("uq-compile decode qg_max 64", "uq-compile",
-     ["k.mlir", "--embed-c=out/e.c"],
-     {"k.mlir": kernels_with("{d = 256, qg_max = 8}",
-                             "{d = 256, qg_max = 64}")}, 1,
+     ["k", "--embed-c=out/e.c"],
+     kernel_folder("{d = 256, qg_max = 8}", "{d = 256, qg_max = 64}"), 1,
      "qg_max = 64 is outside 1..16", ["out/e.c"]),
     ("uq-compile reduce for head dim 96", "uq-compile",
-     ["k.mlir", "-o", "out"],
-     {"k.mlir": kernels_with("uq.variants = [{d = 64}, {d = 128}, {d = 256}]",
-                             "uq.variants = [{d = 96}, {d = 128}, {d = 256}]")},
+     ["k", "-o", "out"],
+     kernel_folder("uq.variants = [{d = 64}, {d = 128}, {d = 256}]",
+                   "uq.variants = [{d = 96}, {d = 128}, {d = 256}]"),
      1, "variant 'reduce_d96': head dim d = 96 is not one the runtime selects",
      []),
     ("uq-compile duplicate variant", "uq-compile", ["twice.mlir", "-o", "out"],
@@ -335,8 +344,8 @@ ROWS = [
      {"x.mlir": "gpu.module @m {}\n"}, 1,
      "cannot write 'out': it is a directory", []),
     ("uq-compile --embed-c=/dev/full", "uq-compile",
-     ["k.mlir", "--variant=reduce_d64", "--embed-c=DEVICE"],
-     {"k.mlir": kernels_mlir}, 1,
+     ["k", "--variant=reduce_d64", "--embed-c=DEVICE"],
+     kernel_folder(), 1,
      "No space left on device", [],
      {"setup": output_to_device("full.dev", 7), "check": still_char_device}),
     # stdout on /dev/full: the exit-time flush fails the tool
@@ -387,7 +396,9 @@ def main():
         for file_name, text in files.items():
             if callable(text):
                 text = text(args.source_dir)
-            with open(os.path.join(scratch, file_name), "w") as f:
+            path = os.path.join(scratch, file_name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
                 f.write(text)
         device = extra["setup"](scratch) if "setup" in extra else None
         argv = [a.replace("DEVICE", device) if device else a for a in argv]

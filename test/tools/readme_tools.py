@@ -35,7 +35,7 @@ def main(argv):
     ran = 0
     with tempfile.TemporaryDirectory() as work:
         for name, target in (("build", build),
-                             ("kernels.mlir", os.path.join(source, "kernels.mlir")),
+                             ("kernels", os.path.join(source, "kernels")),
                              ("scripts", os.path.join(source, "scripts"))):
             os.symlink(target, os.path.join(work, name))
         for line in tools_block(os.path.join(source, "README.md")):

@@ -75,7 +75,7 @@ UQ_API uq_status_t uq_launch_policy_window(int32_t num_seqs,
 // groups p, p + P, p + 2P, ..., at most `groups_per_partition` of them).
 // The policies above are walks of 256-token tile-groups (group_tiles = 16,
 // groups_per_partition = TGPP), the gfx950 kernels' only walk; an sm_90a
-// kernel states its own (kernels.mlir @uq_sm90_walk_tiles).
+// kernel states its own (kernels/sm90a.mlir @uq_sm90_walk_tiles).
 typedef struct uq_launch_walk_s {
   int32_t num_partitions;       // P >= 1
   int32_t groups_per_partition; // >= 1
@@ -113,7 +113,7 @@ static inline const char *uq_launch_walk_unit(const uq_launch_walk_t *walk) {
 // one of 0.55 to 0.7 make the same choices for walks of tile-groups; over
 // single tiles 0.7 took B 16 / N 131072 in two rounds of 33 partitions,
 // 0.7 us slower than one round of 16. The walk's groups are the kernel's
-// (`group_tiles`, which an sm_90a cubin states, kernels.mlir
+// (`group_tiles`, which an sm_90a cubin states, kernels/sm90a.mlir
 // @uq_sm90_walk_log2; with single tiles P splits any walk evenly: 33
 // partitions of 124-125 tiles instead of 32 of 128 on 264 slots over 8
 // rows). The policy takes the groups per partition that minimize the estimate

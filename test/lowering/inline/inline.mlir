@@ -1,6 +1,6 @@
 // RUN: %uq_opt %s --split-input-file --allow-unregistered-dialect --uq-inline | FileCheck %s
 // uq-inline copies each helper's body over its call (helpers calling helpers
-// included) and erases the helpers of a gpu.module, so kernels.mlir can write
+// included) and erases the helpers of a gpu.module, so kernels/ can write
 // each step once; uq ops (no inliner interface) are inlined too.
 
 // CHECK-LABEL: gpu.module @nested

@@ -1,4 +1,4 @@
-// The decode and reduce kernels of kernels.mlir, run on the gfx950 simulator
+// The decode and reduce kernels of kernels/, run on the gfx950 simulator
 // and compared with the host reference (runtime/include/uq/reference.h).
 //
 // Code objects come from $UQ_KERNEL_DIR (uq-compile -o DIR:

@@ -4,7 +4,7 @@
 # and shared memory, and fails on any spill, stack frame or local memory
 # (a register array indexed at run time would show here first). A
 # kernel's dynamic shared memory is the uq_dynamic_shared_bytes constant
-# its PTX states (the decode's, from kernels.mlir's @uq_sm90_shared_bytes).
+# its PTX states (the decode's, from kernels/sm90a.mlir's @uq_sm90_shared_bytes).
 # usage: sm90_resources.sh UQ_COMPILE KERNELS_MLIR CUDA_DIR
 set -euo pipefail
 compile=$1 source=$2 cuda=$3

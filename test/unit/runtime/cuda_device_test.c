@@ -1,5 +1,5 @@
 // The CUDA backend on an NVIDIA Hopper GPU (compute capability 9.0): the
-// sm_90a cubins of kernels.mlir embedded in libuqrt decode, through the
+// sm_90a cubins of kernels/ embedded in libuqrt decode, through the
 // public API, the end-to-end matrix (every QG 1-16, block sizes, ragged and
 // >= 128k-token contexts, large queries (E4M3 saturation),
 // padded slots, fused-QKV and padded-output strides, sliding windows with

@@ -1,6 +1,6 @@
 // The cache store on an NVIDIA Hopper GPU (compute capability 9.0): the
-// sm_90a store cubins (store_sm90_d64/128/256, the same kernels.mlir source
-// as gfx950's) through uq_plan_store on the CUDA backend, byte for byte
+// sm_90a store cubins (store_sm90_d64/128/256, the same kernels/store.mlir
+// source as gfx950's) through uq_plan_store on the CUDA backend, byte for byte
 // against the host encoder (uq_cache_write) from a poisoned cache: Gaussian,
 // heavy-tailed and adversarial values (huge, subnormal, zero groups, NaN/inf
 // groups, FP4 midpoint ties, UE8M0 exponent boundaries), skipped (negative),

@@ -1,0 +1,2089 @@
+// The decode and varlen attention kernels: @uq_decode (gfx950: one wave
+// per block of 8-64 query rows, scaled MFMA on FP4 K) and
+// @uq_decode_sm90 (sm_90a: 4 warps, cp.async stages, mma.sync). Each
+// writes per-partition partials the reduce merges. The step helpers they
+// call live in kernels/gfx950.mlir and kernels/sm90a.mlir (declared here,
+// copied in by uq-link); what touches a module's own shared memory stays
+// here. Argument order: runtime/kernel_abi.h. Design: docs/design.md.
+module attributes {gpu.container_module} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
+    // One LDS region, reused: first a row tile's Q operand image (E4M3 bytes
+    // in the QK B operand's lane order, 2,048 B per issue, @rotate_query),
+    // then the V tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448
+    // B). K never goes to LDS.
+    llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
+    // The Q operands of a block whose registers cannot hold them
+    // (@q_operands_in_lds): per row tile t and issue h, 64 lanes x 32 B
+    // from byte 2048 (2t + h). Referenced only by those variants, so the
+    // others' LDS stays 8,448 B.
+    llvm.mlir.global internal @uq_decode_q_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16384 x i8>
+
+    // From the kernel library (kernels/gfx950.mlir), linked by uq-link.
+    func.func private @lane() -> i32
+    func.func private @issues(index) -> index
+    func.func private @v_row_bytes(index) -> i32
+    func.func private @q_operands_in_lds(index, index) -> i1
+    func.func private @q_image_operand(!llvm.ptr<3>, index) -> vector<8xi32>
+    func.func private @swap16(i32) -> (i32, i32)
+    func.func private @row_sum(f32) -> f32
+    func.func private @rotate_query(!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index)
+    func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+    func.func private @tile_first(i32, i32, i32, i32) -> i32
+    func.func private @tile_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+    func.func private @qk_scores(vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
+    func.func private @mask_scores(vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+    func.func private @softmax_step(f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>, i1)
+    func.func private @pv_pairs(index) -> i1
+    func.func private @acc_block(vector<4x16x4xf32>, index, index) -> vector<16xf32>
+    func.func private @acc_set_block(vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
+    func.func private @pair_tiles(index) -> (index, index)
+    func.func private @acc_row_value(vector<4xf32>, index, index) -> f32
+    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index)
+    func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, index) -> (i32, i32, i32, i32, i32)
+    func.func private @row_ranges(i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
+
+    // Where row tile t's Q operand image (@rotate_query) lives: its own 4 KiB
+    // of @uq_decode_q_lds when the operands wait in LDS, else the start of
+    // the one LDS region (read into registers before the next tile's).
+    func.func private @q_image(%t: index, %rt: index, %d: index) -> !llvm.ptr<3> {
+      %c4096 = arith.constant 4096 : index
+      %c0_i32 = arith.constant 0 : i32
+      %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+      %o = arith.muli %t, %c4096 : index
+      %oi = arith.index_cast %o : index to i32
+      %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
+      %own = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %shared = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
+      %p = arith.select %in_lds, %own, %shared : !llvm.ptr<3>
+      return %p : !llvm.ptr<3>
+    }
+
+    // Row tile t's Q operands, both issues: from the block's registers %q,
+    // or from LDS where they wait there (@q_operands_in_lds).
+    func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: index) -> vector<2x8xi32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %ni = func.call @issues(%d) : (index) -> index
+      %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+      %qt = scf.if %in_lds -> (vector<2x8xi32>) {
+        %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
+        %zq = arith.constant dense<0> : vector<2x8xi32>
+        %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
+          %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
+          %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
+          scf.yield %qn : vector<2x8xi32>
+        }
+        scf.yield %ql : vector<2x8xi32>
+      } else {
+        %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
+        scf.yield %qr : vector<2x8xi32>
+      }
+      return %qt : vector<2x8xi32>
+    }
+
+    func.func private @lds_at(%offset: i32) -> !llvm.ptr<3> {
+      %lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
+      %p = llvm.getelementptr %lds[%offset] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      return %p : !llvm.ptr<3>
+    }
+
+    // ---- PV of one tile for its n row tiles: per 16 head dims one
+    // transposed read of V for the MFMAs of every row tile (@pv_pairs: per 32
+    // head dims two reads for every pair), so one read's registers are live
+    // at a time, not D/16 of them beside the accumulators. A row tile past
+    // live_rows has P = 0 (V is finite: out-of-range tokens' scales are 0,
+    // @tile_step): its MFMAs add zeros, cheaper than a branch per MFMA.
+    // LDS transpose reads (16-lane groups, ds_read_b64_tr_b16): lane 4i + s
+    // of a group reads token row R + i, head dims C + 4s .. + 3, and lane j
+    // receives head dim C + j of tokens R .. R + 3. 16x16: group G reads
+    // tokens 4G.. (K of the 16x16x16 A operand), dims 16i..; 32x32: group G
+    // reads tokens 8 (G >> 1) .. (+ 4 for the second read), dims 32u + 16 (G
+    // & 1) .. (A[m = l & 31][k = 8 (l >> 5) + e]).
+    func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: index,
+                                %d: index) -> vector<4x16x4xf32> {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c32_i32 = arith.constant 32 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %vrb = func.call @v_row_bytes(%d) : (index) -> i32
+      %lane = func.call @lane() : () -> i32
+      %q0 = arith.shrui %lane, %c2_i32 : i32
+      %chunk = arith.andi %lane, %c3_i32 : i32
+      %c8 = arith.muli %chunk, %c8_i32 : i32
+      %wide = func.call @pv_pairs(%n) : (index) -> i1
+      %r = scf.if %wide -> (vector<4x16x4xf32>) {
+        // B of pair pp: one v_permlane16_swap per register of its two row
+        // tiles' P (X, Y; 16-lane rows 0..3) gives (X0 Y0 X2 Y2) = tokens 8g
+        // .. 8g + 3 and (X1 Y1 X3 Y3) = 8g + 4 .. of column l & 31.
+        %np = arith.divui %n, %c2 : index
+        %zb = arith.constant dense<0> : vector<2x4xi32>
+        %bs = scf.for %pp = %c0 to %np step %c1 iter_args(%ba = %zb) -> (vector<2x4xi32>) {
+          %t0 = arith.muli %pp, %c2 : index
+          %t1 = arith.addi %t0, %c1 : index
+          %x16 = vector.extract %p[%t0] : vector<4xi16> from vector<4x4xi16>
+          %y16 = vector.extract %p[%t1] : vector<4xi16> from vector<4x4xi16>
+          %x = vector.bitcast %x16 : vector<4xi16> to vector<2xi32>
+          %y = vector.bitcast %y16 : vector<4xi16> to vector<2xi32>
+          %x0 = vector.extract %x[0] : i32 from vector<2xi32>
+          %x1 = vector.extract %x[1] : i32 from vector<2xi32>
+          %y0 = vector.extract %y[0] : i32 from vector<2xi32>
+          %y1 = vector.extract %y[1] : i32 from vector<2xi32>
+          %s0 = rocdl.permlane16.swap %x0, %y0, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+          %s1 = rocdl.permlane16.swap %x1, %y1, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+          %lo0 = llvm.extractvalue %s0[0] : !llvm.struct<(i32, i32)>
+          %hi0 = llvm.extractvalue %s0[1] : !llvm.struct<(i32, i32)>
+          %lo1 = llvm.extractvalue %s1[0] : !llvm.struct<(i32, i32)>
+          %hi1 = llvm.extractvalue %s1[1] : !llvm.struct<(i32, i32)>
+          %b = vector.from_elements %lo0, %lo1, %hi0, %hi1 : vector<4xi32>
+          %bn = vector.insert %b, %ba[%pp] : vector<4xi32> into vector<2x4xi32>
+          scf.yield %bn : vector<2x4xi32>
+        }
+        %g = arith.shrui %lane, %c5_i32 : i32
+        %g8 = arith.muli %g, %c8_i32 : i32
+        %qr = arith.andi %q0, %c3_i32 : i32
+        %tok = arith.addi %g8, %qr : i32
+        %h0 = arith.shrui %lane, %c4_i32 : i32
+        %h = arith.andi %h0, %c1_i32 : i32
+        %h32 = arith.muli %h, %c32_i32 : i32
+        %t0b = arith.muli %tok, %vrb : i32
+        %t1b = arith.addi %t0b, %h32 : i32
+        %base = arith.addi %t1b, %c8 : i32
+        %second = arith.muli %vrb, %c4_i32 : i32
+        %nu = arith.divui %d, %c32 : index
+        %ra = scf.for %u = %c0 to %nu step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+          %ui = arith.index_cast %u : index to i32
+          %uo = arith.muli %ui, %c64_i32 : i32
+          %off0 = arith.addi %base, %uo : i32
+          %off1 = arith.addi %off0, %second : i32
+          %p0 = func.call @lds_at(%off0) : (i32) -> !llvm.ptr<3>
+          %p1 = func.call @lds_at(%off1) : (i32) -> !llvm.ptr<3>
+          %v0 = rocdl.ds.read.tr16.b64 %p0 : !llvm.ptr<3> -> vector<4xi16>
+          %v1 = rocdl.ds.read.tr16.b64 %p1 : !llvm.ptr<3> -> vector<4xi16>
+          %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi16>, vector<4xi16>
+          %va = vector.bitcast %v : vector<8xi16> to vector<8xbf16>
+          %au = scf.for %pp = %c0 to %np step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+            %bw = vector.extract %bs[%pp] : vector<4xi32> from vector<2x4xi32>
+            %bb = vector.bitcast %bw : vector<4xi32> to vector<8xbf16>
+            %c = func.call @acc_block(%at, %pp, %u) : (vector<4x16x4xf32>, index, index) -> vector<16xf32>
+            %m = rocdl.mfma.f32.32x32x16.bf16 %va, %bb, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<8xbf16>, vector<8xbf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+            %atn = func.call @acc_set_block(%at, %m, %pp, %u) : (vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
+            scf.yield %atn : vector<4x16x4xf32>
+          }
+          scf.yield %au : vector<4x16x4xf32>
+        }
+        scf.yield %ra : vector<4x16x4xf32>
+      } else {
+        %t0 = arith.muli %q0, %vrb : i32
+        %tbase = arith.addi %t0, %c8 : i32
+        %na = arith.divui %d, %c16 : index
+        %rn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+          %ii = arith.index_cast %i : index to i32
+          %io = arith.muli %ii, %c32_i32 : i32
+          %off = arith.addi %tbase, %io : i32
+          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+          %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
+          %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+            %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
+            %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
+            %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+            %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
+            scf.yield %atn : vector<4x16x4xf32>
+          }
+          scf.yield %ai : vector<4x16x4xf32>
+        }
+        scf.yield %rn : vector<4x16x4xf32>
+      }
+      return %r : vector<4x16x4xf32>
+    }
+
+    // ---- one 16-token tile for the block's row tiles (rt of them; the
+    // scores and softmax of those past live_rows skipped): scores, online
+    // softmax, V to LDS once, PV for every row tile (@pv_tiles). State per
+    // row tile: running row max m, running row sum l, the PV accumulators.
+    // Lane l's row in row tile t is 16 t + (l & 15); its own positions are
+    // [row_ws[t], row_ws[t] + row_wl[t]).
+    func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
+                                 %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
+                                 %q: vector<4x2x8xi32>, %first: i32, %lim_lo: i32, %ws_hi: i32,
+                                 %win_start: i32, %win_len: i32, %row_ws: vector<4xi32>,
+                                 %row_wl: vector<4xi32>, %live_rows: i32, %softmax_scale: f32,
+                                 %rt: index, %d: index)
+        -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c5_i32 = arith.constant 5 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c23_i32 = arith.constant 23 : i32
+      %c64_i32 = arith.constant 64 : i32
+      %c127_i32 = arith.constant 127 : i32
+      %c255_i32 = arith.constant 255 : i32
+      %v_row_bytes = func.call @v_row_bytes(%d) : (index) -> i32
+      %ni = func.call @issues(%d) : (index) -> index
+      %di = arith.index_cast %d : index to i32
+      %one_f = arith.constant 1.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %scale_log2e = arith.mulf %softmax_scale, %log2e : f32
+      %lane = func.call @lane() : () -> i32
+      %j = arith.shrui %lane, %c4_i32 : i32
+      %vtok = arith.shrui %lane, %c2_i32 : i32
+      %chunk = arith.andi %lane, %c3_i32 : i32
+      // K scales: lane l needs the byte of (token l & 15, group 4h + j). D = 256:
+      // row j of 16 lanes loaded scale word j & 1; the swap gives every lane
+      // word 0 (from row j & ~1) and word 1 (row j | 1). D <= 128: every row
+      // loaded word 0. D = 64: lane groups 2, 3 (zero codes, the padding) get
+      // scale 0x7F, not the V code bytes after the two scales.
+      %ks:2 = func.call @swap16(%ksw) : (i32) -> (i32, i32)
+      %ksh = arith.shli %j, %c3_i32 : i32
+      %ks0 = arith.shrui %ks#0, %ksh : i32
+      %ks1 = arith.shrui %ks#1, %ksh : i32
+      %groups = arith.shrui %di, %c5_i32 : i32
+      %k_live = arith.cmpi ult, %j, %groups : i32
+      %ks0l = arith.select %k_live, %ks0, %c127_i32 : i32
+      %kscales = vector.from_elements %ks0l, %ks1 : vector<2xi32>
+      // Only a tile that reaches past the block's first row's last position
+      // (lim_lo - 1) or starts before its last row's window (ws_hi) needs
+      // masking (wave-uniform branch; a decode: past seq_len or before the
+      // window): scores outside each row's own positions become -inf, and
+      // the V scale word of tokens outside every row's, [win_start, win_start
+      // + win_len), becomes 0 (E8M0 2^-127 times an FP4 value is finite), so
+      // 0xFF garbage never meets p = 0 in the PV MFMA.
+      %end = arith.addi %first, %c16_i32 : i32
+      %past = arith.cmpi sgt, %end, %lim_lo : i32
+      %before = arith.cmpi slt, %first, %ws_hi : i32
+      %partial = arith.ori %past, %before : i1
+      %vs = scf.if %partial -> (i32) {
+        %vt = arith.addi %first, %vtok : i32
+        %vrel = arith.subi %vt, %win_start : i32
+        %vin = arith.cmpi ult, %vrel, %win_len : i32
+        %vsm = arith.select %vin, %vsw, %c0_i32 : i32
+        scf.yield %vsm : i32
+      } else {
+        scf.yield %vsw : i32
+      }
+      // QK and the softmax per row tile. Every processed tile holds a
+      // position of the block; rows it holds none of keep their state.
+      %ones4 = arith.constant dense<1.0> : vector<4xf32>
+      %zp = arith.constant dense<0> : vector<4x4xi16>
+      %zp1 = arith.constant dense<0> : vector<4xi16>
+      %still = arith.constant dense<false> : vector<4xi1>
+      %sm:5 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp, %yv = %still) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
+        %ti = arith.index_cast %t : index to i32
+        %r0 = arith.muli %ti, %c16_i32 : i32
+        %live = arith.cmpi slt, %r0, %live_rows : i32
+        %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
+        %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
+        %res:5 = scf.if %live -> (f32, f32, f32, vector<4xi16>, i1) {
+          %qt = func.call @row_tile_q(%q, %t, %rt, %d) : (vector<4x2x8xi32>, index, index, index) -> vector<2x8xi32>
+          %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
+          %sk = scf.if %partial -> (vector<4xf32>) {
+            %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
+            %wlt = vector.extract %row_wl[%t] : i32 from vector<4xi32>
+            %mk = func.call @mask_scores(%s, %first, %wst, %wlt) : (vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+            scf.yield %mk : vector<4xf32>
+          } else {
+            scf.yield %s : vector<4xf32>
+          }
+          %st:5 = func.call @softmax_step(%mt, %lt, %sk, %softmax_scale, %scale_log2e) : (f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>, i1)
+          scf.yield %st#0, %st#1, %st#2, %st#3, %st#4 : f32, f32, f32, vector<4xi16>, i1
+        } else {
+          %no = arith.constant false
+          scf.yield %mt, %lt, %one_f, %zp1, %no : f32, f32, f32, vector<4xi16>, i1
+        }
+        %mn = vector.insert %res#0, %mv[%t] : f32 into vector<4xf32>
+        %ln = vector.insert %res#1, %lv[%t] : f32 into vector<4xf32>
+        %an = vector.insert %res#2, %av[%t] : f32 into vector<4xf32>
+        %pn = vector.insert %res#3, %pv[%t] : vector<4xi16> into vector<4x4xi16>
+        %yn = vector.insert %res#4, %yv[%t] : i1 into vector<4xi1>
+        scf.yield %mn, %ln, %an, %pn, %yn : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>
+      }
+      // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 2D + 16 B in
+      // LDS, once for every row tile. Load h of chunk c is group g = floor(c D
+      // / 128) + h (min(4, D/32) words of it): byte (D + D/32 + g) & 3 of the
+      // scale word.
+      %vr0 = arith.muli %vtok, %v_row_bytes : i32
+      %d2 = arith.shrui %di, %c1_i32 : i32
+      %vr1 = arith.muli %chunk, %d2 : i32
+      %vrow = arith.addi %vr0, %vr1 : i32
+      %c7_i32 = arith.constant 7 : i32
+      %cd = arith.muli %chunk, %di : i32
+      %g0 = arith.shrui %cd, %c7_i32 : i32
+      %dg = arith.shrui %di, %c5_i32 : i32
+      %v_scales = arith.addi %di, %dg : i32
+      %vsg = arith.addi %v_scales, %g0 : i32
+      %c32 = arith.constant 32 : index
+      %d32 = arith.divui %d, %c32 : index
+      %wpl = arith.minui %d32, %c4 : index
+      scf.for %h = %c0 to %ni step %c1 {
+        %hi = arith.index_cast %h : index to i32
+        %g = arith.addi %vsg, %hi : i32
+        %gb = arith.andi %g, %c3_i32 : i32
+        %sh = arith.shli %gb, %c3_i32 : i32
+        %sb = arith.shrui %vs, %sh : i32
+        %sbyte = arith.andi %sb, %c255_i32 : i32
+        %sbits = arith.shli %sbyte, %c23_i32 : i32
+        %scale = arith.bitcast %sbits : i32 to f32
+        %words = vector.extract %vc[%h] : vector<4xi32> from vector<2x4xi32>
+        %hb = arith.muli %hi, %c64_i32 : i32
+        %hrow = arith.addi %vrow, %hb : i32
+        scf.for %i = %c0 to %wpl step %c1 {
+          %ii = arith.index_cast %i : index to i32
+          %w = vector.extract %words[%i] : i32 from vector<4xi32>
+          %bf = "uq.fp4_to_bf16"(%w, %scale) : (i32, f32) -> vector<8xbf16>
+          %ib = arith.muli %ii, %c16_i32 : i32
+          %off = arith.addi %hrow, %ib : i32
+          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
+          llvm.store %bf, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+        }
+      }
+      gpu.barrier
+      // PV: C[head dim][query] += V^T P, A read through the LDS transpose once
+      // for every row tile. First the accumulators of a row tile's slots are
+      // rescaled, only when the softmax found a row max that may move (its
+      // wave-uniform flag: skipping a multiply by exactly 1 changes nothing;
+      // a row tile past live_rows keeps alpha 1), with @pv_pairs its pair's.
+      %c16i = arith.constant 16 : index
+      %na = arith.divui %d, %c16i : index
+      %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+        %alpha = func.call @acc_row_value(%sm#2, %t, %rt) : (vector<4xf32>, index, index) -> f32
+        %wide = func.call @pv_pairs(%rt) : (index) -> i1
+        %tp:2 = func.call @pair_tiles(%t) : (index) -> (index, index)
+        %y0 = vector.extract %sm#4[%tp#0] : i1 from vector<4xi1>
+        %y1 = vector.extract %sm#4[%tp#1] : i1 from vector<4xi1>
+        %yp = arith.ori %y0, %y1 : i1
+        %yt = vector.extract %sm#4[%t] : i1 from vector<4xi1>
+        %any = arith.select %wide, %yp, %yt : i1
+        %an = scf.if %any -> (vector<4x16x4xf32>) {
+          %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
+          %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
+          %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
+            %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
+            %m4 = arith.mulf %ai, %a4 : vector<4xf32>
+            %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
+            scf.yield %arn : vector<16x4xf32>
+          }
+          %anew = vector.insert %r, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
+          scf.yield %anew : vector<4x16x4xf32>
+        } else {
+          scf.yield %a : vector<4x16x4xf32>
+        }
+        scf.yield %an : vector<4x16x4xf32>
+      }
+      %accn = func.call @pv_tiles(%accr, %sm#3, %rt, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, index, index) -> vector<4x16x4xf32>
+      gpu.barrier
+      return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+    }
+
+    // The register budget of each variant is its rocdl.waves_per_eu
+    // (uq.kernel_attrs): 3 waves per SIMD (<= 168 VGPRs) for one row tile (4
+    // would spill), fewer for the varlen variants' 2 and 4 row tiles, whose
+    // accumulators take 64 registers each at D = 256.
+    gpu.func @uq_decode(
+        %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %query: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %kv_cache: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %block_tables: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
+        %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
+        %query_group: i32,
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %search_seqs: i32) kernel
+        attributes {known_block_size = array<i32: 64, 1, 1>} {
+      %rows = "uq.param"() {name = "rows"} : () -> index
+      %d = "uq.param"() {name = "d"} : () -> index
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c15 = arith.constant 15 : index
+      %c16 = arith.constant 16 : index
+      %c0_i32 = arith.constant 0 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c4_i32 = arith.constant 4 : i32
+      %c8_i32 = arith.constant 8 : i32
+      %c15_i32 = arith.constant 15 : i32
+      %c16_i32 = arith.constant 16 : i32
+      %c255_i32 = arith.constant 255 : i32
+      %c0_i64 = arith.constant 0 : i64
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %ninf4 = arith.constant dense<0xFF800000> : vector<4xf32>
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %zero_acc = arith.constant dense<0.0> : vector<4x16x4xf32>
+      // row tiles of 16 MFMA rows; a smaller block (rows 8) rotates fewer rows
+      %rt0 = arith.addi %rows, %c15 : index
+      %rt = arith.divui %rt0, %c16 : index
+      %tile_rows = arith.minui %rows, %c16 : index
+      %kvh_ix = gpu.block_id y
+      %kvh = arith.index_cast %kvh_ix : index to i32
+      %part_ix = gpu.block_id z
+      %part = arith.index_cast %part_ix : index to i32
+      %blk:5 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %query_group, %rows) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, index) -> (i32, i32, i32, i32, i32)
+      %ntok = arith.maxsi %blk#2, %c0_i32 : i32
+      %live_rows = arith.muli %ntok, %query_group : i32
+      // ---- the block's positions: its first token attends < lim_lo = pos0 + 1,
+      // its last < kv_end = pos0 + ntok (a decode: both seq_len). With a
+      // sliding window W (0: none) its first token attends >= win_start =
+      // max(0, lim_lo - W), its last >= ws_hi = max(0, kv_end - W). The walk
+      // starts at win_base, win_start rounded down to a tile: partition p walks
+      // the 256-token groups that start at win_base + (p + k*P)*256, k < TGPP,
+      // over rel_len = kv_end - win_base positions. Nothing before win_base is
+      // loaded; tiles that reach past lim_lo or start before ws_hi mask each
+      // row to its own positions. Coverage invariant (the launch policy's):
+      // P * TGPP * 256 >= rel_len, rel_len <= min(kv_end, W + ntok + 14).
+      // Without a window win_base = win_start = 0 (the unshifted walk).
+      %lim_lo = arith.addi %blk#3, %c1_i32 : i32
+      %kv_end = arith.addi %blk#3, %ntok : i32
+      %windowed = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
+      %w0 = arith.subi %lim_lo, %sliding_window : i32
+      %w1 = arith.maxsi %w0, %c0_i32 : i32
+      %win_start = arith.select %windowed, %w1, %c0_i32 : i32
+      %w2 = arith.subi %kv_end, %sliding_window : i32
+      %w3 = arith.maxsi %w2, %c0_i32 : i32
+      %ws_hi = arith.select %windowed, %w3, %c0_i32 : i32
+      %tile_mask = arith.constant -16 : i32
+      %win_base = arith.andi %win_start, %tile_mask : i32
+      %win_len = arith.subi %kv_end, %win_start : i32
+      %rel_len = arith.subi %kv_end, %win_base : i32
+      // ---- partition p owns the groups p, p + P, ... (at most TGPP); it processes
+      // only tiles that hold a position of the block (a flattened tile loop)
+      %n0 = arith.addi %rel_len, %c255_i32 : i32
+      %groups = arith.shrui %n0, %c8_i32 : i32
+      %n1 = arith.subi %groups, %part : i32
+      %owns0 = arith.cmpi sgt, %n1, %c0_i32 : i32
+      %has_rows = arith.cmpi sgt, %live_rows, %c0_i32 : i32
+      %owns = arith.andi %owns0, %has_rows : i1
+      %n2 = arith.maxsi %n1, %c1_i32 : i32
+      %n3 = arith.subi %num_partitions, %c1_i32 : i32
+      %n4 = arith.addi %n2, %n3 : i32
+      %n5 = arith.divui %n4, %num_partitions : i32
+      %n6 = arith.minsi %n5, %tgpp : i32
+      %my_groups = arith.select %owns, %n6, %c0_i32 : i32
+      %n7 = arith.subi %my_groups, %c1_i32 : i32
+      %full = arith.maxsi %n7, %c0_i32 : i32
+      %n8 = arith.muli %full, %num_partitions : i32
+      %n9 = arith.addi %part, %n8 : i32
+      %n10 = arith.shli %n9, %c8_i32 : i32
+      %n11 = arith.subi %rel_len, %n10 : i32
+      %n12 = arith.addi %n11, %c15_i32 : i32
+      %n13 = arith.shrsi %n12, %c4_i32 : i32
+      %last_tiles = arith.minsi %n13, %c16_i32 : i32
+      %n14 = arith.shli %full, %c4_i32 : i32
+      %n15 = arith.addi %n14, %last_tiles : i32
+      %ntiles = arith.select %owns, %n15, %c0_i32 : i32
+      // ---- cache geometry
+      %bs_shift = math.cttz %block_size : i32
+      %bs_mask = arith.subi %block_size, %c1_i32 : i32
+      // 64-BIT ADDRESSING (issue 13; keep it): a product of user sizes that can
+      // pass 2^31 is formed in i64. The block byte size is bounded by the plan
+      // (block_size * Hk * padded_slot <= 2^31 - 1: it is a buffer's 32-bit
+      // record count and every in-block offset is 32-bit), but block *
+      // blk_bytes reaches 2^31 * 2^31 and the block-table row offset
+      // seq * max_blocks_per_seq reaches 65535 * 2^24: both stay i64 up to the
+      // address (@tile_loads, @store_partial). test/unit/runtime/
+      // large_address_test.c runs a >4 GiB cache and an 8 GiB block table.
+      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
+      %bs64 = arith.extui %block_size : i32 to i64
+      %ps64 = arith.extui %pos_stride : i32 to i64
+      %blk_bytes = arith.muli %bs64, %ps64 : i64
+      %seq64 = arith.extui %blk#0 : i32 to i64
+      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %seq64, %mbps64 : i64
+      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+      %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt) : (i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
+      %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
+      %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+        // the Q operands of every live row tile, through the one LDS Q area
+        %zq = arith.constant dense<0> : vector<4x2x8xi32>
+        %ni = func.call @issues(%d) : (index) -> index
+        %q = scf.for %t = %c0 to %rt step %c1 iter_args(%qa = %zq) -> (vector<4x2x8xi32>) {
+          %ti = arith.index_cast %t : index to i32
+          %r0 = arith.muli %ti, %c16_i32 : i32
+          %live = arith.cmpi slt, %r0, %live_rows : i32
+          %qn = scf.if %live -> (vector<4x2x8xi32>) {
+            %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
+            func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %img, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index) -> ()
+            gpu.barrier
+            %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+            %qt = scf.if %q_lds -> (vector<4x2x8xi32>) {
+              scf.yield %qa : vector<4x2x8xi32>
+            } else {
+              // into registers before the next row tile's image overwrites it
+              %qr = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
+                %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
+                %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
+                scf.yield %nr : vector<4x2x8xi32>
+              }
+              gpu.barrier
+              scf.yield %qr : vector<4x2x8xi32>
+            }
+            scf.yield %qt : vector<4x2x8xi32>
+          } else {
+            scf.yield %qa : vector<4x2x8xi32>
+          }
+          scf.yield %qn : vector<4x2x8xi32>
+        }
+        // software prefetch: tile 0 here; every tile issues the next tile's loads
+        // before its own math. Two tiles per iteration so that the two load sets
+        // alternate registers (no copies); an odd last tile runs after the loop.
+        %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+        %npairs = arith.shrui %ntiles, %c1_i32 : i32
+        %npairs_ix = arith.index_cast %npairs : i32 to index
+        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
+          %pii = arith.index_cast %pi : index to i32
+          %ta = arith.shli %pii, %c1_i32 : i32
+          %tb = arith.addi %ta, %c1_i32 : i32
+          %fb = func.call @tile_first(%tb, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %fa = func.call @tile_first(%ta, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          // the last pair's prefetch targets no tile: it re-reads tile b's block-table
+          // entry and gets a descriptor of 0 records (loads return zeros)
+          %tc = arith.addi %tb, %c1_i32 : i32
+          %tlive = arith.cmpi slt, %tc, %ntiles : i32
+          %tn = arith.select %tlive, %tc, %tb : i32
+          %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
+          %fc = func.call @tile_first(%tn, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
+        }
+        %odd = arith.andi %ntiles, %c1_i32 : i32
+        %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
+        %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+          %tl = arith.subi %ntiles, %c1_i32 : i32
+          %fl = func.call @tile_first(%tl, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        } else {
+          scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        }
+        scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+      } else {
+        scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+      }
+      // the rows' sums: the lanes' running sums added
+      %lsum = scf.for %t = %c0 to %rt step %c1 iter_args(%ls = %fin#1) -> (vector<4xf32>) {
+        %lt = vector.extract %ls[%t] : f32 from vector<4xf32>
+        %st = func.call @row_sum(%lt) : (f32) -> f32
+        %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
+        scf.yield %ln : vector<4xf32>
+      }
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
+      gpu.return
+    }
+  }
+  // ==== NVIDIA Hopper (sm_90a) ==========================================
+  // The same contract as the gfx950 decode + reduce (argument order:
+  // runtime/kernel_abi.h; partials [B, Hk, P, QG, D] with the same
+  // partition walk), designed for Hopper rather than ported. The head dim
+  // D (64, 128 or 256) is a uq.param: the helpers that need it read it
+  // themselves (this pipeline has no uq-inline: LLVM inlines after the
+  // loops are unrolled), and shapes fold to constants once specialized.
+  //
+  // - 4 warps per CTA (grid B x Hk x P), each warp an independent stream of
+  //   16-token tiles of the partition (tiles w, w+4, ...) with its own
+  //   cp.async pipeline in shared memory (QG <= 8: 2 stages at D = 256, 3
+  //   at D = 64 and 128; QG 16: 4), each tile's block-table entries loaded
+  //   a tile ahead; the warps' (max, sum, acc) are merged through shared
+  //   memory at the end. The KV of a head is read once for all QG query
+  //   heads.
+  // - QK on tensor cores: mma.sync m16n8k16 f16 -> f32 (Hopper has no
+  //   mma.sync for FP8: ptxas emulates it with conversions), two k-steps per
+  //   32-element UE8M0 group from a zero accumulator, the group's scale
+  //   applied to that f32 result (per token). QG 16: S = Q K^T, Q the A
+  //   operand (16 rows), two n-tiles of 8 tokens (@uq_sm90_qk). QG <= 8:
+  //   S^T = K Q^T, K the A operand (16 tokens) and Q^T the B operand (8
+  //   rows), one MMA per k-step (@uq_sm90_qk_t); the softmax runs per
+  //   query column and P^T reaches PV's B operand by movmatrix.trans.
+  //   Tiles wholly inside [window start, seq_len) skip the mask's compares.
+  //   The online softmax works in base 2 with a lazy running maximum
+  //   (@uq_sm90_lazy_max): it moves only where a tile's score passes it by
+  //   more than 8, which one warp vote finds; the maxima's shuffles, the
+  //   correction and the accumulators' rescale run only on such tiles.
+  //   K's FP4 codes become
+  //   E4M3 bytes (E2M1 code s.e1e0.m placed as E4M3 bits s.000e1e0m.00 is
+  //   exactly the E2M1 value times 2^-6, subnormals included; 2^6 is folded
+  //   into the softmax multiplier; @uq_sm90_fp4_e4m3), then
+  //   f16 by the hardware's E4M3 -> f16x2 conversion (exact). Q (rotated,
+  //   E4M3-rounded, exact in f16) waits in shared memory in the k order
+  //   those conversions produce and is read by ldmatrix.
+  // - PV on tensor cores: mma.sync m16n8k16 bf16 -> f32. V's codes become
+  //   bf16 by a mask, one integer multiply and a mask (code s.e1e0.m as
+  //   bf16 bits s.0..0e1e0.m000000 is the E2M1 value times 2^-126, the
+  //   +-0.5 codes subnormal; @uq_sm90_fp4_bf16x2); ldmatrix.trans hands
+  //   each thread its codes already paired by token (D = 64: 16-bit loads
+  //   build the same registers, @uq_sm90_v_frags). V's per-(token, group)
+  //   scale times 2^64 is folded into bf16 P, one P per group (exact: a
+  //   power of two), and the last 2^62 into the final normalization
+  //   (@uq_sm90_v_scales). QG 16: O = P V (M = query rows). QG <= 8:
+  //   O^T = V^T P^T (M = head dim) so the accumulators hold only the real
+  //   rows (64 f32 accumulators at D = 256) and half the MMAs.
+  // - Shared-memory slot layout (@uq_sm90_slot_geometry; stride an odd
+  //   multiple of 16: ldmatrix is free of bank conflicts): K codes + K
+  //   scales [0, D/2 + D/32), V codes + V scales from the next multiple of
+  //   16 (aligned for ldmatrix): D = 256: [0,136), [144,280), stride 304;
+  //   D = 128: [0,68), [80,148), 176. Copies are 8 B cp.async (4 B when
+  //   padded_slot or D/2 + D/32 is not a multiple of 8), 32 / u lanes per
+  //   slot, so a warp instruction moves one 32-byte sector of each of u
+  //   slots and a lane's chunks differ by constant offsets
+  //   (@uq_sm90_copy_slots). D = 64: K ends at 34, and cp.async (4, 8 or 16
+  //   bytes, aligned) cannot place V at 48; the slot is copied as it is
+  //   ([0,34), [34,68), stride 80), K still by ldmatrix, V's B fragments by
+  //   16-bit shared loads (free of bank conflicts at stride 80) and V's
+  //   scales read from byte 64 and shifted (@uq_sm90_scale_words).
+  // - Tokens of a tile outside [window start, seq_len) are clamped to a
+  //   valid token for the copy (no read past the used block table entries,
+  //   no garbage slot ever loaded) and masked to -inf.
+  // uq.kernel_attrs: the CTAs per SM each variant is built for
+  // (nvvm.minctasm: ptxas keeps registers <= 72 for 7, <= 96 for 5,
+  // <= 128 for 4, <= 168 for 3, <= 255 for 2), chosen by measuring on the
+  // H200: the decode is bound by issue and dependency latency, so the
+  // trade is warps per SM against the registers ptxas gets to overlap a
+  // warp's own work. D = 256, QG <= 8: 2 CTAs (189 registers) 3-7% faster
+  // than 4 (128) on every issue-9 shape once the split policy counts whole
+  // rounds of CTAs (4 had been 7-14% faster than 3). D = 64, QG <= 8: 5
+  // (88) 4-9% faster than 7 (72). D = 128 measured slower with 5 and 4
+  // for qg_max 8 and 16, squeezed to 96 and 128 registers; after the
+  // loop's later changes, 3 CTAs at D = 256, QG <= 8 (168 registers) again
+  // 2-6% slower, and 5 and 4 at D = 128 4-9%. Shared memory
+  // (@uq_sm90_shared_bytes) allows them.
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}]} {
+    llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+
+    // The dynamic shared memory the decode is launched with: @uq_decode's
+    // layout, computed by @uq_sm90_shared_bytes once the variant is
+    // specialized (uq-evaluate-globals) and read by the runtime from the
+    // cubin's symbol (codeobj/cubin.h).
+    llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @uq_sm90_shared_bytes} : i32
+    // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
+    llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
+
+    // From the kernel library (kernels/sm90a.mlir), linked by uq-link.
+    func.func private @uq_sm90_query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+    func.func private @uq_sm90_row_limit(i32, i32, i32, i32) -> i32
+    func.func private @uq_sm90_window_start(i32, i32) -> i32
+    func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
+    func.func private @uq_sm90_stages() -> i32
+    func.func private @uq_sm90_merge_layout() -> (i32, i32, i32, i32, i32)
+    func.func private @uq_sm90_walk_log2() -> i32
+    func.func private @uq_sm90_walk_tiles() -> i32
+    func.func private @uq_sm90_shared_bytes() -> i32
+    func.func private @uq_sm90_slot_geometry() -> (i32, i32, i32)
+    func.func private @uq_sm90_lane_token(i32, i32, i32, i32) -> i32
+    func.func private @uq_sm90_tile_block(i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+    func.func private @uq_sm90_issue_tile(i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1)
+    func.func private @uq_sm90_exp2(f32) -> f32
+    func.func private @uq_sm90_rcp(f32) -> f32
+    func.func private @uq_sm90_lazy_limit(f32) -> f32
+    func.func private @uq_sm90_lazy_max(f32, f32) -> f32
+    func.func private @uq_sm90_weight_base(f32) -> f32
+    func.func private @uq_sm90_tile_base(i32, i32, i32, i32, i32) -> i32
+    func.func private @uq_sm90_fp4_bf16x2(i32, i32) -> i32
+    func.func private @uq_sm90_scale_words(!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+    func.func private @uq_sm90_scale_row(!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+    func.func private @uq_sm90_qk(i32, i32, vector<8xi32>) -> vector<8xf32>
+    func.func private @uq_sm90_mask(vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
+    func.func private @uq_sm90_mask_t(vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
+    func.func private @uq_sm90_q_frags(i32) -> vector<32xi32>
+    func.func private @uq_sm90_qk_t(i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
+    func.func private @uq_sm90_v_scales(i32, i32, i32, i32, i32) -> (i32, i32)
+
+    // V's four registers of one group pair of a tile, as ldmatrix.x4.trans
+    // gives them: register m holds 16-bit column g of byte half m >> 1 of
+    // the pair (codes 4g .. 4g + 3 of group 2 jp + (m >> 1)) of tokens
+    // 8 (m & 1) + 2t (low half) and + 1 (high half). ldmatrix reads the
+    // lane's row address %la when V rows are 16-byte aligned; else (D = 64:
+    // V at byte 34, which cp.async cannot move) 16-bit shared loads from
+    // this thread's own element, shared offset %va (token 2t, byte 2g).
+    func.func private @uq_sm90_v_frags(%la: i32, %va: i32) -> (i32, i32, i32, i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %c15 = arith.constant 15 : i32
+      %c16 = arith.constant 16 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i4 = arith.constant 4 : index
+      %zero4 = arith.constant dense<0> : vector<4xi32>
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %stride = arith.addi %geo#2, %c0 : i32
+      %v15 = arith.andi %geo#1, %c15 : i32
+      %aligned = arith.cmpi eq, %v15, %c0 : i32
+      %r:4 = scf.if %aligned -> (i32, i32, i32, i32) {
+        %vf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+        %vf0 = llvm.extractvalue %vf[0] : !llvm.struct<(i32, i32, i32, i32)>
+        %vf1 = llvm.extractvalue %vf[1] : !llvm.struct<(i32, i32, i32, i32)>
+        %vf2 = llvm.extractvalue %vf[2] : !llvm.struct<(i32, i32, i32, i32)>
+        %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
+        scf.yield %vf0, %vf1, %vf2, %vf3 : i32, i32, i32, i32
+      } else {
+        %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
+        %rows8 = arith.shli %stride, %c3 : i32
+        %v = scf.for %m = %i0 to %i4 step %i1 iter_args(%acc = %zero4) -> (vector<4xi32>) {
+          %mi = arith.index_cast %m : index to i32
+          %mh = arith.andi %mi, %c1 : i32
+          %mb = arith.shrui %mi, %c1 : i32
+          %ro = arith.muli %mh, %rows8 : i32
+          %bo = arith.shli %mb, %c4 : i32
+          %o0 = arith.addi %va, %ro : i32
+          %o = arith.addi %o0, %bo : i32
+          %o1 = arith.addi %o, %stride : i32
+          %p0 = llvm.getelementptr %smem[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %p1 = llvm.getelementptr %smem[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %lo = llvm.load %p0 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+          %hi = llvm.load %p1 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+          %lo32 = arith.extui %lo : i16 to i32
+          %hi32 = arith.extui %hi : i16 to i32
+          %hs = arith.shli %hi32, %c16 : i32
+          %w = arith.ori %lo32, %hs : i32
+          %acc1 = vector.insert %w, %acc[%m] : i32 into vector<4xi32>
+          scf.yield %acc1 : vector<4xi32>
+        }
+        %w0 = vector.extract %v[0] : i32 from vector<4xi32>
+        %w1 = vector.extract %v[1] : i32 from vector<4xi32>
+        %w2 = vector.extract %v[2] : i32 from vector<4xi32>
+        %w3 = vector.extract %v[3] : i32 from vector<4xi32>
+        scf.yield %w0, %w1, %w2, %w3 : i32, i32, i32, i32
+      }
+      return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
+    }
+
+    gpu.func @uq_decode(
+        %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %query: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %kv_cache: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %block_tables: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
+        %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
+        %query_group: i32,
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %search_seqs: i32,
+        %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %out_stride_seq: i32, %out_stride_head: i32,
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      // QG is an argument (1 .. qg_max); qg_max picks the code's shape.
+      %c0_pre = arith.constant 0 : i32
+      %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+      %qg_max_i = arith.index_cast %qg_max : index to i32
+      %qgi = arith.addi %query_group, %c0_pre : i32
+      %c0 = arith.constant 0 : i32
+      // The head dim D: the slot geometry (@uq_sm90_slot_geometry), K
+      // scales at D/2, V codes at voff, V scales at voff + D/2.
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %c1_g = arith.constant 1 : i32
+      %c4_g = arith.constant 4 : i32
+      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+      %voff = arith.addi %geo#1, %c0 : i32
+      %stride = arith.addi %geo#2, %c0 : i32
+      %kso = arith.shrui %hd_i, %c1_g : i32
+      %vso = arith.addi %voff, %kso : i32
+      // a stage: 16 slots; a warp's: %nstages (@uq_sm90_stages)
+      %stage_b = arith.shli %stride, %c4_g : i32
+      %nstages = func.call @uq_sm90_stages() : () -> i32
+      %nstm1 = arith.subi %nstages, %c1_g : i32
+      %c2_g = arith.constant 2 : i32
+      // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
+      // n-tiles (QG 16) of PV accumulators
+      %i64_g = arith.constant 64 : index
+      %i16_g = arith.constant 16 : index
+      %i8_g = arith.constant 8 : index
+      %njp = arith.divui %hd, %i64_g : index
+      %nmt = arith.divui %hd, %i16_g : index
+      %nnt = arith.divui %hd, %i8_g : index
+      // the merge's layout (@uq_sm90_merge_layout): per warp %accw floats
+      // of accumulators, maxima and sums from float %mbase, the partials
+      // from byte %pbase, their (max, L) from byte %pml
+      %mlay:5 = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
+      %rows_m = arith.addi %mlay#0, %c0 : i32
+      %accw = arith.muli %rows_m, %hd_i : i32
+      %mbase = arith.addi %mlay#1, %c0 : i32
+      %pbase = arith.addi %mlay#2, %c0 : i32
+      %pml = arith.addi %mlay#3, %c0 : i32
+      // Q in f16 (the E4M3 values), 16 rows of 2 D + 16 B (odd multiple of
+      // 16), after the 4 warps' stages (@uq_sm90_shared_bytes).
+      %c8_q = arith.constant 8 : i32
+      %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
+      %wst_all = arith.muli %stage_b, %nstages : i32
+      %q16_off = arith.shli %wst_all, %c2_g : i32
+      %c16_g = arith.constant 16 : i32
+      %qrow_b0 = arith.shli %hd_i, %c1_g : i32
+      %qrow_bytes = arith.addi %qrow_b0, %c16_g : i32
+      %i5 = arith.constant 5 : index
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %c5 = arith.constant 5 : i32
+      %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
+      %c12 = arith.constant 12 : i32
+      %c15 = arith.constant 15 : i32
+      %c16 = arith.constant 16 : i32
+      %c31 = arith.constant 31 : i32
+      %c32 = arith.constant 32 : i32
+      %c128 = arith.constant 128 : i32
+      %c255 = arith.constant 255 : i32
+      %c64 = arith.constant 64 : i32
+      %i3 = arith.constant 3 : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %one_f = arith.constant 1.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %ln2 = arith.constant 0.693147180559945309 : f32
+      %sixty4 = arith.constant 64.0 : f32
+      %zero128 = arith.constant dense<0.0> : vector<128xf32>
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+      %i8 = arith.constant 8 : index
+      %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %tid_ix = gpu.thread_id x
+      %tid = arith.index_cast %tid_ix : index to i32
+      %warp = arith.shrui %tid, %c5 : i32
+      %lane = arith.andi %tid, %c31 : i32
+      %g = arith.shrui %lane, %c2 : i32
+      %t = arith.andi %lane, %c3 : i32
+      %g8 = arith.addi %g, %c8 : i32
+      %t2 = arith.shli %t, %c1 : i32
+      %blk_x_ix = gpu.block_id x
+      %blk_x = arith.index_cast %blk_x_ix : index to i32
+      %kvh_ix = gpu.block_id y
+      %kvh = arith.index_cast %kvh_ix : index to i32
+      %part_ix = gpu.block_id z
+      %part = arith.index_cast %part_ix : index to i32
+      // the walk's groups of G = 2^walk_lg tiles (@uq_sm90_walk_log2)
+      %walk_lg = func.call @uq_sm90_walk_log2() : () -> i32
+      %c1_w = arith.constant 1 : i32
+      %group_tiles = arith.shli %c1_w, %walk_lg : i32
+      // the sequence whose cache this CTA reads, the query (and output and
+      // partials) row of its first token, its tokens (blocks of bt =
+      // qg_max / QG tokens for varlen, @uq_sm90_query_block) and the
+      // positions they attend: the first token's end at end0, the last's at
+      // %seq_len, the end of the block's walk (0 for a block of no token).
+      // Row r of the block is token r / QG, head r % QG of the group.
+      %bt0 = arith.divui %qg_max_i, %qgi : i32
+      %bt = arith.maxui %bt0, %c1_g : i32
+      %qt:4 = func.call @uq_sm90_query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+      %seq = arith.addi %qt#0, %c0 : i32
+      %qtok = arith.addi %qt#1, %c0 : i32
+      %ntok = arith.addi %qt#2, %c0 : i32
+      %has_tokens = arith.cmpi sgt, %ntok, %c0 : i32
+      %end0 = arith.addi %qt#3, %c1_g : i32
+      %lim_last = arith.addi %qt#3, %ntok : i32
+      %seq_len = arith.select %has_tokens, %lim_last, %c0 : i32
+      %ntok0 = arith.maxsi %ntok, %c0 : i32
+      %live_rows = arith.muli %ntok0, %qgi : i32
+      // A block of no token (past its sequence's tokens in a vLLM grid)
+      // exits here, before any load, so its slot frees at once (all CTAs
+      // of a cluster are one block's partitions: they leave together).
+      cf.cond_br %has_tokens, ^walk, ^done
+    ^walk:
+      // ---- Q's loads, issued first: their latency overlaps the dependent
+      // chain of the sequence length, the block table and the first tile's
+      // copies below (the rotation after them needs only registers). A
+      // query row takes R lanes, R = 16 for qg_max <= 8 (2 rows per warp:
+      // the 8 rows the QK reads) and 8 for qg_max 16 (4 rows per warp):
+      // lane L of warp w loads row (32 / R) w + L / R (row 0 past QG,
+      // zeroed later), head dims E (L % R) .. + E - 1, E = D / R (a
+      // multiple of 4): 8-byte loads when the query's base and strides keep
+      // them aligned, else 2-byte ones.
+      %c3_r = arith.constant 3 : i32
+      %c4_r = arith.constant 4 : i32
+      %lsh = arith.select %small, %c4_r, %c3_r : i32
+      %lsh_ix = arith.index_cast %lsh : i32 to index
+      %qe = arith.shrui %hd, %lsh_ix : index
+      %qe_i = arith.index_cast %qe : index to i32
+      %seq64 = arith.extui %seq : i32 to i64
+      %qss64 = arith.extui %q_stride_seq : i32 to i64
+      %qsh64 = arith.extui %q_stride_head : i32 to i64
+      %hq0 = arith.muli %kvh, %qgi : i32
+      %rsh = arith.subi %c5, %lsh : i32
+      %qr0 = arith.shli %warp, %rsh : i32
+      %qr1 = arith.shrui %lane, %lsh : i32
+      %qrow_r = arith.addi %qr0, %qr1 : i32
+      %rlanes = arith.shli %c1, %lsh : i32
+      %rmask = arith.subi %rlanes, %c1 : i32
+      %qchunk = arith.andi %lane, %rmask : i32
+      %q_in = arith.cmpi ult, %qrow_r, %live_rows : i32
+      %qrr = arith.select %q_in, %qrow_r, %c0 : i32
+      %qtau = arith.divui %qrr, %qgi : i32
+      %qtau_g = arith.muli %qtau, %qgi : i32
+      %qhead = arith.subi %qrr, %qtau_g : i32
+      // (a block of no token reads row 0 of the query, which exists, and
+      // stores nothing)
+      %qtok_l = arith.select %has_tokens, %qtok, %c0 : i32
+      %qtok_r = arith.addi %qtok_l, %qtau : i32
+      %qtok_r64 = arith.extui %qtok_r : i32 to i64
+      %qrow_seq = arith.muli %qtok_r64, %qss64 : i64
+      %qhq = arith.addi %hq0, %qhead : i32
+      %qhq64 = arith.extui %qhq : i32 to i64
+      %qo0 = arith.muli %qhq64, %qsh64 : i64
+      %qo1 = arith.addi %qrow_seq, %qo0 : i64
+      %qd0 = arith.muli %qchunk, %qe_i : i32
+      %qd064 = arith.extui %qd0 : i32 to i64
+      %qo2 = arith.addi %qo1, %qd064 : i64
+      %c3_q64 = arith.constant 3 : i64
+      %c7_q64 = arith.constant 7 : i64
+      %c0_q64 = arith.constant 0 : i64
+      %q_int = llvm.ptrtoint %query : !llvm.ptr<1> to i64
+      %qal0 = arith.ori %qss64, %qsh64 : i64
+      %qal1 = arith.andi %qal0, %c3_q64 : i64
+      %qal2 = arith.andi %q_int, %c7_q64 : i64
+      %qal3 = arith.ori %qal1, %qal2 : i64
+      %qvec = arith.cmpi eq, %qal3, %c0_q64 : i64
+      %zero32i = arith.constant dense<0> : vector<32xi16>
+      %qe4 = arith.divui %qe, %i4 : index
+      %qraw = scf.if %qvec -> (vector<32xi16>) {
+        %r = scf.for %y = %i0 to %qe4 step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+          %y4 = arith.muli %y, %i4 : index
+          %yi = arith.index_cast %y4 : index to i64
+          %o = arith.addi %qo2, %yi : i64
+          %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          %qb = llvm.load %qp {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xi16>
+          %vy = scf.for %e = %i0 to %i4 step %i1 iter_args(%vv = %v) -> (vector<32xi16>) {
+            %be = vector.extract %qb[%e] : i16 from vector<4xi16>
+            %ye = arith.addi %y4, %e : index
+            %v1 = vector.insert %be, %vv[%ye] : i16 into vector<32xi16>
+            scf.yield %v1 : vector<32xi16>
+          }
+          scf.yield %vy : vector<32xi16>
+        }
+        scf.yield %r : vector<32xi16>
+      } else {
+        %r = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+          %xi = arith.index_cast %x : index to i64
+          %o = arith.addi %qo2, %xi : i64
+          %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+          %v1 = vector.insert %qb, %v[%x] : i16 into vector<32xi16>
+          scf.yield %v1 : vector<32xi16>
+        }
+        scf.yield %r : vector<32xi16>
+      }
+      // ---- the block table entry of the lane's token of the warp's first
+      // tile, loaded now, beside the sequence length instead of after it:
+      // without a window the tile's first token (@uq_sm90_tile_base with
+      // window base 0) does not depend on the length, only the clamp of
+      // tokens past it does (@uq_sm90_lane_token), and those lanes (and
+      // every lane under a window) load again once it is known. The block
+      // index is clamped into the table row, so the read stays in bounds.
+      %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %walk_lg, %c0) : (i32, i32, i32, i32, i32) -> i32
+      %spec_l = arith.andi %lane, %c15 : i32
+      %spec_tok = arith.addi %spec_tb, %spec_l : i32
+      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
+      %spec_b0 = arith.shrui %spec_tok, %bs_shift : i32
+      %spec_last = arith.subi %max_blocks_per_seq, %c1 : i32
+      %spec_blk = arith.minui %spec_b0, %spec_last : i32
+      %spec_blk64 = arith.extui %spec_blk : i32 to i64
+      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
+      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
+      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+      %bt_row = arith.muli %seq64, %mbps64 : i64
+      %spec_ix = arith.addi %bt_row, %spec_blk64 : i64
+      %spec_p = llvm.getelementptr %block_tables[%spec_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+      // (an asm load: as a plain load LLVM merges it with the reload
+      // below into one load of a selected address, after the length)
+      %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
+      // ---- the partition's tiles (@uq_sm90_tile_base): of the groups of
+      // G tiles from the window base to seq_len, groups p, p + P, ..., at
+      // most TGPP of them, and of the last one only the tiles with a token
+      // (for G = 16 the gfx950 walk exactly).
+      // (from the first token's window start, at most the walk's end)
+      %win1 = func.call @uq_sm90_window_start(%end0, %sliding_window) : (i32, i32) -> i32
+      %win_start = arith.minsi %win1, %seq_len : i32
+      %m16 = arith.constant -16 : i32
+      %win_base = arith.andi %win_start, %m16 : i32
+      %rel_len = arith.subi %seq_len, %win_base : i32
+      %glg = arith.addi %walk_lg, %c4 : i32
+      %gtok = arith.shli %group_tiles, %c4 : i32
+      %gtok1 = arith.subi %gtok, %c1 : i32
+      %walk0 = arith.addi %rel_len, %gtok1 : i32
+      %n_groups = arith.shrui %walk0, %glg : i32
+      %walk1 = arith.subi %n_groups, %part : i32
+      %owns = arith.cmpi sgt, %walk1, %c0 : i32
+      %walk2 = arith.maxsi %walk1, %c1 : i32
+      %walk3 = arith.subi %num_partitions, %c1 : i32
+      %walk4 = arith.addi %walk2, %walk3 : i32
+      %walk5 = arith.divui %walk4, %num_partitions : i32
+      %walk6 = arith.minsi %walk5, %tgpp : i32
+      %walk7 = arith.subi %walk6, %c1 : i32
+      %walk8 = arith.maxsi %walk7, %c0 : i32
+      %walk9 = arith.muli %walk8, %num_partitions : i32
+      %walk10 = arith.addi %part, %walk9 : i32
+      %walk11 = arith.shli %walk10, %glg : i32
+      %walk12 = arith.subi %rel_len, %walk11 : i32
+      %walk13 = arith.addi %walk12, %c15 : i32
+      %walk14 = arith.shrsi %walk13, %c4 : i32
+      %walk15 = arith.minsi %walk14, %group_tiles : i32
+      %walk16 = arith.shli %walk8, %walk_lg : i32
+      %walk17 = arith.addi %walk16, %walk15 : i32
+      %ntiles = arith.select %owns, %walk17, %c0 : i32
+
+
+      // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async
+      // pipeline of nstages stages (16 slots each) in shared memory. Its
+      // first copies are issued before Q's rotation below, whose loads and
+      // math then overlap their latency.
+      %nw0 = arith.subi %ntiles, %warp : i32
+      %nw1 = arith.addi %nw0, %c3 : i32
+      %nw2 = arith.shrsi %nw1, %c2 : i32
+      %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
+      %nw = arith.select %nw3, %nw2, %c0 : i32
+      %bs_mask = arith.subi %block_size, %c1 : i32
+      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
+      %bb = arith.muli %block_size, %pos_stride : i32
+      %blk_bytes = arith.extui %bb : i32 to i64
+      %head_off = arith.muli %kvh, %padded_slot : i32
+      %slot7 = arith.andi %padded_slot, %c7 : i32
+      %unit8 = arith.cmpi eq, %slot7, %c0 : i32
+      %mult0 = arith.mulf %softmax_scale, %log2e : f32
+      %mult = arith.mulf %mult0, %sixty4 : f32
+      // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
+      // group parity), row l & 7.
+      %lr0 = arith.andi %lane, %c7 : i32
+      %lr1 = arith.shrui %lane, %c3 : i32
+      %lr2 = arith.andi %lr1, %c1 : i32
+      %lr3 = arith.shli %lr2, %c3 : i32
+      %lrow = arith.addi %lr0, %lr3 : i32
+      %lg0 = arith.shrui %lane, %c4 : i32
+      %lgo = arith.shli %lg0, %c4 : i32
+      %lrb = arith.muli %lrow, %stride : i32
+      %lrow_off = arith.addi %lrb, %lgo : i32
+      // @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g),
+      // as an offset from the lane's row address to the shared offset
+      %vt0 = arith.muli %t2, %stride : i32
+      %vt1 = arith.shli %g, %c1 : i32
+      %vt2 = arith.addi %vt0, %vt1 : i32
+      %vt3 = arith.subi %vt2, %lrow_off : i32
+      %vdelta = arith.subi %vt3, %smem_i : i32
+      %nw_ix = arith.index_cast %nw : i32 to index
+      %zero64 = arith.constant dense<0.0> : vector<64xf32>
+      // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
+      // 16; then max and sum [16] per warp at float index rows * 1024
+      %qrow = arith.muli %lrow, %qrow_bytes : i32
+      %qaddr0 = arith.addi %smem_i, %q16_off : i32
+      %qaddr1 = arith.addi %qaddr0, %qrow : i32
+      %qaddr = arith.addi %qaddr1, %lgo : i32
+      // The warp's pipeline: nstages stages (@uq_sm90_stages),
+      // its first nstages - 1 tiles issued now (one commit group each,
+      // empty or not), then the block of tile nstages - 1; each iteration
+      // issues one tile and loads the block of the one after.
+      %npro = arith.subi %nstages, %c1 : i32
+      %npro_ix = arith.index_cast %npro : i32 to index
+      %wst = arith.muli %stage_b, %nstages : i32
+      %wstage0 = arith.muli %warp, %wst : i32
+      %wbase = arith.addi %smem_i, %wstage0 : i32
+      scf.for %s = %i0 to %npro_ix step %i1 {
+        %si = arith.index_cast %s : index to i32
+        %have = arith.cmpi slt, %si, %nw : i32
+        scf.if %have {
+          %k4 = arith.muli %si, %c4 : i32
+          %k = arith.addi %warp, %k4 : i32
+          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+          %so = arith.muli %si, %stage_b : i32
+          %stage = arith.addi %wbase, %so : i32
+          // the first tile's entry as loaded above where it holds
+          %first = arith.cmpi eq, %si, %c0 : i32
+          %nowin = arith.cmpi eq, %win_base, %c0 : i32
+          %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
+          %same = arith.cmpi eq, %tok, %spec_tok : i32
+          %sp0 = arith.andi %first, %nowin : i1
+          %spec_ok = arith.andi %sp0, %same : i1
+          %phys = scf.if %spec_ok -> (i32) {
+            scf.yield %spec_phys : i32
+          } else {
+            %ph = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+            scf.yield %ph : i32
+          }
+          func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+      }
+      %pf_k0 = arith.muli %npro, %c4 : i32
+      %pf_k = arith.addi %warp, %pf_k0 : i32
+      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+      %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+      // ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
+      // head dims E (L % R) .. + E - 1 in registers, E = D / R:
+      // Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
+      // 2 E, .. R E / 2 across the row's R lanes (the host reference's order:
+      // strides ascending, the lower index gets a + b, the upper a - b),
+      // x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
+      // the k order of the QK fragments (see uq_sm90_qk). Its elements are
+      // the bf16 loaded at the start, as f32, zero past QG.
+      %zero32f = arith.constant dense<0.0> : vector<32xf32>
+      %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
+        %qb = vector.extract %qraw[%x] : i16 from vector<32xi16>
+        %qb32 = arith.extui %qb : i16 to i32
+        %qb32s = arith.shli %qb32, %c16 : i32
+        %qf = arith.bitcast %qb32s : i32 to f32
+        %qz = arith.select %q_in, %qf, %zero_f : f32
+        %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
+        scf.yield %v1 : vector<32xf32>
+      }
+      // strides 1, 2, .. E / 2 in registers (E / 2 pairs each)
+      %qe2 = arith.divui %qe, %i2 : index
+      %qv1 = scf.for %st = %i0 to %i5 step %i1 iter_args(%v = %qv0) -> (vector<32xf32>) {
+        %h = arith.shli %i1, %st : index
+        %hin = arith.cmpi ult, %h, %qe : index
+        %vh = scf.if %hin -> (vector<32xf32>) {
+        %vo = scf.for %b = %i0 to %qe2 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
+          // b-th pair: lower index (b / h) * 2h + b % h
+          %bq = arith.divui %b, %h : index
+          %br = arith.remui %b, %h : index
+          %h2 = arith.muli %h, %i2 : index
+          %lo0 = arith.muli %bq, %h2 : index
+          %lo = arith.addi %lo0, %br : index
+          %up = arith.addi %lo, %h : index
+          %a = vector.extract %w[%lo] : f32 from vector<32xf32>
+          %c = vector.extract %w[%up] : f32 from vector<32xf32>
+          %s = arith.addf %a, %c : f32
+          %dd = arith.subf %a, %c : f32
+          %w1 = vector.insert %s, %w[%lo] : f32 into vector<32xf32>
+          %w2 = vector.insert %dd, %w1[%up] : f32 into vector<32xf32>
+          scf.yield %w2 : vector<32xf32>
+        }
+        scf.yield %vo : vector<32xf32>
+        } else {
+          scf.yield %v : vector<32xf32>
+        }
+        scf.yield %vh : vector<32xf32>
+      }
+      // strides E, .. R E / 2: the partner lane L ^ m holds the other element;
+      // the lower lane keeps a + b = partner + mine, the upper a - b =
+      // partner - mine: one fma by +-1 (the product is exact, so one
+      // rounding, as the add or subtract).
+      %neg_one = arith.constant -1.0 : f32
+      %qv2 = scf.for %st = %i0 to %lsh_ix step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
+        %sti = arith.index_cast %st : index to i32
+        %m = arith.shli %c1, %sti : i32
+        %mine_hi0 = arith.andi %qchunk, %m : i32
+        %mine_hi = arith.cmpi ne, %mine_hi0, %c0 : i32
+        %sgn = arith.select %mine_hi, %neg_one, %one_f : f32
+        %vo = scf.for %x = %i0 to %qe step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
+          %a = vector.extract %w[%x] : f32 from vector<32xf32>
+          %o, %ok = gpu.shuffle xor %a, %m, %c32 : f32
+          %r = math.fma %sgn, %a, %o : f32
+          %w1 = vector.insert %r, %w[%x] : f32 into vector<32xf32>
+          scf.yield %w1 : vector<32xf32>
+        }
+        scf.yield %vo : vector<32xf32>
+      }
+      // x 1/sqrt(D), E4M3 (saturating) and back to f16, at the permuted
+      // position (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 |
+      // ((d >> 3) & 3) << 1 | ((d >> 1) & 1), d = E chunk + x: a permutation
+      // of bits, so the lane's base E chunk (a multiple of 8) and x permute
+      // apart; rows of 2 D + 16 B after the stages. 1/sqrt(D) as sqrt(1/D):
+      // uq_wht_scale's f32 bit for bit (as in @uq_store), folded to a
+      // constant once specialized.
+      %hd_f = arith.uitofp %hd_i : i32 to f32
+      %inv_hd = arith.divf %one_f, %hd_f : f32
+      %wht_scale = math.sqrt %inv_hd : f32
+      %qrow_b = arith.muli %qrow_r, %qrow_bytes : i32
+      %qrow_b2 = arith.addi %qrow_b, %q16_off : i32
+      %c31_q = arith.constant 31 : i32
+      %cm32_q = arith.constant -32 : i32
+      %qd_lo = arith.andi %qd0, %c31_q : i32
+      %qd_hi = arith.andi %qd0, %cm32_q : i32
+      %qd_p0 = arith.shrui %qd_lo, %c2 : i32
+      %qd_p1 = arith.andi %qd_p0, %c1 : i32
+      %qd_p2 = arith.shli %qd_p1, %c3 : i32
+      %qd_p3 = arith.shrui %qd_lo, %c3 : i32
+      %qd_p4 = arith.andi %qd_p3, %c3 : i32
+      %qd_p5 = arith.shli %qd_p4, %c1 : i32
+      %qd_p6 = arith.ori %qd_p2, %qd_p5 : i32
+      %qd_pos = arith.ori %qd_hi, %qd_p6 : i32
+      %qd0b = arith.muli %qd_pos, %c2 : i32
+      %qrow_b3 = arith.addi %qrow_b2, %qd0b : i32
+      scf.for %x2 = %i0 to %qe2 step %i1 {
+        %x = arith.muli %x2, %i2 : index
+        %x1 = arith.addi %x, %i1 : index
+        %a = vector.extract %qv2[%x] : f32 from vector<32xf32>
+        %b = vector.extract %qv2[%x1] : f32 from vector<32xf32>
+        %s0f = arith.mulf %a, %wht_scale : f32
+        %s1f = arith.mulf %b, %wht_scale : f32
+        // x + (x - x): +-inf -> NaN, so an infinite query element gives a
+        // non-finite head (satfinite would clamp it to +-448), as on gfx950.
+        %z0 = arith.subf %s0f, %s0f : f32
+        %z1 = arith.subf %s1f, %s1f : f32
+        %s0 = arith.addf %s0f, %z0 : f32
+        %s1 = arith.addf %s1f, %z1 : f32
+        %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
+        %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
+        %hlo = arith.trunci %hv : i32 to i16
+        %hhi0 = arith.shrui %hv, %c16 : i32
+        %hhi = arith.trunci %hhi0 : i32 to i16
+        // x even: position within the 32-group = ((x >> 2) & 1) << 3 |
+        // ((x >> 3) & 3) << 1 | ((x >> 1) & 1); x + 1 is 16 further
+        %xi = arith.index_cast %x : index to i32
+        %p0 = arith.shrui %xi, %c2 : i32
+        %p1 = arith.andi %p0, %c1 : i32
+        %p2 = arith.shli %p1, %c3 : i32
+        %p3 = arith.shrui %xi, %c3 : i32
+        %p4 = arith.andi %p3, %c3 : i32
+        %p5 = arith.shli %p4, %c1 : i32
+        %p6 = arith.shrui %xi, %c1 : i32
+        %p7 = arith.andi %p6, %c1 : i32
+        %p8 = arith.ori %p2, %p5 : i32
+        %pos = arith.ori %p8, %p7 : i32
+        %pb = arith.muli %pos, %c2 : i32
+        %a0x = arith.addi %qrow_b3, %pb : i32
+        %a1x = arith.addi %a0x, %c32 : i32
+        %pq0 = llvm.getelementptr %smem[%a0x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        %pq1 = llvm.getelementptr %smem[%a1x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        llvm.store %hlo, %pq0 {alignment = 2 : i64} : i16, !llvm.ptr<3>
+        llvm.store %hhi, %pq1 {alignment = 2 : i64} : i16, !llvm.ptr<3>
+      }
+      gpu.barrier
+      scf.if %small {
+        // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
+        // dim), so the accumulators hold only the 8 real query rows (64 at
+        // D = 256) and half the PV MMAs; each m-tile lies in one V group,
+        // so the group's V scales go into P^T's token rows. nst stages.
+        // Q^T fragments (@uq_sm90_qk_t): row l & 7, 16-byte column l >> 3
+        %qt0 = arith.muli %lr0, %qrow_bytes : i32
+        %qt1 = arith.addi %qaddr0, %qt0 : i32
+        %qt2 = arith.shli %lr1, %c4 : i32
+        %qaddr_t = arith.addi %qt1, %qt2 : i32
+        %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
+        // the ends of the lane's query rows 2t and 2t + 1 (@uq_sm90_mask_t)
+        %t2p = arith.addi %t2, %c1 : i32
+        %lim_a = func.call @uq_sm90_row_limit(%t2, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_b = func.call @uq_sm90_row_limit(%t2p, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
+          %iti = arith.index_cast %it : index to i32
+          %ni = arith.addi %iti, %nstm1 : i32
+          %have = arith.cmpi slt, %ni, %nw : i32
+          scf.if %have {
+            %k4 = arith.muli %ni, %c4 : i32
+            %k = arith.addi %warp, %k4 : i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+            %ns = arith.remui %ni, %nstages : i32
+            %so = arith.muli %ns, %stage_b : i32
+            %stage = arith.addi %wbase, %so : i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+          %n3 = arith.addi %iti, %nstages : i32
+          %nk4 = arith.muli %n3, %c4 : i32
+          %nk = arith.addi %warp, %nk4 : i32
+          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+          %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          %cs = arith.remui %iti, %nstages : i32
+          %cso = arith.muli %cs, %stage_b : i32
+          %sb = arith.addi %wbase, %cso : i32
+          %sbp_off = arith.subi %sb, %smem_i : i32
+          %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %k4c = arith.muli %iti, %c4 : i32
+          %kc = arith.addi %warp, %k4c : i32
+          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+          %lbase = arith.addi %sb, %lrow_off : i32
+          %ks:2 = func.call @uq_sm90_scale_row(%sbp, %g, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+          %g8s = arith.addi %g, %c8 : i32
+          %kh:2 = func.call @uq_sm90_scale_row(%sbp, %g8s, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+          %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
+          %S = func.call @uq_sm90_qk_t(%lbase, %qf, %ks4) : (i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
+          // softmax per query column: 2t (x0, x2: tokens g, g + 8) and
+          // 2t + 1 (x1, x3). The running maximum m is lazy
+          // (@uq_sm90_lazy_max): a tile moves it only where some score
+          // exceeds m + 8, which one vote over the warp finds. Only then
+          // (the first tiles, and rarely after) do the column maxima over
+          // the 8 lanes of a column, the correction and the accumulators'
+          // rescale run; the common tile takes its weights straight from m,
+          // without the shuffles' latency.
+          %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
+          %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
+          %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
+          %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
+          %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
+          %ma0 = arith.maximumf %x0, %x2 : f32
+          %mb0 = arith.maximumf %x1, %x3 : f32
+          %lim0 = func.call @uq_sm90_lazy_limit(%m_0) : (f32) -> f32
+          %lim1 = func.call @uq_sm90_lazy_limit(%m_1) : (f32) -> f32
+          %up0 = arith.cmpf ogt, %ma0, %lim0 : f32
+          %up1 = arith.cmpf ogt, %mb0, %lim1 : f32
+          %up = arith.ori %up0, %up1 : i1
+          %upi = arith.extui %up : i1 to i32
+          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
+          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
+            %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
+              %sti = arith.index_cast %st : index to i32
+              %sh = arith.addi %sti, %c2 : i32
+              %msk = arith.shli %c1, %sh : i32
+              %oa, %va = gpu.shuffle xor %ma, %msk, %c32 : f32
+              %ob, %vb = gpu.shuffle xor %mb, %msk, %c32 : f32
+              %na = arith.maximumf %ma, %oa : f32
+              %nb = arith.maximumf %mb, %ob : f32
+              scf.yield %na, %nb : f32, f32
+            }
+            %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
+            %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
+            %empty0 = arith.cmpf oeq, %mu0, %ninf : f32
+            %empty1 = arith.cmpf oeq, %mu1, %ninf : f32
+            %dm0 = arith.subf %m_0, %mu0 : f32
+            %dm1 = arith.subf %m_1, %mu1 : f32
+            %em0 = func.call @uq_sm90_exp2(%dm0) : (f32) -> f32
+            %em1 = func.call @uq_sm90_exp2(%dm1) : (f32) -> f32
+            %cu0 = arith.select %empty0, %one_f, %em0 : f32
+            %cu1 = arith.select %empty1, %one_f, %em1 : f32
+            // accumulator columns are query rows 2t, 2t + 1, this lane's
+            // own (a column whose maximum stayed gets x 1, exact)
+            %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
+              %o = arith.muli %mt, %i4 : index
+              %o1 = arith.addi %o, %i1 : index
+              %o2 = arith.addi %o, %i2 : index
+              %o3 = arith.addi %o2, %i1 : index
+              %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
+              %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
+              %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
+              %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
+              %w0 = arith.mulf %v0, %cu0 : f32
+              %w1 = arith.mulf %v1, %cu1 : f32
+              %w2 = arith.mulf %v2, %cu0 : f32
+              %w3 = arith.mulf %v3, %cu1 : f32
+              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
+              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
+              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
+              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
+              scf.yield %u3 : vector<64xf32>
+            }
+            scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
+          } else {
+            scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
+          }
+          %bq0 = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
+          %bq1 = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
+          %d0 = arith.subf %x0, %bq0 : f32
+          %d1 = arith.subf %x1, %bq1 : f32
+          %d2 = arith.subf %x2, %bq0 : f32
+          %d3 = arith.subf %x3, %bq1 : f32
+          %p0 = func.call @uq_sm90_exp2(%d0) : (f32) -> f32
+          %p1 = func.call @uq_sm90_exp2(%d1) : (f32) -> f32
+          %p2 = func.call @uq_sm90_exp2(%d2) : (f32) -> f32
+          %p3 = func.call @uq_sm90_exp2(%d3) : (f32) -> f32
+          // this lane's share of the column sums (reduced after the loop)
+          %s0 = arith.addf %p0, %p2 : f32
+          %s1 = arith.addf %p1, %p3 : f32
+          %ln0 = math.fma %l_0, %mv#2, %s0 : f32
+          %ln1 = math.fma %l_1, %mv#3, %s1 : f32
+          // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
+          // of query row g, bf16. This lane holds (token g, query rows 2t,
+          // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
+          // in the fragment layout, so a transpose gives [query][token].
+          %pt0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pt1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+          %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
+          %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv#4) -> (vector<64xf32>) {
+            %jpi = arith.index_cast %jp : index to i32
+            %jo = arith.muli %jpi, %c32 : i32
+            %la0 = arith.addi %lbase, %jo : i32
+            %la = arith.addi %la0, %voff : i32
+            %va = arith.addi %la, %vdelta : i32
+            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
+            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
+              %j2 = arith.muli %jp, %i2 : index
+              %j = arith.addi %j2, %jj : index
+              %ji = arith.index_cast %j : index to i32
+              %isodd = arith.cmpi eq, %jj, %i1 : index
+              %rlo = arith.select %isodd, %vf#2, %vf#0 : i32
+              %rhi = arith.select %isodd, %vf#3, %vf#1 : i32
+              %vjw = arith.divui %j, %i4 : index
+              %vjw2 = arith.addi %vjw, %i2 : index
+              %vjw4 = arith.addi %vjw, %i4 : index
+              %vjw6 = arith.addi %vjw4, %i2 : index
+              %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
+              %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
+              %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
+              %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
+              %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
+              // every m-tile of group j lies in group j: its scales go into
+              // P^T's token rows (exact: bf16(p) times a power of two)
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb0, %sv#0 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb1, %sv#1 : (i32, i32) -> i32
+              %aout = scf.for %ip = %i0 to %i2 step %i1 iter_args(%ai = %aa) -> (vector<64xf32>) {
+                %ipi = arith.index_cast %ip : index to i32
+                %n0 = arith.shli %ipi, %c1 : i32
+                %n1 = arith.addi %n0, %c1 : i32
+                %e0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n0) : (i32, i32) -> i32
+                %e1 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n1) : (i32, i32) -> i32
+                %e2 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n0) : (i32, i32) -> i32
+                %e3 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n1) : (i32, i32) -> i32
+                %j2x = arith.muli %j, %i2 : index
+                %mt = arith.addi %j2x, %ip : index
+                %o = arith.muli %mt, %i4 : index
+                %o1 = arith.addi %o, %i1 : index
+                %o2 = arith.addi %o, %i2 : index
+                %o3 = arith.addi %o2, %i1 : index
+                %c0v = vector.extract %ai[%o] : f32 from vector<64xf32>
+                %c1v = vector.extract %ai[%o1] : f32 from vector<64xf32>
+                %c2v = vector.extract %ai[%o2] : f32 from vector<64xf32>
+                %c3v = vector.extract %ai[%o3] : f32 from vector<64xf32>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %e0, %e1, %e2, %e3, %pj0, %pj1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %r0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+                %r1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+                %r2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+                %r3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+                %u0 = vector.insert %r0, %ai[%o] : f32 into vector<64xf32>
+                %u1 = vector.insert %r1, %u0[%o1] : f32 into vector<64xf32>
+                %u2 = vector.insert %r2, %u1[%o2] : f32 into vector<64xf32>
+                %u3 = vector.insert %r3, %u2[%o3] : f32 into vector<64xf32>
+                scf.yield %u3 : vector<64xf32>
+              }
+              scf.yield %aout : vector<64xf32>
+            }
+            scf.yield %av2 : vector<64xf32>
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          scf.yield %mv#0, %mv#1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
+        %lr:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%la = %fin#2, %lb = %fin#3) -> (f32, f32) {
+          %sti = arith.index_cast %st : index to i32
+          %sh = arith.addi %sti, %c2 : i32
+          %msk = arith.shli %c1, %sh : i32
+          %oa, %va = gpu.shuffle xor %la, %msk, %c32 : f32
+          %ob, %vb = gpu.shuffle xor %lb, %msk, %c32 : f32
+          %na = arith.addf %la, %oa : f32
+          %nb = arith.addf %lb, %ob : f32
+          scf.yield %na, %nb : f32, f32
+        }
+        gpu.barrier
+        // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
+        // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
+        %wacc = arith.muli %warp, %accw : i32
+        %q0r = arith.muli %t2, %hd_i : i32
+        %q1r = arith.addi %q0r, %hd_i : i32
+        %g4 = arith.muli %g, %c4 : i32
+        scf.for %mt = %i0 to %nmt step %i1 {
+          %mti = arith.index_cast %mt : index to i32
+          %j = arith.shrui %mti, %c1 : i32
+          %ip = arith.andi %mti, %c1 : i32
+          %dj = arith.muli %j, %c32 : i32
+          %dip = arith.shli %ip, %c1 : i32
+          %dd0 = arith.addi %dj, %g4 : i32
+          %dd = arith.addi %dd0, %dip : i32
+          %e0a = arith.addi %q0r, %dd : i32
+          %e1a = arith.addi %q1r, %dd : i32
+          %e0 = arith.addi %wacc, %e0a : i32
+          %e1 = arith.addi %wacc, %e1a : i32
+          %o = arith.muli %mt, %i4 : index
+          %o1 = arith.addi %o, %i1 : index
+          %o2 = arith.addi %o, %i2 : index
+          %o3 = arith.addi %o2, %i1 : index
+          %v0 = vector.extract %fin#4[%o] : f32 from vector<64xf32>
+          %v1 = vector.extract %fin#4[%o1] : f32 from vector<64xf32>
+          %v2 = vector.extract %fin#4[%o2] : f32 from vector<64xf32>
+          %v3 = vector.extract %fin#4[%o3] : f32 from vector<64xf32>
+          // (c0, c2) and (c1, c3) are adjacent head dims of one row
+          %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w02 = vector.from_elements %v0, %v2 : vector<2xf32>
+          %w13 = vector.from_elements %v1, %v3 : vector<2xf32>
+          llvm.store %w02, %q0 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+          llvm.store %w13, %q1 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+        }
+        %g0 = arith.cmpi eq, %g, %c0 : i32
+        scf.if %g0 {
+          // warp x 16 from tid: from warp, ptxas computed it before the
+          // tile loop and spilled it there (built for 128 registers)
+          %cm16_m = arith.constant -16 : i32
+          %wm0 = arith.shrui %tid, %c1 : i32
+          %wm = arith.andi %wm0, %cm16_m : i32
+          %mqa = arith.addi %wm, %t2 : i32
+          %mqi = arith.addi %mqa, %mbase : i32
+          %mqi1 = arith.addi %mqi, %c1 : i32
+          %lqi = arith.addi %mqi, %c64 : i32
+          %lqi1 = arith.addi %lqi, %c1 : i32
+          %pm0 = llvm.getelementptr %smem[%mqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pm1 = llvm.getelementptr %smem[%mqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pl0 = llvm.getelementptr %smem[%lqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pl1 = llvm.getelementptr %smem[%lqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %fin#0, %pm0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %fin#1, %pm1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %lr#0, %pl0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %lr#1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
+      } else {
+        // the ends of the lane's query rows g and g + 8 (@uq_sm90_mask)
+        %lim_g = func.call @uq_sm90_row_limit(%g, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_h = func.call @uq_sm90_row_limit(%g8, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
+          %iti = arith.index_cast %it : index to i32
+          // next copy: tile i + nstages - 1 into its stage
+          %ni = arith.addi %iti, %nstm1 : i32
+          %have = arith.cmpi slt, %ni, %nw : i32
+          scf.if %have {
+            %k4 = arith.muli %ni, %c4 : i32
+            %k = arith.addi %warp, %k4 : i32
+            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+            %ns = arith.remui %ni, %nstages : i32
+            %so = arith.muli %ns, %stage_b : i32
+            %stage = arith.addi %wbase, %so : i32
+            func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+          %n4 = arith.addi %iti, %nstages : i32
+          %nk4 = arith.muli %n4, %c4 : i32
+          %nk = arith.addi %warp, %nk4 : i32
+          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+          %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          %cs = arith.remui %iti, %nstages : i32
+          %cso = arith.muli %cs, %stage_b : i32
+          %sb = arith.addi %wbase, %cso : i32
+          %sbp_off = arith.subi %sb, %smem_i : i32
+          %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %k4c = arith.muli %iti, %c4 : i32
+          %kc = arith.addi %warp, %k4c : i32
+          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+          %lbase = arith.addi %sb, %lrow_off : i32
+
+          %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
+          %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
+          %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
+          %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
+          %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
+          %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
+          %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
+          %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
+          %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
+          %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
+          // rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7): the lazy
+          // maximum's move found by one vote, as for QG <= 8 above
+          %mg0 = arith.maximumf %x0, %x1 : f32
+          %mg1 = arith.maximumf %x4, %x5 : f32
+          %mg2 = arith.maximumf %mg0, %mg1 : f32
+          %mh0 = arith.maximumf %x2, %x3 : f32
+          %mh1 = arith.maximumf %x6, %x7 : f32
+          %mh2 = arith.maximumf %mh0, %mh1 : f32
+          %limg = func.call @uq_sm90_lazy_limit(%m_g) : (f32) -> f32
+          %limh = func.call @uq_sm90_lazy_limit(%m_g8) : (f32) -> f32
+          %upg = arith.cmpf ogt, %mg2, %limg : f32
+          %uph = arith.cmpf ogt, %mh2, %limh : f32
+          %up = arith.ori %upg, %uph : i1
+          %upi = arith.extui %up : i1 to i32
+          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
+          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
+            %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
+            %mg3 = arith.maximumf %mg2, %sg1 : f32
+            %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
+            %mg4 = arith.maximumf %mg3, %sg2 : f32
+            %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
+            %mh3 = arith.maximumf %mh2, %sh1 : f32
+            %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
+            %mh4 = arith.maximumf %mh3, %sh2 : f32
+            %mug = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
+            %muh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
+            %emptyg = arith.cmpf oeq, %mug, %ninf : f32
+            %emptyh = arith.cmpf oeq, %muh, %ninf : f32
+            %dg = arith.subf %m_g, %mug : f32
+            %dh = arith.subf %m_g8, %muh : f32
+            %eg = func.call @uq_sm90_exp2(%dg) : (f32) -> f32
+            %eh = func.call @uq_sm90_exp2(%dh) : (f32) -> f32
+            %corr_g = arith.select %emptyg, %one_f, %eg : f32
+            %corr_h = arith.select %emptyh, %one_f, %eh : f32
+            %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
+              %o = arith.muli %nt, %i4 : index
+              %o1 = arith.addi %o, %i1 : index
+              %o2 = arith.addi %o, %i2 : index
+              %o3 = arith.addi %o2, %i1 : index
+              %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
+              %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
+              %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
+              %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
+              %w0 = arith.mulf %v0, %corr_g : f32
+              %w1 = arith.mulf %v1, %corr_g : f32
+              %w2 = arith.mulf %v2, %corr_h : f32
+              %w3 = arith.mulf %v3, %corr_h : f32
+              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
+              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
+              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
+              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
+              scf.yield %u3 : vector<128xf32>
+            }
+            scf.yield %mug, %muh, %corr_g, %corr_h, %sc : f32, f32, f32, f32, vector<128xf32>
+          } else {
+            scf.yield %m_g, %m_g8, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<128xf32>
+          }
+          %bg = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
+          %bh = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
+          %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
+          %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
+            %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
+            %be = vector.extract %bv[%e] : f32 from vector<8xf32>
+            %de = arith.subf %xe, %be : f32
+            %pe = func.call @uq_sm90_exp2(%de) : (f32) -> f32
+            %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
+            scf.yield %po : vector<8xf32>
+          }
+          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+          %sg_0 = arith.addf %p0, %p1 : f32
+          %sg_1 = arith.addf %p4, %p5 : f32
+          %sg_2 = arith.addf %sg_0, %sg_1 : f32
+          %sh_0 = arith.addf %p2, %p3 : f32
+          %sh_1 = arith.addf %p6, %p7v : f32
+          %sh_2 = arith.addf %sh_0, %sh_1 : f32
+          %lg_new = math.fma %l_g, %mv#2, %sg_2 : f32
+          %lh_new = math.fma %l_g8, %mv#3, %sh_2 : f32
+          // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
+          // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
+          %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pa1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+          %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
+          %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
+          // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          // ---- O += P V: per group j, P scaled by the group's V scales, 4
+          // n-tiles of m16n8k16 bf16.
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv#4) -> (vector<128xf32>) {
+            %jpi = arith.index_cast %jp : index to i32
+            %jo = arith.muli %jpi, %c32 : i32
+            %la0 = arith.addi %lbase, %jo : i32
+            %la = arith.addi %la0, %voff : i32
+            %va = arith.addi %la, %vdelta : i32
+            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
+            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
+              %j2 = arith.muli %jp, %i2 : index
+              %j = arith.addi %j2, %jj : index
+              %ji = arith.index_cast %j : index to i32
+              %isodd = arith.cmpi eq, %jj, %i1 : index
+              %rlo = arith.select %isodd, %vf#2, %vf#0 : i32
+              %rhi = arith.select %isodd, %vf#3, %vf#1 : i32
+              %vjw = arith.divui %j, %i4 : index
+              %vjw2 = arith.addi %vjw, %i2 : index
+              %vjw4 = arith.addi %vjw, %i4 : index
+              %vjw6 = arith.addi %vjw4, %i2 : index
+              %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
+              %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
+              %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
+              %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
+              %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
+              %s01 = arith.addi %sv#0, %c0 : i32
+              %s89 = arith.addi %sv#1, %c0 : i32
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
+              %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32
+              %pj3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa3, %s89 : (i32, i32) -> i32
+              %aout = scf.for %i = %i0 to %i4 step %i1 iter_args(%ai = %aa) -> (vector<128xf32>) {
+                %ii = arith.index_cast %i : index to i32
+                %b0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %ii) : (i32, i32) -> i32
+                %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
+                %j4 = arith.muli %j, %i4 : index
+                %nt = arith.addi %j4, %i : index
+                %o = arith.muli %nt, %i4 : index
+                %o1 = arith.addi %o, %i1 : index
+                %o2 = arith.addi %o, %i2 : index
+                %o3 = arith.addi %o2, %i1 : index
+                %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
+                %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
+                %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
+                %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+                %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+                %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+                %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+                %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
+                %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
+                %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
+                %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
+                scf.yield %u3 : vector<128xf32>
+              }
+              scf.yield %aout : vector<128xf32>
+            }
+            scf.yield %av2 : vector<128xf32>
+          }
+          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+          scf.yield %mv#0, %mv#1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
+        // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
+        // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
+        %lq1, %vq1 = gpu.shuffle xor %fin#2, %c1, %c32 : f32
+        %lq2 = arith.addf %fin#2, %lq1 : f32
+        %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
+        %l_g_tot = arith.addf %lq2, %lq3 : f32
+        %lh1, %vh1q = gpu.shuffle xor %fin#3, %c1, %c32 : f32
+        %lh2 = arith.addf %fin#3, %lh1 : f32
+        %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
+        %l_h_tot = arith.addf %lh2, %lh3 : f32
+        gpu.barrier
+        %wacc = arith.muli %warp, %accw : i32
+        scf.for %nt = %i0 to %nnt step %i1 {
+          %nti = arith.index_cast %nt : index to i32
+          %j = arith.shrui %nti, %c2 : i32
+          %i = arith.andi %nti, %c3 : i32
+          %d0a = arith.muli %j, %c32 : i32
+          %d0b = arith.muli %t, %c8 : i32
+          %d0c = arith.addi %d0a, %d0b : i32
+          %d0 = arith.addi %d0c, %i : i32
+          %d1 = arith.addi %d0, %c4 : i32
+          %rg = arith.muli %g, %hd_i : i32
+          %rh = arith.muli %g8, %hd_i : i32
+          %e0a = arith.addi %rg, %d0 : i32
+          %e1a = arith.addi %rg, %d1 : i32
+          %e2a = arith.addi %rh, %d0 : i32
+          %e3a = arith.addi %rh, %d1 : i32
+          %e0 = arith.addi %wacc, %e0a : i32
+          %e1 = arith.addi %wacc, %e1a : i32
+          %e2 = arith.addi %wacc, %e2a : i32
+          %e3 = arith.addi %wacc, %e3a : i32
+          %o = arith.muli %nt, %i4 : index
+          %o1 = arith.addi %o, %i1 : index
+          %o2 = arith.addi %o, %i2 : index
+          %o3 = arith.addi %o2, %i1 : index
+          %v0 = vector.extract %fin#4[%o] : f32 from vector<128xf32>
+          %v1 = vector.extract %fin#4[%o1] : f32 from vector<128xf32>
+          %v2 = vector.extract %fin#4[%o2] : f32 from vector<128xf32>
+          %v3 = vector.extract %fin#4[%o3] : f32 from vector<128xf32>
+          %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
+        %t0 = arith.cmpi eq, %t, %c0 : i32
+        scf.if %t0 {
+          %wm = arith.muli %warp, %c16 : i32
+          %mga = arith.addi %wm, %g : i32
+          %mha = arith.addi %wm, %g8 : i32
+          %mgi = arith.addi %mga, %mbase : i32
+          %mhi = arith.addi %mha, %mbase : i32
+          %lgi = arith.addi %mgi, %c64 : i32
+          %lhi = arith.addi %mhi, %c64 : i32
+          %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %fin#1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+          llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+        }
+      }
+      gpu.barrier
+      // Every warp is past its tiles: the reduce (launched with programmatic
+      // stream serialization, waiting for this grid in griddepcontrol.wait)
+      // may launch now, its CTAs resident by the time the last partials
+      // land instead of launched after the last CTA exits. Not earlier:
+      // resident from the start, its CTAs took SM resources unevenly (H200:
+      // B 16 / 16k 1 us slower). The decode itself is launched as usual; a
+      // dependent launched early fills the SMs that free first, which for a
+      // grid of fewer CTAs than slots (D 64 and 128) ran up to 27% slower.
+      nvvm.griddepcontrol launch_dependents
+      // ---- the partition's partials: bf16(O / L), max (natural units), L.
+      // When the launch makes the P CTAs of this (sequence, kv head) one
+      // cluster (P <= 8; P = 1 needs no cluster), they go to this CTA's
+      // shared memory after the merge area instead, rows x D bf16 then
+      // (max, L) per row, and the cluster merges them itself (below).
+      %ncta = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_nctarank;", "=r" : () -> i32
+      %merge = arith.cmpi eq, %ncta, %num_partitions : i32
+      // 16 rows x D elements, 4 consecutive ones per thread, 512 per pass;
+      // a row's merge weights are worked out once per pass, not per element.
+      %i32_o = arith.constant 32 : index
+      %c512 = arith.constant 512 : i32
+      %nout = arith.divui %hd, %i32_o : index
+      %hd_m = arith.subi %hd_i, %c1 : i32
+      %tid4 = arith.muli %tid, %c4 : i32
+      %hd64 = arith.extui %hd_i : i32 to i64
+      scf.for %ii = %i0 to %nout step %i1 {
+        %iii = arith.index_cast %ii : index to i32
+        %x0 = arith.muli %iii, %c512 : i32
+        %e = arith.addi %tid4, %x0 : i32
+        %r = arith.divui %e, %hd_i : i32
+        %d = arith.andi %e, %hd_m : i32
+        %in = arith.cmpi ult, %r, %live_rows : i32
+        scf.if %in {
+          %ma = arith.addi %r, %mbase : i32
+          %M = scf.for %w = %i0 to %i4 step %i1 iter_args(%mm = %ninf) -> (f32) {
+            %wi = arith.index_cast %w : index to i32
+            %wo = arith.muli %wi, %c16 : i32
+            %a = arith.addi %wo, %ma : i32
+            %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %mx = arith.maximumf %mm, %mv : f32
+            scf.yield %mx : f32
+          }
+          %empty = arith.cmpf oeq, %M, %ninf : f32
+          %Mb = arith.select %empty, %zero_f, %M : f32
+          %ra = arith.muli %r, %hd_i : i32
+          %rd = arith.addi %ra, %d : i32
+          %zero4f = arith.constant dense<0.0> : vector<4xf32>
+          %sums:2 = scf.for %w = %i0 to %i4 step %i1 iter_args(%num = %zero4f, %den = %zero_f) -> (vector<4xf32>, f32) {
+            %wi = arith.index_cast %w : index to i32
+            %wo = arith.muli %wi, %c16 : i32
+            %a = arith.addi %wo, %ma : i32
+            %al = arith.addi %a, %c64 : i32
+            %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %pl = llvm.getelementptr %smem[%al] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %lv = llvm.load %pl {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+            %wa = arith.muli %wi, %accw : i32
+            %oa = arith.addi %wa, %rd : i32
+            %po = llvm.getelementptr %smem[%oa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+            %ov = llvm.load %po {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+            %dm = arith.subf %mv, %Mb : f32
+            %wt = func.call @uq_sm90_exp2(%dm) : (f32) -> f32
+            %wtv = vector.broadcast %wt : f32 to vector<4xf32>
+            %nacc1 = math.fma %wtv, %ov, %num : vector<4xf32>
+            %d1 = math.fma %wt, %lv, %den : f32
+            scf.yield %nacc1, %d1 : vector<4xf32>, f32
+          }
+          %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
+          %den1 = arith.select %pos, %sums#1, %one_f : f32
+          // the accumulators hold O 2^-62 and the sums L 2^64
+          // (@uq_sm90_v_scales, @uq_sm90_weight_base): O / L = acc / sum x
+          // 2^126; L itself leaves as sum x 2^-64
+          %two126 = arith.constant 0x7E800000 : f32
+          %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+          %inv = arith.mulf %two126, %rden : f32
+          %unbias = arith.constant 0x1F800000 : f32
+          %lsum = arith.mulf %sums#1, %unbias : f32
+          %invv = vector.broadcast %inv : f32 to vector<4xf32>
+          %o = arith.mulf %sums#0, %invv : vector<4xf32>
+          %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
+          %orow = func.call @uq_sm90_partial_row(%qtok, %r, %qgi, %num_kv_heads, %kvh, %num_partitions, %part) : (i32, i32, i32, i32, i32, i32, i32) -> i32
+          %orow64 = arith.extui %orow : i32 to i64
+          %oe0 = arith.muli %orow64, %hd64 : i64
+          %d64 = arith.extui %d : i32 to i64
+          %oe = arith.addi %oe0, %d64 : i64
+          %d0 = arith.cmpi eq, %d, %c0 : i32
+          %mnat = arith.mulf %M, %ln2 : f32
+          scf.if %merge {
+            %so0 = arith.muli %rd, %c2 : i32
+            %so = arith.addi %pbase, %so0 : i32
+            %sp = llvm.getelementptr %smem[%so] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            llvm.store %ob, %sp {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+            scf.if %d0 {
+              %r8 = arith.muli %r, %c8 : i32
+              %mo = arith.addi %pml, %r8 : i32
+              %mp = llvm.getelementptr %smem[%mo] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              %ml = vector.from_elements %mnat, %lsum : vector<2xf32>
+              llvm.store %ml, %mp {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+            }
+          } else {
+            %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+            llvm.store %ob, %op {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+            scf.if %d0 {
+              %pmx = llvm.getelementptr %segm_max[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+              %psm = llvm.getelementptr %segm_sum[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+              llvm.store %mnat, %pmx {alignment = 4 : i64} : f32, !llvm.ptr<1>
+              llvm.store %lsum, %psm {alignment = 4 : i64} : f32, !llvm.ptr<1>
+            }
+          }
+        }
+      }
+      // ---- The cluster's merge (@uq_reduce's arithmetic, the reference's
+      // order: M = max(sink, max_p m_p), w_p = e^(m_p - M) l_p over the
+      // partitions with l_p != 0, the sink's weight first in the
+      // denominator). After a cluster barrier (release / acquire: every
+      // CTA's partials are written) the cluster's 128 P threads take 4
+      // head dims of a row each in turn, read the P partials from the CTAs'
+      // shared memory (mapa + ld.shared::cluster) and write the output,
+      // branching over the partition slots past P (8 - P of them do no
+      // loads and no arithmetic); a second barrier keeps every CTA's
+      // shared memory alive until all have read it.
+      // a block of no token (varlen padding) writes no output: its whole
+      // cluster (one block's partitions) skips the merge together
+      %merge_out = arith.andi %merge, %has_tokens : i1
+      scf.if %merge_out {
+        llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
+        %rank = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_ctarank;", "=r" : () -> i32
+        %gi0 = arith.muli %rank, %c128 : i32
+        %gi = arith.addi %gi0, %tid : i32
+        %quads_row = arith.shrui %hd_i, %c2 : i32
+        %nq = arith.muli %live_rows, %quads_row : i32
+        %qstep = arith.muli %num_partitions, %c128 : i32
+        %gi_ix = arith.index_cast %gi : i32 to index
+        %nq_ix = arith.index_cast %nq : i32 to index
+        %qstep_ix = arith.index_cast %qstep : i32 to index
+        %null_s = llvm.mlir.zero : !llvm.ptr<1>
+        %has_sink = llvm.icmp "ne" %sinks, %null_s : !llvm.ptr<1>
+        %oss64 = arith.extui %out_stride_seq : i32 to i64
+        %osh64 = arith.extui %out_stride_head : i32 to i64
+        %out_i = llvm.ptrtoint %output : !llvm.ptr<1> to i64
+        %c3_64 = arith.constant 3 : i64
+        %c7_64 = arith.constant 7 : i64
+        %zero_64 = arith.constant 0 : i64
+        %al0 = arith.ori %oss64, %osh64 : i64
+        %al1 = arith.andi %al0, %c3_64 : i64
+        %al2 = arith.andi %out_i, %c7_64 : i64
+        %al3 = arith.ori %al1, %al2 : i64
+        %wide = arith.cmpi eq, %al3, %zero_64 : i64
+        %hq_r0 = arith.muli %kvh, %qgi : i32
+        %zero4m = arith.constant dense<0.0> : vector<4xf32>
+        %ninf8 = arith.constant dense<0xFF800000> : vector<8xf32>
+        %zero8 = arith.constant dense<0.0> : vector<8xf32>
+        %zero84 = arith.constant dense<0.0> : vector<8x4xf32>
+        scf.for %q = %gi_ix to %nq_ix step %qstep_ix {
+          %qi = arith.index_cast %q : index to i32
+          %r = arith.divui %qi, %quads_row : i32
+          %dq = arith.remui %qi, %quads_row : i32
+          %d = arith.muli %dq, %c4 : i32
+          %rd0 = arith.muli %r, %hd_i : i32
+          %rd1 = arith.addi %rd0, %d : i32
+          %rd2 = arith.muli %rd1, %c2 : i32
+          %oa_l = arith.addi %pbase, %rd2 : i32
+          %r8 = arith.muli %r, %c8 : i32
+          %ma_l = arith.addi %pml, %r8 : i32
+          %oa_s = arith.addi %smem_i, %oa_l : i32
+          %ma_s = arith.addi %smem_i, %ma_l : i32
+          // the P partitions' (max, L, O), all loads issued first
+          %ld:3 = scf.for %p = %i0 to %i8 step %i1 iter_args(%ms = %ninf8, %ls = %zero8, %os = %zero84) -> (vector<8xf32>, vector<8xf32>, vector<8x4xf32>) {
+            %pi = arith.index_cast %p : index to i32
+            %in_p = arith.cmpi slt, %pi, %num_partitions : i32
+            // a slot past P branches over its loads (uniform: every lane
+            // has the same P), keeping (-inf, 0, 0)
+            %slot:3 = scf.if %in_p -> (f32, f32, vector<4xf32>) {
+              %mra = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %ma_s, %pi : (i32, i32) -> i32
+              %ora = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %oa_s, %pi : (i32, i32) -> i32
+              %mlv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.f32 {$0, $1}, [$2];", "=f,=f,r" %mra : (i32) -> !llvm.struct<(f32, f32)>
+              %ovv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.b32 {$0, $1}, [$2];", "=r,=r,r" %ora : (i32) -> !llvm.struct<(i32, i32)>
+              %mv = llvm.extractvalue %mlv[0] : !llvm.struct<(f32, f32)>
+              %lv = llvm.extractvalue %mlv[1] : !llvm.struct<(f32, f32)>
+              %o01 = llvm.extractvalue %ovv[0] : !llvm.struct<(i32, i32)>
+              %o23 = llvm.extractvalue %ovv[1] : !llvm.struct<(i32, i32)>
+              %ow = vector.from_elements %o01, %o23 : vector<2xi32>
+              %ob4 = vector.bitcast %ow : vector<2xi32> to vector<4xbf16>
+              %of = arith.extf %ob4 : vector<4xbf16> to vector<4xf32>
+              scf.yield %mv, %lv, %of : f32, f32, vector<4xf32>
+            } else {
+              scf.yield %ninf, %zero_f, %zero4m : f32, f32, vector<4xf32>
+            }
+            %ms1 = vector.insert %slot#0, %ms[%p] : f32 into vector<8xf32>
+            %ls1 = vector.insert %slot#1, %ls[%p] : f32 into vector<8xf32>
+            %os1 = vector.insert %slot#2, %os[%p] : vector<4xf32> into vector<8x4xf32>
+            scf.yield %ms1, %ls1, %os1 : vector<8xf32>, vector<8xf32>, vector<8x4xf32>
+          }
+          // row r: token qtok + r / QG, head r % QG of the group
+          %rtau = arith.divui %r, %qgi : i32
+          %rtq = arith.muli %rtau, %qgi : i32
+          %rh = arith.subi %r, %rtq : i32
+          %hq = arith.addi %hq_r0, %rh : i32
+          %rtok = arith.addi %qtok, %rtau : i32
+          %rtok64 = arith.extui %rtok : i32 to i64
+          %oseq = arith.muli %rtok64, %oss64 : i64
+          %sink = scf.if %has_sink -> (f32) {
+            %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+            %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+            scf.yield %sv : f32
+          } else {
+            scf.yield %ninf : f32
+          }
+          %mx = vector.reduction <maximumf>, %ld#0 : vector<8xf32> into f32
+          %M0 = arith.maximumf %mx, %sink : f32
+          %empty = arith.cmpf oeq, %M0, %ninf : f32
+          %M = arith.select %empty, %zero_f, %M0 : f32
+          %ds = arith.subf %sink, %M : f32
+          %ds2 = arith.mulf %ds, %log2e : f32
+          %es = func.call @uq_sm90_exp2(%ds2) : (f32) -> f32
+          %ws = arith.select %has_sink, %es, %zero_f : f32
+          %acc:2 = scf.for %p = %i0 to %i8 step %i1 iter_args(%dn = %ws, %nm = %zero4m) -> (f32, vector<4xf32>) {
+            %pi = arith.index_cast %p : index to i32
+            %in_p = arith.cmpi slt, %pi, %num_partitions : i32
+            %step:2 = scf.if %in_p -> (f32, vector<4xf32>) {
+              %mu = vector.extract %ld#0[%p] : f32 from vector<8xf32>
+              %lu = vector.extract %ld#1[%p] : f32 from vector<8xf32>
+              %live = arith.cmpf une, %lu, %zero_f : f32
+              %du = arith.subf %mu, %M : f32
+              %du2 = arith.mulf %du, %log2e : f32
+              %eu = func.call @uq_sm90_exp2(%du2) : (f32) -> f32
+              %w0 = arith.mulf %eu, %lu : f32
+              %w = arith.select %live, %w0, %zero_f : f32
+              %dn1 = arith.addf %dn, %w : f32
+              %ou = vector.extract %ld#2[%p] : vector<4xf32> from vector<8x4xf32>
+              %wv = vector.broadcast %w : f32 to vector<4xf32>
+              %tv = arith.mulf %wv, %ou : vector<4xf32>
+              %wz = arith.cmpf une, %w, %zero_f : f32
+              %tz = arith.select %wz, %tv, %zero4m : vector<4xf32>
+              %nm1 = arith.addf %nm, %tz : vector<4xf32>
+              scf.yield %dn1, %nm1 : f32, vector<4xf32>
+            } else {
+              scf.yield %dn, %nm : f32, vector<4xf32>
+            }
+            scf.yield %step#0, %step#1 : f32, vector<4xf32>
+          }
+          %pos = arith.cmpf une, %acc#0, %zero_f : f32
+          %den1 = arith.select %pos, %acc#0, %one_f : f32
+          %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+          %dv = vector.broadcast %rden : f32 to vector<4xf32>
+          %qo = arith.mulf %acc#1, %dv : vector<4xf32>
+          %posv = vector.broadcast %pos : i1 to vector<4xi1>
+          %o = arith.select %posv, %qo, %zero4m : vector<4xi1>, vector<4xf32>
+          %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
+          %hq64 = arith.extui %hq : i32 to i64
+          %oh = arith.muli %hq64, %osh64 : i64
+          %d64 = arith.extui %d : i32 to i64
+          %oa0 = arith.addi %oseq, %oh : i64
+          %oa = arith.addi %oa0, %d64 : i64
+          %outp = llvm.getelementptr %output[%oa] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+          // 8-byte stores when the output and its strides allow, else 2-byte
+          scf.if %wide {
+            llvm.store %ob, %outp {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+          } else {
+            scf.for %j = %i0 to %i4 step %i1 {
+              %ji = arith.index_cast %j : index to i64
+              %bj = vector.extract %ob[%j] : bf16 from vector<4xbf16>
+              %pj = llvm.getelementptr %outp[%ji] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+              llvm.store %bj, %pj {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+            }
+          }
+        }
+        // every CTA's reads of the others' shared memory have returned (their
+        // values are in the stores above): nothing to release, only the
+        // memory to keep alive, so a relaxed arrive (no MEMBAR.GPU)
+        llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.relaxed.aligned; barrier.cluster.wait.aligned;", "~{memory}" : () -> ()
+      }
+      gpu.return
+    ^done:
+      gpu.return
+    }
+  }
+}

@@ -1,0 +1,1038 @@
+// The sm_90a step helpers of the decode (kernels/decode.mlir's
+// @uq_decode_sm90 declares the ones it calls; uq-link copies them in): the
+// query block and row limits, the walk, cp.async tile copies, FP4 to E4M3 /
+// bf16 decodes, mma.sync QK (rows as M, and transposed: tokens as M), the
+// lazy maximum. Top-level func.func definitions: the kernel library
+// (docs/design.md, "Kernel sources" and "sm_90a kernels").
+
+// ---- this CTA's query block (grid x), as gfx950's @query_block: its
+// sequence, its first token in the query tensor (tok0), its tokens
+// (ntok, <= 0: none) and the position of its first token in the
+// sequence (pos0; it attends positions < pos0 + 1). Without
+// query_start_loc (a decode) block x is sequence x's one token, row x of
+// the query. Else sequence s's q_len = qsl[s + 1] - qsl[s] tokens are the
+// last of its seq_len, in blocks of %bt tokens (qg_max / QG: the block's
+// rows are token-major, (token, head in the group)); sequence s's blocks
+// start at x = qsl[s] / bt + s (vLLM's unified-attention grid; qsl[s]
+// for bt = 1, whose blocks tile the tokens exactly), found by
+// a binary search over the search_seqs sequences (with search_seqs = 0
+// block x is sequence x's first block), and blocks past a
+// sequence's tokens have none, as has a sequence whose q_len passes its
+// seq_len (nothing there is defined).
+func.func private @uq_sm90_query_block(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
+                                       %search_seqs: i32, %bt: i32, %x: i32) -> (i32, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %several = arith.cmpi ugt, %bt, %c1 : i32
+  %null = llvm.mlir.zero : !llvm.ptr<1>
+  %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
+  %r:4 = scf.if %decode -> (i32, i32, i32, i32) {
+    %lp = llvm.getelementptr %seq_lens[%x] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %pos0 = arith.subi %len, %c1 : i32
+    scf.yield %x, %x, %c1, %pos0 : i32, i32, i32, i32
+  } else {
+    // the largest s with qsl[s] / bt + s <= x (+ 0 for bt = 1); without
+    // search_seqs
+    // (the launcher's max query length fits one block) block x is
+    // sequence x's first
+    %search = arith.cmpi ne, %search_seqs, %c0 : i32
+    %lo0 = arith.select %search, %c0, %x : i32
+    %hi0 = arith.select %search, %search_seqs, %x : i32
+    %w:2 = scf.while (%lo = %lo0, %hi = %hi0) : (i32, i32) -> (i32, i32) {
+      %span = arith.subi %hi, %lo : i32
+      %more = arith.cmpi sgt, %span, %c1 : i32
+      scf.condition(%more) %lo, %hi : i32, i32
+    } do {
+    ^bb0(%lo: i32, %hi: i32):
+      %sum = arith.addi %lo, %hi : i32
+      %mid = arith.shrui %sum, %c1 : i32
+      %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+      %fq = arith.divui %qm, %bt : i32
+      %fs = arith.select %several, %mid, %c0 : i32
+      %f = arith.addi %fq, %fs : i32
+      %le = arith.cmpi sle, %f, %x : i32
+      %nlo = arith.select %le, %mid, %lo : i32
+      %nhi = arith.select %le, %hi, %mid : i32
+      scf.yield %nlo, %nhi : i32, i32
+    }
+    %q0p = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    %q0 = llvm.load %q0p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %q1p = llvm.getelementptr %q0p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
+    %q1 = llvm.load %q1p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %lp = llvm.getelementptr %seq_lens[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %fq = arith.divui %q0, %bt : i32
+    %fs = arith.select %several, %w#0, %c0 : i32
+    %f = arith.addi %fq, %fs : i32
+    %local = arith.subi %x, %f : i32
+    %i0s = arith.muli %local, %bt : i32
+    %i0 = arith.select %search, %i0s, %c0 : i32
+    %q_len = arith.subi %q1, %q0 : i32
+    %left = arith.subi %q_len, %i0 : i32
+    %n0 = arith.minsi %left, %bt : i32
+    %pos0 = arith.subi %len, %left : i32
+    %neg_i0 = arith.cmpi slt, %i0, %c0 : i32
+    %neg_pos = arith.cmpi slt, %pos0, %c0 : i32
+    %bad = arith.ori %neg_i0, %neg_pos : i1
+    %ntok = arith.select %bad, %c0, %n0 : i32
+    %tok0 = arith.addi %q0, %i0 : i32
+    scf.yield %w#0, %tok0, %ntok, %pos0 : i32, i32, i32, i32
+  }
+  return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
+}
+
+// The positions a row of the block attends end at its limit: pos0 +
+// 1 + its token (row / QG, rows past live_rows taking the last live
+// row's, never stored); a decode's rows all end at seq_len.
+func.func private @uq_sm90_row_limit(%row: i32, %qg: i32, %live_rows: i32, %lim0: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %last = arith.subi %live_rows, %c1 : i32
+  %last0 = arith.maxsi %last, %c0 : i32
+  %rc = arith.minui %row, %last0 : i32
+  %tau = arith.divui %rc, %qg : i32
+  %lim = arith.addi %lim0, %tau : i32
+  return %lim : i32
+}
+
+// The first position a row whose positions end at %lim attends: lim - W
+// with a window W (>= 0), else 0.
+func.func private @uq_sm90_window_start(%lim: i32, %sliding_window: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %w0 = arith.subi %lim, %sliding_window : i32
+  %w1 = arith.maxsi %w0, %c0 : i32
+  %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
+  %ws = arith.select %has_win, %w1, %c0 : i32
+  return %ws : i32
+}
+
+// Row r's partials row of a block whose first token is %tok0: token
+// tok0 + r / QG, head r % QG of the group, [token][kv head][partition]
+// [head in the group] (the reduce's layout).
+func.func private @uq_sm90_partial_row(%tok0: i32, %r: i32, %qg: i32, %num_kv_heads: i32,
+                                       %kvh: i32, %num_partitions: i32, %part: i32) -> i32 {
+  %tau = arith.divui %r, %qg : i32
+  %tq = arith.muli %tau, %qg : i32
+  %h = arith.subi %r, %tq : i32
+  %tok = arith.addi %tok0, %tau : i32
+  %p0 = arith.muli %tok, %num_kv_heads : i32
+  %p1 = arith.addi %p0, %kvh : i32
+  %p2 = arith.muli %p1, %num_partitions : i32
+  %p3 = arith.addi %p2, %part : i32
+  %p4 = arith.muli %p3, %qg : i32
+  %row = arith.addi %p4, %h : i32
+  return %row : i32
+}
+
+// A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
+// (3 and 4 measured slower there, at 2 CTAs per SM as at 4), 3 for the
+// other dims, 4 for qg_max 16. Inlined before the loops unroll
+// (uq.inline), whose bounds and stage indices it sets.
+func.func private @uq_sm90_stages() -> i32 attributes {uq.inline} {
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c256 = arith.constant 256 : index
+  %i8 = arith.constant 8 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+  %is256 = arith.cmpi eq, %hd, %c256 : index
+  %small = arith.cmpi ule, %qg_max, %i8 : index
+  %n8 = arith.select %is256, %c2, %c3 : i32
+  %n = arith.select %small, %n8, %c4 : i32
+  return %n : i32
+}
+
+// The merge's layout in shared memory after the tile walk, from offset
+// 0: (rows, mbase, pbase, pml, end). rows = 8 for qg_max 8, 16 for 16;
+// per warp rows x D f32 accumulators (warp w's at float w rows D), then
+// per warp 16 maxima and 16 sums from float mbase = 4 rows D; this CTA's
+// partials for a cluster's merge from byte pbase = 4 (mbase + 128):
+// rows x D bf16, then (max, L) f32 per row from byte pml, to byte end.
+// Inlined before the loops unroll (uq.inline), like @uq_sm90_stages.
+func.func private @uq_sm90_merge_layout() -> (i32, i32, i32, i32, i32) attributes {uq.inline} {
+  %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i32
+  %c128 = arith.constant 128 : i32
+  %i8 = arith.constant 8 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+  %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+  %small = arith.cmpi ule, %qg_max, %i8 : index
+  %rows = arith.select %small, %c8, %c16 : i32
+  %acc = arith.muli %rows, %hd_i : i32
+  %mbase = arith.muli %acc, %c4 : i32
+  %mfloats = arith.addi %mbase, %c128 : i32
+  %pbase = arith.muli %mfloats, %c4 : i32
+  %pbf = arith.muli %acc, %c2 : i32
+  %pml = arith.addi %pbase, %pbf : i32
+  %ml = arith.muli %rows, %c8 : i32
+  %end = arith.addi %pml, %ml : i32
+  return %rows, %mbase, %pbase, %pml, %end : i32, i32, i32, i32, i32
+}
+
+// The tiles in a group of the partitions' walk (@uq_sm90_tile_base),
+// 2^n for the n returned: 1 (P splits any walk evenly) for D = 128 and
+// 256, 16 (256-token tile-groups, the gfx950 walk) for D = 64, where
+// single tiles measured 2-3% slower on the H200 at the same P (and at
+// D = 128 3-5% slower for partitions of 16 tiles or fewer, 1-6% faster
+// for longer ones; at D = 256 0.5-7% faster). Inlined before the loops
+// unroll (uq.inline).
+func.func private @uq_sm90_walk_log2() -> i32 attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %i64 = arith.constant 64 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %d64 = arith.cmpi eq, %hd, %i64 : index
+  %n = arith.select %d64, %c4, %c0 : i32
+  return %n : i32
+}
+
+// The walk's tiles a group, which the runtime reads from the cubin's
+// symbol (uq_walk_group_tiles) for the launch policy.
+func.func private @uq_sm90_walk_tiles() -> i32 {
+  %c1 = arith.constant 1 : i32
+  %n = func.call @uq_sm90_walk_log2() : () -> i32
+  %g = arith.shli %c1, %n : i32
+  return %g : i32
+}
+
+// The decode's shared memory, in bytes: during the tile walk the 4
+// warps' stages (@uq_sm90_stages x 16 slots of the slot stride), then
+// Q as f16, 16 rows of 2 D + 16 bytes; after it, from offset 0, the
+// merge (@uq_sm90_merge_layout). The larger of the two.
+func.func private @uq_sm90_shared_bytes() -> i32 {
+  %c2 = arith.constant 2 : i32
+  %c16 = arith.constant 16 : i32
+  %c64 = arith.constant 64 : i32
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+  %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+  %nstages = func.call @uq_sm90_stages() : () -> i32
+  %w0 = arith.muli %geo#2, %nstages : i32
+  %w1 = arith.muli %w0, %c64 : i32
+  %qrow0 = arith.muli %hd_i, %c2 : i32
+  %qrow = arith.addi %qrow0, %c16 : i32
+  %qbytes = arith.muli %qrow, %c16 : i32
+  %walk = arith.addi %w1, %qbytes : i32
+  %ml:5 = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
+  %bytes = arith.maxui %walk, %ml#4 : i32
+  return %bytes : i32
+}
+
+// The slot geometry of the head dim D: K codes + scales [0, kend),
+// kend = D/2 + D/32;
+// V codes + scales at voff = kend rounded up to 16 (ldmatrix rows) when
+// cp.async can move them there (kend a multiple of 4), else at kend
+// itself (D = 64: kend 34, V read by 16-bit loads, @uq_sm90_v_frags),
+// so %gap = voff - kend; the stride is the smallest odd multiple of 16
+// holding both (ldmatrix free of bank conflicts). D = 256: kend 136,
+// voff 144, stride 304; D = 128: 68, 80, 176; D = 64: 34, 34, 80.
+func.func private @uq_sm90_slot_geometry() -> (i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c5 = arith.constant 5 : i32
+  %c15 = arith.constant 15 : i32
+  %cm16 = arith.constant -16 : i32
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+  %k0 = arith.shrui %hd_i, %c1 : i32
+  %k1 = arith.shrui %hd_i, %c5 : i32
+  %kend = arith.addi %k0, %k1 : i32
+  %v0 = arith.addi %kend, %c15 : i32
+  %v16 = arith.andi %v0, %cm16 : i32
+  %k3 = arith.andi %kend, %c3 : i32
+  %movable = arith.cmpi eq, %k3, %c0 : i32
+  %voff = arith.select %movable, %v16, %kend : i32
+  %vend = arith.addi %voff, %kend : i32
+  %s0 = arith.addi %vend, %c15 : i32
+  %s1 = arith.shrui %s0, %c4 : i32
+  %s2 = arith.ori %s1, %c1 : i32
+  %stride = arith.shli %s2, %c4 : i32
+  return %kend, %voff, %stride : i32, i32, i32
+}
+
+// The token whose slot lane l & 15 copies for the tile at %tb: tb +
+// (l & 15) clamped into [win_start, seq_len) (a valid token, so no read
+// past the used block-table entries and no garbage slot), and to 0 for
+// an empty sequence (its table entry 0 is valid, uqrt.h).
+func.func private @uq_sm90_lane_token(%tb: i32, %lane: i32, %win_start: i32, %seq_len: i32) -> i32 {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c15 = arith.constant 15 : i32
+  %mine = arith.andi %lane, %c15 : i32
+  %t0 = arith.addi %tb, %mine : i32
+  %t1 = arith.maxsi %t0, %win_start : i32
+  %last = arith.subi %seq_len, %c1 : i32
+  %t2 = arith.minsi %t1, %last : i32
+  %tok = arith.maxsi %t2, %c0 : i32
+  return %tok : i32
+}
+
+// The physical block holding the lane's token of tile %tb (the block
+// table load, issued a tile ahead of @uq_sm90_issue_tile so its
+// latency hides behind a tile's math).
+func.func private @uq_sm90_tile_block(%tb: i32, %lane: i32, %win_start: i32, %seq_len: i32,
+    %bs_shift: i32, %block_tables: !llvm.ptr<1>, %bt_row: i64) -> i32 {
+  %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
+  %blk = arith.shrui %tok, %bs_shift : i32
+  %blk64 = arith.extui %blk : i32 to i64
+  %bt_ix = arith.addi %bt_row, %blk64 : i64
+  %bt_p = llvm.getelementptr %block_tables[%bt_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+  %phys = llvm.load %bt_p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+  return %phys : i32
+}
+
+// Copies the 16 slots of one tile (token base %tb) into a stage buffer
+// (shared address %stage, slot s at s x stride). Lane l & 15 finds the
+// slot of its token (@uq_sm90_lane_token) in block %phys
+// (@uq_sm90_tile_block); @uq_sm90_copy_slots moves them in u-byte
+// chunks: 8 when padded_slot and kend are multiples of 8 (kend = 68 for
+// D = 128 is not), else 4.
+func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %phys: i32, %lane: i32,
+    %win_start: i32, %seq_len: i32, %bs_mask: i32, %kv_cache: !llvm.ptr<1>,
+    %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8_slot: i1) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  %c7 = arith.constant 7 : i32
+  %c8 = arith.constant 8 : i32
+  %c32_i64 = arith.constant 32 : i64
+  %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+  %k7 = arith.andi %geo#0, %c7 : i32
+  %k8 = arith.cmpi eq, %k7, %c0 : i32
+  %unit8 = arith.andi %unit8_slot, %k8 : i1
+  %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
+  %pos = arith.andi %tok, %bs_mask : i32
+  %phys64 = arith.extsi %phys : i32 to i64
+  %a0 = arith.muli %phys64, %blk_bytes : i64
+  %p0 = arith.muli %pos, %pos_stride : i32
+  %p1 = arith.addi %p0, %head_off : i32
+  %p64 = arith.extui %p1 : i32 to i64
+  %addr = arith.addi %a0, %p64 : i64
+  %kv_i = llvm.ptrtoint %kv_cache : !llvm.ptr<1> to i64
+  %src = arith.addi %kv_i, %addr : i64
+  %lo = arith.trunci %src : i64 to i32
+  %hi64 = arith.shrui %src, %c32_i64 : i64
+  %hi = arith.trunci %hi64 : i64 to i32
+  scf.if %unit8 {
+    func.call @uq_sm90_copy_slots(%c8, %stage, %lo, %hi, %lane) : (i32, i32, i32, i32, i32) -> ()
+  } else {
+    func.call @uq_sm90_copy_slots(%c4, %stage, %lo, %hi, %lane) : (i32, i32, i32, i32, i32) -> ()
+  }
+  return
+}
+
+// The copies of @uq_sm90_issue_tile in u-byte chunks (u = 8 or 4, a
+// constant once inlined): L = 32 / u lanes per slot, so each instruction
+// moves 32 contiguous bytes (one sector) of each of u slots. Lane l
+// copies chunks c = l % L + L i (i < ceil(C / L), c < C = (D + D/16) / u)
+// of slot s = l / L + u p, pass p < 16 / u; the slot's address comes
+// from lane s (%lo, %hi). A lane's chunks differ by constant offsets,
+// which ptxas folds into the instructions. Bytes from kend on (V codes
+// and scales) land gap further in shared memory. Each copy asks L2 for
+// the whole 128-byte line (.L2::128B): the other sectors of the line
+// are the next instructions' (0.2-0.5% on the H200's D 256 shapes).
+func.func private @uq_sm90_copy_slots(%u: i32, %stage: i32, %lo: i32, %hi: i32, %lane: i32) {
+  %c0 = arith.constant 0 : i32
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %c32_i64 = arith.constant 32 : i64
+  %z = arith.constant 0 : index
+  %one = arith.constant 1 : index
+  %i16 = arith.constant 16 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+  %kend = arith.addi %geo#0, %c0 : i32
+  %gap = arith.subi %geo#1, %geo#0 : i32
+  %stride = arith.addi %geo#2, %c0 : i32
+  %z0 = arith.divui %hd, %i16 : index
+  %zb_ix = arith.addi %hd, %z0 : index
+  %zb = arith.index_cast %zb_ix : index to i32
+  %nc = arith.divui %zb, %u : i32
+  %nl = arith.divui %c32, %u : i32
+  %ni0 = arith.ceildivui %nc, %nl : i32
+  %ni = arith.index_cast %ni0 : i32 to index
+  %np0 = arith.divui %c16, %u : i32
+  %np = arith.index_cast %np0 : i32 to index
+  %q = arith.remui %lane, %nl : i32
+  %qb = arith.muli %q, %u : i32
+  %s0 = arith.divui %lane, %nl : i32
+  %is8 = arith.cmpi eq, %u, %c8 : i32
+  scf.for %p = %z to %np step %one {
+    %pi = arith.index_cast %p : index to i32
+    %sp = arith.muli %pi, %u : i32
+    %s = arith.addi %s0, %sp : i32
+    %slo, %v0 = gpu.shuffle idx %lo, %s, %c32 : i32
+    %shi, %v1 = gpu.shuffle idx %hi, %s, %c32 : i32
+    %slo64 = arith.extui %slo : i32 to i64
+    %shi64 = arith.extui %shi : i32 to i64
+    %shh = arith.shli %shi64, %c32_i64 : i64
+    %base = arith.ori %shh, %slo64 : i64
+    %qb64 = arith.extui %qb : i32 to i64
+    %bq = arith.addi %base, %qb64 : i64
+    %db0 = arith.muli %s, %stride : i32
+    %db1 = arith.addi %stage, %db0 : i32
+    %dq = arith.addi %db1, %qb : i32
+    scf.for %i = %z to %ni step %one {
+      %ii = arith.index_cast %i : index to i32
+      %cl = arith.muli %ii, %nl : i32
+      %c = arith.addi %q, %cl : i32
+      %in = arith.cmpi ult, %c, %nc : i32
+      scf.if %in {
+        // byte q u + 32 i of the slot
+        %io = arith.muli %ii, %c32 : i32
+        %go = arith.addi %qb, %io : i32
+        %isv = arith.cmpi uge, %go, %kend : i32
+        %gp = arith.select %isv, %gap, %c0 : i32
+        %do = arith.addi %io, %gp : i32
+        %io64 = arith.extui %io : i32 to i64
+        %sa = arith.addi %bq, %io64 : i64
+        %d = arith.addi %dq, %do : i32
+        scf.if %is8 {
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global.L2::128B [$0], [$1], 8;", "r,l,~{memory}" %d, %sa : (i32, i64) -> ()
+        } else {
+          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.ca.shared.global.L2::128B [$0], [$1], 4;", "r,l,~{memory}" %d, %sa : (i32, i64) -> ()
+        }
+      }
+    }
+  }
+  return
+}
+
+// 2^x for the softmax weights and the merges: ex2.approx.ftz, whose
+// only difference from the ex2.approx.f32 that math.exp2 becomes is a
+// result below 2^-126 flushed to 0 (a weight under 2^-126 of the
+// running maximum's, far under the bf16 output's resolution); ptxas
+// wraps the non-ftz form in a three-instruction subnormal fix-up, 18
+// instructions of a D = 256 tile's ~830.
+func.func private @uq_sm90_exp2(%x: f32) -> f32 {
+  %r = llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+  return %r : f32
+}
+
+// 1 / x for the merges' normalizations (x >= 1 there): rcp.approx.ftz,
+// within an ulp of f32 and far under the bf16 outputs' resolution,
+// where arith.divf's IEEE division costs a check and a slow-path branch
+// per division.
+func.func private @uq_sm90_rcp(%x: f32) -> f32 {
+  %r = llvm.inline_asm asm_dialect = att "rcp.approx.ftz.f32 $0, $1;", "=f,f" %x : (f32) -> f32
+  return %r : f32
+}
+
+// The score above which a row's running maximum %m moves
+// (@uq_sm90_lazy_max; the loops' vote compares with it too): m + 8.
+func.func private @uq_sm90_lazy_limit(%m: f32) -> f32 {
+  %eight = arith.constant 8.0 : f32
+  %lim = arith.addf %m, %eight : f32
+  return %lim : f32
+}
+
+// A row's running maximum after a tile whose maximum is %tile (base-2
+// units): it moves only when the tile exceeds it by more than 8, so the
+// weights 2^(x - max) stay <= 2^8 (exact scale in bf16 and f32) and
+// the accumulators' rescale (64 or 128 multiplies behind a vote and a
+// branch) runs on a handful of tiles instead of whenever a maximum
+// creeps up. From -inf any finite tile moves it.
+func.func private @uq_sm90_lazy_max(%m: f32, %tile: f32) -> f32 {
+  %lim = func.call @uq_sm90_lazy_limit(%m) : (f32) -> f32
+  %up = arith.cmpf ogt, %tile, %lim : f32
+  %mx = arith.maximumf %m, %tile : f32
+  %r = arith.select %up, %mx, %m : f32
+  return %r : f32
+}
+
+// What a row's weights subtract from the scores: weights 2^(x - b),
+// b = m - 64 for the running maximum m (0 - 64 while m = -inf, every
+// score so far being -inf too). The 64 makes P times a V scale carry
+// 2^64 (@uq_sm90_v_scales) at no cost (one subtract per row and tile,
+// into the exponent); the sums carry it too (the merge's 2^-64).
+func.func private @uq_sm90_weight_base(%m: f32) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %bias = arith.constant 64.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %empty = arith.cmpf oeq, %m, %ninf : f32
+  %bm = arith.select %empty, %zero, %m : f32
+  %b = arith.subf %bm, %bias : f32
+  return %b : f32
+}
+
+// First token of tile %k of the partition's walk. The P partitions
+// interleave groups of G = 2^%lg tiles (@uq_sm90_walk_log2):
+// partition p walks groups p, p + P, p + 2P, ... of the window, tile
+// k being tile k mod G of its group k / G. G = 16 (256-token
+// tile-groups) is the gfx950 walk; G = 1 lets P split a walk evenly
+// however many tiles it has.
+func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %lg: i32, %win_base: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %gk = arith.shrui %k, %lg : i32
+  %g0 = arith.muli %gk, %np : i32
+  %g = arith.addi %part, %g0 : i32
+  // the group's first token and the tile's in it, each shifted once
+  %lg4 = arith.addi %lg, %c4 : i32
+  %b0 = arith.shli %g, %lg4 : i32
+  %gt = arith.shli %c1, %lg : i32
+  %gm = arith.subi %gt, %c1 : i32
+  %tin = arith.andi %k, %gm : i32
+  %b1 = arith.shli %tin, %c4 : i32
+  %b = arith.addi %b0, %b1 : i32
+  %tb = arith.addi %win_base, %b : i32
+  return %tb : i32
+}
+
+// Whether the decodes' shifts by constants run as integer multiplies on
+// the FMA pipe (@uq_sm90_fp4_e4m3, @uq_sm90_fp4_bf16x2): for qg_max 8,
+// whose loop the integer pipe bounds (H200: 0.5-1.7% faster at D = 128
+// and 256). Not for qg_max 16 (only its even bytes' x 4 is a multiply):
+// at D = 256 that variant sits at the register limit, and the same
+// change made it 9.5% slower there (24% on a later build).
+func.func private @uq_sm90_shifts_as_multiplies() -> i1 {
+  %i8 = arith.constant 8 : index
+  %qg_max = "uq.param"() {name = "qg_max"} : () -> index
+  %small = arith.cmpi ule, %qg_max, %i8 : index
+  return %small : i1
+}
+
+// E4M3 B fragment of 8 codes (one 32-bit word, element 2i in the low
+// nibble of byte i): (even elements, odd elements) as E4M3 bytes, value
+// times 2^-6: magnitude bits to 2..4, sign to 7. The integer pipe (16
+// lanes: masks, shifts) bounds the decode, so what can runs on the FMA
+// pipe as integer multiplies: the even bytes are (n + 3 (n & 8)) x 4 =
+// 4 (n & 7) + 128 s (at most 156: no carry between bytes), and for
+// qg_max 8 the odd ones start from w >> 2 as the high word of w x 2^30.
+// Both multiplies by powers of two are opaque to LLVM, which would
+// otherwise narrow the x 4 into two 16-bit shifts on the callers'
+// halves (the conversions read a word's high half for free) and fold
+// the high multiply back into a shift.
+func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %m0f = arith.constant 0x0F0F0F0F : i32
+  %m08 = arith.constant 0x08080808 : i32
+  %m1c = arith.constant 0x1C1C1C1C : i32
+  %m80 = arith.constant 0x80808080 : i32
+  %n = arith.andi %w, %m0f : i32
+  %ns = arith.andi %w, %m08 : i32
+  %ns3 = arith.muli %ns, %c3 : i32
+  %e0 = arith.addi %n, %ns3 : i32
+  %ev = llvm.inline_asm asm_dialect = att "mul.lo.u32 $0, $1, 4;", "=r,r" %e0 : (i32) -> i32
+  %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
+  %o0 = scf.if %mulpipe -> (i32) {
+    %o0_m = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x40000000;", "=r,r" %w : (i32) -> i32
+    scf.yield %o0_m : i32
+  } else {
+    %o0_s = arith.shrui %w, %c2 : i32
+    scf.yield %o0_s : i32
+  }
+  %o1 = arith.andi %o0, %m1c : i32
+  %o2 = arith.andi %w, %m80 : i32
+  %od = arith.ori %o1, %o2 : i32
+  return %ev, %od : i32, i32
+}
+
+// bf16 pair of nibble %i of both 16-bit halves of %r: magnitude bits
+// to 6..8 and sign to 15, the E2M1 value times 2^-126 exactly (the
+// codes of +-0.5 are bf16 subnormals, which the tensor cores take as
+// they are); the 2^126 waits in P and the final normalization
+// (@uq_sm90_v_scales). The code n (nibble i & 1 of byte i >> 1, its 4
+// bits at 4 (i & 1)) goes to both places at once by one multiply, n
+// (2^6 + 2^12) >> 4 (i & 1), whose two copies do not overlap, and a
+// mask keeps the wanted bits: the integer pipe (shifts and masks) bounds
+// the decode, and the multiply runs on the FMA pipe.
+func.func private @uq_sm90_fp4_bf16x2(%r: i32, %i: i32) -> i32 {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c0f = arith.constant 0x000F000F : i32
+  %mul = arith.constant 0x1040 : i32
+  %m81c0 = arith.constant 0x81C081C0 : i32
+  %hb0 = arith.shrui %i, %c1 : i32
+  %hb = arith.shli %hb0, %c3 : i32
+  // r >> 8 for nibbles 2 and 3, one per register (opaque: LLVM would
+  // give each nibble its own shift): for qg_max 8 the high word of
+  // r x 2^24, on the FMA pipe (see @uq_sm90_fp4_e4m3)
+  %c0 = arith.constant 0 : i32
+  %low = arith.cmpi eq, %hb, %c0 : i32
+  %mulpipe = func.call @uq_sm90_shifts_as_multiplies() : () -> i1
+  %x0 = scf.if %low -> (i32) {
+    scf.yield %r : i32
+  } else {
+    %r8 = scf.if %mulpipe -> (i32) {
+      %rm = llvm.inline_asm asm_dialect = att "mul.hi.u32 $0, $1, 0x1000000;", "=r,r" %r : (i32) -> i32
+      scf.yield %rm : i32
+    } else {
+      %rs = llvm.inline_asm asm_dialect = att "shr.b32 $0, $1, 8;", "=r,r" %r : (i32) -> i32
+      scf.yield %rs : i32
+    }
+    scf.yield %r8 : i32
+  }
+  %lo0 = arith.andi %i, %c1 : i32
+  %lo = arith.shli %lo0, %c2 : i32
+  %msk = arith.shli %c0f, %lo : i32
+  %x = arith.andi %x0, %msk : i32
+  %k = arith.shrui %mul, %lo : i32
+  %y = arith.muli %x, %k : i32
+  %b = arith.andi %y, %m81c0 : i32
+  return %b : i32
+}
+
+// The scale bytes (K at %off = D/2, V at voff + D/2) of the tokens this
+// thread's fragments touch: 2t, 2t + 1, 8 + 2t, 9 + 2t (two words each;
+// D/32 bytes are scales, the rest of the 8 is whatever follows them in
+// the slot's stride, never used). Read 8-byte aligned: from %off rounded
+// down to 8, shifted down by the difference (D = 64's V scales at 66:
+// bytes 66, 67 become bytes 0, 1; 0 for the other dims).
+func.func private @uq_sm90_scale_words(%sbp: !llvm.ptr<3>, %t2: i32, %off: i32, %stride: i32) -> vector<8xi32> {
+  %c1 = arith.constant 1 : i32
+  %c8 = arith.constant 8 : i32
+  %zero8i = arith.constant dense<0> : vector<8xi32>
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  // ---- K scales of this thread's columns: tokens 2t + e (n-tile 0)
+  // and 8 + 2t + e (n-tile 1), e = 0, 1; 8 bytes each.
+  %ks = scf.for %c = %i0 to %i4 step %i1 iter_args(%v = %zero8i) -> (vector<8xi32>) {
+    %ci = arith.index_cast %c : index to i32
+    %ce = arith.andi %ci, %c1 : i32
+    %cn = arith.shrui %ci, %c1 : i32
+    %cn8 = arith.muli %cn, %c8 : i32
+    %tk0 = arith.addi %t2, %ce : i32
+    %tk = arith.addi %tk0, %cn8 : i32
+    %w:2 = func.call @uq_sm90_scale_row(%sbp, %tk, %off, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+    %c2x = arith.muli %c, %i2 : index
+    %c2x1 = arith.addi %c2x, %i1 : index
+    %v0 = vector.insert %w#0, %v[%c2x] : i32 into vector<8xi32>
+    %v1 = vector.insert %w#1, %v0[%c2x1] : i32 into vector<8xi32>
+    scf.yield %v1 : vector<8xi32>
+  }
+  return %ks : vector<8xi32>
+}
+
+// The 8 scale bytes (K at %off = D/2, V at voff + D/2) of token %tk of
+// the stage as two words (see @uq_sm90_scale_words).
+func.func private @uq_sm90_scale_row(%sbp: !llvm.ptr<3>, %tk: i32, %off: i32, %stride: i32) -> (i32, i32) {
+  %c3 = arith.constant 3 : i32
+  %c7 = arith.constant 7 : i32
+  %c0 = arith.constant 0 : i32
+  %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+  %v7 = arith.andi %geo#1, %c7 : i32
+  %shifted = arith.cmpi ne, %v7, %c0 : i32
+  %mis = arith.andi %off, %c7 : i32
+  %offd = arith.subi %off, %mis : i32
+  %offa = arith.select %shifted, %offd, %off : i32
+  %msh = arith.shli %mis, %c3 : i32
+  %o0 = arith.muli %tk, %stride : i32
+  %o1 = arith.addi %o0, %offa : i32
+  %p = llvm.getelementptr %sbp[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  %w = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+  %wa = vector.extract %w[0] : i32 from vector<2xi32>
+  %wb = vector.extract %w[1] : i32 from vector<2xi32>
+  %f0 = llvm.intr.fshr(%wb, %wa, %msh) : (i32, i32, i32) -> i32
+  %f1 = arith.shrui %wb, %msh : i32
+  %w0 = arith.select %shifted, %f0, %wa : i32
+  %w1 = arith.select %shifted, %f1, %wb : i32
+  return %w0, %w1 : i32, i32
+}
+
+// S = Q K^T of one tile (D/32 groups) on mma.sync m16n8k16 f16 (Q's E4M3 values and
+// K's E2M1 x 2^-6 are exact in f16): per group j two k-steps from the
+// zero accumulator, then times the group's UE8M0 scale (column = token).
+// Q fragments come from shared memory (ldmatrix at %qaddr, Q stored in
+// the k order below); K's come by ldmatrix from the stage (%lbase).
+// k order within a group: step s, position 2t + e (+8 for hi) is element
+// 8t + 4hi + 2e + s, which is what F2FP gives from the E4M3 bytes of one
+// code word (even elements of word t, then odd ones).
+func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> vector<8xf32> {
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i32
+  %c23 = arith.constant 23 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %c0xff = arith.constant 255 : i32
+  %zero_f = arith.constant 0.0 : f32
+  %zero8 = arith.constant dense<0.0> : vector<8xf32>
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %i64 = arith.constant 64 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %njp = arith.divui %hd, %i64 : index
+  %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
+    %jpi = arith.index_cast %jp : index to i32
+    %jo = arith.muli %jpi, %c32 : i32
+    %la = arith.addi %lbase, %jo : i32
+    %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+    %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+    %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
+      %j2 = arith.muli %jp, %i2 : index
+      %j = arith.addi %j2, %jj : index
+      %ji = arith.index_cast %j : index to i32
+      %isodd = arith.cmpi eq, %jj, %i1 : index
+      %wn0 = arith.select %isodd, %kf2, %kf0 : i32
+      %wn1 = arith.select %isodd, %kf3, %kf1 : i32
+      // Q fragments of group j, k-steps 0 and 1
+      %qo = arith.muli %ji, %c64 : i32
+      %qa0 = arith.addi %qaddr, %qo : i32
+      %qa1 = arith.addi %qa0, %c32 : i32
+      %q0 = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa0 : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+      %q1 = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa1 : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+      %q00 = llvm.extractvalue %q0[0] : !llvm.struct<(i32, i32, i32, i32)>
+      %q01 = llvm.extractvalue %q0[1] : !llvm.struct<(i32, i32, i32, i32)>
+      %q02 = llvm.extractvalue %q0[2] : !llvm.struct<(i32, i32, i32, i32)>
+      %q03 = llvm.extractvalue %q0[3] : !llvm.struct<(i32, i32, i32, i32)>
+      %q10 = llvm.extractvalue %q1[0] : !llvm.struct<(i32, i32, i32, i32)>
+      %q11 = llvm.extractvalue %q1[1] : !llvm.struct<(i32, i32, i32, i32)>
+      %q12 = llvm.extractvalue %q1[2] : !llvm.struct<(i32, i32, i32, i32)>
+      %q13 = llvm.extractvalue %q1[3] : !llvm.struct<(i32, i32, i32, i32)>
+      // group byte j of the 8-byte scale row: word j >> 2, byte j & 3
+      %jw = arith.shrui %ji, %c2 : i32
+      %jb = arith.andi %ji, %c3 : i32
+      %jsh = arith.muli %jb, %c8 : i32
+      %sout = scf.for %nt = %i0 to %i2 step %i1 iter_args(%sv = %sa) -> (vector<8xf32>) {
+        %isn1 = arith.cmpi eq, %nt, %i1 : index
+        %w = arith.select %isn1, %wn1, %wn0 : i32
+        %b:2 = func.call @uq_sm90_fp4_e4m3(%w) : (i32) -> (i32, i32)
+        %el = arith.trunci %b#0 : i32 to i16
+        %eh0 = arith.shrui %b#0, %c16 : i32
+        %eh = arith.trunci %eh0 : i32 to i16
+        %ol = arith.trunci %b#1 : i32 to i16
+        %oh0 = arith.shrui %b#1, %c16 : i32
+        %oh = arith.trunci %oh0 : i32 to i16
+        %h0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %el : (i16) -> i32
+        %h1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %eh : (i16) -> i32
+        %h2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %ol : (i16) -> i32
+        %h3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %oh : (i16) -> i32
+        %mma0 = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$10,$10,$10};", "=f,=f,=f,=f,r,r,r,r,r,r,f" %q00, %q01, %q02, %q03, %h0, %h1, %zero_f : (i32, i32, i32, i32, i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+        %a0 = llvm.extractvalue %mma0[0] : !llvm.struct<(f32, f32, f32, f32)>
+        %a1 = llvm.extractvalue %mma0[1] : !llvm.struct<(f32, f32, f32, f32)>
+        %a2 = llvm.extractvalue %mma0[2] : !llvm.struct<(f32, f32, f32, f32)>
+        %a3 = llvm.extractvalue %mma0[3] : !llvm.struct<(f32, f32, f32, f32)>
+        %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %q10, %q11, %q12, %q13, %h2, %h3, %a0, %a1, %a2, %a3 : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+        %m0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+        %m1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+        %m2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+        %m3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+        // scale words: column tokens e = 0, 1 of n-tile nt: ks[(2nt + e) * 2 + jw]
+        %ntq4 = arith.muli %nt, %i4 : index
+        %jwx = arith.index_cast %jw : i32 to index
+        %k0x = arith.addi %ntq4, %jwx : index
+        %k1x = arith.addi %k0x, %i2 : index
+        %kw0 = vector.extract %ks[%k0x] : i32 from vector<8xi32>
+        %kw1 = vector.extract %ks[%k1x] : i32 from vector<8xi32>
+        %kb0 = arith.shrui %kw0, %jsh : i32
+        %kb1 = arith.shrui %kw1, %jsh : i32
+        %kc0 = arith.andi %kb0, %c0xff : i32
+        %kc1 = arith.andi %kb1, %c0xff : i32
+        %ke0 = arith.shli %kc0, %c23 : i32
+        %ke1 = arith.shli %kc1, %c23 : i32
+        %sc0 = arith.bitcast %ke0 : i32 to f32
+        %sc1 = arith.bitcast %ke1 : i32 to f32
+        %mv = vector.from_elements %m0, %m1, %m2, %m3 : vector<4xf32>
+        %scv = vector.from_elements %sc0, %sc1, %sc0, %sc1 : vector<4xf32>
+        %old = vector.extract_strided_slice %sv {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+        %oldh = vector.extract_strided_slice %sv {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+        %cur = arith.select %isn1, %oldh, %old : vector<4xf32>
+        %new = math.fma %mv, %scv, %cur : vector<4xf32>
+        %lo = arith.select %isn1, %old, %new : vector<4xf32>
+        %hi = arith.select %isn1, %new, %oldh : vector<4xf32>
+        %r0 = vector.insert_strided_slice %lo, %sv {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+        %r1 = vector.insert_strided_slice %hi, %r0 {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
+        scf.yield %r1 : vector<8xf32>
+      }
+      scf.yield %sout : vector<8xf32>
+    }
+    scf.yield %sacc2 : vector<8xf32>
+  }
+  return %S : vector<8xf32>
+}
+
+// Scores in base-2 units (x mult) with the positions a row does not
+// attend at -inf: row g's end at %lim_g, row g + 8's at %lim_h (>=
+// lim_g: a later token or the same), each from its window's start
+// (@uq_sm90_window_start).
+func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %lim_g: i32, %lim_h: i32, %sliding_window: i32, %mult: f32) -> vector<8xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c8 = arith.constant 8 : i32
+  %ninf = arith.constant 0xFF800000 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i8 = arith.constant 8 : index
+  // ---- online softmax in base 2 over this tile (rows g and g + 8).
+  // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
+  // tb + 8nt + 2t + (e & 1).
+  %inside = func.call @uq_sm90_tile_inside(%tb, %lim_g, %lim_h, %sliding_window) : (i32, i32, i32, i32) -> i1
+  %x8 = scf.if %inside -> (vector<8xf32>) {
+    %mv = vector.broadcast %mult : f32 to vector<8xf32>
+    %xs = arith.mulf %S, %mv : vector<8xf32>
+    scf.yield %xs : vector<8xf32>
+  } else {
+  %x8m = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
+    %ei = arith.index_cast %e : index to i32
+    %en = arith.shrui %ei, %c2 : i32
+    %en8 = arith.muli %en, %c8 : i32
+    %ec = arith.andi %ei, %c1 : i32
+    %tk0 = arith.addi %tb, %en8 : i32
+    %tk1 = arith.addi %tk0, %t2 : i32
+    %tk = arith.addi %tk1, %ec : i32
+    %eh0 = arith.andi %ei, %c2 : i32
+    %eh = arith.cmpi ne, %eh0, %c0 : i32
+    %lim = arith.select %eh, %lim_h, %lim_g : i32
+    %x = vector.extract %xv[%e] : f32 from vector<8xf32>
+    %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
+    %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
+    scf.yield %xo : vector<8xf32>
+  }
+  scf.yield %x8m : vector<8xf32>
+  }
+  return %x8 : vector<8xf32>
+}
+
+// Whether both rows of the lane attend every token of the tile at %tb,
+// the first ending at %lim_a, the second at %lim_b >= lim_a: then the
+// masks are a multiply (uniform across the warp but for a block's
+// boundary tiles).
+func.func private @uq_sm90_tile_inside(%tb: i32, %lim_a: i32, %lim_b: i32, %sliding_window: i32) -> i1 {
+  %c16 = arith.constant 16 : i32
+  %ws = func.call @uq_sm90_window_start(%lim_b, %sliding_window) : (i32, i32) -> i32
+  %te = arith.addi %tb, %c16 : i32
+  %lo = arith.cmpi sge, %tb, %ws : i32
+  %hi = arith.cmpi sle, %te, %lim_a : i32
+  %in = arith.andi %lo, %hi : i1
+  return %in : i1
+}
+
+// @uq_sm90_mask for @uq_sm90_qk_t's layout: element e is token
+// tb + g + 8 (e >> 1) of row 2t + (e & 1), whose positions end at
+// %lim_a (row 2t) or %lim_b (2t + 1).
+func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %lim_a: i32, %lim_b: i32, %sliding_window: i32, %mult: f32) -> vector<4xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c8 = arith.constant 8 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i4 = arith.constant 4 : index
+  %tg = arith.addi %tb, %g : i32
+  %inside = func.call @uq_sm90_tile_inside(%tb, %lim_a, %lim_b, %sliding_window) : (i32, i32, i32, i32) -> i1
+  %x4 = scf.if %inside -> (vector<4xf32>) {
+    %mv = vector.broadcast %mult : f32 to vector<4xf32>
+    %xs = arith.mulf %S, %mv : vector<4xf32>
+    scf.yield %xs : vector<4xf32>
+  } else {
+  %x4m = scf.for %e = %i0 to %i4 step %i1 iter_args(%xv = %S) -> (vector<4xf32>) {
+    %ei = arith.index_cast %e : index to i32
+    %eh = arith.shrui %ei, %c1 : i32
+    %eh8 = arith.muli %eh, %c8 : i32
+    %tk = arith.addi %tg, %eh8 : i32
+    %eo0 = arith.andi %ei, %c1 : i32
+    %eo = arith.cmpi ne, %eo0, %c0 : i32
+    %lim = arith.select %eo, %lim_b, %lim_a : i32
+    %x = vector.extract %xv[%e] : f32 from vector<4xf32>
+    %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
+    %xo = vector.insert %xm, %xv[%e] : f32 into vector<4xf32>
+    scf.yield %xo : vector<4xf32>
+  }
+  scf.yield %x4m : vector<4xf32>
+  }
+  return %x4 : vector<4xf32>
+}
+
+// Score %x of token %tk in base-2 units (x mult), -inf outside the
+// row's positions, which end at %lim (@uq_sm90_window_start).
+func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %lim: i32, %sliding_window: i32, %mult: f32) -> f32 {
+  %ninf = arith.constant 0xFF800000 : f32
+  %ws = func.call @uq_sm90_window_start(%lim, %sliding_window) : (i32, i32) -> i32
+  %ok0 = arith.cmpi sge, %tk, %ws : i32
+  %ok1 = arith.cmpi slt, %tk, %lim : i32
+  %ok = arith.andi %ok0, %ok1 : i1
+  %xs = arith.mulf %x, %mult : f32
+  %xm = arith.select %ok, %xs, %ninf : f32
+  return %xm : f32
+}
+
+// Q^T's B fragments for @uq_sm90_qk_t, loaded once before the tile
+// loop: per group j (D/32 of them, so at most 32 registers) the
+// ldmatrix.x4 at %qaddr + 64 j, both k-steps' b0, b1 at 4 j .. 4 j + 3.
+// Kept in registers, they spare each tile D/32 shared-memory reads.
+func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
+  %c64 = arith.constant 64 : i32
+  %zero32 = arith.constant dense<0> : vector<32xi32>
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %i32 = arith.constant 32 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %ng = arith.divui %hd, %i32 : index
+  %qf = scf.for %j = %i0 to %ng step %i1 iter_args(%v = %zero32) -> (vector<32xi32>) {
+    %ji = arith.index_cast %j : index to i32
+    %qo = arith.muli %ji, %c64 : i32
+    %qa = arith.addi %qaddr, %qo : i32
+    %q = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %qa : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+    %j4 = arith.muli %j, %i4 : index
+    %j41 = arith.addi %j4, %i1 : index
+    %j42 = arith.addi %j4, %i2 : index
+    %j43 = arith.addi %j42, %i1 : index
+    %q0 = llvm.extractvalue %q[0] : !llvm.struct<(i32, i32, i32, i32)>
+    %q1 = llvm.extractvalue %q[1] : !llvm.struct<(i32, i32, i32, i32)>
+    %q2 = llvm.extractvalue %q[2] : !llvm.struct<(i32, i32, i32, i32)>
+    %q3 = llvm.extractvalue %q[3] : !llvm.struct<(i32, i32, i32, i32)>
+    %v0 = vector.insert %q0, %v[%j4] : i32 into vector<32xi32>
+    %v1 = vector.insert %q1, %v0[%j41] : i32 into vector<32xi32>
+    %v2 = vector.insert %q2, %v1[%j42] : i32 into vector<32xi32>
+    %v3 = vector.insert %q3, %v2[%j43] : i32 into vector<32xi32>
+    scf.yield %v3 : vector<32xi32>
+  }
+  return %qf : vector<32xi32>
+}
+
+// S^T = K Q^T of one tile for QG <= 8 (D/32 groups), on mma.sync
+// m16n8k16 f16 with K as the A operand (16 tokens) and Q^T as B (the 8
+// query rows): one MMA per k-step, where @uq_sm90_qk spends two on 16
+// rows of which 8 are real. Same k order and Q layout as @uq_sm90_qk:
+// B is rows 0..7 of Q's shared copy, in registers (%qf,
+// @uq_sm90_q_frags). Element e: token g + 8 (e >> 1), query row
+// 2t + (e & 1). %ks: K scale words of tokens g, g + 8 (2 each).
+func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4xi32>) -> vector<4xf32> {
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i32
+  %c23 = arith.constant 23 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %c0xff = arith.constant 255 : i32
+  %zero4 = arith.constant dense<0.0> : vector<4xf32>
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %i64 = arith.constant 64 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %njp = arith.divui %hd, %i64 : index
+  %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero4) -> (vector<4xf32>) {
+    %jpi = arith.index_cast %jp : index to i32
+    %jo = arith.muli %jpi, %c32 : i32
+    %la = arith.addi %lbase, %jo : i32
+    %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+    %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+    %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
+      %j2 = arith.muli %jp, %i2 : index
+      %j = arith.addi %j2, %jj : index
+      %ji = arith.index_cast %j : index to i32
+      %isodd = arith.cmpi eq, %jj, %i1 : index
+      // code words of tokens g and g + 8 in group j
+      %wg = arith.select %isodd, %kf2, %kf0 : i32
+      %wh = arith.select %isodd, %kf3, %kf1 : i32
+      %eg:2 = func.call @uq_sm90_fp4_e4m3(%wg) : (i32) -> (i32, i32)
+      %eh:2 = func.call @uq_sm90_fp4_e4m3(%wh) : (i32) -> (i32, i32)
+      %j4 = arith.muli %j, %i4 : index
+      %j41 = arith.addi %j4, %i1 : index
+      %j42 = arith.addi %j4, %i2 : index
+      %j43 = arith.addi %j42, %i1 : index
+      %q0 = vector.extract %qf[%j4] : i32 from vector<32xi32>
+      %q1 = vector.extract %qf[%j41] : i32 from vector<32xi32>
+      %q2 = vector.extract %qf[%j42] : i32 from vector<32xi32>
+      %q3 = vector.extract %qf[%j43] : i32 from vector<32xi32>
+      // k-step 0 from the even codes, 1 from the odd ones
+      %m = scf.for %st = %i0 to %i2 step %i1 iter_args(%mv = %zero4) -> (vector<4xf32>) {
+        %odd = arith.cmpi eq, %st, %i1 : index
+        %bg = arith.select %odd, %eg#1, %eg#0 : i32
+        %bh = arith.select %odd, %eh#1, %eh#0 : i32
+        %b0 = arith.select %odd, %q2, %q0 : i32
+        %b1 = arith.select %odd, %q3, %q1 : i32
+        %gl = arith.trunci %bg : i32 to i16
+        %gh0 = arith.shrui %bg, %c16 : i32
+        %gh = arith.trunci %gh0 : i32 to i16
+        %hl = arith.trunci %bh : i32 to i16
+        %hh0 = arith.shrui %bh, %c16 : i32
+        %hh = arith.trunci %hh0 : i32 to i16
+        %a0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %gl : (i16) -> i32
+        %a1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %hl : (i16) -> i32
+        %a2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %gh : (i16) -> i32
+        %a3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %hh : (i16) -> i32
+        %c0v = vector.extract %mv[0] : f32 from vector<4xf32>
+        %c1v = vector.extract %mv[1] : f32 from vector<4xf32>
+        %c2v = vector.extract %mv[2] : f32 from vector<4xf32>
+        %c3v = vector.extract %mv[3] : f32 from vector<4xf32>
+        %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+        %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+        %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+        %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+        %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+        %r = vector.from_elements %d0, %d1, %d2, %d3 : vector<4xf32>
+        scf.yield %r : vector<4xf32>
+      }
+      // group byte j of each token's scale row: word j >> 2, byte j & 3
+      %jw = arith.shrui %ji, %c2 : i32
+      %jb = arith.andi %ji, %c3 : i32
+      %jsh = arith.muli %jb, %c8 : i32
+      %jwx = arith.index_cast %jw : i32 to index
+      %jwh = arith.addi %jwx, %i2 : index
+      %kw0 = vector.extract %ks[%jwx] : i32 from vector<4xi32>
+      %kw1 = vector.extract %ks[%jwh] : i32 from vector<4xi32>
+      %kb0 = arith.shrui %kw0, %jsh : i32
+      %kb1 = arith.shrui %kw1, %jsh : i32
+      %kc0 = arith.andi %kb0, %c0xff : i32
+      %kc1 = arith.andi %kb1, %c0xff : i32
+      %ke0 = arith.shli %kc0, %c23 : i32
+      %ke1 = arith.shli %kc1, %c23 : i32
+      %sc0 = arith.bitcast %ke0 : i32 to f32
+      %sc1 = arith.bitcast %ke1 : i32 to f32
+      %scv = vector.from_elements %sc0, %sc0, %sc1, %sc1 : vector<4xf32>
+      %new = math.fma %m, %scv, %sa : vector<4xf32>
+      scf.yield %new : vector<4xf32>
+    }
+    scf.yield %sacc2 : vector<4xf32>
+  }
+  return %S : vector<4xf32>
+}
+
+// bf16x2 V scales of group %ji from the scale words of tokens 2t, 2t + 1,
+// 2t + 8, 2t + 9 that hold it: (2t, 2t + 1) and (2t + 8, 2t + 9);
+// bf16 2^(e - 127) = e << 7 (e = 0 gives +0: its codes are +0 too).
+// They multiply P, which the softmax computes times 2^64: together they
+// carry 64 of the 2^126 that @uq_sm90_fp4_bf16x2's codes lack, the f32
+// accumulators hold O 2^-62, and the final normalization divides by the
+// sum (2^64 too) times 2^-126 (@uq_sm90_weight_base). Exact while 2^-64 <=
+// 2^(e - 127) < 2^56: P (<= 2^72, @uq_sm90_lazy_max) times the scale
+// stays under bf16's 2^128 and the products over f32's 2^-126. (V
+// values of 2^-64 or 2^56 are far outside any model's activations.)
+// One byte permute gathers a pair's two scale bytes (byte j & 3 of each
+// word) into bytes 0 and 2, then a shift and a mask.
+func.func private @uq_sm90_v_scales(%sw0: i32, %sw1: i32, %sw2: i32, %sw3: i32, %ji: i32) -> (i32, i32) {
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c7 = arith.constant 7 : i32
+  %c8 = arith.constant 8 : i32
+  %m7f80 = arith.constant 0x7F807F80 : i32
+  %jb = arith.andi %ji, %c3 : i32
+  %jb4 = arith.addi %jb, %c4 : i32
+  %sel1 = arith.shli %jb4, %c8 : i32
+  %sel = arith.ori %jb, %sel1 : i32
+  %p01 = nvvm.prmt #nvvm.permute_mode<default> %sel, %sw0, %sw1 : i32
+  %p89 = nvvm.prmt #nvvm.permute_mode<default> %sel, %sw2, %sw3 : i32
+  %q01 = arith.shli %p01, %c7 : i32
+  %q89 = arith.shli %p89, %c7 : i32
+  %s01 = arith.andi %q01, %m7f80 : i32
+  %s89 = arith.andi %q89, %m7f80 : i32
+  return %s01, %s89 : i32, i32
+}
