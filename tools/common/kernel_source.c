@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lowering/builder.h"
+#include "lowering/pass.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "tools/common/file_util.h"
 
@@ -115,6 +117,72 @@ static MlirOperation parse_file(MlirContext context,
   return op;
 }
 
+static MlirStringRef symbol_name(MlirOperation op) {
+  MlirAttribute name = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("sym_name"));
+  return mlirAttributeIsNull(name) || !mlirAttributeIsAString(name)
+             ? mlirStringRefCreate("", 0)
+             : mlirStringAttrGetValue(name);
+}
+
+static bool is_function(MlirOperation op, bool definition) {
+  if (!uq_op_named(op, "func.func"))
+    return false;
+  bool has_body =
+      !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
+  return has_body == definition;
+}
+
+// The top-level definition named `name`, or a null operation.
+static MlirOperation find_definition(MlirBlock top, MlirStringRef name) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(top);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef other = symbol_name(op);
+    if (is_function(op, true) && other.length == name.length &&
+        memcmp(other.data, name.data, name.length) == 0)
+      return op;
+  }
+  return (MlirOperation){NULL};
+}
+
+// A file of the folder may declare (func.func without a body) a helper
+// that another file defines, as a C file declares a function: at the merge
+// each top-level declaration meets its definition (the same function type)
+// and goes. False after reporting a declaration nothing defines or whose
+// type differs.
+static bool resolve_declarations(MlirOperation module) {
+  MlirBlock top = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirStringRef type_name = mlirStringRefCreateFromCString("function_type");
+  bool ok = true;
+  MlirOperation op = mlirBlockGetFirstOperation(top);
+  while (!mlirOperationIsNull(op)) {
+    MlirOperation next = mlirOperationGetNextInBlock(op);
+    if (is_function(op, false)) {
+      MlirStringRef name = symbol_name(op);
+      MlirOperation definition = find_definition(top, name);
+      if (mlirOperationIsNull(definition)) {
+        uq_emit_error(op,
+                      "@%.*s is declared, but no file of the kernel "
+                      "folder defines it",
+                      (int)name.length, name.data);
+        ok = false;
+      } else if (!mlirAttributeEqual(
+                     mlirOperationGetAttributeByName(op, type_name),
+                     mlirOperationGetAttributeByName(definition, type_name))) {
+        uq_emit_error(op,
+                      "@%.*s is declared with another type than its "
+                      "definition's",
+                      (int)name.length, name.data);
+        ok = false;
+      } else {
+        mlirOperationDestroy(op);
+      }
+    }
+    op = next;
+  }
+  return ok;
+}
+
 // Moves the top-level ops of `from` to the end of `into` and destroys it.
 static void merge_into(MlirOperation into, MlirOperation from) {
   MlirBlock target = mlirRegionGetFirstBlock(mlirOperationGetRegion(into, 0));
@@ -159,6 +227,10 @@ MlirOperation uq_kernel_source_parse(MlirContext context,
       merged = op;
     else
       merge_into(merged, op);
+  }
+  if (!resolve_declarations(merged)) {
+    mlirOperationDestroy(merged);
+    merged = (MlirOperation){NULL};
   }
 done:
   for (size_t i = 0; i < paths.count; ++i)

@@ -20,7 +20,9 @@ bool uq_kernel_source_is_folder(const char *path);
 // uq_parse_source does, or a folder whose .mlir files (every level below
 // it, in byte order of their paths) are each parsed on their own and then
 // merged, in that order, into one builtin.module (gpu.container_module if
-// any of them is). Returns a null operation after printing what failed
+// any of them is); a top-level declaration in one file of a function another
+// file defines is resolved there (the types must match; nothing may stay
+// undefined). Returns a null operation after printing what failed
 // (a file that does not read or parse, a folder without .mlir files),
 // "TOOL: error: ..." where the parser does not say it.
 MlirOperation uq_kernel_source_parse(MlirContext context,
