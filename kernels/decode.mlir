@@ -2,9 +2,9 @@
 // per block of 8-64 query rows, scaled MFMA on FP4 K) and
 // @uq_decode_sm90 (sm_90a: 4 warps, cp.async stages, mma.sync). Each
 // writes per-partition partials the reduce merges. The step helpers they
-// call live in kernels/gfx950.mlir and kernels/sm90a.mlir (declared here,
-// copied in by uq-link); what touches a module's own shared memory stays
-// here. Argument order: runtime/kernel_abi.h. Design: docs/design.md.
+// call live in kernels/steps.mlir (both targets), kernels/gfx950.mlir and
+// kernels/sm90a.mlir (declared here, copied in by uq-link); what touches a
+// module's own shared memory stays here. Argument order: runtime/kernel_abi.h. Design: docs/design.md.
 module attributes {gpu.container_module} {
   gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
     // One LDS region, reused: first a row tile's Q operand image (E4M3 bytes
@@ -39,8 +39,10 @@ module attributes {gpu.container_module} {
     func.func private @pair_tiles(index) -> (index, index)
     func.func private @acc_row_value(vector<4xf32>, index, index) -> f32
     func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index)
-    func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, index) -> (i32, i32, i32, i32, i32)
     func.func private @row_ranges(i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
+    // From kernels/steps.mlir, linked by uq-link.
+    func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+    func.func private @window_start(i32, i32) -> i32
 
     // Where row tile t's Q operand image (@rotate_query) lives: its own 4 KiB
     // of @uq_decode_q_lds when the operands wait in LDS, else the start of
@@ -436,7 +438,13 @@ module attributes {gpu.container_module} {
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
       %part = arith.index_cast %part_ix : index to i32
-      %blk:5 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %query_group, %rows) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, index) -> (i32, i32, i32, i32, i32)
+      // the block's queries: bt = rows / QG tokens (at least one)
+      %rows_i = arith.index_cast %rows : index to i32
+      %bt0 = arith.divui %rows_i, %query_group : i32
+      %bt = arith.maxui %bt0, %c1_i32 : i32
+      %blk_x_ix = gpu.block_id x
+      %blk_x = arith.index_cast %blk_x_ix : index to i32
+      %blk:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
       %ntok = arith.maxsi %blk#2, %c0_i32 : i32
       %live_rows = arith.muli %ntok, %query_group : i32
       // ---- the block's positions: its first token attends < lim_lo = pos0 + 1,
@@ -452,13 +460,8 @@ module attributes {gpu.container_module} {
       // Without a window win_base = win_start = 0 (the unshifted walk).
       %lim_lo = arith.addi %blk#3, %c1_i32 : i32
       %kv_end = arith.addi %blk#3, %ntok : i32
-      %windowed = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
-      %w0 = arith.subi %lim_lo, %sliding_window : i32
-      %w1 = arith.maxsi %w0, %c0_i32 : i32
-      %win_start = arith.select %windowed, %w1, %c0_i32 : i32
-      %w2 = arith.subi %kv_end, %sliding_window : i32
-      %w3 = arith.maxsi %w2, %c0_i32 : i32
-      %ws_hi = arith.select %windowed, %w3, %c0_i32 : i32
+      %win_start = func.call @window_start(%lim_lo, %sliding_window) : (i32, i32) -> i32
+      %ws_hi = func.call @window_start(%kv_end, %sliding_window) : (i32, i32) -> i32
       %tile_mask = arith.constant -16 : i32
       %win_base = arith.andi %win_start, %tile_mask : i32
       %win_len = arith.subi %kv_end, %win_start : i32
@@ -678,10 +681,11 @@ module attributes {gpu.container_module} {
     // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
     llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
 
-    // From the kernel library (kernels/sm90a.mlir), linked by uq-link.
-    func.func private @uq_sm90_query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
-    func.func private @uq_sm90_row_limit(i32, i32, i32, i32) -> i32
-    func.func private @uq_sm90_window_start(i32, i32) -> i32
+    // From kernels/steps.mlir, linked by uq-link.
+    func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+    func.func private @row_limit(i32, i32, i32, i32) -> i32
+    func.func private @window_start(i32, i32) -> i32
+    // From kernels/sm90a.mlir, linked by uq-link.
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
     func.func private @uq_sm90_merge_layout() -> (i32, i32, i32, i32, i32)
@@ -886,13 +890,13 @@ module attributes {gpu.container_module} {
       %group_tiles = arith.shli %c1_w, %walk_lg : i32
       // the sequence whose cache this CTA reads, the query (and output and
       // partials) row of its first token, its tokens (blocks of bt =
-      // qg_max / QG tokens for varlen, @uq_sm90_query_block) and the
+      // qg_max / QG tokens for varlen, @query_block) and the
       // positions they attend: the first token's end at end0, the last's at
       // %seq_len, the end of the block's walk (0 for a block of no token).
       // Row r of the block is token r / QG, head r % QG of the group.
       %bt0 = arith.divui %qg_max_i, %qgi : i32
       %bt = arith.maxui %bt0, %c1_g : i32
-      %qt:4 = func.call @uq_sm90_query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+      %qt:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
       %seq = arith.addi %qt#0, %c0 : i32
       %qtok = arith.addi %qt#1, %c0 : i32
       %ntok = arith.addi %qt#2, %c0 : i32
@@ -1018,7 +1022,7 @@ module attributes {gpu.container_module} {
       // most TGPP of them, and of the last one only the tiles with a token
       // (for G = 16 the gfx950 walk exactly).
       // (from the first token's window start, at most the walk's end)
-      %win1 = func.call @uq_sm90_window_start(%end0, %sliding_window) : (i32, i32) -> i32
+      %win1 = func.call @window_start(%end0, %sliding_window) : (i32, i32) -> i32
       %win_start = arith.minsi %win1, %seq_len : i32
       %m16 = arith.constant -16 : i32
       %win_base = arith.andi %win_start, %m16 : i32
@@ -1277,8 +1281,8 @@ module attributes {gpu.container_module} {
         %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
         // the ends of the lane's query rows 2t and 2t + 1 (@uq_sm90_mask_t)
         %t2p = arith.addi %t2, %c1 : i32
-        %lim_a = func.call @uq_sm90_row_limit(%t2, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
-        %lim_b = func.call @uq_sm90_row_limit(%t2p, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_a = func.call @row_limit(%t2, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_b = func.call @row_limit(%t2p, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %ni = arith.addi %iti, %nstm1 : i32
@@ -1539,8 +1543,8 @@ module attributes {gpu.container_module} {
         }
       } else {
         // the ends of the lane's query rows g and g + 8 (@uq_sm90_mask)
-        %lim_g = func.call @uq_sm90_row_limit(%g, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
-        %lim_h = func.call @uq_sm90_row_limit(%g8, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_g = func.call @row_limit(%g, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
+        %lim_h = func.call @row_limit(%g8, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           // next copy: tile i + nstages - 1 into its stage

@@ -53,6 +53,10 @@
 // h), the PV accumulators vector<4x16x4xf32> (row tile t, head dims 16i ..
 // 16i + 15; with @pv_pairs the slots of a pair's 32x32 outputs, @acc_block).
 
+// From kernels/steps.mlir (resolved when the folder is read).
+func.func private @row_limit(i32, i32, i32, i32) -> i32
+func.func private @window_start(i32, i32) -> i32
+
 func.func private @lane() -> i32 {
   %l = gpu.thread_id x
   %r = arith.index_cast %l : index to i32
@@ -807,124 +811,26 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
   return
 }
 
-// ---- the query block of this workgroup (grid x): its sequence, its first
-// token in the query tensor (tok0), its tokens (ntok, <= 0: none) and
-// the position of its first token in the sequence (pos0; it attends
-// positions < pos0 + 1). Without query_start_loc (a decode) block x is
-// sequence x's one token, row x of the query. Else sequence s's q_len =
-// qsl[s + 1] - qsl[s] tokens are the last of its seq_len, in blocks of bt
-// = floor(rows / QG) tokens: with search_seqs = 0 block x is sequence x's
-// first block (the launcher's max query length fits one); else (vLLM's
-// unified-attention grid) sequence s's blocks start at x = qsl[s] / bt
-// + s (qsl[s] for bt = 1, whose blocks tile the tokens exactly), found
-// by a binary search over the search_seqs sequences, and blocks past a
-// sequence's tokens have none.
-func.func private @query_block(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
-                               %search_seqs: i32, %qg: i32, %rows: index)
-    -> (i32, i32, i32, i32, i32) {
-  %c0_i32 = arith.constant 0 : i32
-  %c1_i32 = arith.constant 1 : i32
-  %x_ix = gpu.block_id x
-  %x = arith.index_cast %x_ix : index to i32
-  %rows_i = arith.index_cast %rows : index to i32
-  %bt0 = arith.divui %rows_i, %qg : i32
-  %bt = arith.maxui %bt0, %c1_i32 : i32
-  %several = arith.cmpi ugt, %bt, %c1_i32 : i32
-  %null = llvm.mlir.zero : !llvm.ptr<1>
-  %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
-  %true = arith.constant true
-  %blk:4 = scf.if %decode -> (i32, i32, i32, i32) {
-    // seq, tok0, q_len, i0
-    scf.yield %x, %x, %c1_i32, %c0_i32 : i32, i32, i32, i32
-  } else {
-    %search = arith.cmpi ne, %search_seqs, %c0_i32 : i32
-    %sl:2 = scf.if %search -> (i32, i32) {
-      // the largest s with qsl[s] / bt + s <= x (+ 0 for bt = 1)
-      %w:2 = scf.while (%lo = %c0_i32, %hi = %search_seqs) : (i32, i32) -> (i32, i32) {
-        %span = arith.subi %hi, %lo : i32
-        %more = arith.cmpi sgt, %span, %c1_i32 : i32
-        scf.condition(%more) %lo, %hi : i32, i32
-      } do {
-      ^bb0(%lo: i32, %hi: i32):
-        %sum = arith.addi %lo, %hi : i32
-        %mid = arith.shrui %sum, %c1_i32 : i32
-        %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-        %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %fq = arith.divui %qm, %bt : i32
-        %fs = arith.select %several, %mid, %c0_i32 : i32
-        %f = arith.addi %fq, %fs : i32
-        %le = arith.cmpi sle, %f, %x : i32
-        %nlo = arith.select %le, %mid, %lo : i32
-        %nhi = arith.select %le, %hi, %mid : i32
-        scf.yield %nlo, %nhi : i32, i32
-      }
-      %qp = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-      %q0 = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-      %fq = arith.divui %q0, %bt : i32
-      %fs = arith.select %several, %w#0, %c0_i32 : i32
-      %f = arith.addi %fq, %fs : i32
-      %local = arith.subi %x, %f : i32
-      %i0 = arith.muli %local, %bt : i32
-      scf.yield %w#0, %i0 : i32, i32
-    } else {
-      scf.yield %x, %c0_i32 : i32, i32
-    }
-    %qp0 = llvm.getelementptr %query_start_loc[%sl#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-    %q0 = llvm.load %qp0 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-    %qp1 = llvm.getelementptr %qp0[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
-    %q1 = llvm.load %qp1 invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-    %q_len = arith.subi %q1, %q0 : i32
-    %tok0 = arith.addi %q0, %sl#1 : i32
-    scf.yield %sl#0, %tok0, %q_len, %sl#1 : i32, i32, i32, i32
-  }
-  %slp = llvm.getelementptr %seq_lens[%blk#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-  %seq_len = llvm.load %slp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-  // tokens: min(bt, q_len - i0); none for a varlen block before its
-  // sequence's first (x below f(s): qsl[0] > 0) or past its last, or a
-  // sequence whose q_len passes its seq_len (nothing there is defined).
-  // A decode of an empty sequence has its token (pos0 = -1: no
-  // positions), whose rows get empty partials.
-  %left = arith.subi %blk#2, %blk#3 : i32
-  %n0 = arith.minsi %left, %bt : i32
-  %pos0 = arith.subi %seq_len, %left : i32
-  %neg_i0 = arith.cmpi slt, %blk#3, %c0_i32 : i32
-  %neg_pos = arith.cmpi slt, %pos0, %c0_i32 : i32
-  %bad0 = arith.ori %neg_i0, %neg_pos : i1
-  %varlen = arith.xori %decode, %true : i1
-  %bad = arith.andi %bad0, %varlen : i1
-  %ntok = arith.select %bad, %c0_i32, %n0 : i32
-  return %blk#0, %blk#1, %ntok, %pos0, %seq_len : i32, i32, i32, i32, i32
-}
-
 // ---- the lane's query row of each row tile t (16 t + (l & 15)): its own
-// positions [ws, ws + wl), ws = max(0, limit - W) with a window W (else
-// 0), limit = pos0 + token + 1 (the row's token within the block). Rows
-// past live_rows take the last live row's (never stored).
+// positions [ws, ws + wl), limit = ws + wl = pos0 + 1 + the row's token
+// (@row_limit), ws its window's start (@window_start).
 func.func private @row_ranges(%pos0: i32, %qg: i32, %live_rows: i32, %sliding_window: i32,
                               %rt: index) -> (vector<4xi32>, vector<4xi32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c0_i32 = arith.constant 0 : i32
   %c1_i32 = arith.constant 1 : i32
   %c15_i32 = arith.constant 15 : i32
   %c16_i32 = arith.constant 16 : i32
   %lane = func.call @lane() : () -> i32
   %row = arith.andi %lane, %c15_i32 : i32
-  %last = arith.subi %live_rows, %c1_i32 : i32
-  %last0 = arith.maxsi %last, %c0_i32 : i32
-  %windowed = arith.cmpi sgt, %sliding_window, %c0_i32 : i32
+  %lim0 = arith.addi %pos0, %c1_i32 : i32
   %z = arith.constant dense<0> : vector<4xi32>
   %r:2 = scf.for %t = %c0 to %rt step %c1 iter_args(%wsv = %z, %wlv = %z) -> (vector<4xi32>, vector<4xi32>) {
     %ti = arith.index_cast %t : index to i32
     %r0 = arith.muli %ti, %c16_i32 : i32
     %rho = arith.addi %r0, %row : i32
-    %rc = arith.minui %rho, %last0 : i32
-    %tau = arith.divui %rc, %qg : i32
-    %p1 = arith.addi %pos0, %tau : i32
-    %limit = arith.addi %p1, %c1_i32 : i32
-    %w0 = arith.subi %limit, %sliding_window : i32
-    %w1 = arith.maxsi %w0, %c0_i32 : i32
-    %ws = arith.select %windowed, %w1, %c0_i32 : i32
+    %limit = func.call @row_limit(%rho, %qg, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
+    %ws = func.call @window_start(%limit, %sliding_window) : (i32, i32) -> i32
     %wl = arith.subi %limit, %ws : i32
     %wsn = vector.insert %ws, %wsv[%t] : i32 into vector<4xi32>
     %wln = vector.insert %wl, %wlv[%t] : i32 into vector<4xi32>

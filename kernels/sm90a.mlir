@@ -1,112 +1,12 @@
 // The sm_90a step helpers of the decode (kernels/decode.mlir's
 // @uq_decode_sm90 declares the ones it calls; uq-link copies them in): the
-// query block and row limits, the walk, cp.async tile copies, FP4 to E4M3 /
+// walk, cp.async tile copies, FP4 to E4M3 /
 // bf16 decodes, mma.sync QK (rows as M, and transposed: tokens as M), the
 // lazy maximum. Top-level func.func definitions: the kernel library
 // (docs/design.md, "Kernel sources" and "sm_90a kernels").
 
-// ---- this CTA's query block (grid x), as gfx950's @query_block: its
-// sequence, its first token in the query tensor (tok0), its tokens
-// (ntok, <= 0: none) and the position of its first token in the
-// sequence (pos0; it attends positions < pos0 + 1). Without
-// query_start_loc (a decode) block x is sequence x's one token, row x of
-// the query. Else sequence s's q_len = qsl[s + 1] - qsl[s] tokens are the
-// last of its seq_len, in blocks of %bt tokens (qg_max / QG: the block's
-// rows are token-major, (token, head in the group)); sequence s's blocks
-// start at x = qsl[s] / bt + s (vLLM's unified-attention grid; qsl[s]
-// for bt = 1, whose blocks tile the tokens exactly), found by
-// a binary search over the search_seqs sequences (with search_seqs = 0
-// block x is sequence x's first block), and blocks past a
-// sequence's tokens have none, as has a sequence whose q_len passes its
-// seq_len (nothing there is defined).
-func.func private @uq_sm90_query_block(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
-                                       %search_seqs: i32, %bt: i32, %x: i32) -> (i32, i32, i32, i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %several = arith.cmpi ugt, %bt, %c1 : i32
-  %null = llvm.mlir.zero : !llvm.ptr<1>
-  %decode = llvm.icmp "eq" %query_start_loc, %null : !llvm.ptr<1>
-  %r:4 = scf.if %decode -> (i32, i32, i32, i32) {
-    %lp = llvm.getelementptr %seq_lens[%x] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-    %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-    %pos0 = arith.subi %len, %c1 : i32
-    scf.yield %x, %x, %c1, %pos0 : i32, i32, i32, i32
-  } else {
-    // the largest s with qsl[s] / bt + s <= x (+ 0 for bt = 1); without
-    // search_seqs
-    // (the launcher's max query length fits one block) block x is
-    // sequence x's first
-    %search = arith.cmpi ne, %search_seqs, %c0 : i32
-    %lo0 = arith.select %search, %c0, %x : i32
-    %hi0 = arith.select %search, %search_seqs, %x : i32
-    %w:2 = scf.while (%lo = %lo0, %hi = %hi0) : (i32, i32) -> (i32, i32) {
-      %span = arith.subi %hi, %lo : i32
-      %more = arith.cmpi sgt, %span, %c1 : i32
-      scf.condition(%more) %lo, %hi : i32, i32
-    } do {
-    ^bb0(%lo: i32, %hi: i32):
-      %sum = arith.addi %lo, %hi : i32
-      %mid = arith.shrui %sum, %c1 : i32
-      %qp = llvm.getelementptr %query_start_loc[%mid] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-      %qm = llvm.load %qp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-      %fq = arith.divui %qm, %bt : i32
-      %fs = arith.select %several, %mid, %c0 : i32
-      %f = arith.addi %fq, %fs : i32
-      %le = arith.cmpi sle, %f, %x : i32
-      %nlo = arith.select %le, %mid, %lo : i32
-      %nhi = arith.select %le, %hi, %mid : i32
-      scf.yield %nlo, %nhi : i32, i32
-    }
-    %q0p = llvm.getelementptr %query_start_loc[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-    %q0 = llvm.load %q0p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-    %q1p = llvm.getelementptr %q0p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
-    %q1 = llvm.load %q1p invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-    %lp = llvm.getelementptr %seq_lens[%w#0] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-    %len = llvm.load %lp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-    %fq = arith.divui %q0, %bt : i32
-    %fs = arith.select %several, %w#0, %c0 : i32
-    %f = arith.addi %fq, %fs : i32
-    %local = arith.subi %x, %f : i32
-    %i0s = arith.muli %local, %bt : i32
-    %i0 = arith.select %search, %i0s, %c0 : i32
-    %q_len = arith.subi %q1, %q0 : i32
-    %left = arith.subi %q_len, %i0 : i32
-    %n0 = arith.minsi %left, %bt : i32
-    %pos0 = arith.subi %len, %left : i32
-    %neg_i0 = arith.cmpi slt, %i0, %c0 : i32
-    %neg_pos = arith.cmpi slt, %pos0, %c0 : i32
-    %bad = arith.ori %neg_i0, %neg_pos : i1
-    %ntok = arith.select %bad, %c0, %n0 : i32
-    %tok0 = arith.addi %q0, %i0 : i32
-    scf.yield %w#0, %tok0, %ntok, %pos0 : i32, i32, i32, i32
-  }
-  return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
-}
-
-// The positions a row of the block attends end at its limit: pos0 +
-// 1 + its token (row / QG, rows past live_rows taking the last live
-// row's, never stored); a decode's rows all end at seq_len.
-func.func private @uq_sm90_row_limit(%row: i32, %qg: i32, %live_rows: i32, %lim0: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %last = arith.subi %live_rows, %c1 : i32
-  %last0 = arith.maxsi %last, %c0 : i32
-  %rc = arith.minui %row, %last0 : i32
-  %tau = arith.divui %rc, %qg : i32
-  %lim = arith.addi %lim0, %tau : i32
-  return %lim : i32
-}
-
-// The first position a row whose positions end at %lim attends: lim - W
-// with a window W (>= 0), else 0.
-func.func private @uq_sm90_window_start(%lim: i32, %sliding_window: i32) -> i32 {
-  %c0 = arith.constant 0 : i32
-  %w0 = arith.subi %lim, %sliding_window : i32
-  %w1 = arith.maxsi %w0, %c0 : i32
-  %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
-  %ws = arith.select %has_win, %w1, %c0 : i32
-  return %ws : i32
-}
+// From kernels/steps.mlir (resolved when the folder is read).
+func.func private @window_start(i32, i32) -> i32
 
 // Row r's partials row of a block whose first token is %tok0: token
 // tok0 + r / QG, head r % QG of the group, [token][kv head][partition]
@@ -763,7 +663,7 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
 // Scores in base-2 units (x mult) with the positions a row does not
 // attend at -inf: row g's end at %lim_g, row g + 8's at %lim_h (>=
 // lim_g: a later token or the same), each from its window's start
-// (@uq_sm90_window_start).
+// (@window_start).
 func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %lim_g: i32, %lim_h: i32, %sliding_window: i32, %mult: f32) -> vector<8xf32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -809,7 +709,7 @@ func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %lim_g: i
 // boundary tiles).
 func.func private @uq_sm90_tile_inside(%tb: i32, %lim_a: i32, %lim_b: i32, %sliding_window: i32) -> i1 {
   %c16 = arith.constant 16 : i32
-  %ws = func.call @uq_sm90_window_start(%lim_b, %sliding_window) : (i32, i32) -> i32
+  %ws = func.call @window_start(%lim_b, %sliding_window) : (i32, i32) -> i32
   %te = arith.addi %tb, %c16 : i32
   %lo = arith.cmpi sge, %tb, %ws : i32
   %hi = arith.cmpi sle, %te, %lim_a : i32
@@ -853,10 +753,10 @@ func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %lim_a: 
 }
 
 // Score %x of token %tk in base-2 units (x mult), -inf outside the
-// row's positions, which end at %lim (@uq_sm90_window_start).
+// row's positions, which end at %lim (@window_start).
 func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %lim: i32, %sliding_window: i32, %mult: f32) -> f32 {
   %ninf = arith.constant 0xFF800000 : f32
-  %ws = func.call @uq_sm90_window_start(%lim, %sliding_window) : (i32, i32) -> i32
+  %ws = func.call @window_start(%lim, %sliding_window) : (i32, i32) -> i32
   %ok0 = arith.cmpi sge, %tk, %ws : i32
   %ok1 = arith.cmpi slt, %tk, %lim : i32
   %ok = arith.andi %ok0, %ok1 : i1

@@ -134,7 +134,7 @@ const decode_kernel_t *uq_rt_plan_kernel_for(const uq_plan_t *plan,
 }
 
 // The query tokens of a block of `kernel` (1 without one): floor(rows /
-// QG), as the kernels' @query_block and @uq_sm90_query_block.
+// QG), the %bt both targets' decodes give @query_block (kernels/steps.mlir).
 uint32_t uq_rt_plan_block_tokens(const uq_plan_t *plan,
                                  const decode_kernel_t *kernel) {
   if (!kernel)
