@@ -38,7 +38,7 @@ module attributes {gpu.container_module} {
     func.func private @acc_set_block(vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
     func.func private @pair_tiles(index) -> (index, index)
     func.func private @acc_row_value(vector<4xf32>, index, index) -> f32
-    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index)
+    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>)
     func.func private @row_ranges(i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
@@ -408,7 +408,10 @@ module attributes {gpu.container_module} {
         %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
         %query_group: i32,
         %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %search_seqs: i32) kernel
+        %search_seqs: i32,
+        %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %out_stride_seq: i32, %out_stride_head: i32,
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
       %rows = "uq.param"() {name = "rows"} : () -> index
       %d = "uq.param"() {name = "d"} : () -> index
@@ -591,7 +594,7 @@ module attributes {gpu.container_module} {
         %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
         scf.yield %ln : vector<4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>) -> ()
       gpu.return
     }
   }

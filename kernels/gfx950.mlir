@@ -691,19 +691,47 @@ func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f3
 
 // Four consecutive head dims of a workspace row: bf16 of a x inv at
 // element e (the row's first element plus the dims' offset).
-func.func private @store_out4(%segm_out: !llvm.ptr<1>, %e: i64, %a: vector<4xf32>, %inv: f32) {
+func.func private @store_out4(%direct: i1, %segm_out: !llvm.ptr<1>, %e: i64,
+                              %output: !llvm.ptr<1>, %f: i64, %a: vector<4xf32>, %inv: f32,
+                              %w: f32, %aw: f32) {
   %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
   %n = arith.mulf %a, %inv4 : vector<4xf32>
   %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
-  %ptr = llvm.getelementptr %segm_out[%e] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-  llvm.store %b, %ptr {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+  scf.if %direct {
+    // the reduce's sum for one partition, from the bf16 partial: 0 + w o
+    %o = arith.extf %b : vector<4xbf16> to vector<4xf32>
+    %zero4 = arith.constant dense<0.0> : vector<4xf32>
+    %w4 = vector.broadcast %w : f32 to vector<4xf32>
+    %wo = arith.mulf %w4, %o : vector<4xf32>
+    %ao4 = arith.addf %zero4, %wo : vector<4xf32>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    %out = scf.for %i = %c0 to %c4 step %c1 iter_args(%v = %zero4) -> (vector<4xf32>) {
+      %ao = vector.extract %ao4[%i] : f32 from vector<4xf32>
+      %r = func.call @merge_out(%ao, %aw) : (f32, f32) -> f32
+      %vn = vector.insert %r, %v[%i] : f32 into vector<4xf32>
+      scf.yield %vn : vector<4xf32>
+    }
+    %ob = arith.truncf %out : vector<4xf32> to vector<4xbf16>
+    // the output's strides keep only 2-byte alignment
+    %optr = llvm.getelementptr %output[%f] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+    llvm.store %ob, %optr {alignment = 2 : i64} : vector<4xbf16>, !llvm.ptr<1>
+  } else {
+    %ptr = llvm.getelementptr %segm_out[%e] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+    llvm.store %b, %ptr {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+  }
   return
 }
 
 // ---- outputs of a partition, per live row: bf16 partial normalized by its
 // own sum, fp32 max and sum (an empty partition writes 0, -inf, 0), at
 // workspace row ((token * Hk + kvh) * P + part) * QG + head (partials
-// [T, Hk, P, QG, D] by query token: a decode's [B, Hk, P, QG, D]). Each
+// [T, Hk, P, QG, D] by query token: a decode's [B, Hk, P, QG, D]). With
+// one partition (P = 1) the row is final: the reduce's steps for P = 1
+// (@merge_base, @merge_weight, @merge_out on the bf16 partial, so the
+// output is the one decode + reduce write) put it in the output, and no
+// reduce runs. Each
 // lane addresses its own row in 64 bits (the rows of a block's tokens
 // lie Hk * P * QG rows apart). Rows by the PV's column groups: a row
 // tile's 16 (lane l: row l & 15, head dims 16i + 4 (l >> 4) ..), or with
@@ -712,7 +740,32 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
                                  %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
                                  %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
                                  %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
-                                 %live_rows: i32, %rt: index, %d: index) {
+                                 %live_rows: i32, %rt: index, %d: index,
+                                 %output: !llvm.ptr<1>, %out_stride_seq: i32,
+                                 %out_stride_head: i32, %sinks: !llvm.ptr<1>) {
+  // One branch for the wave (P is uniform), each side @store_rows with its
+  // %direct a constant, so neither carries the other's stores.
+  %c1_np = arith.constant 1 : i32
+  %one = arith.cmpi eq, %num_partitions, %c1_np : i32
+  scf.if %one {
+    %true = arith.constant true
+    func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>) -> ()
+  } else {
+    %false = arith.constant false
+    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>) -> ()
+  }
+  return
+}
+
+// @store_partial's rows: %direct (a constant at each call) writes them to
+// the output (P = 1), else as partials.
+func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
+                              %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
+                              %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
+                              %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
+                              %live_rows: i32, %rt: index, %d: index,
+                              %output: !llvm.ptr<1>, %out_stride_seq: i32,
+                              %out_stride_head: i32, %sinks: !llvm.ptr<1>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -726,6 +779,8 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
   %c32_i32 = arith.constant 32 : i32
   %zero_f = arith.constant 0.0 : f32
   %one_f = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %true = arith.constant true
   %di = arith.index_cast %d : index to i32
   %d64 = arith.extui %di : i32 to i64
   %lane = func.call @lane() : () -> i32
@@ -774,6 +829,36 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
       %e0 = arith.muli %ridx, %d64 : i64
       %lg64 = arith.extui %lg4 : i32 to i64
       %e1 = arith.addi %e0, %lg64 : i64
+      // P = 1: the output row (token, query head kvh QG + head) and the
+      // merge's weights of the row's one partition (and its sink)
+      %hq0 = arith.muli %kvh, %qg : i32
+      %hq = arith.addi %hq0, %head : i32
+      %fin:3 = scf.if %direct -> (i64, f32, f32) {
+        %os = arith.extui %out_stride_seq : i32 to i64
+        %oh = arith.extui %out_stride_head : i32 to i64
+        %hq64 = arith.extui %hq : i32 to i64
+        %o0 = arith.muli %s64, %os : i64
+        %o1 = arith.muli %hq64, %oh : i64
+        %o2 = arith.addi %o0, %o1 : i64
+        %o3 = arith.addi %o2, %lg64 : i64
+        %snull = llvm.mlir.zero : !llvm.ptr<1>
+        %shas = llvm.icmp "ne" %sinks, %snull : !llvm.ptr<1>
+        %sink = scf.if %shas -> (f32) {
+          %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+          %sv = llvm.load %sp invariant {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+          scf.yield %sv : f32
+        } else {
+          scf.yield %ninf : f32
+        }
+        %gmax = arith.maxnumf %ninf, %mt : f32
+        %mb:2 = func.call @merge_base(%gmax, %sink) : (f32, f32) -> (f32, f32)
+        %w = func.call @merge_weight(%mt, %lt, %mb#0) : (f32, f32, f32) -> f32
+        %aw = arith.addf %mb#1, %w : f32
+        scf.yield %o3, %w, %aw : i64, f32, f32
+      } else {
+        %z64 = arith.constant 0 : i64
+        scf.yield %z64, %zero_f, %zero_f : i64, f32, f32
+      }
       scf.if %wide {
         // slots 4 (u >> 1) + k of row tile 2p + (u & 1): dims 32u + 8k
         %c8 = arith.constant 8 : index
@@ -788,7 +873,8 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
           %dim = arith.muli %si, %c8_i32 : i32
           %dim64 = arith.extui %dim : i32 to i64
           %e2 = arith.addi %e1, %dim64 : i64
-          func.call @store_out4(%segm_out, %e2, %a, %inv) : (!llvm.ptr<1>, i64, vector<4xf32>, f32) -> ()
+          %f2 = arith.addi %fin#0, %dim64 : i64
+          func.call @store_out4(%direct, %segm_out, %e2, %output, %f2, %a, %inv, %fin#1, %fin#2) : (i1, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, vector<4xf32>, f32, f32, f32) -> ()
         }
       } else {
         scf.for %i = %c0 to %na step %c1 {
@@ -797,10 +883,13 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
           %dim = arith.muli %ii, %c16_i32 : i32
           %dim64 = arith.extui %dim : i32 to i64
           %e2 = arith.addi %e1, %dim64 : i64
-          func.call @store_out4(%segm_out, %e2, %a, %inv) : (!llvm.ptr<1>, i64, vector<4xf32>, f32) -> ()
+          %f2 = arith.addi %fin#0, %dim64 : i64
+          func.call @store_out4(%direct, %segm_out, %e2, %output, %f2, %a, %inv, %fin#1, %fin#2) : (i1, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, vector<4xf32>, f32, f32, f32) -> ()
         }
       }
-      scf.if %writer {
+      %partial = arith.xori %direct, %true : i1
+      %writes_ml = arith.andi %writer, %partial : i1
+      scf.if %writes_ml {
         %mp = llvm.getelementptr %segm_max[%ridx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
         llvm.store %mt, %mp {alignment = 4 : i64} : f32, !llvm.ptr<1>
         %sp = llvm.getelementptr %segm_sum[%ridx] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
@@ -837,4 +926,57 @@ func.func private @row_ranges(%pos0: i32, %qg: i32, %live_rows: i32, %sliding_wi
     scf.yield %wsn, %wln : vector<4xi32>, vector<4xi32>
   }
   return %r#0, %r#1 : vector<4xi32>, vector<4xi32>
+}
+
+// ---- the partition merge (@uq_reduce's steps; the decode runs them for P =
+// 1): M = max(max_p m_p, sink) (0 where that is -inf), w_p = e^(m_p - M)
+// l_p, out = sum w_p o_p / (sum w_p + e^(sink - M)).
+// NaN PROPAGATION (issue 13; keep it): a partition is empty only when its
+// sum is exactly 0 (the decode writes -inf / 0 / 0 for it); any other, NaN
+// included, is weighed, so a query row with a NaN or inf element (its
+// scores are NaN) gives a NaN output, never a plausible 0. Hence `une 0` in
+// @merge_weight, not `ogt 0` nor `m_p > -inf` (a NaN row's max stays -inf
+// under maxnum while its sum is NaN). The host references follow the same
+// rule; test/unit/runtime/e2e_sim_test.c (non_finite_query) checks it.
+
+// The merge's base M (from the partitions' largest max and the query head's
+// sink, -inf: none) and the sink's weight e^(sink - M) (0 without one).
+func.func private @merge_base(%gmax: f32, %sink: f32) -> (f32, f32) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero_f = arith.constant 0.0 : f32
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %gmax_s = arith.maxnumf %gmax, %sink : f32
+  %finite = arith.cmpf ogt, %gmax_s, %ninf : f32
+  %base = arith.select %finite, %gmax_s, %zero_f : f32
+  %sd = arith.subf %sink, %base : f32
+  %sd2 = arith.mulf %sd, %log2e : f32
+  %se = rocdl.exp2 %sd2 f32 -> f32
+  %has_sink = arith.cmpf ogt, %sink, %ninf : f32
+  %sw = arith.select %has_sink, %se, %zero_f : f32
+  return %base, %sw : f32, f32
+}
+
+// A partition's weight e^(m - M) l, 0 for an empty one (l == 0).
+func.func private @merge_weight(%m: f32, %l: f32, %base: f32) -> f32 {
+  %zero_f = arith.constant 0.0 : f32
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %weighed = arith.cmpf une, %l, %zero_f : f32
+  %d = arith.subf %m, %base : f32
+  %d2 = arith.mulf %d, %log2e : f32
+  %e = rocdl.exp2 %d2 f32 -> f32
+  %w = arith.mulf %e, %l : f32
+  %r = arith.select %weighed, %w, %zero_f : f32
+  return %r : f32
+}
+
+// The merged element: the weighted sum over the weights, 0 where they sum
+// to 0 (no token and no sink).
+func.func private @merge_out(%ao: f32, %aw: f32) -> f32 {
+  %zero_f = arith.constant 0.0 : f32
+  %one_f = arith.constant 1.0 : f32
+  %some = arith.cmpf une, %aw, %zero_f : f32
+  %den = arith.select %some, %aw, %one_f : f32
+  %q = arith.divf %ao, %den : f32
+  %r = arith.select %some, %q, %zero_f : f32
+  return %r : f32
 }

@@ -3,6 +3,10 @@
 // output row. Argument order: runtime/kernel_abi.h.
 module attributes {gpu.container_module} {
   gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
+    // From the kernel library (kernels/gfx950.mlir), linked by uq-link.
+    func.func private @merge_base(f32, f32) -> (f32, f32)
+    func.func private @merge_weight(f32, f32, f32) -> f32
+    func.func private @merge_out(f32, f32) -> f32
     gpu.func @uq_reduce(
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
@@ -25,7 +29,6 @@ module attributes {gpu.container_module} {
       %c0_i32 = arith.constant 0 : i32
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
-      %log2e = arith.constant 1.44269504088896340736 : f32
       %c6_i32 = arith.constant 6 : i32
       %c2_row = arith.constant 2 : i32
       // one partial row: D bf16 (grid z = D / 64 workgroups of 64 head dims)
@@ -33,7 +36,6 @@ module attributes {gpu.container_module} {
       %row_bytes = arith.muli %d, %c2_row : i32
       %row_bytes64 = arith.extui %row_bytes : i32 to i64
       %c1_i32 = arith.constant 1 : i32
-      %one_f = arith.constant 1.0 : f32
       %c1_i64 = arith.constant 1 : i64
       %v1371 = arith.shli %dblk, %c6_i32 : i32
       %v1372 = arith.addi %v1371, %lane : i32
@@ -86,24 +88,11 @@ module attributes {gpu.container_module} {
       } else {
         scf.yield %ninf : f32
       }
-      %gmax_s = arith.maxnumf %gmax, %sink : f32
       // pass 2: w_p = exp(m_p - M) * sum_p; out = sum w_p o_p / sum w_p
-      // NaN PROPAGATION (issue 13; keep it when rewriting this file): a partition
-      // is empty only when its sum is exactly 0 (the decode writes -inf / 0 / 0
-      // for it); any other, NaN included, is weighed, so a query row with a
-      // NaN or inf element (its scores are NaN) gives a NaN output, never a
-      // plausible 0. Hence `une 0` below, not `ogt 0` nor `m_p > -inf` (a NaN
-      // row's max stays -inf under maxnum while its sum is NaN). The host
-      // references follow the same rule; test/unit/runtime/e2e_sim_test.c
-      // (non_finite_query) checks it.
-      %v1397 = arith.cmpf ogt, %gmax_s, %ninf : f32
-      %v1398 = arith.select %v1397, %gmax_s, %zero_f : f32
-      %sd = arith.subf %sink, %v1398 : f32
-      %sd2 = arith.mulf %sd, %log2e : f32
-      %se = rocdl.exp2 %sd2 f32 -> f32
-      %shit = arith.cmpf ogt, %sink, %ninf : f32
-      %sw = arith.select %shit, %se, %zero_f : f32
-      %acc:2 = scf.for %p = %c0_ix to %np_ix step %c1_ix iter_args(%ao = %zero_f, %aw = %sw) -> (f32, f32) {
+      // (@merge_base, @merge_weight, @merge_out: the decode's P = 1 epilogue
+      // runs the same steps)
+      %mb:2 = func.call @merge_base(%gmax, %sink) : (f32, f32) -> (f32, f32)
+      %acc:2 = scf.for %p = %c0_ix to %np_ix step %c1_ix iter_args(%ao = %zero_f, %aw = %mb#1) -> (f32, f32) {
         %v1399 = arith.index_cast %p : index to i64
         %v1400 = arith.addi %v1379, %v1399 : i64
         %v1401 = arith.muli %v1400, %v1380 : i64
@@ -117,21 +106,13 @@ module attributes {gpu.container_module} {
         %v1409 = rocdl.raw.ptr.buffer.load %v1387, %v1389, %v1408, %c0_i32 : i16
         %v1410 = arith.bitcast %v1409 : i16 to bf16
         %v1411 = arith.extf %v1410 : bf16 to f32
-        %v1412 = arith.cmpf une, %v1406, %zero_f : f32
-        %v1413 = arith.subf %v1404, %v1398 : f32
-        %v1414 = arith.mulf %v1413, %log2e : f32
-        %v1415 = rocdl.exp2 %v1414 f32 -> f32
-        %v1416 = arith.mulf %v1415, %v1406 : f32
-        %v1417 = arith.select %v1412, %v1416, %zero_f : f32
+        %v1417 = func.call @merge_weight(%v1404, %v1406, %mb#0) : (f32, f32, f32) -> f32
         %v1418 = arith.mulf %v1417, %v1411 : f32
         %v1419 = arith.addf %ao, %v1418 : f32
         %v1420 = arith.addf %aw, %v1417 : f32
         scf.yield %v1419, %v1420 : f32, f32
       }
-      %v1421 = arith.cmpf une, %acc#1, %zero_f : f32
-      %v1422 = arith.select %v1421, %acc#1, %one_f : f32
-      %v1423 = arith.divf %acc#0, %v1422 : f32
-      %v1424 = arith.select %v1421, %v1423, %zero_f : f32
+      %v1424 = func.call @merge_out(%acc#0, %acc#1) : (f32, f32) -> f32
       %v1425 = arith.truncf %v1424 : f32 to bf16
       %v1426 = arith.extui %seq : i32 to i64
       %v1427 = arith.extui %out_stride_seq : i32 to i64

@@ -34,15 +34,17 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SEARCH_SEQS,     // i32 0: block x = sequence x (its query
                                  // fits one block); n: blocks of the n
                                  // sequences from qsl[s] / bt + s (search)
+  // Since 0.8 on gfx950 (sm_90a had them first): the output of a decode that
+  // merges its partitions itself, as the reduce's arguments: with P = 1
+  // every decode normalizes and writes its rows there (no reduce launch),
+  // and sm_90a also when its P CTAs run as one cluster (P <=
+  // UQ_SM90_CLUSTER_MAX_PARTITIONS). With P > 1 outside a cluster they are
+  // not read.
+  UQ_DECODE_ARG_OUTPUT,          // bf16*
+  UQ_DECODE_ARG_OUT_STRIDE_SEQ,  // i32 elements
+  UQ_DECODE_ARG_OUT_STRIDE_HEAD, // i32 elements
+  UQ_DECODE_ARG_SINKS,           // f32* [Hq]; 0: none
   UQ_DECODE_ARG_COUNT,
-  // sm_90a only: the output of a decode that merges its partitions itself
-  // (launched with the P CTAs of each (sequence, kv head) as one cluster,
-  // P <= UQ_SM90_CLUSTER_MAX_PARTITIONS, or with P = 1), as the reduce's.
-  UQ_DECODE_SM90_ARG_OUTPUT = UQ_DECODE_ARG_COUNT, // bf16*
-  UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ,               // i32 elements
-  UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD,              // i32 elements
-  UQ_DECODE_SM90_ARG_SINKS,                        // f32* [Hq]; 0: none
-  UQ_DECODE_SM90_ARG_COUNT,
 } uq_decode_arg_t;
 
 // Reduce: grid (B, Hq, 256 / 64), one 64-lane wave each; lane = head dim.
@@ -67,8 +69,7 @@ typedef enum uq_reduce_arg_e {
 } uq_reduce_arg_t;
 
 // NVIDIA sm_90a (the uq_decode_sm90 / uq_reduce_sm90 gpu.modules of
-// kernels/decode.mlir; same argument order and meaning as above, QG included,
-// and the decode's UQ_DECODE_SM90_ARG_* after them; records
+// kernels/decode.mlir; same argument order and meaning as above; records
 // decode_sm90_d<D>_qg_max{8,16} and reduce_sm90_d<D>, D = 64, 128, 256):
 // decode grid (B, Hk, P) of 128-thread CTAs (4 warps), as clusters of
 // (1, 1, P) when it merges its P partitions itself (P = 1 needs none),

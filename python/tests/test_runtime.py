@@ -56,8 +56,8 @@ def test_run_matches_reference(ctx, rng, head_dim):
             "num_partitions": parts, "groups_per_partition": tgpp,
             "group_tiles": 16}
         # the fields around 0.4's merge_max_partitions read where C wrote
-        # them (gfx950 code objects always launch the reduce)
-        assert info["merge_max_partitions"] == 0
+        # them (a gfx950 decode with P = 1 writes the output itself: 0.8)
+        assert info["merge_max_partitions"] == 1
         assert info["max_partitions"] >= parts
         assert info["workspace_bytes"] >= parts * p.batch * p.hq * head_dim * 2
         assert info["e4m3_saturates"]

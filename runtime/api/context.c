@@ -202,10 +202,10 @@ static uq_status_t parse_objects(uq_context_t *context,
                        source->variant);
     uq_rt_arg_layout_t layout;
     if (source->kind == UQ_VARIANT_KIND_DECODE) {
-      UQ_RETURN_IF_ERROR(
-          uq_rt_arg_layout_build(object->kernel, uq_rt_decode_arg_specs,
-                                 uq_rt_decode_arg_count(source), &layout),
-          "variant %s", source->variant);
+      UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
+                                                uq_rt_decode_arg_specs,
+                                                UQ_DECODE_ARG_COUNT, &layout),
+                         "variant %s", source->variant);
     } else if (source->kind == UQ_VARIANT_KIND_REDUCE) {
       UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
                                                 uq_rt_reduce_arg_specs,

@@ -105,7 +105,7 @@ typedef struct uq_rt_arg_spec_s {
 } uq_rt_arg_spec_t;
 
 #define UQ_RT_MAX_ARGS 24
-_Static_assert(UQ_DECODE_SM90_ARG_COUNT <= UQ_RT_MAX_ARGS &&
+_Static_assert(UQ_DECODE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
                    UQ_REDUCE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
                    UQ_STORE_ARG_COUNT <= UQ_RT_MAX_ARGS,
                "uq_rt_arg_layout_t.offset cannot hold every kernel argument");
@@ -122,10 +122,7 @@ typedef struct uq_rt_arg_layout_s {
   int32_t grid_dims;               // hidden_grid_dims (u16)
 } uq_rt_arg_layout_t;
 
-// The decode's specs: the first UQ_DECODE_ARG_COUNT for gfx950, all of them
-// for sm_90a (uq_rt_decode_arg_count).
-extern const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_SM90_ARG_COUNT];
-uint32_t uq_rt_decode_arg_count(const uq_variant_record_t *record);
+extern const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT];
 extern const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT];
 extern const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT];
 

@@ -9,7 +9,7 @@
 #define GB UQ_KERNARG_GLOBAL_BUFFER
 #define BV UQ_KERNARG_BY_VALUE
 
-const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_SM90_ARG_COUNT] = {
+const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT] = {
     [UQ_DECODE_ARG_SEGM_OUT] = {"segm_out", GB, 8},
     [UQ_DECODE_ARG_SEGM_MAX] = {"segm_max", GB, 8},
     [UQ_DECODE_ARG_SEGM_SUM] = {"segm_sum", GB, 8},
@@ -30,17 +30,11 @@ const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_SM90_ARG_COUNT] = {
     [UQ_DECODE_ARG_QUERY_GROUP] = {"query_group", BV, 4},
     [UQ_DECODE_ARG_QUERY_START_LOC] = {"query_start_loc", GB, 8},
     [UQ_DECODE_ARG_SEARCH_SEQS] = {"search_seqs", BV, 4},
-    [UQ_DECODE_SM90_ARG_OUTPUT] = {"output", GB, 8},
-    [UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
-    [UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
-    [UQ_DECODE_SM90_ARG_SINKS] = {"sinks", GB, 8},
+    [UQ_DECODE_ARG_OUTPUT] = {"output", GB, 8},
+    [UQ_DECODE_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
+    [UQ_DECODE_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
+    [UQ_DECODE_ARG_SINKS] = {"sinks", GB, 8},
 };
-
-uint32_t uq_rt_decode_arg_count(const uq_variant_record_t *record) {
-  return strcmp(uq_rt_record_target(record), "sm_90a") == 0
-             ? UQ_DECODE_SM90_ARG_COUNT
-             : UQ_DECODE_ARG_COUNT;
-}
 
 const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
     [UQ_REDUCE_ARG_OUTPUT] = {"output", GB, 8},

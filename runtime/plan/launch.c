@@ -26,8 +26,7 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
     decode_kernel_t *kernel = &plan->kernels[k];
     TRY(uq_rt_launch_traits_of(kernel->object, &kernel->traits));
     TRY(uq_rt_kernel_prepare(plan->context, kernel->object,
-                             uq_rt_decode_arg_specs,
-                             uq_rt_decode_arg_count(&kernel->object->source),
+                             uq_rt_decode_arg_specs, UQ_DECODE_ARG_COUNT,
                              &kernel->layout, &kernel->args));
     const uint32_t *d = kernel->layout.offset;
     uint8_t *a = kernel->args;
@@ -48,12 +47,10 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
                   f32_bits(c->softmax_scale));
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_SLIDING_WINDOW], 4, c->sliding_window);
     uq_rt_arg_put(a, kernel->layout.block_count[1], 4, c->num_kv_heads);
-    if (uq_rt_plan_merge_max(kernel)) {
-      uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_SEQ], 4,
-                    (uint64_t)c->output_stride_seq);
-      uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_OUT_STRIDE_HEAD], 4,
-                    (uint64_t)c->output_stride_head);
-    }
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_OUT_STRIDE_SEQ], 4,
+                  (uint64_t)c->output_stride_seq);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_OUT_STRIDE_HEAD], 4,
+                  (uint64_t)c->output_stride_head);
   }
   TRY(uq_rt_context_find_variant(plan->context, UQ_VARIANT_KIND_REDUCE,
                                  c->head_dim, 0, 0, &plan->reduce));
@@ -143,15 +140,13 @@ uq_status_t uq_rt_plan_launch(uq_plan_t *plan, const run_launch_t *run,
       // straight-line code).
       .loop_trips = (uint64_t)policy->num_partitions,
   };
-  // sm_90a: P = 1, and P CTAs launched as one cluster, merge in the decode.
+  // P = 1 (and on sm_90a P CTAs launched as one cluster) merges in the
+  // decode: no reduce launch.
   uint32_t partitions = (uint32_t)policy->num_partitions;
-  uint32_t merge_max = uq_rt_plan_merge_max(kernel);
-  int merged = partitions <= merge_max;
-  if (merge_max) {
-    uq_rt_arg_put(a = kernel->args, d[UQ_DECODE_SM90_ARG_OUTPUT], 8, output);
-    uq_rt_arg_put(a, d[UQ_DECODE_SM90_ARG_SINKS], 8, sinks);
-    decode.cluster_z = merged ? partitions : 1;
-  }
+  int merged = partitions <= uq_rt_plan_merge_max(kernel);
+  uq_rt_arg_put(a = kernel->args, d[UQ_DECODE_ARG_OUTPUT], 8, output);
+  uq_rt_arg_put(a, d[UQ_DECODE_ARG_SINKS], 8, sinks);
+  decode.cluster_z = merged ? partitions : 1;
 
   int counted_decode = 0, counted_reduce = 0;
   uq_status_t status = uq_rt_context_launch(

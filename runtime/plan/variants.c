@@ -3,13 +3,15 @@
 // of a device that reports occupancy (sm_90a).
 #include "runtime/plan/plan_internal.h"
 
-// An sm_90a decode merges the partitions itself, with no reduce launch, for
-// P = 1 and, as clusters of P CTAs, up to its cluster_merge_max (0: a
-// kernel that does not, or none).
+// A decode merges the partitions itself, with no reduce launch, for P = 1
+// (every target) and, on sm_90a as clusters of P CTAs, up to its
+// cluster_merge_max (0: no kernel).
 uint32_t uq_rt_plan_merge_max(const decode_kernel_t *kernel) {
-  return kernel && kernel->layout.count == UQ_DECODE_SM90_ARG_COUNT
+  if (!kernel)
+    return 0;
+  return kernel->resident.cluster_merge_max > 1
              ? kernel->resident.cluster_merge_max
-             : 0;
+             : 1;
 }
 
 // The largest P (1..UQ_SM90_CLUSTER_MAX_PARTITIONS) such that clusters of

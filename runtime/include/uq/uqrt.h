@@ -70,8 +70,13 @@ extern "C" {
 //        or no token is an empty step (OK, nothing written); a plan sizes
 //        its workspace for max_num_tokens rows whatever its max_query_len;
 //        uq_context_variant_count and uq_context_variant list the table.
+//   0.8: a gfx950 decode whose run has one partition (P = 1) writes the
+//        output itself, with no reduce launch, as sm_90a's did: the decode
+//        kernels of both targets take the output, its strides and the sinks
+//        (kernel_abi.h), and uq_plan_info_t.merge_max_partitions is at least
+//        1 on every backend.
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 7
+#define UQRT_VERSION_MINOR 8
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -278,7 +283,8 @@ typedef struct uq_plan_info_s {
   // offsets are 0.3's). Decode runs (uq_plan_run) whose P
   // (uq_plan_launch_shape) is at most this are one launch: the decode
   // merges the partitions itself (sm_90a: P CTAs as one thread block
-  // cluster). 0: every decode run launches the reduce after the decode.
+  // cluster). 1: runs of P = 1 only (every gfx950 decode, since 0.8; 0
+  // before: every decode run launched the reduce after the decode).
   // A varlen run whose blocks take a larger kernel (uq_plan_run_varlen)
   // follows that kernel's own figure, which this does not report.
   uint32_t merge_max_partitions;

@@ -224,17 +224,15 @@ static int test_kernels_match_gfx950(void) {
            n ? n->vgpr_count : 0, n ? n->group_segment_fixed_size : 0,
            n ? n->dynamic_shared_bytes : 0,
            n ? n->private_segment_fixed_size : 0);
-    // The decode's twin arguments, then its own (kernel_abi.h's
-    // UQ_DECODE_SM90_ARG_*: the output, its strides and the sinks); it
+    // The same arguments as its gfx950 twin (kernel_abi.h); the decode
     // states its dynamic shared memory and its walk's groups (single tiles
     // at D = 128 and 256, tile-groups at 64), the reduce neither.
     int decode = strncmp(pairs[i][0], "decode", 6) == 0;
     uint32_t want_walk = !decode ? 0 : strstr(pairs[i][0], "_d64_") ? 16 : 1;
-    uint32_t want_count = decode ? UQ_DECODE_SM90_ARG_COUNT : twin_count;
     int ok =
         n && a && uq_code_object_kernel_count(cubin) == 1 &&
         twin_count == (decode ? UQ_DECODE_ARG_COUNT : UQ_REDUCE_ARG_COUNT) &&
-        n->arg_count == want_count && n->private_segment_fixed_size == 0 &&
+        n->arg_count == twin_count && n->private_segment_fixed_size == 0 &&
         (n->dynamic_shared_bytes > 0) == decode &&
         n->walk_group_tiles == want_walk;
     for (uint32_t j = 0; ok && j < twin_count; ++j)

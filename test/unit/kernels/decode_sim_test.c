@@ -415,6 +415,11 @@ static int run_case(const case_t *c, uint64_t seed) {
       // a decode: one query token per sequence, block x = sequence x
       [UQ_DECODE_ARG_QUERY_START_LOC] = ptr_arg(0),
       [UQ_DECODE_ARG_SEARCH_SEQS] = i32_arg(0),
+      // P = 1: the decode writes the output itself (no partials, no reduce)
+      [UQ_DECODE_ARG_OUTPUT] = ptr_arg(d_final),
+      [UQ_DECODE_ARG_OUT_STRIDE_SEQ] = i32_arg((int32_t)o_seq_stride),
+      [UQ_DECODE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
+      [UQ_DECODE_ARG_SINKS] = ptr_arg(d_sinks),
   };
   uint8_t kernargs[256];
   size_t kernarg_size = 0;
@@ -429,31 +434,33 @@ static int run_case(const case_t *c, uint64_t seed) {
                             0};
   uq_sim_counters_t cnt;
   UQ_EXPECT_OK(uq_sim_launch(g_sim, dprog, dname, &launch, &cnt));
-  arg_value_t rargs[UQ_REDUCE_ARG_COUNT] = {
-      [UQ_REDUCE_ARG_OUTPUT] = ptr_arg(d_final),
-      [UQ_REDUCE_ARG_SEGM_OUT] = ptr_arg(d_out),
-      [UQ_REDUCE_ARG_SEGM_MAX] = ptr_arg(d_max),
-      [UQ_REDUCE_ARG_SEGM_SUM] = ptr_arg(d_sum),
-      [UQ_REDUCE_ARG_NUM_KV_HEADS] = i32_arg(Hk),
-      [UQ_REDUCE_ARG_QUERY_GROUP] = i32_arg(QG),
-      [UQ_REDUCE_ARG_NUM_PARTITIONS] = i32_arg(P),
-      [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = i32_arg((int32_t)o_seq_stride),
-      [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
-      [UQ_REDUCE_ARG_SINKS] = ptr_arg(d_sinks),
-      [UQ_REDUCE_ARG_QUERY_START_LOC] = ptr_arg(0), // a decode
-      [UQ_REDUCE_ARG_NUM_SEQS] = i32_arg(0),
-  };
-  UQ_EXPECT_OK(pack_args(reduce, rname, rargs, UQ_REDUCE_ARG_COUNT, kernargs,
-                         sizeof(kernargs), &kernarg_size));
-  uq_sim_launch_t rlaunch = {{(uint32_t)B, (uint32_t)Hq, (uint32_t)(D / 64)},
-                             {64, 1, 1},
-                             kernargs,
-                             kernarg_size,
-                             0,
-                             0,
-                             0};
-  uq_sim_counters_t rcnt;
-  UQ_EXPECT_OK(uq_sim_launch(g_sim, reduce, rname, &rlaunch, &rcnt));
+  uq_sim_counters_t rcnt = {0};
+  if (P > 1) {
+    arg_value_t rargs[UQ_REDUCE_ARG_COUNT] = {
+        [UQ_REDUCE_ARG_OUTPUT] = ptr_arg(d_final),
+        [UQ_REDUCE_ARG_SEGM_OUT] = ptr_arg(d_out),
+        [UQ_REDUCE_ARG_SEGM_MAX] = ptr_arg(d_max),
+        [UQ_REDUCE_ARG_SEGM_SUM] = ptr_arg(d_sum),
+        [UQ_REDUCE_ARG_NUM_KV_HEADS] = i32_arg(Hk),
+        [UQ_REDUCE_ARG_QUERY_GROUP] = i32_arg(QG),
+        [UQ_REDUCE_ARG_NUM_PARTITIONS] = i32_arg(P),
+        [UQ_REDUCE_ARG_OUT_STRIDE_SEQ] = i32_arg((int32_t)o_seq_stride),
+        [UQ_REDUCE_ARG_OUT_STRIDE_HEAD] = i32_arg((int32_t)o_head_stride),
+        [UQ_REDUCE_ARG_SINKS] = ptr_arg(d_sinks),
+        [UQ_REDUCE_ARG_QUERY_START_LOC] = ptr_arg(0), // a decode
+        [UQ_REDUCE_ARG_NUM_SEQS] = i32_arg(0),
+    };
+    UQ_EXPECT_OK(pack_args(reduce, rname, rargs, UQ_REDUCE_ARG_COUNT, kernargs,
+                           sizeof(kernargs), &kernarg_size));
+    uq_sim_launch_t rlaunch = {{(uint32_t)B, (uint32_t)Hq, (uint32_t)(D / 64)},
+                               {64, 1, 1},
+                               kernargs,
+                               kernarg_size,
+                               0,
+                               0,
+                               0};
+    UQ_EXPECT_OK(uq_sim_launch(g_sim, reduce, rname, &rlaunch, &rcnt));
+  }
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_out, k_out, rows * D * 2));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_max, k_max, rows * 4));
   UQ_EXPECT_OK(uq_sim_read(g_sim, d_sum, k_sum, rows * 4));
@@ -491,7 +498,8 @@ static int run_case(const case_t *c, uint64_t seed) {
 
   // ---- compare -----
   int fails = 0;
-  for (size_t r = 0; r < rows && fails < 5; ++r) {
+  // (P = 1 writes no partials: its output is the check)
+  for (size_t r = 0; P > 1 && r < rows && fails < 5; ++r) {
     int b = (int)(r / ((size_t)Hk * P * QG));
     int h = (int)(r % ((size_t)Hk * P * QG));
     if (!(fabsf(k_max[r] - r_max[r]) <= 1e-5f * fabsf(r_max[r]) + 1e-30f) &&
@@ -661,6 +669,12 @@ D_CASE(d64_qg6, 64, 6, 128, 68, 0, 0, 0, 128, SINKS_RANDOM)
 D_CASE(d64_qg7, 64, 7, 32, 72, 0, 0, 0, 0, SINKS_SMALL)
 D_CASE(d64_qg8, 64, 8, 16, 68, 1, 0, 0, 128, SINKS_RANDOM)
 D_CASE(d64_qg16, 64, 16, 256, 76, 0, 0, 0, 0, SINKS_NONE)
+// One partition (P = 1): the decode merges and writes the output itself, no
+// reduce: against the same references, with sinks, a window and strides.
+D_CASE(d128_qg8_p1, 128, 8, 32, 136, 1, 1, 2, 100, SINKS_RANDOM)
+D_CASE(d64_qg5_p1, 64, 5, 16, 68, 0, 1, 2, 0, SINKS_LARGE)
+D_CASE(d256_qg16_p1, 256, 16, 16, 272, 1, 1, 2, 0, SINKS_NEG_INF)
+D_CASE(d256_qg3_p1, 256, 3, 64, 276, 0, 1, 2, 0, SINKS_NONE)
 static int test_all_empty(void) {
   case_t c = {8, 32, 272, 2, 0, 0, 0, 2, lens_empty, 1, 0, 0, 0, 0, 0};
   return run_case(&c, case_seed());
@@ -760,6 +774,10 @@ static const uq_test_case_t tests[] = {
     {"d64_qg7", test_d64_qg7},
     {"d64_qg8", test_d64_qg8},
     {"d64_qg16", test_d64_qg16},
+    {"d128_qg8_p1", test_d128_qg8_p1},
+    {"d64_qg5_p1", test_d64_qg5_p1},
+    {"d256_qg16_p1", test_d256_qg16_p1},
+    {"d256_qg3_p1", test_d256_qg3_p1},
     {"qg1_bs16_ragged", test_qg1_bs16_ragged},
     {"qg2_bs64_fused", test_qg2_bs64_fused},
     {"qg4_bs32_p2_tgpp2", test_qg4_bs32_p2_tgpp2},

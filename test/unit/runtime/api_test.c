@@ -801,7 +801,8 @@ static int test_kernarg_packing_on_sim(void) {
   uq_problem_destroy(problem);
 
   // Decode: 7 pointers, 11 dwords, the query_start_loc pointer at 104 and
-  // search_seqs; hidden from 120.
+  // search_seqs, the output at 120, its strides and the sinks at 136;
+  // hidden from 144.
   uint64_t segm_out = load(dk, 0, 8), segm_max = load(dk, 8, 8);
   uint64_t segm_sum = load(dk, 16, 8);
   UQ_EXPECT(segm_out && segm_max && segm_sum);
@@ -823,15 +824,19 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(dk, 96, 4), c->query_group);
   UQ_EXPECT_EQ_HEX(load(dk, 104, 8), 0); // query_start_loc: a decode
   UQ_EXPECT_EQ_INT(load(dk, 112, 4), 0); // search_seqs
-  UQ_EXPECT_EQ_INT(load(dk, 120, 4), B);
-  UQ_EXPECT_EQ_INT(load(dk, 124, 4), Hk);
-  UQ_EXPECT_EQ_INT(load(dk, 128, 4), p);
-  UQ_EXPECT_EQ_INT(load(dk, 132, 2), 64);
-  UQ_EXPECT_EQ_INT(load(dk, 134, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 136, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 138, 6), 0);      // remainders
-  UQ_EXPECT_EQ_INT(load(dk, 160, 8), 0);      // global offset x
-  UQ_EXPECT_EQ_INT(load(dk, 120 + 64, 2), 3); // grid dims
+  UQ_EXPECT_EQ_HEX(load(dk, 120, 8), given.output);
+  UQ_EXPECT_EQ_INT(load(dk, 128, 4), Hq * 256);
+  UQ_EXPECT_EQ_INT(load(dk, 132, 4), 256);
+  UQ_EXPECT_EQ_HEX(load(dk, 136, 8), sinks);
+  UQ_EXPECT_EQ_INT(load(dk, 144, 4), B);
+  UQ_EXPECT_EQ_INT(load(dk, 148, 4), Hk);
+  UQ_EXPECT_EQ_INT(load(dk, 152, 4), p);
+  UQ_EXPECT_EQ_INT(load(dk, 156, 2), 64);
+  UQ_EXPECT_EQ_INT(load(dk, 158, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 160, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 162, 6), 0);      // remainders
+  UQ_EXPECT_EQ_INT(load(dk, 184, 8), 0);      // global offset x
+  UQ_EXPECT_EQ_INT(load(dk, 144 + 64, 2), 3); // grid dims
   // Reduce: 4 pointers, 5 dwords, the sinks pointer at 56, query_start_loc
   // at 64 (a decode: 0) and num_seqs; hidden from 80.
   UQ_EXPECT_EQ_HEX(load(rk, 0, 8), given.output);

@@ -16,7 +16,9 @@ DECODE = [("gb", "segm_out"), ("gb", "segm_max"), ("gb", "segm_sum"),
               "max_blocks_per_seq")] + [
                   ("f32", "softmax_scale"), ("i32", "sliding_window"),
                   ("i32", "query_group"), ("gb", "query_start_loc"),
-                  ("i32", "search_seqs")]
+                  ("i32", "search_seqs"), ("gb", "output"),
+                  ("i32", "out_stride_seq"), ("i32", "out_stride_head"),
+                  ("gb", "sinks")]
 REDUCE = [("gb", "output"), ("gb", "segm_out"), ("gb", "segm_max"),
           ("gb", "segm_sum")] + [("i32", n) for n in (
               "num_kv_heads", "query_group", "num_partitions",
