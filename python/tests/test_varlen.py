@@ -160,3 +160,36 @@ def test_run_varlen_rejects_bad_offsets(ctx, rng, case):
         assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
         assert "query_start_loc" in e.value.message
         assert (out == POISON).all()
+
+
+def test_pit_the_hadamard_is_accepted_any_other_refused(ctx, rng, head_dim):
+    # vLLM's PiT: its default (the normalized Sylvester Hadamard, in any
+    # float dtype that holds it) changes nothing; another rotation, a wrong
+    # shape or non-finite values raise by name and write nothing.
+    s = Step(rng, [1, 4], [30, 50], d=head_dim)
+    attention = uqrt.UnifiedAttention(context=ctx)
+    plain = attention(s.query, s.cache, s.tables, s.lens, s.qsl, None)
+    h = uqrt.hadamard(head_dim)
+    assert np.allclose(h @ h.T, np.eye(head_dim)) and np.array_equal(h, h.T)
+    for pit in (h, h.astype(np.float32), h.astype(np.float16)):
+        got = attention(s.query, s.cache, s.tables, s.lens, s.qsl, None,
+                        PiT=pit)
+        assert np.array_equal(got, plain)
+    q, _ = np.linalg.qr(rng.standard_normal((head_dim, head_dim)))
+    flipped = h.copy()
+    flipped[0, 0] = -flipped[0, 0]
+    nan = h.copy()
+    nan[3, 5] = np.nan
+    for pit, words in ((q, "not the normalized Sylvester Hadamard"),
+                       (flipped, "not the normalized Sylvester Hadamard"),
+                       (h[:, :head_dim // 2], "shape"),
+                       (nan, "non-finite"),
+                       ([[1.0]], "expected a torch tensor or numpy array")):
+        out = np.full((s.tokens, s.hq, head_dim), POISON, np.uint16)
+        with pytest.raises(uqrt.Error) as e:
+            attention(s.query, s.cache, s.tables, s.lens, s.qsl, None, out,
+                      PiT=pit)
+        assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT
+        assert "PiT" in str(e.value) and words in str(e.value)
+        assert (out == POISON).all()
+    attention.close()

@@ -26,6 +26,7 @@ from .format import (bf16_from_float, cache_read_slot, cache_write,
                      float_from_bf16, group_encode, launch_policy, new_cache,
                      reference_decode_exact, slot_decode, slot_encode, wht,
                      wht256)
+from .rotation import hadamard
 from .runtime import Context, Plan
 from .serving import UnifiedAttention, store, ultraquant_unified_attention
 
@@ -46,6 +47,7 @@ __version__ = "{}.{}.0".format(*runtime_version())
 
 
 __all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM", "HEAD_DIMS",
+           "hadamard",
            "SLOT_CONTENT_BYTES", "slot_content_bytes", "library_path",
            "runtime_version", "bf16_from_float", "float_from_bf16", "wht",
            "wht256", "slot_encode", "slot_decode", "group_encode",

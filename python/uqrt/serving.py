@@ -44,6 +44,7 @@ import numpy as np
 
 from . import torch_ops
 from ._status import Error, StatusCode, invalid
+from .rotation import check_pit
 from .runtime import Context
 
 try:  # optional: numpy arrays serve the host and sim backends without it
@@ -222,7 +223,7 @@ class UnifiedAttention:
 
     def __call__(self, query, kv_cache, block_table, seq_lens, query_start_loc,
                  scale, output=None, max_query_len=None, max_seq_len=None,
-                 sinks=None, sliding_window=None):
+                 sinks=None, sliding_window=None, PiT=None):
         """Varlen attention over the cache for every sequence's new query
         tokens (uq_plan_run_varlen); returns `output` (made like `query`
         when None). scale: the softmax scale, a real > 0, or None for
@@ -231,9 +232,12 @@ class UnifiedAttention:
         query_start_loc, or the token count on a GPU. max_seq_len is
         accepted and unused: the kernels' walk follows the block table's
         width, so a graph captured once serves every length. sliding_window:
-        an int, None or 0 for none."""
+        an int, None or 0 for none. PiT (vLLM's rotation matrix): None, or
+        the normalized Hadamard of the head dim, the only rotation of uq's
+        cache format (checked once per torch tensor; any other raises)."""
         del max_seq_len  # the block table's width sizes the walk
         t, hq, d = _dims(query, "query", 3)
+        check_pit(PiT, d)
         num_blocks, block_size, hk, padded_slot = _dims(kv_cache, "kv_cache",
                                                         4)
         b, max_blocks = _dims(block_table, "block_table", 2)
@@ -323,16 +327,22 @@ def _instance():
 def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
                                  query_start_loc, scale, output=None,
                                  max_query_len=None, max_seq_len=None,
-                                 sinks=None, sliding_window=None):
+                                 sinks=None, sliding_window=None, PiT=None):
     """UnifiedAttention.__call__ on the default instance (auto backend),
     shared by every thread of the process. On torch tensors it goes
     through the custom op torch.ops.uqrt.unified_attention (uqrt.torch_ops)
     where torch has custom ops, so torch.compile and CUDA graphs hold it."""
     if _is_torch(query) and torch_ops.registered():
         del max_seq_len  # the block table's width sizes the walk
-        if not torch_ops.compiling():
+        if torch_ops.compiling():
+            if PiT is not None:
+                raise invalid("PiT: pass None under torch.compile (uq's "
+                              "rotation is the normalized Hadamard; a traced "
+                              "tensor's values cannot be checked)")
+        else:
             # Named errors before the op's schema sees the values (a traced
             # call leaves them to the op, which checks them as it runs).
+            check_pit(PiT, int(query.shape[-1]))
             scale = _scale(scale) or None
             sliding_window = _integer(sliding_window, "sliding_window", 0,
                                       allow_none=True)
@@ -347,7 +357,7 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
         return output
     return _instance()(query, kv_cache, block_table, seq_lens,
                        query_start_loc, scale, output, max_query_len,
-                       max_seq_len, sinks, sliding_window)
+                       max_seq_len, sinks, sliding_window, PiT)
 
 
 def store(key, value, kv_cache, slot_mapping):

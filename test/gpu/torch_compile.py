@@ -10,6 +10,8 @@ exit 77, without torch, a GPU or torch custom ops):
   to eager;
 - an eager step under torch.cuda.set_sync_debug_mode("error"): no host
   synchronization inside the ops;
+- vLLM's PiT (the Hadamard) checked on the host once per tensor, no
+  synchronization on later calls; another rotation refused;
 - host overhead: microseconds per eager call through the op against the
   same call straight through ctypes (the serving instance), same shapes.
 
@@ -100,6 +102,31 @@ def main():
     print(f"  torch.compile(fullgraph=True): "
           f"{'equal to eager' if same else 'DIFFERS from eager'}")
     ok &= same
+
+    # vLLM's PiT: the Hadamard is read on the host once per tensor, then
+    # taken with no synchronization; any other matrix raises by name.
+    pit = torch.tensor(uqrt.hadamard(D), dtype=torch.bfloat16, device=dev)
+    query = x["qkv"][:, :HQ]
+    pit_args = (query, x["cache"], x["block_table"], x["seq_lens"], x["qsl"],
+                SCALE, output)
+    with torch.cuda.stream(stream):
+        uqrt.ultraquant_unified_attention(*pit_args, PiT=pit)
+        torch.cuda.set_sync_debug_mode("error")
+        try:
+            uqrt.ultraquant_unified_attention(*pit_args, PiT=pit)
+            print("  PiT: the Hadamard checked once, no sync after")
+        except RuntimeError as e:
+            print(f"  PiT: FAIL, a checked PiT synchronized again ({e})")
+            ok = False
+        finally:
+            torch.cuda.set_sync_debug_mode(0)
+        try:
+            uqrt.ultraquant_unified_attention(*pit_args, PiT=pit.T.flip(0))
+            print("  PiT: FAIL, another rotation was accepted")
+            ok = False
+        except uqrt.Error as e:
+            print(f"  PiT: another rotation refused ({e})")
+    torch.cuda.synchronize()
 
     # The compiled step in a CUDA graph, replayed on new query, K and V.
     graph = torch.cuda.CUDAGraph()
