@@ -138,6 +138,11 @@ static bool is_helper(MlirOperation op) {
          uq_op_named(mlirOperationGetParentOperation(op), "gpu.module");
 }
 
+// A helper marked uq.inline: every call to it is inlined in both modes.
+static bool is_marked_helper(MlirOperation op) {
+  return is_helper(op) && due(op, true);
+}
+
 static bool erase_helper(MlirOperation op, void *user_data) {
   (void)user_data;
   mlirOperationDestroy(op);
@@ -185,14 +190,17 @@ static bool run(MlirOperation root, void *user_data) {
   const inline_state_t *state = user_data;
   if (!uq_inline_calls(root, state->marked_only))
     return false;
-  return state->marked_only ||
-         uq_walk_collect(root, is_helper, erase_helper, NULL);
+  // Every call of a marked helper is gone now; its body, left alone, would
+  // keep loops whose bounds were the callers' constants.
+  return uq_walk_collect(root,
+                         state->marked_only ? is_marked_helper : is_helper,
+                         erase_helper, NULL);
 }
 
 const uq_pass_def_t uq_inline_pass = {
     "uq-inline",
     "Inline the func.func helpers of gpu.modules and erase them",
-    "marked: only helpers with uq.inline, erasing none",
+    "marked: only helpers with uq.inline, erasing only those",
     create_state,
     clone_state,
     free,

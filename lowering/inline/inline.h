@@ -16,7 +16,7 @@ extern "C" {
 // nested in a gpu.module is erased: those are helpers, not kernels. Upstream
 // `inline` cannot do this: it refuses bodies holding uq ops (IRDL ops have no
 // inliner interface). Option `marked` (uq-inline{marked}): only calls to
-// helpers carrying the unit attribute uq.inline, and no helper is erased
+// helpers carrying the unit attribute uq.inline, and only those are erased
 // (the sm_90a pipeline, whose other helpers LLVM inlines later).
 extern const uq_pass_def_t uq_inline_pass;
 

@@ -29,6 +29,7 @@ static void usage(FILE *out) {
       "pipeline\n"
       "  --split-input-file      process '// -----' chunks separately\n"
       "  --mlir-print-op-generic print the generic op form\n"
+      "  --mlir-print-debuginfo  print each op's source location\n"
       "  --help                  this text\n"
       "\n"
       "uq passes:\n");
@@ -40,6 +41,9 @@ static void usage(FILE *out) {
   fprintf(out,
           "\nEvery upstream MLIR pass is accepted by its mlir-opt name.\n");
 }
+
+// How the output prints (bits of the `generic` arguments below).
+enum { kPrintGeneric = 1, kPrintLocations = 2 };
 
 typedef struct buffer_s {
   char *data;
@@ -98,8 +102,10 @@ static int process_op(MlirContext context, uq_diagnostics_t *diagnostics,
   }
   if (rc == 0) {
     MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
-    if (generic)
+    if (generic & kPrintGeneric)
       mlirOpPrintingFlagsPrintGenericOpForm(flags);
+    if (generic & kPrintLocations)
+      mlirOpPrintingFlagsEnableDebugInfo(flags, true, false);
     mlirOperationPrintWithFlags(op, flags, append_callback, out);
     mlirOpPrintingFlagsDestroy(flags);
     append(out, "\n", 1);
@@ -207,7 +213,9 @@ int main(int argc, char **argv) {
     } else if (strcmp(arg, "--split-input-file") == 0) {
       split = 1;
     } else if (strcmp(arg, "--mlir-print-op-generic") == 0) {
-      generic = 1;
+      generic |= kPrintGeneric;
+    } else if (strcmp(arg, "--mlir-print-debuginfo") == 0) {
+      generic |= kPrintLocations;
     } else if (strcmp(arg, "--allow-unregistered-dialect") == 0) {
       allow_unregistered = 1;
     } else if (strncmp(arg, "--", 2) == 0 && arg[2]) {
