@@ -689,6 +689,7 @@ module attributes {gpu.container_module} {
     func.func private @row_limit(i32, i32, i32, i32) -> i32
     func.func private @window_start(i32, i32) -> i32
     // From kernels/sm90a.mlir, linked by uq-link.
+    func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
     func.func private @uq_sm90_merge_layout() -> (i32, i32, i32, i32, i32)
@@ -1139,137 +1140,8 @@ module attributes {gpu.container_module} {
       %pf_k = arith.addi %warp, %pf_k0 : i32
       %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
       %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-      // ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
-      // head dims E (L % R) .. + E - 1 in registers, E = D / R:
-      // Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
-      // 2 E, .. R E / 2 across the row's R lanes (the host reference's order:
-      // strides ascending, the lower index gets a + b, the upper a - b),
-      // x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
-      // the k order of the QK fragments (see uq_sm90_qk). Its elements are
-      // the bf16 loaded at the start, as f32, zero past QG.
-      %zero32f = arith.constant dense<0.0> : vector<32xf32>
-      %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
-        %qb = vector.extract %qraw[%x] : i16 from vector<32xi16>
-        %qb32 = arith.extui %qb : i16 to i32
-        %qb32s = arith.shli %qb32, %c16 : i32
-        %qf = arith.bitcast %qb32s : i32 to f32
-        %qz = arith.select %q_in, %qf, %zero_f : f32
-        %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
-        scf.yield %v1 : vector<32xf32>
-      }
-      // strides 1, 2, .. E / 2 in registers (E / 2 pairs each)
-      %qe2 = arith.divui %qe, %i2 : index
-      %qv1 = scf.for %st = %i0 to %i5 step %i1 iter_args(%v = %qv0) -> (vector<32xf32>) {
-        %h = arith.shli %i1, %st : index
-        %hin = arith.cmpi ult, %h, %qe : index
-        %vh = scf.if %hin -> (vector<32xf32>) {
-        %vo = scf.for %b = %i0 to %qe2 step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
-          // b-th pair: lower index (b / h) * 2h + b % h
-          %bq = arith.divui %b, %h : index
-          %br = arith.remui %b, %h : index
-          %h2 = arith.muli %h, %i2 : index
-          %lo0 = arith.muli %bq, %h2 : index
-          %lo = arith.addi %lo0, %br : index
-          %up = arith.addi %lo, %h : index
-          %a = vector.extract %w[%lo] : f32 from vector<32xf32>
-          %c = vector.extract %w[%up] : f32 from vector<32xf32>
-          %s = arith.addf %a, %c : f32
-          %dd = arith.subf %a, %c : f32
-          %w1 = vector.insert %s, %w[%lo] : f32 into vector<32xf32>
-          %w2 = vector.insert %dd, %w1[%up] : f32 into vector<32xf32>
-          scf.yield %w2 : vector<32xf32>
-        }
-        scf.yield %vo : vector<32xf32>
-        } else {
-          scf.yield %v : vector<32xf32>
-        }
-        scf.yield %vh : vector<32xf32>
-      }
-      // strides E, .. R E / 2: the partner lane L ^ m holds the other element;
-      // the lower lane keeps a + b = partner + mine, the upper a - b =
-      // partner - mine: one fma by +-1 (the product is exact, so one
-      // rounding, as the add or subtract).
-      %neg_one = arith.constant -1.0 : f32
-      %qv2 = scf.for %st = %i0 to %lsh_ix step %i1 iter_args(%v = %qv1) -> (vector<32xf32>) {
-        %sti = arith.index_cast %st : index to i32
-        %m = arith.shli %c1, %sti : i32
-        %mine_hi0 = arith.andi %qchunk, %m : i32
-        %mine_hi = arith.cmpi ne, %mine_hi0, %c0 : i32
-        %sgn = arith.select %mine_hi, %neg_one, %one_f : f32
-        %vo = scf.for %x = %i0 to %qe step %i1 iter_args(%w = %v) -> (vector<32xf32>) {
-          %a = vector.extract %w[%x] : f32 from vector<32xf32>
-          %o, %ok = gpu.shuffle xor %a, %m, %c32 : f32
-          %r = math.fma %sgn, %a, %o : f32
-          %w1 = vector.insert %r, %w[%x] : f32 into vector<32xf32>
-          scf.yield %w1 : vector<32xf32>
-        }
-        scf.yield %vo : vector<32xf32>
-      }
-      // x 1/sqrt(D), E4M3 (saturating) and back to f16, at the permuted
-      // position (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 |
-      // ((d >> 3) & 3) << 1 | ((d >> 1) & 1), d = E chunk + x: a permutation
-      // of bits, so the lane's base E chunk (a multiple of 8) and x permute
-      // apart; rows of 2 D + 16 B after the stages. 1/sqrt(D) as sqrt(1/D):
-      // uq_wht_scale's f32 bit for bit (as in @uq_store), folded to a
-      // constant once specialized.
-      %hd_f = arith.uitofp %hd_i : i32 to f32
-      %inv_hd = arith.divf %one_f, %hd_f : f32
-      %wht_scale = math.sqrt %inv_hd : f32
-      %qrow_b = arith.muli %qrow_r, %qrow_bytes : i32
-      %qrow_b2 = arith.addi %qrow_b, %q16_off : i32
-      %c31_q = arith.constant 31 : i32
-      %cm32_q = arith.constant -32 : i32
-      %qd_lo = arith.andi %qd0, %c31_q : i32
-      %qd_hi = arith.andi %qd0, %cm32_q : i32
-      %qd_p0 = arith.shrui %qd_lo, %c2 : i32
-      %qd_p1 = arith.andi %qd_p0, %c1 : i32
-      %qd_p2 = arith.shli %qd_p1, %c3 : i32
-      %qd_p3 = arith.shrui %qd_lo, %c3 : i32
-      %qd_p4 = arith.andi %qd_p3, %c3 : i32
-      %qd_p5 = arith.shli %qd_p4, %c1 : i32
-      %qd_p6 = arith.ori %qd_p2, %qd_p5 : i32
-      %qd_pos = arith.ori %qd_hi, %qd_p6 : i32
-      %qd0b = arith.muli %qd_pos, %c2 : i32
-      %qrow_b3 = arith.addi %qrow_b2, %qd0b : i32
-      scf.for %x2 = %i0 to %qe2 step %i1 {
-        %x = arith.muli %x2, %i2 : index
-        %x1 = arith.addi %x, %i1 : index
-        %a = vector.extract %qv2[%x] : f32 from vector<32xf32>
-        %b = vector.extract %qv2[%x1] : f32 from vector<32xf32>
-        %s0f = arith.mulf %a, %wht_scale : f32
-        %s1f = arith.mulf %b, %wht_scale : f32
-        // x + (x - x): +-inf -> NaN, so an infinite query element gives a
-        // non-finite head (satfinite would clamp it to +-448), as on gfx950.
-        %z0 = arith.subf %s0f, %s0f : f32
-        %z1 = arith.subf %s1f, %s1f : f32
-        %s0 = arith.addf %s0f, %z0 : f32
-        %s1 = arith.addf %s1f, %z1 : f32
-        %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
-        %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
-        %hlo = arith.trunci %hv : i32 to i16
-        %hhi0 = arith.shrui %hv, %c16 : i32
-        %hhi = arith.trunci %hhi0 : i32 to i16
-        // x even: position within the 32-group = ((x >> 2) & 1) << 3 |
-        // ((x >> 3) & 3) << 1 | ((x >> 1) & 1); x + 1 is 16 further
-        %xi = arith.index_cast %x : index to i32
-        %p0 = arith.shrui %xi, %c2 : i32
-        %p1 = arith.andi %p0, %c1 : i32
-        %p2 = arith.shli %p1, %c3 : i32
-        %p3 = arith.shrui %xi, %c3 : i32
-        %p4 = arith.andi %p3, %c3 : i32
-        %p5 = arith.shli %p4, %c1 : i32
-        %p6 = arith.shrui %xi, %c1 : i32
-        %p7 = arith.andi %p6, %c1 : i32
-        %p8 = arith.ori %p2, %p5 : i32
-        %pos = arith.ori %p8, %p7 : i32
-        %pb = arith.muli %pos, %c2 : i32
-        %a0x = arith.addi %qrow_b3, %pb : i32
-        %a1x = arith.addi %a0x, %c32 : i32
-        %pq0 = llvm.getelementptr %smem[%a0x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %pq1 = llvm.getelementptr %smem[%a1x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        llvm.store %hlo, %pq0 {alignment = 2 : i64} : i16, !llvm.ptr<3>
-        llvm.store %hhi, %pq1 {alignment = 2 : i64} : i16, !llvm.ptr<3>
-      }
+      // ---- Q rotated into shared memory as f16 (@uq_sm90_rotate_query)
+      func.call @uq_sm90_rotate_query(%qraw, %q_in, %qe, %qchunk, %lsh_ix, %hd_i, %smem, %q16_off, %qrow_bytes, %qrow_r, %qd0) : (vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32) -> ()
       gpu.barrier
       scf.if %small {
         // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
