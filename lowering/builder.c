@@ -119,6 +119,14 @@ bool uq_op_named(MlirOperation op, const char *name) {
          strncmp(actual.data, name, actual.length) == 0;
 }
 
+MlirStringRef uq_symbol_name(MlirOperation op) {
+  MlirAttribute name = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("sym_name"));
+  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
+    return mlirStringRefCreate("", 0);
+  return mlirStringAttrGetValue(name);
+}
+
 void uq_replace_op(MlirOperation op, intptr_t count, const MlirValue *values) {
   for (intptr_t i = 0; i < count; ++i)
     mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, i), values[i]);

@@ -56,6 +56,9 @@ MlirValue uq_build_insert(uq_builder_t *b, MlirValue scalar, MlirValue vector,
 // True when `op` is the operation `name` ("scf.for").
 bool uq_op_named(MlirOperation op, const char *name);
 
+// `op`'s sym_name ("" when it has none).
+MlirStringRef uq_symbol_name(MlirOperation op);
+
 // Replaces every use of `op`'s results with `values` and erases `op`.
 void uq_replace_op(MlirOperation op, intptr_t count, const MlirValue *values);
 

@@ -16,14 +16,6 @@
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Pass.h"
 
-static MlirStringRef symbol_name(MlirOperation op) {
-  MlirAttribute name = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_name"));
-  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
-    return mlirStringRefCreate("", 0);
-  return mlirStringAttrGetValue(name);
-}
-
 static bool append_variant(uq_variant_t **variants, size_t *count,
                            const uq_variant_t *v) {
   uq_variant_t *grown = realloc(*variants, sizeof(**variants) * (*count + 1));
@@ -130,7 +122,7 @@ bool uq_variant_is_nvidia(const uq_variant_t *variant) {
 static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
                                  uq_variant_t **out_variants, size_t *out_count,
                                  bool *oom) {
-  MlirStringRef name = symbol_name(op);
+  MlirStringRef name = uq_symbol_name(op);
   // An empty name would leave the keys only their suffixes ("_qg8"), and
   // its StringRef has no data to compare (a NULL pointer).
   if (name.length == 0) {
@@ -354,7 +346,7 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (uq_op_named(op, "gpu.module")) {
-      MlirStringRef name = symbol_name(op);
+      MlirStringRef name = uq_symbol_name(op);
       if (strlen(variant->module) != name.length ||
           (name.length &&
            memcmp(variant->module, name.data, name.length) != 0)) {
@@ -384,7 +376,7 @@ static void prune_and_rename(MlirOperation clone, const uq_variant_t *variant) {
             mlirOperationSetAttributeByName(f, mlirIdentifierStr(attr.name),
                                             attr.attribute);
           }
-          MlirStringRef fname = symbol_name(f);
+          MlirStringRef fname = uq_symbol_name(f);
           char renamed[192];
           snprintf(renamed, sizeof(renamed), "%.*s%s", (int)fname.length,
                    fname.data, variant->suffix);

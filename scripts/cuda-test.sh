@@ -25,7 +25,7 @@
 #                             serving object, outputs equal to serial
 #   test/gpu/torch_compile.py the custom ops under torch.compile(fullgraph)
 #                             and in a CUDA graph, equal to eager; no host
-#                             sync; host cost of the op against ctypes
+#                             sync; vLLM's PiT checked once
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)

@@ -9,14 +9,6 @@
 #include "lowering/builder.h"
 #include "mlir-c/BuiltinAttributes.h"
 
-static MlirStringRef symbol_name(MlirOperation op) {
-  MlirAttribute name = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_name"));
-  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
-    return mlirStringRefCreate("", 0);
-  return mlirStringAttrGetValue(name);
-}
-
 static bool same(MlirStringRef a, MlirStringRef b) {
   return a.length == b.length && memcmp(a.data, b.data, a.length) == 0;
 }
@@ -34,7 +26,7 @@ static MlirBlock body_of(MlirOperation op) {
 static MlirOperation find_function(MlirBlock body, MlirStringRef name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (uq_op_named(op, "func.func") && same(symbol_name(op), name))
+    if (uq_op_named(op, "func.func") && same(uq_symbol_name(op), name))
       return op;
   return (MlirOperation){NULL};
 }
@@ -101,10 +93,10 @@ static bool copy_in(linker_t *linker, MlirOperation definition,
 
 static bool link_declaration(linker_t *linker, MlirOperation declaration,
                              MlirOperation module) {
-  MlirStringRef name = symbol_name(declaration);
+  MlirStringRef name = uq_symbol_name(declaration);
   MlirOperation definition = find_function(linker->library, name);
   if (mlirOperationIsNull(definition) || is_declaration(definition)) {
-    MlirStringRef module_name = symbol_name(module);
+    MlirStringRef module_name = uq_symbol_name(module);
     uq_emit_error(declaration,
                   "uq-link: @%.*s is declared in gpu.module @%.*s, but the "
                   "kernel library (the top-level func.func definitions) has "

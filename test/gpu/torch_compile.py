@@ -12,21 +12,20 @@ exit 77, without torch, a GPU or torch custom ops):
   synchronization inside the ops;
 - vLLM's PiT (the Hadamard) checked on the host once per tensor, no
   synchronization on later calls; another rotation refused;
-- host overhead: microseconds per eager call through the op against the
-  same call straight through ctypes (the serving instance), same shapes.
+(the host cost of a call through the op against ctypes is a benchmark:
+scripts/host-cost.py).
 
 usage: python3 test/gpu/torch_compile.py   (PYTHONPATH, UQRT_LIBRARY as the
        other GPU scripts, or an installed wheel)
 """
 
 import sys
-import time
 
 import numpy as np
 from gpu_common import bf16, dev, rng, to_torch, torch
 
 import uqrt
-from uqrt import serving, torch_ops
+from uqrt import torch_ops
 
 if not torch_ops.registered():
     print(f"SKIP: {torch_ops.why_not()}")
@@ -145,32 +144,6 @@ def main():
               f"{'equal to eager' if same else 'DIFFERS from eager'}")
         ok &= same
 
-    # Host cost per eager call: the op against the ctypes path it wraps.
-    small = step_inputs(b=1, n=256, q_lens=(1,))
-    query = small["qkv"][:, :HQ]
-    out = torch.empty((1, HQ, D), dtype=torch.bfloat16, device=dev)
-    args = (query, small["cache"], small["block_table"], small["seq_lens"],
-            small["qsl"])
-    direct = serving._instance()
-    calls = 2000
-
-    def per_call(fn):
-        for _ in range(50):
-            fn()
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        torch.cuda.synchronize()
-        return (time.perf_counter() - start) / calls * 1e6
-
-    through_op = per_call(lambda: uqrt.ultraquant_unified_attention(
-        *args, SCALE, out, max_query_len=1))
-    through_ctypes = per_call(lambda: direct(*args, SCALE, out,
-                                             max_query_len=1))
-    print(f"  host cost per eager call: {through_op:.1f} us through "
-          f"torch.ops.uqrt.unified_attention, {through_ctypes:.1f} us "
-          f"through ctypes ({through_op / through_ctypes:.2f}x)")
     print("torch compile: " + ("ok" if ok else "FAIL"))
     return 0 if ok else 1
 

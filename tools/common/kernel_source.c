@@ -117,14 +117,6 @@ static MlirOperation parse_file(MlirContext context,
   return op;
 }
 
-static MlirStringRef symbol_name(MlirOperation op) {
-  MlirAttribute name = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_name"));
-  return mlirAttributeIsNull(name) || !mlirAttributeIsAString(name)
-             ? mlirStringRefCreate("", 0)
-             : mlirStringAttrGetValue(name);
-}
-
 static bool is_function(MlirOperation op, bool definition) {
   if (!uq_op_named(op, "func.func"))
     return false;
@@ -137,7 +129,7 @@ static bool is_function(MlirOperation op, bool definition) {
 static MlirOperation find_definition(MlirBlock top, MlirStringRef name) {
   for (MlirOperation op = mlirBlockGetFirstOperation(top);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef other = symbol_name(op);
+    MlirStringRef other = uq_symbol_name(op);
     if (is_function(op, true) && other.length == name.length &&
         memcmp(other.data, name.data, name.length) == 0)
       return op;
@@ -158,7 +150,7 @@ static bool resolve_declarations(MlirOperation module) {
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
     if (is_function(op, false)) {
-      MlirStringRef name = symbol_name(op);
+      MlirStringRef name = uq_symbol_name(op);
       MlirOperation definition = find_definition(top, name);
       if (mlirOperationIsNull(definition)) {
         uq_emit_error(op,
