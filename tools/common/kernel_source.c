@@ -1,5 +1,5 @@
 // Reads a kernel source file or folder into one module.
-#define _XOPEN_SOURCE 700 // lstat
+#define _XOPEN_SOURCE 700 // stat, opendir
 #include "tools/common/kernel_source.h"
 
 #include <dirent.h>
