@@ -3,7 +3,9 @@
 // output row. Argument order: runtime/kernel_abi.h.
 module attributes {gpu.container_module} {
   gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
-    // From the kernel library (kernels/gfx950.mlir), linked by uq-link.
+    // From kernels/steps.mlir, linked by uq-link.
+    func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
+    // From kernels/gfx950.mlir, linked by uq-link.
     func.func private @merge_base(f32, f32) -> (f32, f32)
     func.func private @merge_weight(f32, f32, f32) -> f32
     func.func private @merge_out(f32, f32) -> f32
@@ -124,23 +126,8 @@ module attributes {gpu.container_module} {
       %v1433 = arith.shli %v1432, %c1_i64 : i64
       %v1435 = "uq.buffer_rsrc"(%output, %v1433, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       %v1436 = arith.bitcast %v1425 : bf16 to i16
-      // varlen (query_start_loc set; grid x = the query tokens): only rows
-      // query_start_loc[0] .. query_start_loc[num_seqs] - 1 are queries, the
-      // rest padding whose partials no decode wrote
-      %qnull = llvm.mlir.zero : !llvm.ptr<1>
-      %qhas = llvm.icmp "ne" %query_start_loc, %qnull : !llvm.ptr<1>
-      %in_span = scf.if %qhas -> (i1) {
-        %q0 = llvm.load %query_start_loc invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %qep = llvm.getelementptr %query_start_loc[%num_seqs] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-        %qe = llvm.load %qep invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %ge = arith.cmpi sge, %seq, %q0 : i32
-        %lt = arith.cmpi slt, %seq, %qe : i32
-        %in = arith.andi %ge, %lt : i1
-        scf.yield %in : i1
-      } else {
-        %true = arith.constant true
-        scf.yield %true : i1
-      }
+      // a varlen run's padding rows are left alone (@query_row_live)
+      %in_span = func.call @query_row_live(%query_start_loc, %num_seqs, %seq) : (!llvm.ptr<1>, i32, i32) -> i1
       scf.if %in_span {
         rocdl.raw.ptr.buffer.store %v1436, %v1435, %v1389, %c0_i32, %c0_i32 : i16
       }
@@ -163,6 +150,8 @@ module attributes {gpu.container_module} {
   // the 4 lanes meet once in shared memory, where thread d sums head dim d
   // over them, each rescaled by e^(M_lane - M).
   gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
+    // From kernels/steps.mlir, linked by uq-link.
+    func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
     // [4][D] f32 partial sums, then the 4 lanes' maxima and denominators
     llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4128 x i8>
     gpu.func @uq_reduce(
@@ -360,23 +349,8 @@ module attributes {gpu.container_module} {
       %a2 = arith.addi %a0, %a1 : i64
       %a3 = arith.addi %a2, %t64 : i64
       %outp = llvm.getelementptr %output[%a3] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-      // varlen (query_start_loc set; grid x = the query tokens): only rows
-      // query_start_loc[0] .. query_start_loc[num_seqs] - 1 are queries, the
-      // rest padding whose partials no decode wrote
-      %qnull = llvm.mlir.zero : !llvm.ptr<1>
-      %qhas = llvm.icmp "ne" %query_start_loc, %qnull : !llvm.ptr<1>
-      %in_span = scf.if %qhas -> (i1) {
-        %q0 = llvm.load %query_start_loc invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %qep = llvm.getelementptr %query_start_loc[%num_seqs] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
-        %qe = llvm.load %qep invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %ge = arith.cmpi sge, %seq, %q0 : i32
-        %lt = arith.cmpi slt, %seq, %qe : i32
-        %in = arith.andi %ge, %lt : i1
-        scf.yield %in : i1
-      } else {
-        %true = arith.constant true
-        scf.yield %true : i1
-      }
+      // a varlen run's padding rows are left alone (@query_row_live)
+      %in_span = func.call @query_row_live(%query_start_loc, %num_seqs, %seq) : (!llvm.ptr<1>, i32, i32) -> i1
       scf.if %in_span {
         llvm.store %obi, %outp {alignment = 2 : i64} : i16, !llvm.ptr<1>
       }

@@ -1,7 +1,8 @@
 // The steps whose math is the same on every target, written once: which
 // queries a block holds (its sequence, tokens and positions, vLLM's
 // unified-attention grid), where each query row's positions end and, with a
-// sliding window, start (both targets' decodes); the cache store's
+// sliding window, start (both targets' decodes); whether a reduce's row is
+// a query (both targets' reduces); the cache store's
 // Walsh-Hadamard rotation of K across lanes, its group scale and its FP4
 // codes (kernels/store.mlir, one source for both targets). The modules
 // declare them and uq-link copies them in.
@@ -106,6 +107,30 @@ func.func private @window_start(%lim: i32, %sliding_window: i32) -> i32 {
   %has_win = arith.cmpi sgt, %sliding_window, %c0 : i32
   %ws = arith.select %has_win, %w1, %c0 : i32
   return %ws : i32
+}
+
+// Whether row %row of a reduce's grid is a query: every row of a decode
+// (no query_start_loc); for a varlen run (grid x = its query tokens) rows
+// query_start_loc[0] .. query_start_loc[num_seqs] - 1, the rest being
+// padding whose partials no decode wrote. uq.inline: the sm_90a pipeline
+// inlines it before LLVM schedules the reduce, as when it was written there.
+func.func private @query_row_live(%query_start_loc: !llvm.ptr<1>, %num_seqs: i32,
+                                  %row: i32) -> i1 attributes {uq.inline} {
+  %qnull = llvm.mlir.zero : !llvm.ptr<1>
+  %qhas = llvm.icmp "ne" %query_start_loc, %qnull : !llvm.ptr<1>
+  %in_span = scf.if %qhas -> (i1) {
+    %q0 = llvm.load %query_start_loc invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %qep = llvm.getelementptr %query_start_loc[%num_seqs] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+    %qe = llvm.load %qep invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+    %ge = arith.cmpi sge, %row, %q0 : i32
+    %lt = arith.cmpi slt, %row, %qe : i32
+    %in = arith.andi %ge, %lt : i1
+    scf.yield %in : i1
+  } else {
+    %true = arith.constant true
+    scf.yield %true : i1
+  }
+  return %in_span : i1
 }
 
 // The Walsh-Hadamard butterflies of a row spread over %lanes lanes in
