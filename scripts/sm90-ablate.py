@@ -104,12 +104,10 @@ def no_decode(files):
                 "}\n\n")
         return src[:i] + body + src[j:]
     cvt = ("cvt.rn.f16x2.e4m3x2 $0, $1;", "mov.b32 $0, {$1, $1};")
+    # (every conversion of the decode, the query's included, is a helper)
     files = edit(files, "sm90a.mlir",
                  lambda src: words(src).replace(*cvt))
-    def kernel(src):
-        i = src.index("gpu.module @uq_decode_sm90")
-        return src[:i] + src[i:].replace(*cvt)
-    return no_v_decode(edit(files, "decode.mlir", kernel))
+    return no_v_decode(files)
 
 
 def no_wht(files):
@@ -122,7 +120,7 @@ def no_wht(files):
                 raise ValueError(f"no single '{loop}'")
             src = src.replace(loop, loop.replace("to " + bound, "to %i0"))
         return src
-    return edit(files, "decode.mlir", skip)
+    return edit(files, "sm90a.mlir", skip)  # @uq_sm90_rotate_query
 
 
 ABLATIONS = {
