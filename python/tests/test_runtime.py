@@ -232,6 +232,49 @@ def test_found_in_install_layout(tmp_path):
     assert r.stdout.strip() == str(lib / "libuqrt.so.0")
 
 
+# A stand-in torch whose library API refuses to register ops (an old or
+# odd build): importing uqrt must still work, report why the ops are off,
+# and serve numpy calls.
+_REFUSING_TORCH = """
+__version__ = "0.0-refusing"
+class Tensor: pass
+bfloat16 = int16 = uint8 = int32 = int64 = float32 = object()
+class _Library:
+    def __init__(self, *args):
+        raise RuntimeError("no custom ops in this build")
+class library:
+    Library = _Library
+    @staticmethod
+    def register_fake(*args, **kwargs):
+        raise AssertionError("not reached")
+"""
+
+
+def test_torch_that_refuses_ops(tmp_path, rng):
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text(_REFUSING_TORCH)
+    env = dict(os.environ, UQRT_LIBRARY=os.path.realpath(uqrt.library_path))
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(tmp_path), os.path.dirname(os.path.dirname(uqrt.__file__))])
+    code = ("import numpy as np, uqrt\n"
+            "from uqrt import torch_ops\n"
+            "print(torch_ops.registered(), torch_ops.why_not())\n"
+            "cache = uqrt.new_cache(2, 16, 1, head_dim=64)\n"
+            "q = np.zeros((1, 2, 64), np.uint16)\n"
+            "out = uqrt.UnifiedAttention('host')(q, cache, "
+            "np.zeros((1, 2), np.int32), np.array([5], np.int32), "
+            "np.array([0, 1], np.int32), None)\n"
+            "print(out.shape)\n")
+    r = subprocess.run([sys.executable, "-c", code], env=env,
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    first, second = r.stdout.strip().splitlines()
+    assert first.startswith("False registering the ops with torch "
+                            "0.0-refusing failed (RuntimeError: no custom "
+                            "ops in this build)"), first
+    assert second == "(1, 2, 64)"
+
+
 def _small_plan(ctx, **extra):
     config = dict(num_kv_heads=1, query_group=8, block_size=16, num_blocks=4,
                   max_blocks_per_seq=4, max_batch=2)

@@ -83,14 +83,25 @@ def _nothing(*args):
     return None
 
 
-unified_attention = store = None  # the ops' OpOverloads once registered
-if _why_not is None:
-    # Kept for the process's life: the ops live as long as this library.
+def _register():
+    # Kept for the process's life: the ops live as long as their library.
+    global _library, unified_attention, store
     _library = torch.library.Library("uqrt", "DEF")
-    for _name, _kernel in (("unified_attention", _unified_attention),
-                           ("store", _store)):
-        _library.define(_SCHEMAS[_name])
-        _library.impl(_name, _kernel, "CompositeExplicitAutograd")
-        torch.library.register_fake(f"uqrt::{_name}", _nothing, lib=_library)
+    for name, kernel in (("unified_attention", _unified_attention),
+                         ("store", _store)):
+        _library.define(_SCHEMAS[name])
+        _library.impl(name, kernel, "CompositeExplicitAutograd")
+        torch.library.register_fake(f"uqrt::{name}", _nothing, lib=_library)
     unified_attention = torch.ops.uqrt.unified_attention.default
     store = torch.ops.uqrt.store.default
+
+
+_library = None
+unified_attention = store = None  # the ops' OpOverloads once registered
+if _why_not is None:
+    try:
+        _register()
+    except Exception as e:  # a torch that refuses: the ctypes path serves
+        _why_not = f"registering the ops with torch {torch.__version__} " \
+                   f"failed ({type(e).__name__}: {e})"
+        unified_attention = store = None
