@@ -4,7 +4,7 @@ per call (the GPU work is one decode token over 256 cached tokens, far
 shorter than the host work, so the loop measures the host):
 
   op          uqrt.ultraquant_unified_attention (torch.ops.uqrt.*)
-  op direct   torch.ops.uqrt.unified_attention.default, no wrapper
+  op direct   the custom op itself (uqrt.torch_ops), no wrapper
   ctypes      UnifiedAttention.__call__ (no torch op)
   plan        Plan.run_varlen on the same plan (buffer checks + the C call)
   C only      uq_plan_run_varlen through ctypes with ints (the C run and
@@ -75,8 +75,11 @@ def main():
         "op": lambda: uqrt.ultraquant_unified_attention(
             *args, scale, out, max_query_len=1),
         "ctypes": lambda: direct(*args, scale, out, max_query_len=1),
-        "plan": lambda: plan.run_varlen(*args, out, num_seqs=1, num_tokens=1,
-                                        max_query_len=1, stream=stream),
+        # the serving layer's own view of the tensors (bf16 as int16)
+        "plan": lambda: plan.run_varlen(*[serving._arg(a) for a in args],
+                                        serving._arg(out), num_seqs=1,
+                                        num_tokens=1, max_query_len=1,
+                                        stream=stream),
         "C only": c_only,
     }
     if torch_ops.registered():

@@ -239,14 +239,10 @@ _REFUSING_TORCH = """
 __version__ = "0.0-refusing"
 class Tensor: pass
 bfloat16 = int16 = uint8 = int32 = int64 = float32 = object()
-class _Library:
-    def __init__(self, *args):
-        raise RuntimeError("no custom ops in this build")
 class library:
-    Library = _Library
     @staticmethod
-    def register_fake(*args, **kwargs):
-        raise AssertionError("not reached")
+    def custom_op(*args, **kwargs):
+        raise RuntimeError("no custom ops in this build")
 """
 
 

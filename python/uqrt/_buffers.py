@@ -2,20 +2,14 @@
 
 Host and sim backends take numpy arrays; GPU backends take raw device
 pointers (ints, unchecked: the caller vouches for them) or any object with
-__cuda_array_interface__ (cupy, numba), checked like a numpy array. torch
-CUDA tensors are read directly (data_ptr, stride, dtype: torch's
-__cuda_array_interface__ refuses bf16 and costs several microseconds a
-call). bf16 data may also travel as 16-bit integers (numpy has no bf16).
+__cuda_array_interface__ (torch, cupy), checked like a numpy array. bf16
+data travels as 16-bit integers: numpy has no bf16, and torch's
+__cuda_array_interface__ refuses bf16, so pass `tensor.view(torch.int16)`.
 """
 
 import numpy as np
 
 from ._status import invalid
-
-try:  # optional: torch tensors are read without it
-    import torch
-except ImportError:  # pragma: no cover - depends on the machine
-    torch = None
 
 # Accepted element types per logical dtype, as numpy / __cuda_array_interface__
 # type strings (little-endian; '|' for one byte).
@@ -73,40 +67,12 @@ def host(obj, name, dtype, shape, strides=None, writable=False):
     return Buffer(obj.ctypes.data, span, obj)
 
 
-# torch dtypes as the type strings above (bf16 as the int16 it travels as).
-_TORCH_TYPESTR = {}
-if torch is not None:
-    _TORCH_TYPESTR = {torch.bfloat16: "<i2", torch.int16: "<i2",
-                      torch.uint8: "|u1", torch.int32: "<i4",
-                      torch.int64: "<i8", torch.float32: "<f4"}
-
-
-def _torch_device(obj, name, dtype, shape, strides):
-    if not obj.is_cuda:
-        raise invalid(f"{name}: a CPU tensor, expected a CUDA tensor on this "
-                      f"backend")
-    typestr = _TORCH_TYPESTR.get(obj.dtype)
-    if typestr is None:
-        raise invalid(f"{name}: dtype {obj.dtype} is not {dtype}")
-    item = obj.element_size()
-    span = _check_layout(name, typestr, obj.shape,
-                         [s * item for s in obj.stride()], dtype, shape,
-                         strides)
-    address = obj.data_ptr()
-    if not address and span:
-        raise invalid(f"{name}: tensor has a null data pointer")
-    return Buffer(address, span)
-
-
 def device(obj, name, dtype, shape, strides=None, writable=False):
-    """A GPU argument: an int pointer, a torch CUDA tensor or a
-    __cuda_array_interface__ object."""
+    """A GPU argument: an int pointer or a __cuda_array_interface__ object."""
     if isinstance(obj, (int, np.integer)) and not isinstance(obj, bool):
         if obj <= 0:
             raise invalid(f"{name}: device pointer {obj} is null or negative")
         return Buffer(int(obj), None)
-    if torch is not None and isinstance(obj, torch.Tensor):
-        return _torch_device(obj, name, dtype, shape, strides)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is None:
         raise invalid(f"{name}: expected a device pointer (int) or an object "
@@ -131,8 +97,7 @@ def device(obj, name, dtype, shape, strides=None, writable=False):
 
 def first_dim(obj, name):
     """The leading extent of an array-like argument (batch, token count)."""
-    if isinstance(obj, np.ndarray) or (torch is not None and
-                                       isinstance(obj, torch.Tensor)):
+    if isinstance(obj, np.ndarray):
         shape = obj.shape
     elif hasattr(obj, "__cuda_array_interface__"):
         shape = obj.__cuda_array_interface__["shape"]

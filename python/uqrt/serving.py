@@ -10,7 +10,8 @@
 default instance (auto backend, made on first use).
 
 Arguments are torch tensors (CUDA tensors run on torch's current stream of
-their device) or numpy arrays (host and sim backends; bf16 as uint16/int16). Shapes:
+their device; bf16 travels as an int16 view, which this module takes) or
+numpy arrays (host and sim backends; bf16 as uint16/int16). Shapes:
 query [T, Hq, D] (any token and head strides: a fused QKV view works),
 kv_cache uint8 [num_blocks, block_size, Hk, padded_slot], block_table int32
 [B, max_blocks_per_seq], seq_lens int32 [B] (new tokens included),
@@ -58,13 +59,14 @@ def _is_torch(x):
 
 
 def _arg(x):
-    """What Plan's buffer checks take: CUDA tensors as they are (read
-    through data_ptr/stride, bf16 included), CPU tensors as the numpy
-    arrays over the same memory (bf16 as int16: numpy has no bf16)."""
-    if _is_torch(x) and not x.is_cuda:
+    """What Plan's buffer checks take: bf16 tensors as int16 views (the CUDA
+    array interface refuses bf16), CPU tensors as the numpy arrays over the
+    same memory."""
+    if _is_torch(x):
         if x.dtype == torch.bfloat16:
             x = x.view(torch.int16)
-        return x.numpy()
+        if not x.is_cuda:
+            return x.numpy()
     return x
 
 
@@ -78,18 +80,9 @@ def _element_strides(x):
 
 
 def _stream(x):
-    """The raw handle of torch's current stream on x's device (None off the
-    GPU). torch's private getter when it has one: current_stream() builds a
-    Stream object per call."""
-    if not (_is_torch(x) and x.is_cuda):
-        return None
-    if _raw_stream is not None:
-        return _raw_stream(x.get_device())
-    return torch.cuda.current_stream(x.device).cuda_stream
-
-
-_raw_stream = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
-                      None)
+    if _is_torch(x) and x.is_cuda:
+        return torch.cuda.current_stream(x.device).cuda_stream
+    return None
 
 
 def _dims(x, name, count):
@@ -351,9 +344,10 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
         window = 0 if sliding_window is None else sliding_window
         if output is None:
             output = torch.empty_like(query)
-        torch_ops.unified_attention(query, kv_cache, block_table, seq_lens,
-                                    query_start_loc, output, scale,
-                                    max_query_len, sinks, window)
+        torch.ops.uqrt.unified_attention(query, kv_cache, block_table,
+                                         seq_lens, query_start_loc, output,
+                                         scale, max_query_len, sinks,
+                                         window)
         return output
     return _instance()(query, kv_cache, block_table, seq_lens,
                        query_start_loc, scale, output, max_query_len,
@@ -365,7 +359,7 @@ def store(key, value, kv_cache, slot_mapping):
     torch tensors through torch.ops.uqrt.store where torch has custom
     ops."""
     if _is_torch(key) and torch_ops.registered():
-        torch_ops.store(key, value, kv_cache, slot_mapping)
+        torch.ops.uqrt.store(key, value, kv_cache, slot_mapping)
         return
     _instance().store(key, value, kv_cache, slot_mapping)
 

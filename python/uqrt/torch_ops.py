@@ -8,33 +8,17 @@ graphs hold them:
                                                                # kv_cache
 
 Both run the module's default serving instance (uqrt.serving) on torch's
-current stream, return nothing, and declare the tensor they write
-(`Tensor(a!)` in the schema), so a compiled graph orders them like any
-in-place op; their fake (meta) implementations do nothing.
-uqrt.ultraquant_unified_attention and uqrt.store call them whenever they
-get torch tensors and the ops are registered (torch >= 2.4, imported with
-uqrt). Neither synchronizes the host: every size the kernels need is the
-tensors' shape or an argument.
-
-The ops are defined with torch.library.Library (schema, one
-CompositeExplicitAutograd kernel, register_fake), not the
-torch.library.custom_op decorator: the decorator wraps every eager call in
-Python-level autograd and mutation bookkeeping that costs more than the
-attention's own host work, and these ops have no gradient.
+current stream, return nothing, and declare the tensor they write, so a
+compiled graph orders them like any in-place op; their fake (meta)
+implementations do nothing. uqrt.ultraquant_unified_attention and
+uqrt.store call them whenever they get torch tensors and the ops are
+registered (torch >= 2.4, imported with uqrt). Neither synchronizes the
+host: every size the kernels need is the tensors' shape or an argument.
 """
 
-OPS = ("uqrt::unified_attention", "uqrt::store")
+from typing import Optional
 
-_SCHEMAS = {
-    "unified_attention":
-        "unified_attention(Tensor query, Tensor kv_cache, Tensor block_table,"
-        " Tensor seq_lens, Tensor query_start_loc, Tensor(a!) output,"
-        " float? scale, int? max_query_len, Tensor? sinks,"
-        " int sliding_window) -> ()",
-    "store":
-        "store(Tensor key, Tensor value, Tensor(a!) kv_cache,"
-        " Tensor slot_mapping) -> ()",
-}
+OPS = ("uqrt::unified_attention", "uqrt::store")
 
 try:
     import torch
@@ -44,9 +28,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 _why_not = None
 if torch is None:
     _why_not = "torch is not installed"
-elif not hasattr(getattr(torch, "library", None), "register_fake"):
-    _why_not = (f"torch {torch.__version__} has no torch.library.register_fake"
-                f" (torch >= 2.4)")
+elif not hasattr(getattr(torch, "library", None), "custom_op"):
+    _why_not = f"torch {torch.__version__} has no torch.library.custom_op"
 
 
 def registered():
@@ -65,43 +48,46 @@ def compiling():
     return bool(is_compiling and is_compiling())
 
 
-def _unified_attention(query, kv_cache, block_table, seq_lens,
-                       query_start_loc, output, scale, max_query_len, sinks,
-                       sliding_window):
-    from . import serving
-    serving._instance()(query, kv_cache, block_table, seq_lens,
-                        query_start_loc, scale, output, max_query_len, None,
-                        sinks, sliding_window)
-
-
-def _store(key, value, kv_cache, slot_mapping):
-    from . import serving
-    serving._instance().store(key, value, kv_cache, slot_mapping)
-
-
-def _nothing(*args):
-    return None
-
-
 def _register():
-    # Kept for the process's life: the ops live as long as their library.
-    global _library, unified_attention, store
-    _library = torch.library.Library("uqrt", "DEF")
-    for name, kernel in (("unified_attention", _unified_attention),
-                         ("store", _store)):
-        _library.define(_SCHEMAS[name])
-        _library.impl(name, kernel, "CompositeExplicitAutograd")
-        torch.library.register_fake(f"uqrt::{name}", _nothing, lib=_library)
-    unified_attention = torch.ops.uqrt.unified_attention.default
-    store = torch.ops.uqrt.store.default
+    """Defines the ops (module globals unified_attention and store)."""
+    global unified_attention, store
+    Tensor = torch.Tensor
+
+    @torch.library.custom_op("uqrt::unified_attention",
+                             mutates_args=("output",))
+    def unified_attention(query: Tensor, kv_cache: Tensor, block_table: Tensor,
+                          seq_lens: Tensor, query_start_loc: Tensor,
+                          output: Tensor, scale: Optional[float],
+                          max_query_len: Optional[int],
+                          sinks: Optional[Tensor],
+                          sliding_window: int) -> None:
+        from . import serving
+        serving._instance()(query, kv_cache, block_table, seq_lens,
+                            query_start_loc, scale, output, max_query_len,
+                            None, sinks, sliding_window)
+
+    @unified_attention.register_fake
+    def _unified_attention_fake(query, kv_cache, block_table, seq_lens,
+                                query_start_loc, output, scale, max_query_len,
+                                sinks, sliding_window):
+        return None
+
+    @torch.library.custom_op("uqrt::store", mutates_args=("kv_cache",))
+    def store(key: Tensor, value: Tensor, kv_cache: Tensor,
+              slot_mapping: Tensor) -> None:
+        from . import serving
+        serving._instance().store(key, value, kv_cache, slot_mapping)
+
+    @store.register_fake
+    def _store_fake(key, value, kv_cache, slot_mapping):
+        return None
 
 
-_library = None
-unified_attention = store = None  # the ops' OpOverloads once registered
+unified_attention = store = None  # the ops once registered
 if _why_not is None:
     try:
         _register()
     except Exception as e:  # a torch that refuses: the ctypes path serves
-        _why_not = f"registering the ops with torch {torch.__version__} " \
-                   f"failed ({type(e).__name__}: {e})"
+        _why_not = (f"registering the ops with torch {torch.__version__} "
+                    f"failed ({type(e).__name__}: {e})")
         unified_attention = store = None
