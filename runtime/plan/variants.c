@@ -7,11 +7,17 @@
 // (every target) and, on sm_90a as clusters of P CTAs, up to its
 // cluster_merge_max (0: no kernel).
 uint32_t uq_rt_plan_merge_max(const decode_kernel_t *kernel) {
-  if (!kernel)
-    return 0;
-  return kernel->resident.cluster_merge_max > 1
-             ? kernel->resident.cluster_merge_max
-             : 1;
+  return kernel ? kernel->resident.cluster_merge_max : 0;
+}
+
+// A decode record of the plan, before its figures are known: it merges
+// P = 1 itself on every target.
+static decode_kernel_t plan_kernel(uq_rt_object_t *object) {
+  decode_kernel_t kernel = {.object = object,
+                            .rows = uq_rt_record_rows(&object->source),
+                            .traits = uq_rt_launch_traits(&object->source)};
+  kernel.resident.cluster_merge_max = 1;
+  return kernel;
 }
 
 // The largest P (1..UQ_SM90_CLUSTER_MAX_PARTITIONS) such that clusters of
@@ -92,10 +98,7 @@ uq_status_t uq_rt_plan_find_kernels(uq_plan_t *plan) {
   uq_status_free(found);
   if (!decode)
     return UQ_OK;
-  plan->kernels[0] =
-      (decode_kernel_t){decode, {0},
-                        NULL,   uq_rt_record_rows(&decode->source),
-                        {0},    uq_rt_launch_traits(&decode->source)};
+  plan->kernels[0] = plan_kernel(decode);
   plan->kernel_count = 1;
   uint64_t want = (uint64_t)c->max_query_len * c->query_group;
   TRY(uq_rt_context_find_variant(
@@ -114,8 +117,7 @@ uq_status_t uq_rt_plan_find_kernels(uq_plan_t *plan) {
     uint32_t rows = uq_rt_record_rows(&next->source);
     if (rows <= below)
       break;
-    plan->kernels[plan->kernel_count++] = (decode_kernel_t){
-        next, {0}, NULL, rows, {0}, uq_rt_launch_traits(&next->source)};
+    plan->kernels[plan->kernel_count++] = plan_kernel(next);
   }
   return UQ_OK;
 }
