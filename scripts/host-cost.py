@@ -22,20 +22,18 @@ import pstats
 import sys
 import time
 
+import os
+
 import numpy as np
 
-try:
-    import torch
-except ImportError:
-    print("skip: no torch")
-    sys.exit(77)
-if not torch.cuda.is_available():
-    print("skip: no CUDA device")
-    sys.exit(77)
+# The GPU scripts' preamble: skips (77) without torch or a CUDA device.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "test", "gpu"))
+from gpu_common import dev, torch  # noqa: E402
 
-import uqrt
-from uqrt import serving, torch_ops
-from uqrt._library import check, lib
+import uqrt  # noqa: E402
+from uqrt import serving, torch_ops  # noqa: E402
+from uqrt._library import check, lib  # noqa: E402
 
 HK, QG, D, BLOCK, N = 2, 8, 128, 16, 256
 
@@ -44,7 +42,6 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--calls", type=int, default=2000)
     calls = parser.parse_args().calls
-    dev = torch.device("cuda")
     rng = np.random.default_rng(1)
     blocks = N // BLOCK
     cache = uqrt.new_cache(blocks, BLOCK, HK, head_dim=D)

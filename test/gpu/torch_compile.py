@@ -76,6 +76,21 @@ def bits(t):
     return t.view(torch.int16) if t.dtype == torch.bfloat16 else t
 
 
+def no_sync(call, what):
+    """Runs call() under torch.cuda.set_sync_debug_mode("error"): whether it
+    kept the host unsynchronized (printed as `what`, or FAIL)."""
+    torch.cuda.set_sync_debug_mode("error")
+    try:
+        call()
+        print(f"  {what}")
+        return True
+    except RuntimeError as e:
+        print(f"  FAIL: {what} ({e})")
+        return False
+    finally:
+        torch.cuda.set_sync_debug_mode(0)
+
+
 def main():
     ok = True
     x = step_inputs()
@@ -86,15 +101,8 @@ def main():
     compiled = torch.compile(model_step, fullgraph=True)
     with torch.cuda.stream(stream):
         eager = run(model_step, x, output).clone()  # makes the plans
-        torch.cuda.set_sync_debug_mode("error")
-        try:
-            run(model_step, x, output)
-            print("  sync debug mode: no host synchronization in the ops")
-        except RuntimeError as e:
-            print(f"  sync debug mode: FAIL ({e})")
-            ok = False
-        finally:
-            torch.cuda.set_sync_debug_mode(0)
+        ok &= no_sync(lambda: run(model_step, x, output),
+                      "sync debug mode: no host synchronization in the ops")
         got = run(compiled, x, output).clone()
     torch.cuda.synchronize()
     same = torch.equal(bits(got), bits(eager))
@@ -110,15 +118,9 @@ def main():
                 SCALE, output)
     with torch.cuda.stream(stream):
         uqrt.ultraquant_unified_attention(*pit_args, PiT=pit)
-        torch.cuda.set_sync_debug_mode("error")
-        try:
-            uqrt.ultraquant_unified_attention(*pit_args, PiT=pit)
-            print("  PiT: the Hadamard checked once, no sync after")
-        except RuntimeError as e:
-            print(f"  PiT: FAIL, a checked PiT synchronized again ({e})")
-            ok = False
-        finally:
-            torch.cuda.set_sync_debug_mode(0)
+        ok &= no_sync(
+            lambda: uqrt.ultraquant_unified_attention(*pit_args, PiT=pit),
+            "PiT: the Hadamard checked once, no sync after")
         try:
             uqrt.ultraquant_unified_attention(*pit_args, PiT=pit.T.flip(0))
             print("  PiT: FAIL, another rotation was accepted")
