@@ -13,7 +13,7 @@ static bool same(MlirStringRef a, MlirStringRef b) {
   return a.length == b.length && memcmp(a.data, b.data, a.length) == 0;
 }
 
-static bool is_declaration(MlirOperation function) {
+bool uq_link_is_declaration(MlirOperation function) {
   return mlirBlockIsNull(
       mlirRegionGetFirstBlock(mlirOperationGetRegion(function, 0)));
 }
@@ -22,13 +22,20 @@ static MlirBlock body_of(MlirOperation op) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
 }
 
-// The func.func named `name` directly in `body`, or a null operation.
-static MlirOperation find_function(MlirBlock body, MlirStringRef name) {
+// The func.func named `name` directly in `body` (with a body only when
+// `definition`), or a null operation.
+static MlirOperation find_function(MlirBlock body, MlirStringRef name,
+                                   bool definition) {
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (uq_op_named(op, "func.func") && same(uq_symbol_name(op), name))
+    if (uq_op_named(op, "func.func") && same(uq_symbol_name(op), name) &&
+        !(definition && uq_link_is_declaration(op)))
       return op;
   return (MlirOperation){NULL};
+}
+
+MlirOperation uq_link_find_definition(MlirBlock block, MlirStringRef name) {
+  return find_function(block, name, true);
 }
 
 static MlirAttribute function_type(MlirOperation function) {
@@ -70,9 +77,9 @@ static bool bring_callee(MlirOperation call, void *user_data) {
   if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
     return true;
   MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  if (!mlirOperationIsNull(find_function(linker->module_body, name)))
+  if (!mlirOperationIsNull(find_function(linker->module_body, name, false)))
     return true;
-  MlirOperation definition = find_function(linker->library, name);
+  MlirOperation definition = find_function(linker->library, name, true);
   if (mlirOperationIsNull(definition))
     return true; // the verifier names a call to nothing
   return copy_in(linker, definition,
@@ -94,8 +101,8 @@ static bool copy_in(linker_t *linker, MlirOperation definition,
 static bool link_declaration(linker_t *linker, MlirOperation declaration,
                              MlirOperation module) {
   MlirStringRef name = uq_symbol_name(declaration);
-  MlirOperation definition = find_function(linker->library, name);
-  if (mlirOperationIsNull(definition) || is_declaration(definition)) {
+  MlirOperation definition = find_function(linker->library, name, true);
+  if (mlirOperationIsNull(definition)) {
     MlirStringRef module_name = uq_symbol_name(module);
     uq_emit_error(declaration,
                   "uq-link: @%.*s is declared in gpu.module @%.*s, but the "
@@ -129,7 +136,7 @@ static bool link_module(MlirOperation module, MlirBlock library) {
   MlirOperation *declarations = NULL;
   for (MlirOperation op = mlirBlockGetFirstOperation(linker.module_body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!uq_op_named(op, "func.func") || !is_declaration(op))
+    if (!uq_op_named(op, "func.func") || !uq_link_is_declaration(op))
       continue;
     if (count == capacity) {
       capacity = capacity ? 2 * capacity : 16;

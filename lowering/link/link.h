@@ -20,6 +20,13 @@ extern "C" {
 // type that differs from the definition's.
 extern const uq_pass_def_t uq_link_pass;
 
+// Whether a func.func is a declaration (no body).
+bool uq_link_is_declaration(MlirOperation function);
+
+// The func.func definition named `name` directly in `block`, or a null
+// operation (declarations of the name are skipped).
+MlirOperation uq_link_find_definition(MlirBlock block, MlirStringRef name);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

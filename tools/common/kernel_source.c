@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "lowering/builder.h"
+#include "lowering/link/link.h"
 #include "lowering/pass.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "tools/common/file_util.h"
@@ -117,26 +118,6 @@ static MlirOperation parse_file(MlirContext context,
   return op;
 }
 
-static bool is_function(MlirOperation op, bool definition) {
-  if (!uq_op_named(op, "func.func"))
-    return false;
-  bool has_body =
-      !mlirBlockIsNull(mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0)));
-  return has_body == definition;
-}
-
-// The top-level definition named `name`, or a null operation.
-static MlirOperation find_definition(MlirBlock top, MlirStringRef name) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(top);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    MlirStringRef other = uq_symbol_name(op);
-    if (is_function(op, true) && other.length == name.length &&
-        memcmp(other.data, name.data, name.length) == 0)
-      return op;
-  }
-  return (MlirOperation){NULL};
-}
-
 // A file of the folder may declare (func.func without a body) a helper
 // that another file defines, as a C file declares a function: at the merge
 // each top-level declaration meets its definition (the same function type)
@@ -149,9 +130,9 @@ static bool resolve_declarations(MlirOperation module) {
   MlirOperation op = mlirBlockGetFirstOperation(top);
   while (!mlirOperationIsNull(op)) {
     MlirOperation next = mlirOperationGetNextInBlock(op);
-    if (is_function(op, false)) {
+    if (uq_op_named(op, "func.func") && uq_link_is_declaration(op)) {
       MlirStringRef name = uq_symbol_name(op);
-      MlirOperation definition = find_definition(top, name);
+      MlirOperation definition = uq_link_find_definition(top, name);
       if (mlirOperationIsNull(definition)) {
         uq_emit_error(op,
                       "@%.*s is declared, but no file of the kernel "
