@@ -4,8 +4,9 @@
 // softmax step, PV operands, the partial store. Top-level func.func
 // definitions: the kernel library (docs/design.md, "Kernel sources").
 //
-// This file is the source: each algorithm step is one func.func helper inside
-// its gpu.module (inlined and erased by uq-inline), and every loop over
+// Each algorithm step is one func.func helper (here, in kernels/steps.mlir,
+// or in the module when it touches the module's LDS; uq-link copies it in,
+// uq-inline inlines and erases it), and every loop over
 // registers is an scf.for with constant bounds over vector values, unrolled
 // by uq-unroll-loops once uq-specialize has made the parameters constants.
 // The variant set is uq.variants on each gpu.module; its entries are the
@@ -32,9 +33,10 @@
 //
 // Features past the seed: a sliding window (decode argument sliding_window:
 // the tile walk starts at the window's first tile, tokens before it are
-// masked like the tail; see @tile_walk) and attention sinks (reduce argument
-// sinks: one f32 logit per query head joins the softmax denominator; null =
-// none). Argument order: runtime/kernel_abi.h.
+// masked like the tail; see @tile_first) and attention sinks (argument sinks
+// of the reduce, and of the decode, which merges a P = 1 run itself: one f32
+// logit per query head joins the softmax denominator; null = none).
+// Argument order: runtime/kernel_abi.h.
 //
 // Lane maps (64 lanes, l = lane, j = l >> 4):
 //   K loads     token l & 15, group 4h + j of issue h (16 B) = the scaled MFMA's
