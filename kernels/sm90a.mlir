@@ -937,45 +937,23 @@ func.func private @uq_sm90_v_scales(%sw0: i32, %sw1: i32, %sw2: i32, %sw3: i32, 
   return %s01, %s89 : i32, i32
 }
 
-// ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
-// head dims E (L % R) .. + E - 1 in registers, E = D / R:
-// Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
-// 2 E, .. R E / 2 across the row's R lanes (the host reference's order:
-// strides ascending, the lower index gets a + b, the upper a - b),
-// x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
-// the k order of the QK fragments (see uq_sm90_qk). Its elements are
-// the bf16 loaded at the start, as f32, zero past QG.
-// %qraw: the lane's E = %qe elements (bf16 bits), %q_in: its row is live,
-// %qchunk = L % R, %lsh_ix = log2 R; the image goes to shared memory from
-// %q16_off (rows of %qrow_bytes; the lane's row %qrow_r, its first element
-// %qd0). Inlined before the loops unroll (uq.inline): E and R are the
-// caller's constants.
-func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: index,
-                                        %qchunk: i32, %lsh_ix: index, %hd_i: i32,
-                                        %smem: !llvm.ptr<3>, %q16_off: i32, %qrow_bytes: i32,
-                                        %qrow_r: i32, %qd0: i32) attributes {uq.inline} {
+// A query row's Walsh-Hadamard butterflies over its R = 2^%lsh_ix lanes
+// (E = %qe elements a lane, lane %qchunk of the row holding head dims
+// E qchunk .. + E - 1): strides 1 .. E / 2 in registers, then E, 2 E, ..
+// R E / 2 across the row's lanes (the host reference's order: strides
+// ascending, the lower index gets a + b, the upper a - b). Unscaled.
+// Inlined before the loops unroll (uq.inline): E and R are the callers'
+// constants.
+func.func private @uq_sm90_wht_lanes(%qv0: vector<32xf32>, %qe: index, %qchunk: i32,
+                                     %lsh_ix: index) -> vector<32xf32> attributes {uq.inline} {
   %c0 = arith.constant 0 : i32
   %i5 = arith.constant 5 : index
   %c1 = arith.constant 1 : i32
-  %c2 = arith.constant 2 : i32
-  %c3 = arith.constant 3 : i32
-  %c16 = arith.constant 16 : i32
   %c32 = arith.constant 32 : i32
-  %zero_f = arith.constant 0.0 : f32
   %one_f = arith.constant 1.0 : f32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
-  %zero32f = arith.constant dense<0.0> : vector<32xf32>
-  %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
-    %qb = vector.extract %qraw[%x] : i16 from vector<32xi16>
-    %qb32 = arith.extui %qb : i16 to i32
-    %qb32s = arith.shli %qb32, %c16 : i32
-    %qf = arith.bitcast %qb32s : i32 to f32
-    %qz = arith.select %q_in, %qf, %zero_f : f32
-    %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
-    scf.yield %v1 : vector<32xf32>
-  }
   // strides 1, 2, .. E / 2 in registers (E / 2 pairs each)
   %qe2 = arith.divui %qe, %i2 : index
   %qv1 = scf.for %st = %i0 to %i5 step %i1 iter_args(%v = %qv0) -> (vector<32xf32>) {
@@ -1024,6 +1002,50 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
     }
     scf.yield %vo : vector<32xf32>
   }
+  return %qv2 : vector<32xf32>
+}
+
+// ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
+// head dims E (L % R) .. + E - 1 in registers, E = D / R:
+// Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
+// 2 E, .. R E / 2 across the row's R lanes (the host reference's order:
+// strides ascending, the lower index gets a + b, the upper a - b),
+// x 1/sqrt(D), E4M3 with saturation, then f16 into shared memory at
+// the k order of the QK fragments (see uq_sm90_qk). Its elements are
+// the bf16 loaded at the start, as f32, zero past QG.
+// %qraw: the lane's E = %qe elements (bf16 bits), %q_in: its row is live,
+// %qchunk = L % R, %lsh_ix = log2 R; the image goes to shared memory from
+// %q16_off (rows of %qrow_bytes; the lane's row %qrow_r, its first element
+// %qd0). Inlined before the loops unroll (uq.inline): E and R are the
+// caller's constants.
+func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: index,
+                                        %qchunk: i32, %lsh_ix: index, %hd_i: i32,
+                                        %smem: !llvm.ptr<3>, %q16_off: i32, %qrow_bytes: i32,
+                                        %qrow_r: i32, %qd0: i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %i5 = arith.constant 5 : index
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %zero_f = arith.constant 0.0 : f32
+  %one_f = arith.constant 1.0 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %zero32f = arith.constant dense<0.0> : vector<32xf32>
+  %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
+    %qb = vector.extract %qraw[%x] : i16 from vector<32xi16>
+    %qb32 = arith.extui %qb : i16 to i32
+    %qb32s = arith.shli %qb32, %c16 : i32
+    %qf = arith.bitcast %qb32s : i32 to f32
+    %qz = arith.select %q_in, %qf, %zero_f : f32
+    %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
+    scf.yield %v1 : vector<32xf32>
+  }
+  %qv2 = func.call @uq_sm90_wht_lanes(%qv0, %qe, %qchunk, %lsh_ix) : (vector<32xf32>, index, i32, index) -> vector<32xf32>
+  %qe2 = arith.divui %qe, %i2 : index
   // x 1/sqrt(D), E4M3 (saturating) and back to f16, at the permuted
   // position (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 |
   // ((d >> 3) & 3) << 1 | ((d >> 1) & 1), d = E chunk + x: a permutation
