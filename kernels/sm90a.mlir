@@ -2,8 +2,9 @@
 // @uq_decode_sm90 declares the ones it calls; uq-link copies them in): the
 // walk, cp.async tile copies, FP4 to E4M3 /
 // bf16 decodes, mma.sync QK (rows as M, and transposed: tokens as M), the
-// lazy maximum. Top-level func.func definitions: the kernel library
-// (docs/design.md, "Kernel sources" and "sm_90a kernels").
+// lazy maximum, the query's rotation, the partials and the cluster's merge.
+// Top-level func.func definitions: the kernel library (docs/design.md,
+// "Kernel sources" and "sm_90a kernels").
 
 // From kernels/steps.mlir (resolved when the folder is read).
 func.func private @window_start(i32, i32) -> i32
@@ -1111,5 +1112,314 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
     llvm.store %hlo, %pq0 {alignment = 2 : i64} : i16, !llvm.ptr<3>
     llvm.store %hhi, %pq1 {alignment = 2 : i64} : i16, !llvm.ptr<3>
   }
+  return
+}
+
+// ---- The partials of the decode's block (after the tile walk and the
+// warps' merge, @uq_decode_sm90): each row's bf16(O / L), its maximum in
+// natural units and L, from the 4 warps' accumulators, maxima and sums in
+// shared memory (@uq_sm90_merge_layout: warp w's rows x D floats from
+// float w %accw, maxima and sums from float %mbase). Into the workspace
+// ([token][kv head][partition][head in the group], @uq_sm90_partial_row),
+// or, when the launch made the P partitions one cluster (%merge), into this
+// CTA's shared memory from byte %pbase (rows x D bf16, then (max, L) per
+// row from %pml) for @uq_sm90_cluster_merge. Inlined before the loops
+// unroll (uq.inline), as when it was written in the kernel.
+func.func private @uq_sm90_store_partials(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>, %segm_sum: !llvm.ptr<1>,
+                                          %smem: !llvm.ptr<3>, %merge: i1, %tid: i32, %live_rows: i32,
+                                          %accw: i32, %mbase: i32, %pbase: i32, %pml: i32,
+                                          %qtok: i32, %qgi: i32, %num_kv_heads: i32, %kvh: i32,
+                                          %num_partitions: i32, %part: i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i32
+  %c64 = arith.constant 64 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i4 = arith.constant 4 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero_f = arith.constant 0.0 : f32
+  %one_f = arith.constant 1.0 : f32
+  %ln2 = arith.constant 0.693147180559945309 : f32
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+  // 16 rows x D elements, 4 consecutive ones per thread, 512 per pass;
+  // a row's merge weights are worked out once per pass, not per element.
+  %i32_o = arith.constant 32 : index
+  %c512 = arith.constant 512 : i32
+  %nout = arith.divui %hd, %i32_o : index
+  %hd_m = arith.subi %hd_i, %c1 : i32
+  %tid4 = arith.muli %tid, %c4 : i32
+  %hd64 = arith.extui %hd_i : i32 to i64
+  scf.for %ii = %i0 to %nout step %i1 {
+    %iii = arith.index_cast %ii : index to i32
+    %x0 = arith.muli %iii, %c512 : i32
+    %e = arith.addi %tid4, %x0 : i32
+    %r = arith.divui %e, %hd_i : i32
+    %d = arith.andi %e, %hd_m : i32
+    %in = arith.cmpi ult, %r, %live_rows : i32
+    scf.if %in {
+      %ma = arith.addi %r, %mbase : i32
+      %M = scf.for %w = %i0 to %i4 step %i1 iter_args(%mm = %ninf) -> (f32) {
+        %wi = arith.index_cast %w : index to i32
+        %wo = arith.muli %wi, %c16 : i32
+        %a = arith.addi %wo, %ma : i32
+        %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+        %mx = arith.maximumf %mm, %mv : f32
+        scf.yield %mx : f32
+      }
+      %empty = arith.cmpf oeq, %M, %ninf : f32
+      %Mb = arith.select %empty, %zero_f, %M : f32
+      %ra = arith.muli %r, %hd_i : i32
+      %rd = arith.addi %ra, %d : i32
+      %zero4f = arith.constant dense<0.0> : vector<4xf32>
+      %sums:2 = scf.for %w = %i0 to %i4 step %i1 iter_args(%num = %zero4f, %den = %zero_f) -> (vector<4xf32>, f32) {
+        %wi = arith.index_cast %w : index to i32
+        %wo = arith.muli %wi, %c16 : i32
+        %a = arith.addi %wo, %ma : i32
+        %al = arith.addi %a, %c64 : i32
+        %pm = llvm.getelementptr %smem[%a] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %pl = llvm.getelementptr %smem[%al] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %mv = llvm.load %pm {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+        %lv = llvm.load %pl {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+        %wa = arith.muli %wi, %accw : i32
+        %oa = arith.addi %wa, %rd : i32
+        %po = llvm.getelementptr %smem[%oa] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+        %ov = llvm.load %po {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+        %dm = arith.subf %mv, %Mb : f32
+        %wt = func.call @uq_sm90_exp2(%dm) : (f32) -> f32
+        %wtv = vector.broadcast %wt : f32 to vector<4xf32>
+        %nacc1 = math.fma %wtv, %ov, %num : vector<4xf32>
+        %d1 = math.fma %wt, %lv, %den : f32
+        scf.yield %nacc1, %d1 : vector<4xf32>, f32
+      }
+      %pos = arith.cmpf ogt, %sums#1, %zero_f : f32
+      %den1 = arith.select %pos, %sums#1, %one_f : f32
+      // the accumulators hold O 2^-62 and the sums L 2^64
+      // (@uq_sm90_v_scales, @uq_sm90_weight_base): O / L = acc / sum x
+      // 2^126; L itself leaves as sum x 2^-64
+      %two126 = arith.constant 0x7E800000 : f32
+      %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+      %inv = arith.mulf %two126, %rden : f32
+      %unbias = arith.constant 0x1F800000 : f32
+      %lsum = arith.mulf %sums#1, %unbias : f32
+      %invv = vector.broadcast %inv : f32 to vector<4xf32>
+      %o = arith.mulf %sums#0, %invv : vector<4xf32>
+      %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
+      %orow = func.call @uq_sm90_partial_row(%qtok, %r, %qgi, %num_kv_heads, %kvh, %num_partitions, %part) : (i32, i32, i32, i32, i32, i32, i32) -> i32
+      %orow64 = arith.extui %orow : i32 to i64
+      %oe0 = arith.muli %orow64, %hd64 : i64
+      %d64 = arith.extui %d : i32 to i64
+      %oe = arith.addi %oe0, %d64 : i64
+      %d0 = arith.cmpi eq, %d, %c0 : i32
+      %mnat = arith.mulf %M, %ln2 : f32
+      scf.if %merge {
+        %so0 = arith.muli %rd, %c2 : i32
+        %so = arith.addi %pbase, %so0 : i32
+        %sp = llvm.getelementptr %smem[%so] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+        llvm.store %ob, %sp {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+        scf.if %d0 {
+          %r8 = arith.muli %r, %c8 : i32
+          %mo = arith.addi %pml, %r8 : i32
+          %mp = llvm.getelementptr %smem[%mo] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %ml = vector.from_elements %mnat, %lsum : vector<2xf32>
+          llvm.store %ml, %mp {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+        }
+      } else {
+        %op = llvm.getelementptr %segm_out[%oe] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+        llvm.store %ob, %op {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+        scf.if %d0 {
+          %pmx = llvm.getelementptr %segm_max[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+          %psm = llvm.getelementptr %segm_sum[%orow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+          llvm.store %mnat, %pmx {alignment = 4 : i64} : f32, !llvm.ptr<1>
+          llvm.store %lsum, %psm {alignment = 4 : i64} : f32, !llvm.ptr<1>
+        }
+      }
+    }
+  }
+  return
+}
+
+// ---- The cluster's merge of the decode (@uq_decode_sm90), when its P
+// CTAs ran as one cluster: @uq_reduce's arithmetic, the reference's order
+// (M = max(sink, max_p m_p), w_p = e^(m_p - M) l_p over the partitions
+// with l_p != 0, the sink's weight first in the denominator). After a
+// cluster barrier (release / acquire: every CTA's partials are written,
+// @uq_sm90_store_partials) the cluster's 128 P threads take 4 head dims of
+// a row each in turn, read the P partials from the CTAs' shared memory
+// (mapa + ld.shared::cluster, from byte %pbase and %pml of each) and write
+// the output, branching over the partition slots past P (8 - P of them do
+// no loads and no arithmetic); a second barrier keeps every CTA's shared
+// memory alive until all have read it. Inlined (uq.inline), as when it
+// was written in the kernel.
+func.func private @uq_sm90_cluster_merge(%output: !llvm.ptr<1>, %sinks: !llvm.ptr<1>,
+                                         %out_stride_seq: i32, %out_stride_head: i32,
+                                         %smem_i: i32, %pbase: i32, %pml: i32, %tid: i32,
+                                         %live_rows: i32, %qtok: i32, %qgi: i32, %kvh: i32,
+                                         %num_partitions: i32) attributes {uq.inline} {
+  %c2 = arith.constant 2 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c128 = arith.constant 128 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i4 = arith.constant 4 : index
+  %i8 = arith.constant 8 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero_f = arith.constant 0.0 : f32
+  %one_f = arith.constant 1.0 : f32
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+    llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", "~{memory}" : () -> ()
+    %rank = llvm.inline_asm asm_dialect = att "mov.u32 $0, %cluster_ctarank;", "=r" : () -> i32
+    %gi0 = arith.muli %rank, %c128 : i32
+    %gi = arith.addi %gi0, %tid : i32
+    %quads_row = arith.shrui %hd_i, %c2 : i32
+    %nq = arith.muli %live_rows, %quads_row : i32
+    %qstep = arith.muli %num_partitions, %c128 : i32
+    %gi_ix = arith.index_cast %gi : i32 to index
+    %nq_ix = arith.index_cast %nq : i32 to index
+    %qstep_ix = arith.index_cast %qstep : i32 to index
+    %null_s = llvm.mlir.zero : !llvm.ptr<1>
+    %has_sink = llvm.icmp "ne" %sinks, %null_s : !llvm.ptr<1>
+    %oss64 = arith.extui %out_stride_seq : i32 to i64
+    %osh64 = arith.extui %out_stride_head : i32 to i64
+    %out_i = llvm.ptrtoint %output : !llvm.ptr<1> to i64
+    %c3_64 = arith.constant 3 : i64
+    %c7_64 = arith.constant 7 : i64
+    %zero_64 = arith.constant 0 : i64
+    %al0 = arith.ori %oss64, %osh64 : i64
+    %al1 = arith.andi %al0, %c3_64 : i64
+    %al2 = arith.andi %out_i, %c7_64 : i64
+    %al3 = arith.ori %al1, %al2 : i64
+    %wide = arith.cmpi eq, %al3, %zero_64 : i64
+    %hq_r0 = arith.muli %kvh, %qgi : i32
+    %zero4m = arith.constant dense<0.0> : vector<4xf32>
+    %ninf8 = arith.constant dense<0xFF800000> : vector<8xf32>
+    %zero8 = arith.constant dense<0.0> : vector<8xf32>
+    %zero84 = arith.constant dense<0.0> : vector<8x4xf32>
+    scf.for %q = %gi_ix to %nq_ix step %qstep_ix {
+      %qi = arith.index_cast %q : index to i32
+      %r = arith.divui %qi, %quads_row : i32
+      %dq = arith.remui %qi, %quads_row : i32
+      %d = arith.muli %dq, %c4 : i32
+      %rd0 = arith.muli %r, %hd_i : i32
+      %rd1 = arith.addi %rd0, %d : i32
+      %rd2 = arith.muli %rd1, %c2 : i32
+      %oa_l = arith.addi %pbase, %rd2 : i32
+      %r8 = arith.muli %r, %c8 : i32
+      %ma_l = arith.addi %pml, %r8 : i32
+      %oa_s = arith.addi %smem_i, %oa_l : i32
+      %ma_s = arith.addi %smem_i, %ma_l : i32
+      // the P partitions' (max, L, O), all loads issued first
+      %ld:3 = scf.for %p = %i0 to %i8 step %i1 iter_args(%ms = %ninf8, %ls = %zero8, %os = %zero84) -> (vector<8xf32>, vector<8xf32>, vector<8x4xf32>) {
+        %pi = arith.index_cast %p : index to i32
+        %in_p = arith.cmpi slt, %pi, %num_partitions : i32
+        // a slot past P branches over its loads (uniform: every lane
+        // has the same P), keeping (-inf, 0, 0)
+        %slot:3 = scf.if %in_p -> (f32, f32, vector<4xf32>) {
+          %mra = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %ma_s, %pi : (i32, i32) -> i32
+          %ora = llvm.inline_asm has_side_effects asm_dialect = att "mapa.shared::cluster.u32 $0, $1, $2;", "=r,r,r" %oa_s, %pi : (i32, i32) -> i32
+          %mlv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.f32 {$0, $1}, [$2];", "=f,=f,r" %mra : (i32) -> !llvm.struct<(f32, f32)>
+          %ovv = llvm.inline_asm has_side_effects asm_dialect = att "ld.shared::cluster.v2.b32 {$0, $1}, [$2];", "=r,=r,r" %ora : (i32) -> !llvm.struct<(i32, i32)>
+          %mv = llvm.extractvalue %mlv[0] : !llvm.struct<(f32, f32)>
+          %lv = llvm.extractvalue %mlv[1] : !llvm.struct<(f32, f32)>
+          %o01 = llvm.extractvalue %ovv[0] : !llvm.struct<(i32, i32)>
+          %o23 = llvm.extractvalue %ovv[1] : !llvm.struct<(i32, i32)>
+          %ow = vector.from_elements %o01, %o23 : vector<2xi32>
+          %ob4 = vector.bitcast %ow : vector<2xi32> to vector<4xbf16>
+          %of = arith.extf %ob4 : vector<4xbf16> to vector<4xf32>
+          scf.yield %mv, %lv, %of : f32, f32, vector<4xf32>
+        } else {
+          scf.yield %ninf, %zero_f, %zero4m : f32, f32, vector<4xf32>
+        }
+        %ms1 = vector.insert %slot#0, %ms[%p] : f32 into vector<8xf32>
+        %ls1 = vector.insert %slot#1, %ls[%p] : f32 into vector<8xf32>
+        %os1 = vector.insert %slot#2, %os[%p] : vector<4xf32> into vector<8x4xf32>
+        scf.yield %ms1, %ls1, %os1 : vector<8xf32>, vector<8xf32>, vector<8x4xf32>
+      }
+      // row r: token qtok + r / QG, head r % QG of the group
+      %rtau = arith.divui %r, %qgi : i32
+      %rtq = arith.muli %rtau, %qgi : i32
+      %rh = arith.subi %r, %rtq : i32
+      %hq = arith.addi %hq_r0, %rh : i32
+      %rtok = arith.addi %qtok, %rtau : i32
+      %rtok64 = arith.extui %rtok : i32 to i64
+      %oseq = arith.muli %rtok64, %oss64 : i64
+      %sink = scf.if %has_sink -> (f32) {
+        %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+        %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+        scf.yield %sv : f32
+      } else {
+        scf.yield %ninf : f32
+      }
+      %mx = vector.reduction <maximumf>, %ld#0 : vector<8xf32> into f32
+      %M0 = arith.maximumf %mx, %sink : f32
+      %empty = arith.cmpf oeq, %M0, %ninf : f32
+      %M = arith.select %empty, %zero_f, %M0 : f32
+      %ds = arith.subf %sink, %M : f32
+      %ds2 = arith.mulf %ds, %log2e : f32
+      %es = func.call @uq_sm90_exp2(%ds2) : (f32) -> f32
+      %ws = arith.select %has_sink, %es, %zero_f : f32
+      %acc:2 = scf.for %p = %i0 to %i8 step %i1 iter_args(%dn = %ws, %nm = %zero4m) -> (f32, vector<4xf32>) {
+        %pi = arith.index_cast %p : index to i32
+        %in_p = arith.cmpi slt, %pi, %num_partitions : i32
+        %step:2 = scf.if %in_p -> (f32, vector<4xf32>) {
+          %mu = vector.extract %ld#0[%p] : f32 from vector<8xf32>
+          %lu = vector.extract %ld#1[%p] : f32 from vector<8xf32>
+          %live = arith.cmpf une, %lu, %zero_f : f32
+          %du = arith.subf %mu, %M : f32
+          %du2 = arith.mulf %du, %log2e : f32
+          %eu = func.call @uq_sm90_exp2(%du2) : (f32) -> f32
+          %w0 = arith.mulf %eu, %lu : f32
+          %w = arith.select %live, %w0, %zero_f : f32
+          %dn1 = arith.addf %dn, %w : f32
+          %ou = vector.extract %ld#2[%p] : vector<4xf32> from vector<8x4xf32>
+          %wv = vector.broadcast %w : f32 to vector<4xf32>
+          %tv = arith.mulf %wv, %ou : vector<4xf32>
+          %wz = arith.cmpf une, %w, %zero_f : f32
+          %tz = arith.select %wz, %tv, %zero4m : vector<4xf32>
+          %nm1 = arith.addf %nm, %tz : vector<4xf32>
+          scf.yield %dn1, %nm1 : f32, vector<4xf32>
+        } else {
+          scf.yield %dn, %nm : f32, vector<4xf32>
+        }
+        scf.yield %step#0, %step#1 : f32, vector<4xf32>
+      }
+      %pos = arith.cmpf une, %acc#0, %zero_f : f32
+      %den1 = arith.select %pos, %acc#0, %one_f : f32
+      %rden = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+      %dv = vector.broadcast %rden : f32 to vector<4xf32>
+      %qo = arith.mulf %acc#1, %dv : vector<4xf32>
+      %posv = vector.broadcast %pos : i1 to vector<4xi1>
+      %o = arith.select %posv, %qo, %zero4m : vector<4xi1>, vector<4xf32>
+      %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
+      %hq64 = arith.extui %hq : i32 to i64
+      %oh = arith.muli %hq64, %osh64 : i64
+      %d64 = arith.extui %d : i32 to i64
+      %oa0 = arith.addi %oseq, %oh : i64
+      %oa = arith.addi %oa0, %d64 : i64
+      %outp = llvm.getelementptr %output[%oa] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+      // 8-byte stores when the output and its strides allow, else 2-byte
+      scf.if %wide {
+        llvm.store %ob, %outp {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+      } else {
+        scf.for %j = %i0 to %i4 step %i1 {
+          %ji = arith.index_cast %j : index to i64
+          %bj = vector.extract %ob[%j] : bf16 from vector<4xbf16>
+          %pj = llvm.getelementptr %outp[%ji] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+          llvm.store %bj, %pj {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+        }
+      }
+    }
+    // every CTA's reads of the others' shared memory have returned (their
+    // values are in the stores above): nothing to release, only the
+    // memory to keep alive, so a relaxed arrive (no MEMBAR.GPU)
+    llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.relaxed.aligned; barrier.cluster.wait.aligned;", "~{memory}" : () -> ()
   return
 }
