@@ -718,6 +718,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_q_frags(i32) -> vector<32xi32>
     func.func private @uq_sm90_qk_t(i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
     func.func private @uq_sm90_v_scales(i32, i32, i32, i32, i32) -> (i32, i32)
+    func.func private @uq_sm90_partition_tiles(i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
     func.func private @uq_sm90_store_partials(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<3>, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
     func.func private @uq_sm90_cluster_merge(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
 
@@ -895,8 +896,6 @@ module attributes {gpu.container_module} {
       %part = arith.index_cast %part_ix : index to i32
       // the walk's groups of G = 2^walk_lg tiles (@uq_sm90_walk_log2)
       %walk_lg = func.call @uq_sm90_walk_log2() : () -> i32
-      %c1_w = arith.constant 1 : i32
-      %group_tiles = arith.shli %c1_w, %walk_lg : i32
       // the sequence whose cache this CTA reads, the query (and output and
       // partials) row of its first token, its tokens (blocks of bt =
       // qg_max / QG tokens for varlen, @query_block) and the
@@ -1026,40 +1025,11 @@ module attributes {gpu.container_module} {
       // (an asm load: as a plain load LLVM merges it with the reload
       // below into one load of a selected address, after the length)
       %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
-      // ---- the partition's tiles (@uq_sm90_tile_base): of the groups of
-      // G tiles from the window base to seq_len, groups p, p + P, ..., at
-      // most TGPP of them, and of the last one only the tiles with a token
-      // (for G = 16 the gfx950 walk exactly).
-      // (from the first token's window start, at most the walk's end)
-      %win1 = func.call @window_start(%end0, %sliding_window) : (i32, i32) -> i32
-      %win_start = arith.minsi %win1, %seq_len : i32
-      %m16 = arith.constant -16 : i32
-      %win_base = arith.andi %win_start, %m16 : i32
-      %rel_len = arith.subi %seq_len, %win_base : i32
-      %glg = arith.addi %walk_lg, %c4 : i32
-      %gtok = arith.shli %group_tiles, %c4 : i32
-      %gtok1 = arith.subi %gtok, %c1 : i32
-      %walk0 = arith.addi %rel_len, %gtok1 : i32
-      %n_groups = arith.shrui %walk0, %glg : i32
-      %walk1 = arith.subi %n_groups, %part : i32
-      %owns = arith.cmpi sgt, %walk1, %c0 : i32
-      %walk2 = arith.maxsi %walk1, %c1 : i32
-      %walk3 = arith.subi %num_partitions, %c1 : i32
-      %walk4 = arith.addi %walk2, %walk3 : i32
-      %walk5 = arith.divui %walk4, %num_partitions : i32
-      %walk6 = arith.minsi %walk5, %tgpp : i32
-      %walk7 = arith.subi %walk6, %c1 : i32
-      %walk8 = arith.maxsi %walk7, %c0 : i32
-      %walk9 = arith.muli %walk8, %num_partitions : i32
-      %walk10 = arith.addi %part, %walk9 : i32
-      %walk11 = arith.shli %walk10, %glg : i32
-      %walk12 = arith.subi %rel_len, %walk11 : i32
-      %walk13 = arith.addi %walk12, %c15 : i32
-      %walk14 = arith.shrsi %walk13, %c4 : i32
-      %walk15 = arith.minsi %walk14, %group_tiles : i32
-      %walk16 = arith.shli %walk8, %walk_lg : i32
-      %walk17 = arith.addi %walk16, %walk15 : i32
-      %ntiles = arith.select %owns, %walk17, %c0 : i32
+      // ---- the partition's tiles (@uq_sm90_partition_tiles)
+      %ptiles:3 = func.call @uq_sm90_partition_tiles(%end0, %seq_len, %sliding_window, %walk_lg, %part, %num_partitions, %tgpp) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
+      %win_start = arith.addi %ptiles#0, %c0 : i32
+      %win_base = arith.addi %ptiles#1, %c0 : i32
+      %ntiles = arith.addi %ptiles#2, %c0 : i32
 
 
       // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async

@@ -388,6 +388,54 @@ func.func private @uq_sm90_tile_base(%k: i32, %part: i32, %np: i32, %lg: i32, %w
   return %tb : i32
 }
 
+// A partition's tiles of the walk of a block (@uq_decode_sm90): of the
+// groups of G = 2^%walk_lg tiles from the window base (the first token's
+// window start %win_start, rounded down to a tile; the first token's
+// positions end at %end0) to %seq_len, partition %part takes groups part,
+// part + P, ..., at most TGPP of them, and of the last one only the tiles
+// with a token (for G = 16 the gfx950 walk exactly). Returns (win_start,
+// win_base, the partition's tiles). Inlined (uq.inline), as when it was
+// written in the kernel.
+func.func private @uq_sm90_partition_tiles(%end0: i32, %seq_len: i32, %sliding_window: i32,
+                                           %walk_lg: i32, %part: i32, %num_partitions: i32,
+                                           %tgpp: i32) -> (i32, i32, i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c15 = arith.constant 15 : i32
+  %group_tiles = arith.shli %c1, %walk_lg : i32
+  %win1 = func.call @window_start(%end0, %sliding_window) : (i32, i32) -> i32
+  %win_start = arith.minsi %win1, %seq_len : i32
+  %m16 = arith.constant -16 : i32
+  %win_base = arith.andi %win_start, %m16 : i32
+  %rel_len = arith.subi %seq_len, %win_base : i32
+  %glg = arith.addi %walk_lg, %c4 : i32
+  %gtok = arith.shli %group_tiles, %c4 : i32
+  %gtok1 = arith.subi %gtok, %c1 : i32
+  %walk0 = arith.addi %rel_len, %gtok1 : i32
+  %n_groups = arith.shrui %walk0, %glg : i32
+  %walk1 = arith.subi %n_groups, %part : i32
+  %owns = arith.cmpi sgt, %walk1, %c0 : i32
+  %walk2 = arith.maxsi %walk1, %c1 : i32
+  %walk3 = arith.subi %num_partitions, %c1 : i32
+  %walk4 = arith.addi %walk2, %walk3 : i32
+  %walk5 = arith.divui %walk4, %num_partitions : i32
+  %walk6 = arith.minsi %walk5, %tgpp : i32
+  %walk7 = arith.subi %walk6, %c1 : i32
+  %walk8 = arith.maxsi %walk7, %c0 : i32
+  %walk9 = arith.muli %walk8, %num_partitions : i32
+  %walk10 = arith.addi %part, %walk9 : i32
+  %walk11 = arith.shli %walk10, %glg : i32
+  %walk12 = arith.subi %rel_len, %walk11 : i32
+  %walk13 = arith.addi %walk12, %c15 : i32
+  %walk14 = arith.shrsi %walk13, %c4 : i32
+  %walk15 = arith.minsi %walk14, %group_tiles : i32
+  %walk16 = arith.shli %walk8, %walk_lg : i32
+  %walk17 = arith.addi %walk16, %walk15 : i32
+  %ntiles = arith.select %owns, %walk17, %c0 : i32
+  return %win_start, %win_base, %ntiles : i32, i32, i32
+}
+
 // Whether the decodes' shifts by constants run as integer multiplies on
 // the FMA pipe (@uq_sm90_fp4_e4m3, @uq_sm90_fp4_bf16x2): for qg_max 8,
 // whose loop the integer pipe bounds (H200: 0.5-1.7% faster at D = 128
