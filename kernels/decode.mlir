@@ -708,6 +708,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_lazy_limit(f32) -> f32
     func.func private @uq_sm90_lazy_max(f32, f32) -> f32
     func.func private @uq_sm90_weight_base(f32) -> f32
+    func.func private @uq_sm90_lazy_correction(f32, f32) -> f32
     func.func private @uq_sm90_tile_base(i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_fp4_bf16x2(i32, i32) -> i32
     func.func private @uq_sm90_scale_words(!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
@@ -1204,14 +1205,8 @@ module attributes {gpu.container_module} {
             }
             %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
             %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
-            %empty0 = arith.cmpf oeq, %mu0, %ninf : f32
-            %empty1 = arith.cmpf oeq, %mu1, %ninf : f32
-            %dm0 = arith.subf %m_0, %mu0 : f32
-            %dm1 = arith.subf %m_1, %mu1 : f32
-            %em0 = func.call @uq_sm90_exp2(%dm0) : (f32) -> f32
-            %em1 = func.call @uq_sm90_exp2(%dm1) : (f32) -> f32
-            %cu0 = arith.select %empty0, %one_f, %em0 : f32
-            %cu1 = arith.select %empty1, %one_f, %em1 : f32
+            %cu0 = func.call @uq_sm90_lazy_correction(%m_0, %mu0) : (f32, f32) -> f32
+            %cu1 = func.call @uq_sm90_lazy_correction(%m_1, %mu1) : (f32, f32) -> f32
             // accumulator columns are query rows 2t, 2t + 1, this lane's
             // own (a column whose maximum stayed gets x 1, exact)
             %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
@@ -1465,14 +1460,8 @@ module attributes {gpu.container_module} {
             %mh4 = arith.maximumf %mh3, %sh2 : f32
             %mug = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
             %muh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
-            %emptyg = arith.cmpf oeq, %mug, %ninf : f32
-            %emptyh = arith.cmpf oeq, %muh, %ninf : f32
-            %dg = arith.subf %m_g, %mug : f32
-            %dh = arith.subf %m_g8, %muh : f32
-            %eg = func.call @uq_sm90_exp2(%dg) : (f32) -> f32
-            %eh = func.call @uq_sm90_exp2(%dh) : (f32) -> f32
-            %corr_g = arith.select %emptyg, %one_f, %eg : f32
-            %corr_h = arith.select %emptyh, %one_f, %eh : f32
+            %corr_g = func.call @uq_sm90_lazy_correction(%m_g, %mug) : (f32, f32) -> f32
+            %corr_h = func.call @uq_sm90_lazy_correction(%m_g8, %muh) : (f32, f32) -> f32
             %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
               %o = arith.muli %nt, %i4 : index
               %o1 = arith.addi %o, %i1 : index

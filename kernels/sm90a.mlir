@@ -349,6 +349,19 @@ func.func private @uq_sm90_lazy_max(%m: f32, %tile: f32) -> f32 {
   return %r : f32
 }
 
+// The factor a row's accumulators and sum take when its running maximum
+// moves from %m to %mu (@uq_sm90_lazy_max): 2^(m - mu), and 1 while the
+// new maximum is still -inf (the row has no score yet; its sums are 0).
+func.func private @uq_sm90_lazy_correction(%m: f32, %mu: f32) -> f32 {
+  %ninf = arith.constant 0xFF800000 : f32
+  %one = arith.constant 1.0 : f32
+  %empty = arith.cmpf oeq, %mu, %ninf : f32
+  %d = arith.subf %m, %mu : f32
+  %e = func.call @uq_sm90_exp2(%d) : (f32) -> f32
+  %c = arith.select %empty, %one, %e : f32
+  return %c : f32
+}
+
 // What a row's weights subtract from the scores: weights 2^(x - b),
 // b = m - 64 for the running maximum m (0 - 64 while m = -inf, every
 // score so far being -inf too). The 64 makes P times a V scale carry
