@@ -604,6 +604,23 @@ func.func private @uq_sm90_scale_row(%sbp: !llvm.ptr<3>, %tk: i32, %off: i32, %s
   return %w0, %w1 : i32, i32
 }
 
+// The K code words of group pair %jp of a tile for the QK products
+// (@uq_sm90_qk, @uq_sm90_qk_t): one ldmatrix.x4 at the lane's row address
+// %lbase, 32 bytes on per pair: (tokens g, g + 8) of the even group, then
+// of the odd one.
+func.func private @uq_sm90_k_pair(%lbase: i32, %jp: index) -> (i32, i32, i32, i32) {
+  %c32 = arith.constant 32 : i32
+  %jpi = arith.index_cast %jp : index to i32
+  %jo = arith.muli %jpi, %c32 : i32
+  %la = arith.addi %lbase, %jo : i32
+  %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
+  %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
+  %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
+  %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
+  %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+  return %kf0, %kf1, %kf2, %kf3 : i32, i32, i32, i32
+}
+
 // S = Q K^T of one tile (D/32 groups) on mma.sync m16n8k16 f16 (Q's E4M3 values and
 // K's E2M1 x 2^-6 are exact in f16): per group j two k-steps from the
 // zero accumulator, then times the group's UE8M0 scale (column = token).
@@ -631,14 +648,7 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
   %hd = "uq.param"() {name = "d"} : () -> index
   %njp = arith.divui %hd, %i64 : index
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
-    %jpi = arith.index_cast %jp : index to i32
-    %jo = arith.muli %jpi, %c32 : i32
-    %la = arith.addi %lbase, %jo : i32
-    %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-    %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
-    %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
-    %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
-    %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
     %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
       %j2 = arith.muli %jp, %i2 : index
       %j = arith.addi %j2, %jj : index
@@ -888,14 +898,7 @@ func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4x
   %hd = "uq.param"() {name = "d"} : () -> index
   %njp = arith.divui %hd, %i64 : index
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero4) -> (vector<4xf32>) {
-    %jpi = arith.index_cast %jp : index to i32
-    %jo = arith.muli %jpi, %c32 : i32
-    %la = arith.addi %lbase, %jo : i32
-    %kf = llvm.inline_asm has_side_effects asm_dialect = att "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {$0,$1,$2,$3}, [$4];", "=r,=r,=r,=r,r,~{memory}" %la : (i32) -> !llvm.struct<(i32, i32, i32, i32)>
-    %kf0 = llvm.extractvalue %kf[0] : !llvm.struct<(i32, i32, i32, i32)>
-    %kf1 = llvm.extractvalue %kf[1] : !llvm.struct<(i32, i32, i32, i32)>
-    %kf2 = llvm.extractvalue %kf[2] : !llvm.struct<(i32, i32, i32, i32)>
-    %kf3 = llvm.extractvalue %kf[3] : !llvm.struct<(i32, i32, i32, i32)>
+    %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
     %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
       %j2 = arith.muli %jp, %i2 : index
       %j = arith.addi %j2, %jj : index
