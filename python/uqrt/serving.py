@@ -59,14 +59,13 @@ def _is_torch(x):
 
 
 def _arg(x):
-    """What Plan's buffer checks take: bf16 tensors as int16 views (the CUDA
-    array interface refuses bf16), CPU tensors as the numpy arrays over the
-    same memory."""
-    if _is_torch(x):
+    """What Plan's buffer checks take: CUDA tensors as they are (read
+    directly), CPU tensors as the numpy arrays over the same memory (bf16
+    as int16: numpy has no bf16)."""
+    if _is_torch(x) and not x.is_cuda:
         if x.dtype == torch.bfloat16:
             x = x.view(torch.int16)
-        if not x.is_cuda:
-            return x.numpy()
+        return x.numpy()
     return x
 
 
@@ -79,8 +78,16 @@ def _element_strides(x):
                   f"{type(x).__name__}")
 
 
+# torch's current raw stream of a device index, without making a Stream
+# object per call (a private binding; the public call where it is gone).
+_raw_stream = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                      None)
+
+
 def _stream(x):
     if _is_torch(x) and x.is_cuda:
+        if _raw_stream is not None:
+            return _raw_stream(x.get_device())
         return torch.cuda.current_stream(x.device).cuda_stream
     return None
 
@@ -344,10 +351,9 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
         window = 0 if sliding_window is None else sliding_window
         if output is None:
             output = torch.empty_like(query)
-        torch.ops.uqrt.unified_attention(query, kv_cache, block_table,
-                                         seq_lens, query_start_loc, output,
-                                         scale, max_query_len, sinks,
-                                         window)
+        torch_ops.unified_attention(query, kv_cache, block_table, seq_lens,
+                                    query_start_loc, output, scale,
+                                    max_query_len, sinks, window)
         return output
     return _instance()(query, kv_cache, block_table, seq_lens,
                        query_start_loc, scale, output, max_query_len,
@@ -359,7 +365,7 @@ def store(key, value, kv_cache, slot_mapping):
     torch tensors through torch.ops.uqrt.store where torch has custom
     ops."""
     if _is_torch(key) and torch_ops.registered():
-        torch.ops.uqrt.store(key, value, kv_cache, slot_mapping)
+        torch_ops.store(key, value, kv_cache, slot_mapping)
         return
     _instance().store(key, value, kv_cache, slot_mapping)
 

@@ -14,6 +14,8 @@ implementations do nothing. uqrt.ultraquant_unified_attention and
 uqrt.store call them whenever they get torch tensors and the ops are
 registered (torch >= 2.4, imported with uqrt). Neither synchronizes the
 host: every size the kernels need is the tensors' shape or an argument.
+They are defined with torch.library.Library, not custom_op, whose own
+Python layers cost more per call than the rest of the call.
 """
 
 from typing import Optional
@@ -28,8 +30,8 @@ except ImportError:  # pragma: no cover - depends on the machine
 _why_not = None
 if torch is None:
     _why_not = "torch is not installed"
-elif not hasattr(getattr(torch, "library", None), "custom_op"):
-    _why_not = f"torch {torch.__version__} has no torch.library.custom_op"
+elif not hasattr(getattr(torch, "library", None), "register_fake"):
+    _why_not = f"torch {torch.__version__} has no torch.library.register_fake"
 
 
 def registered():
@@ -48,42 +50,61 @@ def compiling():
     return bool(is_compiling and is_compiling())
 
 
+# The schemas: (a!) marks the tensor each op writes, so a compiled graph
+# orders it like any in-place op.
+SCHEMAS = {
+    "unified_attention": (
+        "(Tensor query, Tensor kv_cache, Tensor block_table, "
+        "Tensor seq_lens, Tensor query_start_loc, Tensor(a!) output, "
+        "float? scale, int? max_query_len, Tensor? sinks, "
+        "int sliding_window) -> ()"),
+    "store": ("(Tensor key, Tensor value, Tensor(a!) kv_cache, "
+              "Tensor slot_mapping) -> ()"),
+}
+
+
+def _unified_attention(query, kv_cache, block_table, seq_lens,
+                       query_start_loc, output, scale, max_query_len, sinks,
+                       sliding_window):
+    from . import serving
+    serving._instance()(query, kv_cache, block_table, seq_lens,
+                        query_start_loc, scale, output, max_query_len, None,
+                        sinks, sliding_window)
+
+
+def _store(key, value, kv_cache, slot_mapping):
+    from . import serving
+    serving._instance().store(key, value, kv_cache, slot_mapping)
+
+
+def _nothing(*args):
+    """The fake (meta) implementation: the ops write in place and return
+    nothing, so tracing needs no shapes from them."""
+    return None
+
+
+_library = None  # the torch.library.Library holding the ops
+
+
 def _register():
-    """Defines the ops (module globals unified_attention and store)."""
-    global unified_attention, store
-    Tensor = torch.Tensor
-
-    @torch.library.custom_op("uqrt::unified_attention",
-                             mutates_args=("output",))
-    def unified_attention(query: Tensor, kv_cache: Tensor, block_table: Tensor,
-                          seq_lens: Tensor, query_start_loc: Tensor,
-                          output: Tensor, scale: Optional[float],
-                          max_query_len: Optional[int],
-                          sinks: Optional[Tensor],
-                          sliding_window: int) -> None:
-        from . import serving
-        serving._instance()(query, kv_cache, block_table, seq_lens,
-                            query_start_loc, scale, output, max_query_len,
-                            None, sinks, sliding_window)
-
-    @unified_attention.register_fake
-    def _unified_attention_fake(query, kv_cache, block_table, seq_lens,
-                                query_start_loc, output, scale, max_query_len,
-                                sinks, sliding_window):
-        return None
-
-    @torch.library.custom_op("uqrt::store", mutates_args=("kv_cache",))
-    def store(key: Tensor, value: Tensor, kv_cache: Tensor,
-              slot_mapping: Tensor) -> None:
-        from . import serving
-        serving._instance().store(key, value, kv_cache, slot_mapping)
-
-    @store.register_fake
-    def _store_fake(key, value, kv_cache, slot_mapping):
-        return None
+    """Defines the ops on torch's dispatcher directly: a Python kernel per
+    device type and a fake one. torch.library.custom_op would add its own
+    Python layers to every call (tens of microseconds on a step that
+    launches two kernels); these ops cost one dispatch."""
+    global _library, unified_attention, store
+    library = torch.library.Library("uqrt", "FRAGMENT")
+    for name, fn in (("unified_attention", _unified_attention),
+                     ("store", _store)):
+        library.define(name + SCHEMAS[name])
+        for key in ("CUDA", "CPU"):
+            library.impl(name, fn, key)
+        torch.library.register_fake("uqrt::" + name, _nothing, lib=library)
+    _library = library
+    unified_attention = torch.ops.uqrt.unified_attention.default
+    store = torch.ops.uqrt.store.default
 
 
-unified_attention = store = None  # the ops once registered
+unified_attention = store = None  # the ops (OpOverloads) once registered
 if _why_not is None:
     try:
         _register()
