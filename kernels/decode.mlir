@@ -26,7 +26,7 @@ module attributes {gpu.container_module} {
     func.func private @q_image_operand(!llvm.ptr<3>, index) -> vector<8xi32>
     func.func private @swap16(i32) -> (i32, i32)
     func.func private @row_sum(f32) -> f32
-    func.func private @rotate_query(!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index)
+    func.func private @rotate_query(!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index, i1)
     func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
     func.func private @tile_first(i32, i32, i32, i32) -> i32
     func.func private @tile_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
@@ -38,7 +38,7 @@ module attributes {gpu.container_module} {
     func.func private @acc_set_block(vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
     func.func private @pair_tiles(index) -> (index, index)
     func.func private @acc_row_value(vector<4xf32>, index, index) -> f32
-    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>)
+    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1)
     func.func private @row_ranges(i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
@@ -411,7 +411,7 @@ module attributes {gpu.container_module} {
         %search_seqs: i32,
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %out_stride_seq: i32, %out_stride_head: i32,
-        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
       %rows = "uq.param"() {name = "rows"} : () -> index
       %d = "uq.param"() {name = "d"} : () -> index
@@ -433,6 +433,7 @@ module attributes {gpu.container_module} {
       %ninf4 = arith.constant dense<0xFF800000> : vector<4xf32>
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
       %zero_acc = arith.constant dense<0.0> : vector<4x16x4xf32>
+      %f16 = arith.cmpi ne, %act_f16, %c0_i32 : i32
       // row tiles of 16 MFMA rows; a smaller block (rows 8) rotates fewer rows
       %rt0 = arith.addi %rows, %c15 : index
       %rt = arith.divui %rt0, %c16 : index
@@ -526,7 +527,14 @@ module attributes {gpu.container_module} {
           %live = arith.cmpi slt, %r0, %live_rows : i32
           %qn = scf.if %live -> (vector<4x2x8xi32>) {
             %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
-            func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %img, %d) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index) -> ()
+            // the dtype as a constant of each copy (@store_partial: likewise)
+            scf.if %f16 {
+              %q_f16 = arith.constant true
+              func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %img, %d, %q_f16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index, i1) -> ()
+            } else {
+              %q_bf16 = arith.constant false
+              func.call @rotate_query(%query, %q_stride_seq, %q_stride_head, %blk#1, %kvh, %query_group, %live_rows, %r0, %tile_rows, %img, %d, %q_bf16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index, i1) -> ()
+            }
             gpu.barrier
             %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
             %qt = scf.if %q_lds -> (vector<4x2x8xi32>) {
@@ -594,7 +602,7 @@ module attributes {gpu.container_module} {
         %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
         scf.yield %ln : vector<4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
       gpu.return
     }
   }
@@ -689,7 +697,7 @@ module attributes {gpu.container_module} {
     func.func private @row_limit(i32, i32, i32, i32) -> i32
     func.func private @window_start(i32, i32) -> i32
     // From kernels/sm90a.mlir, linked by uq-link.
-    func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32)
+    func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
     func.func private @uq_sm90_merge_layout() -> (i32, i32, i32, i32, i32)
@@ -718,7 +726,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_v_scales(i32, i32, i32, i32, i32) -> (i32, i32)
     func.func private @uq_sm90_partition_tiles(i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
     func.func private @uq_sm90_store_partials(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<3>, i1, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
-    func.func private @uq_sm90_cluster_merge(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)
+    func.func private @uq_sm90_cluster_merge(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i1)
 
     // V's four registers of one group pair of a tile, as ldmatrix.x4.trans
     // gives them: register m holds 16-bit column g of byte half m >> 1 of
@@ -797,10 +805,11 @@ module attributes {gpu.container_module} {
         %search_seqs: i32,
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %out_stride_seq: i32, %out_stride_head: i32,
-        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       // QG is an argument (1 .. qg_max); qg_max picks the code's shape.
       %c0_pre = arith.constant 0 : i32
+      %f16 = arith.cmpi ne, %act_f16, %c0_pre : i32
       %qg_max = "uq.param"() {name = "qg_max"} : () -> index
       %qg_max_i = arith.index_cast %qg_max : index to i32
       %qgi = arith.addi %query_group, %c0_pre : i32
@@ -1113,8 +1122,15 @@ module attributes {gpu.container_module} {
       %pf_k = arith.addi %warp, %pf_k0 : i32
       %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
       %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-      // ---- Q rotated into shared memory as f16 (@uq_sm90_rotate_query)
-      func.call @uq_sm90_rotate_query(%qraw, %q_in, %qe, %qchunk, %lsh_ix, %hd_i, %smem, %q16_off, %qrow_bytes, %qrow_r, %qd0) : (vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32) -> ()
+      // ---- Q rotated into shared memory as f16 (@uq_sm90_rotate_query;
+      // the activations' dtype a constant of each copy)
+      scf.if %f16 {
+        %q_f16 = arith.constant true
+        func.call @uq_sm90_rotate_query(%qraw, %q_in, %qe, %qchunk, %lsh_ix, %hd_i, %smem, %q16_off, %qrow_bytes, %qrow_r, %qd0, %q_f16) : (vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1) -> ()
+      } else {
+        %q_bf16 = arith.constant false
+        func.call @uq_sm90_rotate_query(%qraw, %q_in, %qe, %qchunk, %lsh_ix, %hd_i, %smem, %q16_off, %qrow_bytes, %qrow_r, %qd0, %q_bf16) : (vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1) -> ()
+      }
       gpu.barrier
       scf.if %small {
         // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
@@ -1670,7 +1686,13 @@ module attributes {gpu.container_module} {
       // cluster (one block's partitions) skips the merge together
       %merge_out = arith.andi %merge, %has_tokens : i1
       scf.if %merge_out {
-        func.call @uq_sm90_cluster_merge(%output, %sinks, %out_stride_seq, %out_stride_head, %smem_i, %pbase, %pml, %tid, %live_rows, %qtok, %qgi, %kvh, %num_partitions) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32) -> ()
+        scf.if %f16 {
+          %o_f16 = arith.constant true
+          func.call @uq_sm90_cluster_merge(%output, %sinks, %out_stride_seq, %out_stride_head, %smem_i, %pbase, %pml, %tid, %live_rows, %qtok, %qgi, %kvh, %num_partitions, %o_f16) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i1) -> ()
+        } else {
+          %o_bf16 = arith.constant false
+          func.call @uq_sm90_cluster_merge(%output, %sinks, %out_stride_seq, %out_stride_head, %smem_i, %pbase, %pml, %tid, %live_rows, %qtok, %qgi, %kvh, %num_partitions, %o_bf16) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i1) -> ()
+        }
       }
       gpu.return
     ^done:

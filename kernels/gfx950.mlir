@@ -58,6 +58,8 @@
 // From kernels/steps.mlir (resolved when the folder is read).
 func.func private @row_limit(i32, i32, i32, i32) -> i32
 func.func private @window_start(i32, i32) -> i32
+func.func private @act_widen4(vector<4xi16>, i1) -> vector<4xf32>
+func.func private @act_narrow4(vector<4xf32>, i1) -> vector<4xi16>
 
 func.func private @lane() -> i32 {
   %l = gpu.thread_id x
@@ -183,7 +185,8 @@ func.func private @row_sum(%x: f32) -> f32 {
 // (a + b, a - b); then x 1/sqrt(D).
 func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32,
                                 %tok0: i32, %kvh: i32, %qgi: i32, %live_rows: i32, %row0: i32,
-                                %tile_rows: index, %img: !llvm.ptr<3>, %d: index) {
+                                %tile_rows: index, %img: !llvm.ptr<3>, %d: index,
+                                %f16: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -262,8 +265,12 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
       %co = arith.muli %ci, %c16_i32 : i32
       %off = arith.addi %src, %co : i32
       %w = rocdl.raw.ptr.buffer.load %rsrc, %off, %c0_i32, %c0_i32 : vector<4xi32>
-      %b = vector.bitcast %w : vector<4xi32> to vector<8xbf16>
-      %f = arith.extf %b : vector<8xbf16> to vector<8xf32>
+      %h = vector.bitcast %w : vector<4xi32> to vector<8xi16>
+      %h0 = vector.extract_strided_slice %h {offsets = [0], sizes = [4], strides = [1]} : vector<8xi16> to vector<4xi16>
+      %h1 = vector.extract_strided_slice %h {offsets = [4], sizes = [4], strides = [1]} : vector<8xi16> to vector<4xi16>
+      %f0 = func.call @act_widen4(%h0, %f16) : (vector<4xi16>, i1) -> vector<4xf32>
+      %f1 = func.call @act_widen4(%h1, %f16) : (vector<4xi16>, i1) -> vector<4xf32>
+      %f = vector.shuffle %f0, %f1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
       %n = vector.insert %f, %acc[%c] : vector<8xf32> into vector<4x8xf32>
       scf.yield %n : vector<4x8xf32>
     }
@@ -692,10 +699,11 @@ func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f3
 }
 
 // Four consecutive head dims of a workspace row: bf16 of a x inv at
-// element e (the row's first element plus the dims' offset).
+// element e (the row's first element plus the dims' offset); with %direct
+// the output's at element f, in the activations' dtype (%f16).
 func.func private @store_out4(%direct: i1, %segm_out: !llvm.ptr<1>, %e: i64,
                               %output: !llvm.ptr<1>, %f: i64, %a: vector<4xf32>, %inv: f32,
-                              %w: f32, %aw: f32) {
+                              %w: f32, %aw: f32, %f16: i1) {
   %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
   %n = arith.mulf %a, %inv4 : vector<4xf32>
   %b = arith.truncf %n : vector<4xf32> to vector<4xbf16>
@@ -715,10 +723,10 @@ func.func private @store_out4(%direct: i1, %segm_out: !llvm.ptr<1>, %e: i64,
       %vn = vector.insert %r, %v[%i] : f32 into vector<4xf32>
       scf.yield %vn : vector<4xf32>
     }
-    %ob = arith.truncf %out : vector<4xf32> to vector<4xbf16>
+    %ob = func.call @act_narrow4(%out, %f16) : (vector<4xf32>, i1) -> vector<4xi16>
     // the output's strides keep only 2-byte alignment
-    %optr = llvm.getelementptr %output[%f] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-    llvm.store %ob, %optr {alignment = 2 : i64} : vector<4xbf16>, !llvm.ptr<1>
+    %optr = llvm.getelementptr %output[%f] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+    llvm.store %ob, %optr {alignment = 2 : i64} : vector<4xi16>, !llvm.ptr<1>
   } else {
     %ptr = llvm.getelementptr %segm_out[%e] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
     llvm.store %b, %ptr {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
@@ -744,17 +752,23 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
                                  %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
                                  %live_rows: i32, %rt: index, %d: index,
                                  %output: !llvm.ptr<1>, %out_stride_seq: i32,
-                                 %out_stride_head: i32, %sinks: !llvm.ptr<1>) {
-  // One branch for the wave (P is uniform), each side @store_rows with its
-  // %direct a constant, so neither carries the other's stores.
+                                 %out_stride_head: i32, %sinks: !llvm.ptr<1>,
+                                 %f16: i1) {
+  // One branch for the wave (P and the dtype are uniform), each side
+  // @store_rows with its %direct and %f16 constants, so none carries
+  // another's stores or conversions.
   %c1_np = arith.constant 1 : i32
   %one = arith.cmpi eq, %num_partitions, %c1_np : i32
+  %true = arith.constant true
+  %false = arith.constant false
   scf.if %one {
-    %true = arith.constant true
-    func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>) -> ()
+    scf.if %f16 {
+      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %true) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
+    } else {
+      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
+    }
   } else {
-    %false = arith.constant false
-    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>) -> ()
+    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
   }
   return
 }
@@ -767,7 +781,8 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
                               %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
                               %live_rows: i32, %rt: index, %d: index,
                               %output: !llvm.ptr<1>, %out_stride_seq: i32,
-                              %out_stride_head: i32, %sinks: !llvm.ptr<1>) {
+                              %out_stride_head: i32, %sinks: !llvm.ptr<1>,
+                              %f16: i1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -876,7 +891,7 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
           %dim64 = arith.extui %dim : i32 to i64
           %e2 = arith.addi %e1, %dim64 : i64
           %f2 = arith.addi %fin#0, %dim64 : i64
-          func.call @store_out4(%direct, %segm_out, %e2, %output, %f2, %a, %inv, %fin#1, %fin#2) : (i1, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, vector<4xf32>, f32, f32, f32) -> ()
+          func.call @store_out4(%direct, %segm_out, %e2, %output, %f2, %a, %inv, %fin#1, %fin#2, %f16) : (i1, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, vector<4xf32>, f32, f32, f32, i1) -> ()
         }
       } else {
         scf.for %i = %c0 to %na step %c1 {
@@ -886,7 +901,7 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
           %dim64 = arith.extui %dim : i32 to i64
           %e2 = arith.addi %e1, %dim64 : i64
           %f2 = arith.addi %fin#0, %dim64 : i64
-          func.call @store_out4(%direct, %segm_out, %e2, %output, %f2, %a, %inv, %fin#1, %fin#2) : (i1, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, vector<4xf32>, f32, f32, f32) -> ()
+          func.call @store_out4(%direct, %segm_out, %e2, %output, %f2, %a, %inv, %fin#1, %fin#2, %f16) : (i1, !llvm.ptr<1>, i64, !llvm.ptr<1>, i64, vector<4xf32>, f32, f32, f32, i1) -> ()
         }
       }
       %partial = arith.xori %direct, %true : i1

@@ -1,10 +1,11 @@
 // The partition reduce of both targets: each query row's P partials
 // (bf16 accumulators, f32 max and sum) merged with the sinks into the
-// output row. Argument order: runtime/kernel_abi.h.
+// output row (bf16, or fp16 with act_f16: @act_narrow). Argument order: runtime/kernel_abi.h.
 module attributes {gpu.container_module} {
   gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
+    func.func private @act_narrow(f32, i1) -> i16
     // From kernels/gfx950.mlir, linked by uq-link.
     func.func private @merge_base(f32, f32) -> (f32, f32)
     func.func private @merge_weight(f32, f32, f32) -> f32
@@ -18,7 +19,7 @@ module attributes {gpu.container_module} {
         %out_stride_seq: i32, %out_stride_head: i32,
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %num_seqs: i32) kernel
+        %num_seqs: i32, %act_f16: i32) kernel
         attributes {known_block_size = array<i32: 64, 1, 1>} {
       %lane_ix = gpu.thread_id x
       %lane = arith.index_cast %lane_ix : index to i32
@@ -115,7 +116,8 @@ module attributes {gpu.container_module} {
         scf.yield %v1419, %v1420 : f32, f32
       }
       %v1424 = func.call @merge_out(%acc#0, %acc#1) : (f32, f32) -> f32
-      %v1425 = arith.truncf %v1424 : f32 to bf16
+      %f16 = arith.cmpi ne, %act_f16, %c0_i32 : i32
+      %v1436 = func.call @act_narrow(%v1424, %f16) : (f32, i1) -> i16
       %v1426 = arith.extui %seq : i32 to i64
       %v1427 = arith.extui %out_stride_seq : i32 to i64
       %v1428 = arith.muli %v1426, %v1427 : i64
@@ -125,7 +127,6 @@ module attributes {gpu.container_module} {
       %v1432 = arith.addi %v1428, %v1431 : i64
       %v1433 = arith.shli %v1432, %c1_i64 : i64
       %v1435 = "uq.buffer_rsrc"(%output, %v1433, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-      %v1436 = arith.bitcast %v1425 : bf16 to i16
       // a varlen run's padding rows are left alone (@query_row_live)
       %in_span = func.call @query_row_live(%query_start_loc, %num_seqs, %seq) : (!llvm.ptr<1>, i32, i32) -> i1
       scf.if %in_span {
@@ -152,6 +153,7 @@ module attributes {gpu.container_module} {
   gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
+    func.func private @act_narrow(f32, i1) -> i16
     // [4][D] f32 partial sums, then the 4 lanes' maxima and denominators
     llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4128 x i8>
     gpu.func @uq_reduce(
@@ -163,7 +165,7 @@ module attributes {gpu.container_module} {
         %out_stride_seq: i32, %out_stride_head: i32,
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %num_seqs: i32) kernel
+        %num_seqs: i32, %act_f16: i32) kernel
         attributes {uq.block_size = "d"} {
       %c0 = arith.constant 0 : i32
       %c4 = arith.constant 4 : i32
@@ -337,8 +339,8 @@ module attributes {gpu.container_module} {
       %rden = llvm.inline_asm asm_dialect = att "rcp.approx.ftz.f32 $0, $1;", "=f,f" %den1 : (f32) -> f32
       %qo = arith.mulf %fin#0, %rden : f32
       %o = arith.select %pos, %qo, %zero_f : f32
-      %ob = arith.truncf %o : f32 to bf16
-      %obi = arith.bitcast %ob : bf16 to i16
+      %f16 = arith.cmpi ne, %act_f16, %c0 : i32
+      %obi = func.call @act_narrow(%o, %f16) : (f32, i1) -> i16
       %seq64 = arith.extui %seq : i32 to i64
       %hq64 = arith.extui %hq : i32 to i64
       %oss = arith.extui %out_stride_seq : i32 to i64

@@ -8,6 +8,8 @@
 
 // From kernels/steps.mlir (resolved when the folder is read).
 func.func private @window_start(i32, i32) -> i32
+func.func private @act_widen(i16, i1) -> f32
+func.func private @act_narrow4(vector<4xf32>, i1) -> vector<4xi16>
 
 // Row r's partials row of a block whose first token is %tok0: token
 // tok0 + r / QG, head r % QG of the group, [token][kv head][partition]
@@ -1086,7 +1088,7 @@ func.func private @uq_sm90_wht_lanes(%qv0: vector<32xf32>, %qe: index, %qchunk: 
 func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: index,
                                         %qchunk: i32, %lsh_ix: index, %hd_i: i32,
                                         %smem: !llvm.ptr<3>, %q16_off: i32, %qrow_bytes: i32,
-                                        %qrow_r: i32, %qd0: i32) attributes {uq.inline} {
+                                        %qrow_r: i32, %qd0: i32, %f16: i1) attributes {uq.inline} {
   %c0 = arith.constant 0 : i32
   %i5 = arith.constant 5 : index
   %c1 = arith.constant 1 : i32
@@ -1102,9 +1104,7 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
   %zero32f = arith.constant dense<0.0> : vector<32xf32>
   %qv0 = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32f) -> (vector<32xf32>) {
     %qb = vector.extract %qraw[%x] : i16 from vector<32xi16>
-    %qb32 = arith.extui %qb : i16 to i32
-    %qb32s = arith.shli %qb32, %c16 : i32
-    %qf = arith.bitcast %qb32s : i32 to f32
+    %qf = func.call @act_widen(%qb, %f16) : (i16, i1) -> f32
     %qz = arith.select %q_in, %qf, %zero_f : f32
     %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
     scf.yield %v1 : vector<32xf32>
@@ -1324,7 +1324,7 @@ func.func private @uq_sm90_cluster_merge(%output: !llvm.ptr<1>, %sinks: !llvm.pt
                                          %out_stride_seq: i32, %out_stride_head: i32,
                                          %smem_i: i32, %pbase: i32, %pml: i32, %tid: i32,
                                          %live_rows: i32, %qtok: i32, %qgi: i32, %kvh: i32,
-                                         %num_partitions: i32) attributes {uq.inline} {
+                                         %num_partitions: i32, %f16: i1) attributes {uq.inline} {
   %c2 = arith.constant 2 : i32
   %c4 = arith.constant 4 : i32
   %c8 = arith.constant 8 : i32
@@ -1462,22 +1462,22 @@ func.func private @uq_sm90_cluster_merge(%output: !llvm.ptr<1>, %sinks: !llvm.pt
       %qo = arith.mulf %acc#1, %dv : vector<4xf32>
       %posv = vector.broadcast %pos : i1 to vector<4xi1>
       %o = arith.select %posv, %qo, %zero4m : vector<4xi1>, vector<4xf32>
-      %ob = arith.truncf %o : vector<4xf32> to vector<4xbf16>
+      %ob = func.call @act_narrow4(%o, %f16) : (vector<4xf32>, i1) -> vector<4xi16>
       %hq64 = arith.extui %hq : i32 to i64
       %oh = arith.muli %hq64, %osh64 : i64
       %d64 = arith.extui %d : i32 to i64
       %oa0 = arith.addi %oseq, %oh : i64
       %oa = arith.addi %oa0, %d64 : i64
-      %outp = llvm.getelementptr %output[%oa] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+      %outp = llvm.getelementptr %output[%oa] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
       // 8-byte stores when the output and its strides allow, else 2-byte
       scf.if %wide {
-        llvm.store %ob, %outp {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+        llvm.store %ob, %outp {alignment = 8 : i64} : vector<4xi16>, !llvm.ptr<1>
       } else {
         scf.for %j = %i0 to %i4 step %i1 {
           %ji = arith.index_cast %j : index to i64
-          %bj = vector.extract %ob[%j] : bf16 from vector<4xbf16>
-          %pj = llvm.getelementptr %outp[%ji] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-          llvm.store %bj, %pj {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+          %bj = vector.extract %ob[%j] : i16 from vector<4xi16>
+          %pj = llvm.getelementptr %outp[%ji] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+          llvm.store %bj, %pj {alignment = 2 : i64} : i16, !llvm.ptr<1>
         }
       }
     }

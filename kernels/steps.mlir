@@ -4,8 +4,9 @@
 // sliding window, start (both targets' decodes); whether a reduce's row is
 // a query (both targets' reduces); the cache store's
 // Walsh-Hadamard rotation of K across lanes, its group scale and its FP4
-// codes (kernels/store.mlir, one source for both targets). The modules
-// declare them and uq-link copies them in.
+// codes (kernels/store.mlir, one source for both targets); the
+// activations' dtype (bf16 or fp16) to and from f32. The modules declare
+// them and uq-link copies them in.
 
 // ---- a block's queries (grid x = %x): its sequence, its first token in
 // the query tensor (tok0), its tokens (ntok, <= 0: none) and the position of
@@ -334,4 +335,58 @@ func.func private @fp4_codes(%y: vector<4xf32>, %zero_group: i1) -> i16 attribut
   %packed = arith.select %zero_group, %c0_i32, %w : i32
   %packed16 = arith.trunci %packed : i32 to i16
   return %packed16 : i16
+}
+
+// ---- Activations (query, key, value and output) are bf16 or, with %f16
+// (the kernels' act_f16 argument: the plan's dtype), IEEE fp16. Both widen
+// to f32 exactly; f32 narrows to either rounding to nearest even (past
+// fp16's range: inf). The choice is uniform: a branch, so that the bf16
+// path issues what it did before fp16 existed.
+func.func private @act_widen(%h: i16, %f16: i1) -> f32 {
+  %r = scf.if %f16 -> (f32) {
+    %a = arith.bitcast %h : i16 to f16
+    %fa = arith.extf %a : f16 to f32
+    scf.yield %fa : f32
+  } else {
+    %b = arith.bitcast %h : i16 to bf16
+    %fb = arith.extf %b : bf16 to f32
+    scf.yield %fb : f32
+  }
+  return %r : f32
+}
+func.func private @act_widen4(%h: vector<4xi16>, %f16: i1) -> vector<4xf32> {
+  %r = scf.if %f16 -> (vector<4xf32>) {
+    %a = arith.bitcast %h : vector<4xi16> to vector<4xf16>
+    %fa = arith.extf %a : vector<4xf16> to vector<4xf32>
+    scf.yield %fa : vector<4xf32>
+  } else {
+    %b = arith.bitcast %h : vector<4xi16> to vector<4xbf16>
+    %fb = arith.extf %b : vector<4xbf16> to vector<4xf32>
+    scf.yield %fb : vector<4xf32>
+  }
+  return %r : vector<4xf32>
+}
+func.func private @act_narrow(%x: f32, %f16: i1) -> i16 {
+  %r = scf.if %f16 -> (i16) {
+    %a = arith.truncf %x : f32 to f16
+    %ai = arith.bitcast %a : f16 to i16
+    scf.yield %ai : i16
+  } else {
+    %b = arith.truncf %x : f32 to bf16
+    %bi = arith.bitcast %b : bf16 to i16
+    scf.yield %bi : i16
+  }
+  return %r : i16
+}
+func.func private @act_narrow4(%x: vector<4xf32>, %f16: i1) -> vector<4xi16> {
+  %r = scf.if %f16 -> (vector<4xi16>) {
+    %a = arith.truncf %x : vector<4xf32> to vector<4xf16>
+    %ai = arith.bitcast %a : vector<4xf16> to vector<4xi16>
+    scf.yield %ai : vector<4xi16>
+  } else {
+    %b = arith.truncf %x : vector<4xf32> to vector<4xbf16>
+    %bi = arith.bitcast %b : vector<4xbf16> to vector<4xi16>
+    scf.yield %bi : vector<4xi16>
+  }
+  return %r : vector<4xi16>
 }

@@ -2,8 +2,8 @@
 // encoded into their slots byte for byte as the host encoder
 // (runtime/format). Argument order: runtime/kernel_abi.h.
 module attributes {gpu.container_module} {
-  // ---- The cache store: T new tokens' K and V (bf16 [T, Hk, D], element
-  // strides, head dim contiguous) encoded into their slots, byte for byte as
+  // ---- The cache store: T new tokens' K and V (bf16 or, with act_f16,
+  // fp16 [T, Hk, D], element strides, head dim contiguous) encoded into their slots, byte for byte as
   // the host's uq_cache_write (runtime/format/format.c), written once for
   // every target: the module names both, and uq-compile builds each
   // variant for each (store_d<D> for gfx950, store_sm90_d<D> for sm_90a).
@@ -15,7 +15,7 @@ module attributes {gpu.container_module} {
   // part in the shuffles. slot_mapping[t] < 0 (padding) or >= num_slots
   // (past the cache) skips the token; a stored slot gets its K codes, K
   // scales, V codes and V scales (D + D/16 bytes) and no other byte.
-  //   K: bf16 -> f32, the fp32 butterfly of uq_wht (strides 1, 2 in the
+  //   K: bf16 or fp16 -> f32 (@act_widen4), the fp32 butterfly of uq_wht (strides 1, 2 in the
   //      piece, 4..4L/2 across lanes with gpu.shuffle xor, 4L in the lane
   //      across its two pieces: the host's order), times 1/sqrt(D) rounded
   //      to f32 (uq_wht_scale); V as is.
@@ -34,6 +34,7 @@ module attributes {gpu.container_module} {
     func.func private @fp4_codes(vector<4xf32>, i1) -> i16
     func.func private @group_scale(vector<4xf32>, i32) -> (i1, i32, f32)
     func.func private @wht_pieces(vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+    func.func private @act_widen4(vector<4xi16>, i1) -> vector<4xf32>
 
     gpu.func @uq_store(
         %kv_cache: !llvm.ptr<1> {llvm.noalias},
@@ -42,7 +43,7 @@ module attributes {gpu.container_module} {
         %slot_mapping: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
         %num_kv_heads: i32, %padded_slot: i32, %num_slots: i64,
         %key_stride_token: i64, %key_stride_head: i64,
-        %value_stride_token: i64, %value_stride_head: i64) kernel
+        %value_stride_token: i64, %value_stride_head: i64, %act_f16: i32) kernel
         attributes {uq.block_size = "lanes"} {
       %d = "uq.param"() {name = "d"} : () -> index
       %lanes_ix = "uq.param"() {name = "lanes"} : () -> index
@@ -75,7 +76,7 @@ module attributes {gpu.container_module} {
       %zero4i = arith.constant dense<0> : vector<4xi32>
       %one4i = arith.constant dense<1> : vector<4xi32>
       %eight4i = arith.constant dense<8> : vector<4xi32>
-      %sh16 = arith.constant dense<16> : vector<4xi32>
+      %f16 = arith.cmpi ne, %act_f16, %c0_i32 : i32
       %m025 = arith.constant dense<0.25> : vector<4xf32>
       %m075 = arith.constant dense<0.75> : vector<4xf32>
       %m125 = arith.constant dense<1.25> : vector<4xf32>
@@ -140,9 +141,7 @@ module attributes {gpu.container_module} {
             %o4 = arith.addi %o3, %elem : i64
             %src_p = llvm.getelementptr %src[%o4] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
             %raw = llvm.load %src_p {alignment = 2 : i64} : !llvm.ptr<1> -> vector<4xi16>
-            %wide = arith.extui %raw : vector<4xi16> to vector<4xi32>
-            %bits = arith.shli %wide, %sh16 : vector<4xi32>
-            %x = arith.bitcast %bits : vector<4xi32> to vector<4xf32>
+            %x = func.call @act_widen4(%raw, %f16) : (vector<4xi16>, i1) -> vector<4xf32>
             %rot = scf.if %is_k -> vector<4xf32> {
               // rotated: the butterflies of its strides up to the wave
               %butterfly = func.call @wht_pieces(%x, %lane, %lanes, %d_pieces) : (vector<4xf32>, i32, i32, i32) -> vector<4xf32>

@@ -11,7 +11,7 @@ typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SEGM_OUT = 0,       // bf16* [B, Hk, P, QG, D]
   UQ_DECODE_ARG_SEGM_MAX,           // f32*  [B, Hk, P, QG]
   UQ_DECODE_ARG_SEGM_SUM,           // f32*  [B, Hk, P, QG]
-  UQ_DECODE_ARG_QUERY,              // bf16* (strided, head dim contiguous)
+  UQ_DECODE_ARG_QUERY,              // bf16/fp16* (strided, head dim contiguous)
   UQ_DECODE_ARG_KV_CACHE,           // u8*   [blocks, block_size, Hk, slot]
   UQ_DECODE_ARG_BLOCK_TABLES,       // i32*  [B, max_blocks_per_seq]
   UQ_DECODE_ARG_SEQ_LENS,           // i32*  [B]
@@ -40,17 +40,20 @@ typedef enum uq_decode_arg_e {
   // and sm_90a also when its P CTAs run as one cluster (P <=
   // UQ_SM90_CLUSTER_MAX_PARTITIONS). With P > 1 outside a cluster they are
   // not read.
-  UQ_DECODE_ARG_OUTPUT,          // bf16*
+  UQ_DECODE_ARG_OUTPUT,          // bf16/fp16*
   UQ_DECODE_ARG_OUT_STRIDE_SEQ,  // i32 elements
   UQ_DECODE_ARG_OUT_STRIDE_HEAD, // i32 elements
   UQ_DECODE_ARG_SINKS,           // f32* [Hq]; 0: none
+  // Since 0.9: the activations' dtype (query and output; the plan's
+  // query_dtype): 0 bf16, 1 fp16. Partials stay bf16.
+  UQ_DECODE_ARG_ACT_F16, // i32
   UQ_DECODE_ARG_COUNT,
 } uq_decode_arg_t;
 
 // Reduce: grid (B, Hq, 256 / 64), one 64-lane wave each; lane = head dim.
 // One reduce kernel per head dim (its record's head_dim).
 typedef enum uq_reduce_arg_e {
-  UQ_REDUCE_ARG_OUTPUT = 0,      // bf16* [B, Hq, 256] with the strides below
+  UQ_REDUCE_ARG_OUTPUT = 0,      // bf16/fp16* [B, Hq, D], strides below
   UQ_REDUCE_ARG_SEGM_OUT,        // bf16* as written by decode
   UQ_REDUCE_ARG_SEGM_MAX,        // f32*
   UQ_REDUCE_ARG_SEGM_SUM,        // f32*
@@ -65,6 +68,7 @@ typedef enum uq_reduce_arg_e {
   // written); 0: a decode (grid x = the sequences).
   UQ_REDUCE_ARG_QUERY_START_LOC, // i32* [num_seqs + 1]
   UQ_REDUCE_ARG_NUM_SEQS,        // i32
+  UQ_REDUCE_ARG_ACT_F16,         // i32 since 0.9: 1 writes fp16, 0 bf16
   UQ_REDUCE_ARG_COUNT,
 } uq_reduce_arg_t;
 
@@ -97,8 +101,8 @@ typedef enum uq_reduce_arg_e {
 // store_d<D>, D = 64, 128, 256; "uq_store_sm90_d<D>" on sm_90a).
 typedef enum uq_store_arg_e {
   UQ_STORE_ARG_KV_CACHE = 0,       // u8*  [blocks, block_size, Hk, slot]
-  UQ_STORE_ARG_KEY,                // bf16* [T, Hk, D] with the strides below
-  UQ_STORE_ARG_VALUE,              // bf16*
+  UQ_STORE_ARG_KEY,                // bf16/fp16* [T, Hk, D], strides below
+  UQ_STORE_ARG_VALUE,              // bf16/fp16*
   UQ_STORE_ARG_SLOT_MAPPING,       // i64* [T]; < 0 or >= num_slots: skip
   UQ_STORE_ARG_NUM_KV_HEADS,       // i32
   UQ_STORE_ARG_PADDED_SLOT,        // i32 bytes
@@ -107,6 +111,7 @@ typedef enum uq_store_arg_e {
   UQ_STORE_ARG_KEY_STRIDE_HEAD,    // i64 elements
   UQ_STORE_ARG_VALUE_STRIDE_TOKEN, // i64 elements
   UQ_STORE_ARG_VALUE_STRIDE_HEAD,  // i64 elements
+  UQ_STORE_ARG_ACT_F16,            // i32 since 0.9: key, value fp16 (1), bf16
   UQ_STORE_ARG_COUNT,
 } uq_store_arg_t;
 

@@ -591,6 +591,10 @@ uq_status_t uq_sim_exec_valu(uq_sim_ctx_t *c, uq_sim_wave_t *w,
     LANES r[l] = f32_to_f16(F(a[l]), 1) | (uint32_t)f32_to_f16(F(b[l]), 1)
                                               << 16;
     break;
+  case UQ_OP_V_CVT_PK_F16_F32: // gfx950: round to nearest even
+    LANES r[l] = f32_to_f16(F(a[l]), 0) | (uint32_t)f32_to_f16(F(b[l]), 0)
+                                              << 16;
+    break;
   case UQ_OP_V_CVT_PK_FP8_F32: {
     const uint32_t *old = w->v[o[0].reg & 511];
     int fp16_ovfl = (w->mode >> 23) & 1;

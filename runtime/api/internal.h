@@ -104,7 +104,7 @@ typedef struct uq_rt_arg_spec_s {
   uint32_t size;
 } uq_rt_arg_spec_t;
 
-#define UQ_RT_MAX_ARGS 24
+#define UQ_RT_MAX_ARGS 32
 _Static_assert(UQ_DECODE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
                    UQ_REDUCE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
                    UQ_STORE_ARG_COUNT <= UQ_RT_MAX_ARGS,

@@ -34,6 +34,7 @@ const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT] = {
     [UQ_DECODE_ARG_OUT_STRIDE_SEQ] = {"out_stride_seq", BV, 4},
     [UQ_DECODE_ARG_OUT_STRIDE_HEAD] = {"out_stride_head", BV, 4},
     [UQ_DECODE_ARG_SINKS] = {"sinks", GB, 8},
+    [UQ_DECODE_ARG_ACT_F16] = {"act_f16", BV, 4},
 };
 
 const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
@@ -49,6 +50,7 @@ const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT] = {
     [UQ_REDUCE_ARG_SINKS] = {"sinks", GB, 8},
     [UQ_REDUCE_ARG_QUERY_START_LOC] = {"query_start_loc", GB, 8},
     [UQ_REDUCE_ARG_NUM_SEQS] = {"num_seqs", BV, 4},
+    [UQ_REDUCE_ARG_ACT_F16] = {"act_f16", BV, 4},
 };
 
 const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT] = {
@@ -63,6 +65,7 @@ const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT] = {
     [UQ_STORE_ARG_KEY_STRIDE_HEAD] = {"key_stride_head", BV, 8},
     [UQ_STORE_ARG_VALUE_STRIDE_TOKEN] = {"value_stride_token", BV, 8},
     [UQ_STORE_ARG_VALUE_STRIDE_HEAD] = {"value_stride_head", BV, 8},
+    [UQ_STORE_ARG_ACT_F16] = {"act_f16", BV, 4},
 };
 
 #undef GB

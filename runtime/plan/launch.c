@@ -35,6 +35,8 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_SEGM_SUM], 8, plan->segm_sum);
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_QUERY_GROUP], 4, c->query_group);
+    uq_rt_arg_put(a, d[UQ_DECODE_ARG_ACT_F16], 4,
+                  c->query_dtype == UQ_DTYPE_F16);
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_BLOCK_SIZE], 4, c->block_size);
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_PADDED_SLOT], 4, c->padded_slot);
     uq_rt_arg_put(a, d[UQ_DECODE_ARG_Q_STRIDE_SEQ], 4,
@@ -65,6 +67,7 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_SEGM_SUM], 8, plan->segm_sum);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_NUM_KV_HEADS], 4, c->num_kv_heads);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_QUERY_GROUP], 4, c->query_group);
+  uq_rt_arg_put(a, r[UQ_REDUCE_ARG_ACT_F16], 4, c->query_dtype == UQ_DTYPE_F16);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUT_STRIDE_SEQ], 4,
                 (uint64_t)c->output_stride_seq);
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUT_STRIDE_HEAD], 4,

@@ -99,6 +99,7 @@ uq_status_t uq_rt_store_initialize(uq_context_t *context,
                 (uint64_t)store->value_stride_token);
   uq_rt_arg_put(a, o[UQ_STORE_ARG_VALUE_STRIDE_HEAD], 8,
                 (uint64_t)store->value_stride_head);
+  uq_rt_arg_put(a, o[UQ_STORE_ARG_ACT_F16], 4, c->query_dtype == UQ_DTYPE_F16);
   uq_rt_arg_put(a, store->layout.block_count[1], 4, c->num_kv_heads);
   uq_rt_arg_put(a, store->layout.block_count[2], 4, 1);
   return UQ_OK;

@@ -801,8 +801,8 @@ static int test_kernarg_packing_on_sim(void) {
   uq_problem_destroy(problem);
 
   // Decode: 7 pointers, 11 dwords, the query_start_loc pointer at 104 and
-  // search_seqs, the output at 120, its strides and the sinks at 136;
-  // hidden from 144.
+  // search_seqs, the output at 120, its strides and the sinks at 136,
+  // act_f16 at 144 (a bf16 plan); hidden from 152.
   uint64_t segm_out = load(dk, 0, 8), segm_max = load(dk, 8, 8);
   uint64_t segm_sum = load(dk, 16, 8);
   UQ_EXPECT(segm_out && segm_max && segm_sum);
@@ -828,17 +828,18 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_INT(load(dk, 128, 4), Hq * 256);
   UQ_EXPECT_EQ_INT(load(dk, 132, 4), 256);
   UQ_EXPECT_EQ_HEX(load(dk, 136, 8), sinks);
-  UQ_EXPECT_EQ_INT(load(dk, 144, 4), B);
-  UQ_EXPECT_EQ_INT(load(dk, 148, 4), Hk);
-  UQ_EXPECT_EQ_INT(load(dk, 152, 4), p);
-  UQ_EXPECT_EQ_INT(load(dk, 156, 2), 64);
-  UQ_EXPECT_EQ_INT(load(dk, 158, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 160, 2), 1);
-  UQ_EXPECT_EQ_INT(load(dk, 162, 6), 0);      // remainders
-  UQ_EXPECT_EQ_INT(load(dk, 184, 8), 0);      // global offset x
-  UQ_EXPECT_EQ_INT(load(dk, 144 + 64, 2), 3); // grid dims
+  UQ_EXPECT_EQ_INT(load(dk, 144, 4), 0); // act_f16
+  UQ_EXPECT_EQ_INT(load(dk, 152, 4), B);
+  UQ_EXPECT_EQ_INT(load(dk, 156, 4), Hk);
+  UQ_EXPECT_EQ_INT(load(dk, 160, 4), p);
+  UQ_EXPECT_EQ_INT(load(dk, 164, 2), 64);
+  UQ_EXPECT_EQ_INT(load(dk, 166, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 168, 2), 1);
+  UQ_EXPECT_EQ_INT(load(dk, 170, 6), 0);      // remainders
+  UQ_EXPECT_EQ_INT(load(dk, 192, 8), 0);      // global offset x
+  UQ_EXPECT_EQ_INT(load(dk, 152 + 64, 2), 3); // grid dims
   // Reduce: 4 pointers, 5 dwords, the sinks pointer at 56, query_start_loc
-  // at 64 (a decode: 0) and num_seqs; hidden from 80.
+  // at 64 (a decode: 0), num_seqs and act_f16; hidden from 80.
   UQ_EXPECT_EQ_HEX(load(rk, 0, 8), given.output);
   UQ_EXPECT_EQ_HEX(load(rk, 8, 8), segm_out);
   UQ_EXPECT_EQ_HEX(load(rk, 16, 8), segm_max);
@@ -851,6 +852,7 @@ static int test_kernarg_packing_on_sim(void) {
   UQ_EXPECT_EQ_HEX(load(rk, 56, 8), sinks);
   UQ_EXPECT_EQ_HEX(load(rk, 64, 8), 0);
   UQ_EXPECT_EQ_INT(load(rk, 72, 4), B);
+  UQ_EXPECT_EQ_INT(load(rk, 76, 4), 0); // act_f16
   UQ_EXPECT_EQ_INT(load(rk, 80, 4), B);
   UQ_EXPECT_EQ_INT(load(rk, 84, 4), Hq);
   UQ_EXPECT_EQ_INT(load(rk, 88, 4), 4);

@@ -18,13 +18,13 @@ DECODE = [("gb", "segm_out"), ("gb", "segm_max"), ("gb", "segm_sum"),
                   ("i32", "query_group"), ("gb", "query_start_loc"),
                   ("i32", "search_seqs"), ("gb", "output"),
                   ("i32", "out_stride_seq"), ("i32", "out_stride_head"),
-                  ("gb", "sinks")]
+                  ("gb", "sinks"), ("i32", "act_f16")]
 REDUCE = [("gb", "output"), ("gb", "segm_out"), ("gb", "segm_max"),
           ("gb", "segm_sum")] + [("i32", n) for n in (
               "num_kv_heads", "query_group", "num_partitions",
               "out_stride_seq", "out_stride_head")] + [
                   ("gb", "sinks"), ("gb", "query_start_loc"),
-                  ("i32", "num_seqs")]
+                  ("i32", "num_seqs"), ("i32", "act_f16")]
 HIDDEN = [(0, 4, "hidden_block_count_x"), (4, 4, "hidden_block_count_y"),
           (8, 4, "hidden_block_count_z"), (12, 2, "hidden_group_size_x"),
           (14, 2, "hidden_group_size_y"), (16, 2, "hidden_group_size_z"),

@@ -285,6 +285,10 @@ BEGIN valu_ops
   ST
   v_max_i32 v10, v2, v3            // 115
   ST
+  v_cvt_pk_f16_f32 v10, v5, v6     // 116: round to nearest even
+  ST
+  v_cvt_pk_f16_f32 v10, v2, v3     // 117: any bits (inf, NaN, subnormal)
+  ST
   s_endpgm
 .Lvalu_end:
 .size valu_ops, .Lvalu_end-valu_ops
