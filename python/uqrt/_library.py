@@ -214,7 +214,9 @@ class KvTokens(CheckedStructure):
                 ("value_stride_token", ctypes.c_int64),
                 ("value_stride_head", ctypes.c_int64),
                 ("slot_mapping", ctypes.c_void_p),
-                ("num_tokens", ctypes.c_int64)]
+                ("num_tokens", ctypes.c_int64),
+                # Since 0.9: uq_dtype_t of key and value (0 bf16, 1 f16).
+                ("dtype", ctypes.c_int)]
 
 
 class DecodeProblem(CheckedStructure):
@@ -235,7 +237,9 @@ class DecodeProblem(CheckedStructure):
                 ("sliding_window", ctypes.c_int32),
                 ("sinks", ctypes.c_void_p),
                 # Since 0.6 (varlen attention).
-                ("query_start_loc", ctypes.c_void_p)]
+                ("query_start_loc", ctypes.c_void_p),
+                # Since 0.9: uq_dtype_t of query and output (0 bf16, 1 f16).
+                ("dtype", ctypes.c_int)]
 
 
 def _candidates():

@@ -202,8 +202,8 @@ static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t d, int32_t b,
     }
     for (int32_t t = 0; t < n; ++t)
       slots[t] = (int64_t)f->tables[i * mbps + t / bs] * bs + t % bs;
-    uq_kv_tokens_t tokens = {k, (int64_t)hk * d, d, v, (int64_t)hk * d,
-                             d, slots,           n};
+    uq_kv_tokens_t tokens = {
+        k, (int64_t)hk * d, d, v, (int64_t)hk * d, d, slots, n, UQ_DTYPE_BF16};
     uq_status_code_t code = uq_status_consume_code(
         uq_cache_write(&f->p.cache, f->cache, cache_size, &tokens));
     for (size_t e = 0; e < (size_t)n * hk * d; ++e) {
