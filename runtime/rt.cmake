@@ -151,6 +151,7 @@ install(TARGETS uqrt_sim COMPONENT uqrt_sim
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(FILES
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/uqrt.h
+  ${PROJECT_SOURCE_DIR}/runtime/include/uq/dtype.h
   ${PROJECT_SOURCE_DIR}/base/include/uq/status.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/format.h
   ${PROJECT_SOURCE_DIR}/runtime/include/uq/reference.h

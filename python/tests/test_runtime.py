@@ -238,7 +238,7 @@ def test_found_in_install_layout(tmp_path):
 _REFUSING_TORCH = """
 __version__ = "0.0-refusing"
 class Tensor: pass
-bfloat16 = int16 = uint8 = int32 = int64 = float32 = object()
+bfloat16 = float16 = int16 = uint8 = int32 = int64 = float32 = object()
 class library:
     register_fake = None
     class Library:

@@ -6,7 +6,7 @@ __cuda_array_interface__ (cupy, numba), checked like a numpy array, or
 torch CUDA tensors, read directly (dtype, shape, stride, data_ptr: a
 fraction of the cost of building torch's __cuda_array_interface__, which
 also refuses bf16). bf16 data travels as 16-bit integers elsewhere: numpy
-has no bf16.
+has no bf16. f16 (since 0.9) is numpy's and torch's float16.
 """
 
 import numpy as np
@@ -22,16 +22,20 @@ except ImportError:  # pragma: no cover - depends on the machine
 # type strings (little-endian; '|' for one byte).
 DTYPES = {
     "bf16": ("<u2", "<i2"),
+    "f16": ("<f2",),
     "u8": ("|u1", "<u1"),
     "i32": ("<i4",),
     "i64": ("<i8",),
     "f32": ("<f4",),
 }
-ITEMSIZE = {"bf16": 2, "u8": 1, "i32": 4, "i64": 8, "f32": 4}
+ITEMSIZE = {"bf16": 2, "f16": 2, "u8": 1, "i32": 4, "i64": 8, "f32": 4}
+# The activation dtypes a plan takes, and their uq_dtype_t values.
+ACTIVATION_DTYPES = {"bf16": 0, "f16": 1}
 # The same per torch dtype (an int16 view of bf16 data stays accepted).
 TORCH_TYPESTR = {} if torch is None else {
     torch.bfloat16: "<u2", torch.int16: "<i2", torch.uint8: "|u1",
     torch.int32: "<i4", torch.int64: "<i8", torch.float32: "<f4",
+    torch.float16: "<f2",
 }
 
 

@@ -214,7 +214,9 @@ class KvTokens(CheckedStructure):
                 ("value_stride_token", ctypes.c_int64),
                 ("value_stride_head", ctypes.c_int64),
                 ("slot_mapping", ctypes.c_void_p),
-                ("num_tokens", ctypes.c_int64)]
+                ("num_tokens", ctypes.c_int64),
+                # Since 0.9: uq_dtype_t of key and value (0 bf16, 1 f16).
+                ("dtype", ctypes.c_int)]
 
 
 class DecodeProblem(CheckedStructure):
@@ -235,7 +237,9 @@ class DecodeProblem(CheckedStructure):
                 ("sliding_window", ctypes.c_int32),
                 ("sinks", ctypes.c_void_p),
                 # Since 0.6 (varlen attention).
-                ("query_start_loc", ctypes.c_void_p)]
+                ("query_start_loc", ctypes.c_void_p),
+                # Since 0.9: uq_dtype_t of query and output (0 bf16, 1 f16).
+                ("dtype", ctypes.c_int)]
 
 
 def _candidates():
@@ -339,6 +343,11 @@ def _declare(lib):
         "uq_wht": (c_status, [i32, V], "head_dim x"),
         "uq_slot_encode": (c_status, [i32, V, V, V],
                            "head_dim k_bf16 v_bf16 out_slot"),
+        # Since 0.9 (fp16 activations).
+        "uq_slot_encode_dtype": (c_status, [i32, ctypes.c_int, V, V, V],
+                                 "head_dim dtype k v out_slot"),
+        "uq_float_to_f16": (ctypes.c_uint16, [ctypes.c_float], "value"),
+        "uq_f16_to_float": (ctypes.c_float, [ctypes.c_uint16], "bits"),
         "uq_slot_decode": (c_status, [i32, V, V, V],
                            "head_dim slot out_k_rot out_v"),
         "uq_group_encode": (None, [V, V, V], "x out_codes out_scale"),
@@ -373,7 +382,8 @@ def _declare(lib):
     }
     optional = ("uq_plan_store", "uq_plan_last_store_counters",
                 "uq_plan_run_varlen", "uq_plan_varlen_shape",
-                "uq_context_variant_count", "uq_context_variant")
+                "uq_context_variant_count", "uq_context_variant",
+                "uq_slot_encode_dtype", "uq_float_to_f16", "uq_f16_to_float")
     functions = {}
     for name, (restype, argtypes, params) in signatures.items():
         if name in optional and not hasattr(lib, name):

@@ -2,7 +2,9 @@
 bf16 conversions, the rotation, the UltraQuant encoder, the paged-cache
 writer and reader, the exact reference decode and the launch policy.
 
-bf16 arrays are numpy uint16 (or int16) holding the bit patterns. Head dims
+bf16 arrays are numpy uint16 (or int16) holding the bit patterns; since
+0.9 slot_encode, cache_write and reference_decode_exact also take numpy
+float16 (fp16 activations) where they take bf16. Head dims
 D = 64, 128 and 256: the vector functions (wht, slot_encode, slot_decode)
 take D from their argument's length; the cache functions take head_dim
 (default 256), since a cache's padded slot does not say it.
@@ -76,8 +78,16 @@ def wht256(x):
 
 
 def slot_encode(k_bf16, v_bf16):
-    """One (token, kv head) slot of k, v bf16 [D]: D + D/16 bytes (K rotated,
-    then encoded)."""
+    """One (token, kv head) slot of k, v bf16 [D] (or both numpy float16):
+    D + D/16 bytes (K rotated, then encoded)."""
+    if np.asarray(k_bf16).dtype == np.float16:
+        d = _head_dim_of(k_bf16, "k", np.float16)
+        k = _vector(k_bf16, "k", np.float16, d)
+        v = _vector(v_bf16, "v", np.float16, d)
+        slot = np.zeros(slot_content_bytes(d), np.uint8)
+        check(lib.uq_slot_encode_dtype(d, 1, k.ctypes.data, v.ctypes.data,
+                                       slot.ctypes.data))
+        return slot
     d = _head_dim_of(k_bf16, "k", np.uint16)
     k = _vector(k_bf16, "k", np.uint16, d)
     v = _vector(v_bf16, "v", np.uint16, d)
@@ -138,11 +148,16 @@ def _tokens(key, value, slot_mapping, num_kv_heads, head_dim):
     mapping = _buffers.host(slot_mapping, "slot_mapping", "i64",
                             (_buffers.first_dim(slot_mapping, "slot_mapping"),))
     t = mapping.array.shape[0]
+    # The dtype is the key's: numpy float16 is f16, anything else is
+    # checked as bf16 bits; the value must match.
+    dtype = ("f16" if isinstance(key, np.ndarray) and key.dtype == np.float16
+             else "bf16")
     bufs, element_strides = [], []
     for name, arr in (("key", key), ("value", value)):
         if not isinstance(arr, np.ndarray) or arr.ndim != 3:
             raise invalid(f"{name}: expected bf16 bits [num_tokens, "
-                          f"num_kv_heads, {head_dim}] (uint16)")
+                          f"num_kv_heads, {head_dim}] (uint16, or float16 "
+                          f"for f16)")
         if arr.size == 0:
             # numpy gives empty arrays any strides (often 0): nothing is
             # read, so take the dense ones
@@ -152,17 +167,18 @@ def _tokens(key, value, slot_mapping, num_kv_heads, head_dim):
                           f"strides whole elements")
         else:
             strides = (arr.strides[0] // 2, arr.strides[1] // 2, 1)
-        bufs.append(_buffers.host(arr, name, "bf16",
+        bufs.append(_buffers.host(arr, name, dtype,
                                   (t, num_kv_heads, head_dim), strides))
         element_strides.append(strides)
     (k, v), (ks, vs) = bufs, element_strides
     tokens = KvTokens(k.address, ks[0], ks[1], v.address, vs[0], vs[1],
-                      mapping.address, t)
+                      mapping.address, t, _buffers.ACTIVATION_DTYPES[dtype])
     return tokens, (key, value, slot_mapping)
 
 
 def cache_write(cache, key, value, slot_mapping, head_dim=HEAD_DIM):
-    """uq_cache_write: encodes key/value bf16 [T, Hk, D] (any element
+    """uq_cache_write: encodes key/value bf16 [T, Hk, D] (or numpy float16,
+    both; any element
     strides, head dim contiguous) into the slots of slot_mapping int64 [T]
     (negative: skip). Checks everything first: on error the cache is
     unchanged."""
@@ -192,7 +208,8 @@ def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
                            sinks=None, q_overflow="saturate",
                            head_dim=HEAD_DIM, query_start_loc=None):
     """The exact (float64) reference decode: bf16 output [B, Hq, D] of
-    query bf16 [B, Hq, D]; softmax_scale defaults to 1/sqrt(D), as a
+    query bf16 [B, Hq, D] (float16 output of a numpy float16 query, since
+    0.9); softmax_scale defaults to 1/sqrt(D), as a
     plan's. With query_start_loc (int32 [B + 1], varlen attention) the
     query and output are [T, Hq, D] over the T = query_start_loc[B] query
     tokens, each the last of its sequence's tokens, causal."""
@@ -213,12 +230,13 @@ def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
         rows = int(query_start_loc[b])
         if rows < 0:
             raise invalid(f"query_start_loc[{b}] = {rows} is negative")
-    q = _buffers.host(query, "query", "bf16", (rows, hq, d))
+    f16 = isinstance(query, np.ndarray) and query.dtype == np.float16
+    q = _buffers.host(query, "query", "f16" if f16 else "bf16", (rows, hq, d))
     t = _buffers.host(block_tables, "block_tables", "i32", tables.shape)
     lens = _buffers.host(seq_lens, "seq_lens", "i32", (b,))
     s = (_buffers.host(sinks, "sinks", "f32", (hq,)).address
          if sinks is not None else None)
-    out = np.zeros((rows, hq, d), np.uint16)
+    out = np.zeros((rows, hq, d), np.float16 if f16 else np.uint16)
     problem = DecodeProblem(
         num_seqs=b, query_group=query_group, cache=layout,
         max_blocks_per_seq=tables.shape[1], softmax_scale=softmax_scale,
@@ -228,7 +246,8 @@ def reference_decode_exact(query, cache, block_tables, seq_lens, query_group,
         seq_lens=lens.address, output=out.ctypes.data,
         output_stride_seq=hq * d, output_stride_head=d,
         sliding_window=sliding_window, sinks=s,
-        query_start_loc=qsl.address if qsl is not None else None)
+        query_start_loc=qsl.address if qsl is not None else None,
+        dtype=1 if f16 else 0)
     check(lib.uq_reference_decode_exact(ctypes.byref(problem)))
     return out
 

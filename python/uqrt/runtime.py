@@ -166,13 +166,17 @@ def _counters(c):
 class Plan:
     """uq_plan_t: everything fixed for its life is given here, checked once.
 
-    Shapes (D = head_dim: 64, 128 or 256): query [batch, Hq, D] bf16
+    dtype: "bf16" (default) or "f16" (since 0.9), the activations' dtype:
+    of query, output, key and value (bf16 as uint16/int16 numpy or torch
+    bfloat16/int16; f16 as numpy float16 or torch float16).
+
+    Shapes (D = head_dim: 64, 128 or 256): query [batch, Hq, D] (dtype)
     (Hq = num_kv_heads * query_group), kv_cache uint8 [num_blocks,
     block_size, num_kv_heads, padded_slot] (padded_slot None: D + D/16),
     block_tables int32 [batch, max_blocks_per_seq], seq_lens int32 [batch],
-    output [batch, Hq, D] bf16, sinks float32 [Hq]. query_strides /
+    output [batch, Hq, D] (dtype), sinks float32 [Hq]. query_strides /
     output_strides: (seq, head) in elements (None: contiguous), e.g. a
-    fused QKV tensor's query view. For store(): key and value bf16
+    fused QKV tensor's query view. For store(): key and value (dtype)
     [tokens, num_kv_heads, D] with key_strides / value_strides (token,
     head) in elements (None: contiguous), at most max_store_tokens tokens
     (0: max_batch), slot_mapping int64 [tokens]. For run_varlen():
@@ -187,8 +191,13 @@ class Plan:
                  max_kv_splits=0, softmax_scale=0.0, query_strides=None,
                  output_strides=None, sliding_window=0, max_store_tokens=0,
                  key_strides=None, value_strides=None, max_query_len=0,
-                 max_num_tokens=0):
+                 max_num_tokens=0, dtype="bf16"):
+        if dtype not in _buffers.ACTIVATION_DTYPES:
+            raise invalid(f"dtype {dtype!r}: activations must be 'bf16' or "
+                          f"'f16'")
         config = DecodeConfig()
+        config.query_dtype = config.output_dtype = (
+            _buffers.ACTIVATION_DTYPES[dtype])
         if padded_slot is None:
             padded_slot = slot_content_bytes(head_dim)
         try:
@@ -224,6 +233,7 @@ class Plan:
         self._lock = threading.Lock()
         with context._plans_lock:
             context._plans.append(self)
+        self.dtype = dtype
         self.num_kv_heads, self.query_group = num_kv_heads, query_group
         self.num_query_heads = num_kv_heads * query_group
         self.head_dim, self.block_size = head_dim, block_size
@@ -352,13 +362,13 @@ class Plan:
             raise invalid(f"batch {batch} outside 1..{self.max_batch}")
         hq, d = self.num_query_heads, self.head_dim
         return batch, [
-            self._buffer(query, "query", "bf16", (batch, hq, d),
+            self._buffer(query, "query", self.dtype, (batch, hq, d),
                          (*self.query_strides, 1)),
             self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape()),
             self._buffer(block_tables, "block_tables", "i32",
                          (batch, self.max_blocks_per_seq)),
             self._buffer(seq_lens, "seq_lens", "i32", (batch,)),
-        ], self._buffer(output, "output", "bf16", (batch, hq, d),
+        ], self._buffer(output, "output", self.dtype, (batch, hq, d),
                         (*self.output_strides, 1), writable=True)
 
     def run(self, query, kv_cache, block_tables, seq_lens, output, *,
@@ -434,7 +444,7 @@ class Plan:
         num_seqs, t, max_query_len = int(num_seqs), int(t), int(max_query_len)
         hq, d = self.num_query_heads, self.head_dim
         buffers = [
-            self._buffer(query, "query", "bf16", (t, hq, d),
+            self._buffer(query, "query", self.dtype, (t, hq, d),
                          (*self.query_strides, 1)),
             self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape()),
             self._buffer(block_tables, "block_tables", "i32",
@@ -445,7 +455,7 @@ class Plan:
         ]
         sink = (self._buffer(sinks, "sinks", "f32", (hq,))
                 if sinks is not None else None)
-        out = self._buffer(output, "output", "bf16", (t, hq, d),
+        out = self._buffer(output, "output", self.dtype, (t, hq, d),
                            (*self.output_strides, 1), writable=True)
         if sink is None:
             self._call(lambda h, q, c, b, l, s0, o, s: lib.uq_plan_run_varlen(
@@ -477,8 +487,8 @@ class Plan:
                           f"(max_store_tokens)")
         hk, d = self.num_kv_heads, self.head_dim
         buffers = [
-            self._buffer(key, "key", "bf16", (t, hk, d), (*self.key_strides, 1)),
-            self._buffer(value, "value", "bf16", (t, hk, d),
+            self._buffer(key, "key", self.dtype, (t, hk, d), (*self.key_strides, 1)),
+            self._buffer(value, "value", self.dtype, (t, hk, d),
                          (*self.value_strides, 1)),
             self._buffer(slot_mapping, "slot_mapping", "i64", (t,)),
             self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape(),

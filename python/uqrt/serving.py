@@ -11,7 +11,11 @@ default instance (auto backend, made on first use).
 
 Arguments are torch tensors (CUDA tensors run on torch's current stream of
 their device; bf16 travels as an int16 view, which this module takes) or
-numpy arrays (host and sim backends; bf16 as uint16/int16). Shapes:
+numpy arrays (host and sim backends; bf16 as uint16/int16). The
+activations (query, output, key, value) are bf16 (torch bfloat16/int16,
+numpy uint16/int16) or, since 0.9, f16 (torch/numpy float16): the query's
+dtype (the key's for store) picks the plan's; the output must have the
+query's dtype, the value the key's. Shapes:
 query [T, Hq, D] (any token and head strides: a fused QKV view works),
 kv_cache uint8 [num_blocks, block_size, Hk, padded_slot], block_table int32
 [B, max_blocks_per_seq], seq_lens int32 [B] (new tokens included),
@@ -19,8 +23,8 @@ query_start_loc int32 [B + 1], output [T, Hq, D], sinks float32 [Hq] or
 None, sliding_window an int (None or 0: none); key and value [T, Hk, D],
 slot_mapping int64 [T].
 
-A call finds the plan of its shape (head counts, head dim, cache geometry,
-strides, softmax scale, window) and stream, and makes one the first time,
+A call finds the plan of its shape (dtype, head counts, head dim, cache
+geometry, strides, softmax scale, window) and stream, and makes one the first time,
 sized for at least that call's sequences, tokens and longest query
 (growing by powers of two, capped at libuqrt's limits). Making a plan
 allocates device memory: warm every shape up on the stream you will
@@ -61,12 +65,46 @@ def _is_torch(x):
 def _arg(x):
     """What Plan's buffer checks take: CUDA tensors as they are (read
     directly), CPU tensors as the numpy arrays over the same memory (bf16
-    as int16: numpy has no bf16)."""
+    as int16: numpy has no bf16; float16 as numpy float16)."""
     if _is_torch(x) and not x.is_cuda:
         if x.dtype == torch.bfloat16:
             x = x.view(torch.int16)
         return x.numpy()
     return x
+
+
+def _activation_dtype(x, name):
+    """The plan dtype of an activation tensor or array: "f16" for float16,
+    "bf16" for bfloat16 (and its 16-bit integer views); anything else is
+    INVALID_ARGUMENT naming the argument."""
+    if _is_torch(x):
+        if x.dtype == torch.float16:
+            return "f16"
+        if x.dtype in (torch.bfloat16, torch.int16) or (
+                x.dtype == getattr(torch, "uint16", None)):
+            return "bf16"
+        got = x.dtype
+    elif isinstance(x, np.ndarray):
+        if x.dtype == np.float16:
+            return "f16"
+        if x.dtype in (np.uint16, np.int16):
+            return "bf16"
+        got = x.dtype
+    else:
+        raise invalid(f"{name}: expected a torch tensor or numpy array, got "
+                      f"{type(x).__name__}")
+    raise invalid(f"{name}: dtype {got} is not an activation dtype (bf16: "
+                  f"torch.bfloat16, int16 or numpy uint16/int16; f16: "
+                  f"float16)")
+
+
+def _same_dtype(x, name, dtype, of):
+    """INVALID_ARGUMENT unless `x` (named `name`) has the plan's `dtype`,
+    which `of` set."""
+    got = _activation_dtype(x, name)
+    if got != dtype:
+        raise invalid(f"{name}: dtype {x.dtype} ({got}) differs from the "
+                      f"{of}'s ({dtype})")
 
 
 def _element_strides(x):
@@ -237,6 +275,7 @@ class UnifiedAttention:
         cache format (checked once per torch tensor; any other raises)."""
         del max_seq_len  # the block table's width sizes the walk
         t, hq, d = _dims(query, "query", 3)
+        dtype = _activation_dtype(query, "query")
         check_pit(PiT, d)
         num_blocks, block_size, hk, padded_slot = _dims(kv_cache, "kv_cache",
                                                         4)
@@ -252,6 +291,8 @@ class UnifiedAttention:
         if output is None:
             output = (torch.empty_like(query) if _is_torch(query) else
                       np.empty_like(query))
+        else:  # the kernels write the output in the query's dtype
+            _same_dtype(output, "output", dtype, "query")
         if t == 0 or b == 0:
             return output  # an empty step: no row to attend or write
         qsl = _arg(query_start_loc)
@@ -271,7 +312,8 @@ class UnifiedAttention:
                       block_size=block_size, padded_slot=padded_slot,
                       num_blocks=num_blocks, max_blocks_per_seq=max_blocks,
                       softmax_scale=scale, sliding_window=window,
-                      query_strides=qs[:2], output_strides=os_[:2])
+                      query_strides=qs[:2], output_strides=os_[:2],
+                      dtype=dtype)
         # The values in the dict literal's fixed order: cheaper per call
         # than sorting its items.
         key = ("attention", stream) + tuple(config.values())
@@ -291,6 +333,8 @@ class UnifiedAttention:
         """Encodes new tokens' K and V into their cache slots (uq_plan_store:
         byte for byte uqrt.cache_write; slot_mapping[t] < 0 skips token t)."""
         t, hk, d = _dims(key, "key", 3)
+        dtype = _activation_dtype(key, "key")
+        _same_dtype(value, "value", dtype, "key")
         num_blocks, block_size, cache_hk, padded_slot = _dims(kv_cache,
                                                               "kv_cache", 4)
         if cache_hk != hk:
@@ -302,7 +346,7 @@ class UnifiedAttention:
         config = dict(num_kv_heads=hk, query_group=1, head_dim=d,
                       block_size=block_size, padded_slot=padded_slot,
                       num_blocks=num_blocks, max_blocks_per_seq=1,
-                      key_strides=ks[:2], value_strides=vs[:2])
+                      key_strides=ks[:2], value_strides=vs[:2], dtype=dtype)
         entry = self._acquire(("store", stream) + tuple(config.values()),
                               config, (1, t, 1), key)
         try:

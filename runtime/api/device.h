@@ -62,6 +62,7 @@ typedef struct uq_rt_decode_args_s {
   uq_device_ptr_t sinks;                        // f32 [Hq] or 0: none
   uq_device_ptr_t query_start_loc; // i32 [num_seqs + 1] or 0: a decode
   int32_t block_tokens;            // the varlen kernel's tokens a block
+  uq_dtype_t dtype;                // query and output: the plan's query_dtype
 } uq_rt_decode_args_t;
 
 // A cache store in device addresses, for a device that encodes itself
@@ -74,6 +75,7 @@ typedef struct uq_rt_store_args_s {
   int64_t key_stride_token, key_stride_head;
   int64_t value_stride_token, value_stride_head;
   uint32_t num_tokens;
+  uq_dtype_t dtype; // key and value: the plan's query_dtype
 } uq_rt_store_args_t;
 
 typedef struct uq_rt_device_vtable_s {

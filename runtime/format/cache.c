@@ -137,6 +137,7 @@ uq_status_t uq_cache_write(const uq_cache_layout_t *layout, uint8_t *cache,
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "num_tokens must be >= 0, got %lld",
                           (long long)tokens->num_tokens);
+  UQ_RETURN_IF_ERROR(uq_check_dtype_("dtype", tokens->dtype), "uq_cache_write");
   if (tokens->num_tokens == 0)
     return UQ_OK;
   if (!tokens->slot_mapping)
@@ -174,7 +175,7 @@ uq_status_t uq_cache_write(const uq_cache_layout_t *layout, uint8_t *cache,
                           h * tokens->key_stride_head;
       const uint16_t *v = tokens->value + t * tokens->value_stride_token +
                           h * tokens->value_stride_head;
-      uq_format_slot_encode_(layout->head_dim, k, v, dst);
+      uq_format_slot_encode_(layout->head_dim, tokens->dtype, k, v, dst);
     }
   }
   return UQ_OK;

@@ -117,6 +117,95 @@ uint16_t uq_double_to_bf16_(double x) {
   return uq_float_to_bf16(f);
 }
 
+// ---- fp16 ------------------------------------------------------------------
+// Bit-level, with no dependence on a compiler's _Float16.
+
+float uq_f16_to_float(uint16_t bits) {
+  uint32_t sign = (uint32_t)(bits & 0x8000) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+  if (exponent == 0) // zero or subnormal: mantissa * 2^-24, exact in fp32
+    return bits_float(float_bits(ldexpf((float)mantissa, -24)) | sign);
+  if (exponent == 31) // inf, or NaN with the payload in the top bits
+    return bits_float(sign | 0x7F800000u | (mantissa << 13));
+  return bits_float(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+uint16_t uq_float_to_f16(float x) {
+  uint32_t u = float_bits(x);
+  uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+  uint32_t a = u & 0x7FFFFFFFu;
+  if (a > 0x7F800000u) // NaN: quiet, payload truncated
+    return (uint16_t)(sign | 0x7E00 | ((a >> 13) & 0x3FF));
+  if (a >= 0x47800000u) // |x| >= 2^16 (inf included): past 65504 + 1/2 ulp
+    return (uint16_t)(sign | 0x7C00);
+  if (a >= 0x38800000u) { // |x| >= 2^-14: an fp16 normal (or rounds to inf)
+    uint32_t half = ((a >> 23) - 112) << 10 | ((a >> 13) & 0x3FF);
+    uint32_t rest = a & 0x1FFF;
+    // Ties to even; a carry out of the mantissa steps the exponent, and
+    // from 65504 on to 0x7C00 = inf.
+    half += rest > 0x1000 || (rest == 0x1000 && (half & 1));
+    return (uint16_t)(sign | half);
+  }
+  // Subnormal fp16 (k * 2^-24, k < 1024) or zero: round the significand
+  // shifted to units of 2^-24. Below 2^-25 everything rounds to zero
+  // (2^-25 itself is a tie, to the even 0); float subnormals too.
+  int shift = 126 - (int)(a >> 23); // >= 14
+  if (shift > 24)
+    return sign;
+  uint32_t significand = (a & 0x7FFFFF) | 0x800000;
+  uint32_t q = significand >> shift;
+  uint32_t rest = significand & ((1u << shift) - 1), tie = 1u << (shift - 1);
+  q += rest > tie || (rest == tie && (q & 1));
+  return (uint16_t)(sign | q); // q = 1024 is the smallest normal, exactly
+}
+
+uint16_t uq_double_to_f16_(double x) {
+  // As uq_double_to_bf16_: round to odd onto float's 24 bits, then RNE to
+  // fp16's 11 (fp16 subnormals lie in float's normal range).
+  float f = (float)x;
+  if (!isnan(x) && !isinf(f) && (double)f != x) {
+    if (fabs((double)f) > fabs(x))
+      f = nextafterf(f, 0.0f);
+    f = bits_float(float_bits(f) | 1u);
+  }
+  return uq_float_to_f16(f);
+}
+
+// ---- Activations (bf16 or fp16) ------------------------------------------
+
+uq_status_t uq_check_dtype_(const char *what, uq_dtype_t dtype) {
+  if (dtype == UQ_DTYPE_BF16 || dtype == UQ_DTYPE_F16)
+    return UQ_OK;
+  return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                        "%s %d (%s): activations must be bf16 or f16", what,
+                        (int)dtype, uq_dtype_name_(dtype));
+}
+
+const char *uq_dtype_name_(uq_dtype_t dtype) {
+  switch (dtype) {
+  case UQ_DTYPE_BF16:
+    return "bf16";
+  case UQ_DTYPE_F16:
+    return "f16";
+  case UQ_DTYPE_F32:
+    return "f32";
+  default:
+    return "unknown";
+  }
+}
+
+uint16_t uq_act_from_float_(uq_dtype_t dtype, float x) {
+  return dtype == UQ_DTYPE_F16 ? uq_float_to_f16(x) : uq_float_to_bf16(x);
+}
+
+uint16_t uq_act_from_double_(uq_dtype_t dtype, double x) {
+  return dtype == UQ_DTYPE_F16 ? uq_double_to_f16_(x) : uq_double_to_bf16_(x);
+}
+
+float uq_act_to_float_(uq_dtype_t dtype, uint16_t bits) {
+  return dtype == UQ_DTYPE_F16 ? uq_f16_to_float(bits) : uq_bf16_to_float(bits);
+}
+
 // ---- Scales ----------------------------------------------------------------
 
 float uq_ue8m0_to_float(uint8_t byte) {
@@ -194,13 +283,13 @@ unsigned uq_qperm_src(unsigned position) {
   return (p & 0x8F) | ((p << 2) & 0x40) | ((p >> 1) & 0x30);
 }
 
-// Element `i` of caller bf16 data, which may sit at an odd address (a
-// numpy view may start at any byte, and the runtime's host backend takes a
-// caller's pointer as it is): memcpy is the defined way to read it.
-static float bf16_at(const uint16_t *data, int i) {
+// Element `i` of caller bf16 or fp16 data, which may sit at an odd address
+// (a numpy view may start at any byte, and the runtime's host backend takes
+// a caller's pointer as it is): memcpy is the defined way to read it.
+static float act_at(uq_dtype_t dtype, const void *data, int i) {
   uint16_t bits;
   memcpy(&bits, (const unsigned char *)data + 2 * (size_t)i, sizeof(bits));
-  return uq_bf16_to_float(bits);
+  return uq_act_to_float_(dtype, bits);
 }
 
 uq_status_t uq_check_aligned_(const char *what, const void *ptr, size_t align) {
@@ -210,11 +299,11 @@ uq_status_t uq_check_aligned_(const char *what, const void *ptr, size_t align) {
                         "%s at %p is not %zu-byte aligned", what, ptr, align);
 }
 
-void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
+void uq_format_query_rotate_(int32_t head_dim, uq_dtype_t dtype, const void *q,
                              uq_fp8_overflow_t rule, float *out_q_rot) {
   float x[UQ_MAX_HEAD_DIM];
   for (int d = 0; d < head_dim; ++d)
-    x[d] = bf16_at(q_bf16, d);
+    x[d] = act_at(dtype, q, d);
   uq_format_wht_(head_dim, x);
   // As the kernels do: an infinite rotated element becomes NaN before the
   // E4M3 conversion (which would saturate it), so an infinite query gives a
@@ -224,14 +313,22 @@ void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
         isinf(x[d]) ? NAN : uq_e4m3_to_float(uq_float_to_e4m3(x[d], rule));
 }
 
-uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
-                            uq_fp8_overflow_t rule, float *out_q_rot) {
+uq_status_t uq_query_rotate_dtype(int32_t head_dim, uq_dtype_t dtype,
+                                  const void *q, uq_fp8_overflow_t rule,
+                                  float *out_q_rot) {
   UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "uq_query_rotate");
-  if (!q_bf16 || !out_q_rot)
+  UQ_RETURN_IF_ERROR(uq_check_dtype_("dtype", dtype), "uq_query_rotate");
+  if (!q || !out_q_rot)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "uq_query_rotate: NULL pointer");
-  uq_format_query_rotate_(head_dim, q_bf16, rule, out_q_rot);
+  uq_format_query_rotate_(head_dim, dtype, q, rule, out_q_rot);
   return UQ_OK;
+}
+
+uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
+                            uq_fp8_overflow_t rule, float *out_q_rot) {
+  return uq_query_rotate_dtype(head_dim, UQ_DTYPE_BF16, q_bf16, rule,
+                               out_q_rot);
 }
 
 // ---- Groups and slots ------------------------------------------------------
@@ -293,12 +390,13 @@ static void encode_vector(int32_t head_dim, const float *x, uint8_t *codes,
                     scales + g);
 }
 
-void uq_format_slot_encode_(int32_t head_dim, const uint16_t *k_bf16,
-                            const uint16_t *v_bf16, uint8_t *out_slot) {
+void uq_format_slot_encode_(int32_t head_dim, uq_dtype_t dtype,
+                            const void *k_in, const void *v_in,
+                            uint8_t *out_slot) {
   float k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM];
   for (int d = 0; d < head_dim; ++d) {
-    k[d] = bf16_at(k_bf16, d);
-    v[d] = bf16_at(v_bf16, d);
+    k[d] = act_at(dtype, k_in, d);
+    v[d] = act_at(dtype, v_in, d);
   }
   uq_format_wht_(head_dim, k);
   encode_vector(head_dim, k, out_slot + UQ_SLOT_K_CODES_OFFSET(head_dim),
@@ -307,14 +405,22 @@ void uq_format_slot_encode_(int32_t head_dim, const uint16_t *k_bf16,
                 out_slot + UQ_SLOT_V_SCALES_OFFSET(head_dim));
 }
 
-uq_status_t uq_slot_encode(int32_t head_dim, const uint16_t *k_bf16,
-                           const uint16_t *v_bf16, uint8_t *out_slot) {
+uq_status_t uq_slot_encode_dtype(int32_t head_dim, uq_dtype_t dtype,
+                                 const void *k, const void *v,
+                                 uint8_t *out_slot) {
   UQ_RETURN_IF_ERROR(uq_head_dim_check(head_dim), "uq_slot_encode");
-  if (!k_bf16 || !v_bf16 || !out_slot)
+  UQ_RETURN_IF_ERROR(uq_check_dtype_("dtype", dtype), "uq_slot_encode");
+  if (!k || !v || !out_slot)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "uq_slot_encode: NULL pointer");
-  uq_format_slot_encode_(head_dim, k_bf16, v_bf16, out_slot);
+  uq_format_slot_encode_(head_dim, dtype, k, v, out_slot);
   return UQ_OK;
+}
+
+uq_status_t uq_slot_encode(int32_t head_dim, const uint16_t *k_bf16,
+                           const uint16_t *v_bf16, uint8_t *out_slot) {
+  return uq_slot_encode_dtype(head_dim, UQ_DTYPE_BF16, k_bf16, v_bf16,
+                              out_slot);
 }
 
 void uq_format_slot_decode_(int32_t head_dim, const uint8_t *slot,

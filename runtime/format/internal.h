@@ -12,15 +12,27 @@
 // float with round-to-odd, which keeps enough information for the second
 // rounding to be correct, then to bf16.
 uint16_t uq_double_to_bf16_(double x);
+// The same for fp16 (round to odd onto float, then RNE to fp16).
+uint16_t uq_double_to_f16_(double x);
+
+// Activations are bf16 or fp16 (uq_dtype_t). INVALID_ARGUMENT naming `what`
+// and the dtype for any other value; the name of a dtype ("bf16", "f16",
+// "f32", "unknown"); conversions to and from the dtype's 16-bit pattern
+// (bf16 for any value but F16: callers check the dtype first).
+uq_status_t uq_check_dtype_(const char *what, uq_dtype_t dtype);
+const char *uq_dtype_name_(uq_dtype_t dtype);
+uint16_t uq_act_from_float_(uq_dtype_t dtype, float x);
+uint16_t uq_act_from_double_(uq_dtype_t dtype, double x);
+float uq_act_to_float_(uq_dtype_t dtype, uint16_t bits);
 
 // The unchecked forms of uq_wht, uq_query_rotate, uq_slot_encode and
 // uq_slot_decode, for callers that checked the head dim (64, 128 or 256)
 // and the pointers once for many calls.
 void uq_format_wht_(int32_t head_dim, float *x);
-void uq_format_query_rotate_(int32_t head_dim, const uint16_t *q_bf16,
+void uq_format_query_rotate_(int32_t head_dim, uq_dtype_t dtype, const void *q,
                              uq_fp8_overflow_t rule, float *out_q_rot);
-void uq_format_slot_encode_(int32_t head_dim, const uint16_t *k_bf16,
-                            const uint16_t *v_bf16, uint8_t *out_slot);
+void uq_format_slot_encode_(int32_t head_dim, uq_dtype_t dtype, const void *k,
+                            const void *v, uint8_t *out_slot);
 void uq_format_slot_decode_(int32_t head_dim, const uint8_t *slot,
                             float *out_k_rot, float *out_v);
 

@@ -29,6 +29,7 @@ uq_status_t uq_host_decode(const uq_rt_decode_args_t *a) {
       .sliding_window = a->sliding_window,
       .sinks = HOST_PTR(const float *, a->sinks),
       .query_start_loc = HOST_PTR(const int32_t *, a->query_start_loc),
+      .dtype = a->dtype,
   };
   uq_decode_partials_t partials = {
       .segm_out = HOST_PTR(uint16_t *, a->segm_out),

@@ -180,7 +180,8 @@ static uq_status_t host_run_store(uq_rt_device_t *device,
                            .value_stride_head = a->value_stride_head,
                            .slot_mapping =
                                (const int64_t *)(uintptr_t)a->slot_mapping,
-                           .num_tokens = a->num_tokens};
+                           .num_tokens = a->num_tokens,
+                           .dtype = a->dtype};
   return uq_cache_write(&a->layout, (uint8_t *)(uintptr_t)a->kv_cache,
                         a->cache_bytes, &tokens);
 }

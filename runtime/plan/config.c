@@ -3,6 +3,7 @@
 // strides, max_query_len, max_num_tokens).
 #include <math.h>
 
+#include "runtime/format/internal.h"
 #include "runtime/plan/plan_internal.h"
 
 // Two (sequence, head) rows of D elements never overlap under these
@@ -88,9 +89,15 @@ uq_status_t uq_rt_plan_check_config(const uq_decode_config_t *in,
     return INVALID("sliding_window %u does not fit the kernel's int32 "
                    "argument",
                    in->sliding_window);
-  if (in->query_dtype != UQ_DTYPE_BF16 || in->output_dtype != UQ_DTYPE_BF16)
-    return UNIMPLEMENTED("query and output must be bf16 (got dtypes %d, %d)",
-                         (int)in->query_dtype, (int)in->output_dtype);
+  // The activations (query, key, value, output) are bf16 or fp16, one
+  // dtype for all: the kernels write the output in the query's dtype.
+  TRY(uq_check_dtype_("query_dtype", in->query_dtype));
+  TRY(uq_check_dtype_("output_dtype", in->output_dtype));
+  if (in->output_dtype != in->query_dtype)
+    return INVALID("query_dtype %s and output_dtype %s differ: the output is "
+                   "written in the query's dtype",
+                   uq_dtype_name_(in->query_dtype),
+                   uq_dtype_name_(in->output_dtype));
   // The kernel addresses one cache block through a buffer whose record count
   // and in-block offsets are 32-bit (products past 2^31 elsewhere are done
   // in 64 bits; see kernels/decode.mlir, "64-BIT ADDRESSING").

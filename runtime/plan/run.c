@@ -63,6 +63,7 @@ run_on_device(uq_plan_t *plan, const run_launch_t *run, uq_device_ptr_t query,
       .sinks = sinks,
       .query_start_loc = run->query_start_loc,
       .block_tokens = (int32_t)uq_rt_plan_block_tokens(plan, run->kernel),
+      .dtype = c->query_dtype,
   };
   uq_rt_device_t *device = plan->context->device;
   return device->vtable->run_decode(device, &args);

@@ -209,7 +209,8 @@ uq_status_t uq_rt_store_run(uq_context_t *context, const uq_decode_config_t *c,
         .key_stride_head = store->key_stride_head,
         .value_stride_token = store->value_stride_token,
         .value_stride_head = store->value_stride_head,
-        .num_tokens = num_tokens};
+        .num_tokens = num_tokens,
+        .dtype = c->query_dtype};
     return context->device->vtable->run_store(context->device, &args);
   }
   const uint32_t *o = store->layout.offset;

@@ -37,7 +37,7 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
       for (int32_t h = 0; h < p->cache.num_kv_heads; ++h) {
         for (int32_t r = 0; r < qg; ++r)
           uq_format_query_rotate_(
-              D, uq_ref_query_row_(p, token, (int64_t)h * qg + r),
+              D, p->dtype, uq_ref_query_row_(p, token, (int64_t)h * qg + r),
               p->q_overflow, q_rot + (size_t)r * D);
         for (int64_t t = 0; t < len; ++t) {
           uq_format_slot_decode_(D, uq_ref_slot_of_(p, b, h, t0 + t), k, v);
@@ -76,7 +76,8 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
           uint16_t *out = uq_ref_output_row_(p, token, (int64_t)h * qg + r);
           const double *a = acc + (size_t)r * D;
           for (int d = 0; d < D; ++d)
-            out[d] = len > 0 ? uq_double_to_bf16_(a[d] / row_sum[r]) : 0;
+            out[d] =
+                len > 0 ? uq_act_from_double_(p->dtype, a[d] / row_sum[r]) : 0;
         }
       }
     }
@@ -89,12 +90,12 @@ uq_status_t uq_reference_decode_exact(const uq_decode_problem_t *p) {
 // ------------------------------------------------------
 
 // Reduces the P partials of one (sequence, kv head): o [P][QG][D] bf16,
-// m and l [P][QG]; row r goes to out_base + r * out_stride_head.
+// m and l [P][QG]; row r goes to out_base + r * out_stride_head, in `dtype`.
 // `sinks` (NULL: none) holds the QG sinks of this kv head's query heads.
 void uq_ref_reduce_one_(int32_t num_parts, int32_t qg, int32_t D,
                         const uint16_t *o, const float *m, const float *l,
-                        const float *sinks, uint16_t *out_base,
-                        int64_t out_stride_head) {
+                        const float *sinks, uq_dtype_t dtype,
+                        uint16_t *out_base, int64_t out_stride_head) {
   for (int32_t r = 0; r < qg; ++r) {
     float sink = sinks ? sinks[r] : -INFINITY;
     float global_max = sink;
@@ -115,7 +116,7 @@ void uq_ref_reduce_one_(int32_t num_parts, int32_t qg, int32_t D,
         num += w * uq_bf16_to_float(o[i * (size_t)D + d]);
         den += w;
       }
-      out[d] = den != 0.0f ? uq_float_to_bf16(num / den) : 0;
+      out[d] = den != 0.0f ? uq_act_from_float_(dtype, num / den) : 0;
     }
   }
 }
@@ -150,6 +151,7 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
                                         r->output_stride_head, D),
                      "reduce");
   UQ_RETURN_IF_ERROR(uq_ref_check_sinks_(r->sinks, num_q_heads), "reduce");
+  UQ_RETURN_IF_ERROR(uq_check_dtype_("dtype", r->dtype), "reduce");
   const size_t per_head = (size_t)r->num_partitions * (size_t)r->query_group;
   for (int32_t b = 0; b < r->num_seqs; ++b) {
     for (int32_t h = 0; h < r->num_kv_heads; ++h) {
@@ -158,7 +160,7 @@ uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r) {
       uq_ref_reduce_one_(
           r->num_partitions, r->query_group, D, r->segm_out + base * (size_t)D,
           r->segm_max + base, r->segm_sum + base,
-          r->sinks ? r->sinks + (int64_t)h * r->query_group : NULL,
+          r->sinks ? r->sinks + (int64_t)h * r->query_group : NULL, r->dtype,
           r->output + (int64_t)b * r->output_stride_seq +
               (int64_t)h * r->query_group * r->output_stride_head,
           r->output_stride_head);

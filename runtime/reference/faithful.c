@@ -275,7 +275,7 @@ uq_reference_varlen_faithful(const uq_decode_problem_t *p,
         for (int32_t tk = 0; tk < blk.n; ++tk)
           for (int32_t r = 0; r < qg; ++r)
             uq_format_query_rotate_(
-                D,
+                D, p->dtype,
                 uq_ref_query_row_(p, span.first + i0 + tk, (int64_t)h * qg + r),
                 p->q_overflow, q_rot + ((size_t)tk * qg + (size_t)r) * D);
         for (int32_t part = 0; part < num_partitions; ++part) {
@@ -345,11 +345,11 @@ uq_reference_varlen_faithful(const uq_decode_problem_t *p,
             memcpy(out_partials->segm_sum + base, l + at,
                    sizeof(float) * token_rows);
           }
-          uq_ref_reduce_one_(num_partitions, qg, D, o + at * (size_t)D, m + at,
-                             l + at,
-                             p->sinks ? p->sinks + (int64_t)h * qg : NULL,
-                             uq_ref_output_row_(p, token, (int64_t)h * qg),
-                             p->output_stride_head);
+          uq_ref_reduce_one_(
+              num_partitions, qg, D, o + at * (size_t)D, m + at, l + at,
+              p->sinks ? p->sinks + (int64_t)h * qg : NULL, p->dtype,
+              uq_ref_output_row_(p, token, (int64_t)h * qg),
+              p->output_stride_head);
         }
       }
     }

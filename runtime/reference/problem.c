@@ -126,6 +126,7 @@ uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p) {
       p->q_overflow != UQ_FP8_OVERFLOW_NAN)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                           "unknown E4M3 overflow rule %d", (int)p->q_overflow);
+  UQ_RETURN_IF_ERROR(uq_check_dtype_("dtype", p->dtype), "decode problem");
   if (!p->query || !p->kv_cache || !p->block_tables || !p->seq_lens ||
       !p->output)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT, "NULL %s pointer",

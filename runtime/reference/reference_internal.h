@@ -35,8 +35,8 @@ uint16_t *uq_ref_output_row_(const uq_decode_problem_t *p, int64_t token,
 int32_t uq_ref_longest_seq_(const uq_decode_problem_t *p);
 void uq_ref_reduce_one_(int32_t num_parts, int32_t qg, int32_t D,
                         const uint16_t *o, const float *m, const float *l,
-                        const float *sinks, uint16_t *out_base,
-                        int64_t out_stride_head);
+                        const float *sinks, uq_dtype_t dtype,
+                        uint16_t *out_base, int64_t out_stride_head);
 
 #ifdef __cplusplus
 } // extern "C"

@@ -132,7 +132,7 @@ static int accuracy_run(int D, uint64_t seed, int32_t len, double q_sigma,
     table[b] = blocks - 1 - b; // a reversed block table
   for (int32_t t = 0; t < len; ++t)
     slots[t] = (int64_t)table[t / BS] * BS + t % BS;
-  uq_kv_tokens_t tokens = {k16, D, D, v16, D, D, slots, len};
+  uq_kv_tokens_t tokens = {k16, D, D, v16, D, D, slots, len, UQ_DTYPE_BF16};
   if ((st = uq_cache_write(&layout, cache, cache_size, &tokens)))
     return fail(st, "cache write");
   // Unquantized float64 attention on the same bf16 inputs.

@@ -1,5 +1,5 @@
-// uq-run: the main job. Builds a realistic decode problem (random bf16
-// query/K/V, cache filled by the host encoder through a shuffled block
+// uq-run: the main job. Builds a realistic decode problem (random bf16 or
+// fp16 query/K/V, cache filled by the host encoder through a shuffled block
 // table), runs it through libuqrt on the best backend, and reports the
 // errors against the kernel-faithful reference and unquantized attention.
 // With --query-len, --query-lens or --mixed the step is a varlen one
@@ -27,6 +27,8 @@ static void usage(FILE *out) {
         "  --backend=auto|hip|cuda|sim|host   (default auto: hip on gfx950,\n"
         "                     cuda on compute capability 9.0, else sim)\n"
         "  --batch=N          sequences (default 4)\n"
+        "  --dtype=bf16|f16   query, key, value and output dtype (default "
+        "bf16)\n"
         "  --kv-heads=N       KV heads Hk (default 2)\n"
         "  --head-dim=D       64, 128 or 256 (default 256)\n"
         "  --qg=N             query heads per KV head, 1..16 (default 8)\n"
@@ -278,6 +280,13 @@ int main(int argc, char **argv) {
         return fail("--backend must be auto, hip, cuda, sim or host, got '%s'",
                     value);
       }
+    } else if (IS("--dtype")) {
+      if (strcmp(value, "bf16") == 0)
+        shape.dtype = UQ_DTYPE_BF16;
+      else if (strcmp(value, "f16") == 0)
+        shape.dtype = UQ_DTYPE_F16;
+      else
+        return fail("--dtype must be bf16 or f16, got '%s'", value);
     } else if (IS("--batch")) {
       if (!parse_u64(value, 4096, &n) || !n)
         return fail("--batch must be in 1..4096, got '%s'", value);
@@ -475,10 +484,11 @@ int main(int argc, char **argv) {
   printf("uq-run: seed %" PRIu64 "\n", shape.seed);
   printf("backend     %s\n", description);
   printf("shape       B=%u Hk=%u QG=%u Hq=%u D=%u block=%u padded_slot=%u "
-         "max_blocks_per_seq=%u num_blocks=%u%s\n",
+         "max_blocks_per_seq=%u num_blocks=%u dtype=%s%s\n",
          shape.batch, shape.num_kv_heads, shape.query_group, hq, D,
          shape.block_size, problem->config.padded_slot,
          problem->config.max_blocks_per_seq, problem->config.num_blocks,
+         shape.dtype == UQ_DTYPE_F16 ? "f16" : "bf16",
          shape.fused_qkv ? " fused-qkv" : "");
   if (shape.sliding_window) {
     // The policy's length: the block table's, cut to the window's span.
@@ -538,8 +548,9 @@ int main(int argc, char **argv) {
          vs_faithful.max_abs, vs_faithful.rel_rms, vs_faithful.over_tol,
          (size_t)problem->num_tokens * hq * D, vs_faithful.nonfinite);
   printf("vs unquant  max|err| %.3g  rel rms %.3g  (float64 attention on the "
-         "bf16 inputs, no quantization; |ref| <= %.3g)\n",
+         "%s inputs, no quantization; |ref| <= %.3g)\n",
          vs_unquantized.max_abs, vs_unquantized.rel_rms,
+         shape.dtype == UQ_DTYPE_F16 ? "f16" : "bf16",
          vs_unquantized.ref_max_abs);
   if (!counted) {
     double per_token = attended ? (double)decode_counters.global_bytes_read /

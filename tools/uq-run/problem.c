@@ -126,7 +126,12 @@ static uq_status_t build(uq_problem_t *p) {
   if (num_blocks == 0)
     num_blocks = 1;
 
+  if (s->dtype != UQ_DTYPE_BF16 && s->dtype != UQ_DTYPE_F16)
+    return INVALID("dtype %d: the activations are bf16 (0) or f16 (1)",
+                   (int)s->dtype);
   p->config = (uq_decode_config_t){
+      .query_dtype = s->dtype,
+      .output_dtype = s->dtype,
       .num_kv_heads = Hk,
       .query_group = QG,
       .head_dim = D,
@@ -167,8 +172,8 @@ static uq_status_t build(uq_problem_t *p) {
                           need / (1u << 30),
                           (double)UQ_PROBLEM_MAX_HOST_BYTES / (1u << 30));
 
-  // Query: Gaussian bf16; in a fused QKV tensor the K/V columns hold junk
-  // the kernel must not read.
+  // Query: Gaussian in the dtype; in a fused QKV tensor the K/V columns hold
+  // junk the kernel must not read.
   float qscale = s->query_scale > 0 ? s->query_scale : 1.0f;
   const size_t rows = T ? T : 1;
   p->query_elems = rows * (size_t)p->config.query_stride_seq;
@@ -189,10 +194,10 @@ static uq_status_t build(uq_problem_t *p) {
     return UQ_MAKE_STATUS(UQ_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   }
   for (size_t i = 0; i < p->query_elems; ++i)
-    p->query[i] = uq_float_to_bf16(qscale * gaussian(&rng));
+    p->query[i] = uq_problem_from_float(p, qscale * gaussian(&rng));
   for (size_t i = 0; i < kv_elems; ++i) {
-    p->k[i] = uq_float_to_bf16(gaussian(&rng));
-    p->v[i] = uq_float_to_bf16(gaussian(&rng));
+    p->k[i] = uq_problem_from_float(p, gaussian(&rng));
+    p->v[i] = uq_problem_from_float(p, gaussian(&rng));
   }
   // Unwritten slots hold 0xFF: scale bytes that decode to NaN, so a kernel
   // that lets masked or unused slots into the sums shows it.
@@ -232,6 +237,7 @@ static uq_status_t build(uq_problem_t *p) {
       .value_stride_head = D,
       .slot_mapping = slots,
       .num_tokens = total_tokens,
+      .dtype = s->dtype,
   };
   status = uq_cache_write(&p->layout, p->cache, p->cache_bytes, &tokens);
   if (status) {
@@ -313,7 +319,18 @@ uq_decode_problem_t uq_problem_reference_args(const uq_problem_t *p,
       .sliding_window = (int32_t)c->sliding_window,
       .sinks = p->sinks,
       .query_start_loc = p->query_start_loc,
+      .dtype = c->query_dtype,
   };
+}
+
+float uq_problem_to_float(const uq_problem_t *p, uint16_t bits) {
+  return p->shape.dtype == UQ_DTYPE_F16 ? uq_f16_to_float(bits)
+                                        : uq_bf16_to_float(bits);
+}
+
+uint16_t uq_problem_from_float(const uq_problem_t *p, float x) {
+  return p->shape.dtype == UQ_DTYPE_F16 ? uq_float_to_f16(x)
+                                        : uq_float_to_bf16(x);
 }
 
 // Sum_p w_p |o_p[d]| / den per output element: the reference's own reduce
@@ -426,8 +443,8 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
       for (int32_t t = 0; t < len; ++t) {
         size_t src = ((size_t)(p->token_base[b] + t) * Hk + h) * (size_t)D;
         for (int d = 0; d < D; ++d) {
-          k[(size_t)t * D + d] = uq_bf16_to_float(p->k[src + d]);
-          v[(size_t)t * D + d] = uq_bf16_to_float(p->v[src + d]);
+          k[(size_t)t * D + d] = uq_problem_to_float(p, p->k[src + d]);
+          v[(size_t)t * D + d] = uq_problem_to_float(p, p->v[src + d]);
         }
       }
       // Query token i attends the positions before len - q_len + i + 1.
@@ -439,7 +456,7 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
           const uint16_t *qrow = p->query + token * c->query_stride_seq +
                                  hq * c->query_stride_head;
           for (int d = 0; d < D; ++d)
-            q[d] = uq_bf16_to_float(qrow[d]);
+            q[d] = uq_problem_to_float(p, qrow[d]);
           status = uq_reference_attention_window_sink_f64(
               D, q, k, v, len - q_len + i + 1, scale, c->sliding_window,
               p->sinks ? p->sinks[hq] : -INFINITY,
@@ -456,9 +473,10 @@ uq_status_t uq_problem_unquantized(const uq_problem_t *p, double *out) {
 // The magnitude an element's error scales with: |ref|, or where the
 // partials cancel, their weighted magnitude (`scale`, NULL: none): a bf16
 // ulp of a partial then outweighs one of the output.
-static double element_scale(const uint16_t *ref16, const double *ref64,
-                            const double *scale, size_t i) {
-  double r = ref16 ? uq_bf16_to_float(ref16[i]) : ref64[i];
+static double element_scale(const uq_problem_t *p, const uint16_t *ref16,
+                            const double *ref64, const double *scale,
+                            size_t i) {
+  double r = ref16 ? uq_problem_to_float(p, ref16[i]) : ref64[i];
   return fmax(fabs(r), scale ? scale[i] : 0.0);
 }
 
@@ -477,10 +495,11 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
           got + b * c->output_stride_seq + h * c->output_stride_head;
       double row_max = 0;
       for (int d = 0; d < D; ++d)
-        row_max = fmax(row_max, element_scale(ref16, ref64, scale, row + d));
+        row_max = fmax(row_max, element_scale(p, ref16, ref64, scale, row + d));
       for (int d = 0; d < D; ++d) {
-        double r = ref16 ? uq_bf16_to_float(ref16[row + d]) : ref64[row + d];
-        double x = uq_bf16_to_float(g[d]);
+        double r =
+            ref16 ? uq_problem_to_float(p, ref16[row + d]) : ref64[row + d];
+        double x = uq_problem_to_float(p, g[d]);
         if (!isfinite(x) || !isfinite(r)) {
           // Non-finite entries match only their like (NaN with NaN, inf
           // with the same inf): the E4M3 overflow rule can make whole rows
@@ -496,7 +515,7 @@ static void compare(const uq_problem_t *p, const uint16_t *got,
           out->max_abs = e;
         if (fabs(r) > out->ref_max_abs)
           out->ref_max_abs = fabs(r);
-        if (e > 4.0 / 256 * element_scale(ref16, ref64, scale, row + d) +
+        if (e > 4.0 / 256 * element_scale(p, ref16, ref64, scale, row + d) +
                     row_max * p->row_tolerance)
           ++out->over_tol;
         err2 += e * e;

@@ -1,7 +1,7 @@
 // A decode problem for uq-run, uq-bench-run and the runtime tests: random
-// bf16 query/K/V, a paged cache filled by the host encoder through shuffled
-// block tables, and the oracles (kernel-faithful reference, unquantized
-// float64 attention) to judge a run against.
+// bf16 or fp16 query/K/V, a paged cache filled by the host encoder through
+// shuffled block tables, and the oracles (kernel-faithful reference,
+// unquantized float64 attention) to judge a run against.
 #ifndef UQ_TOOLS_UQ_RUN_PROBLEM_H_
 #define UQ_TOOLS_UQ_RUN_PROBLEM_H_
 
@@ -55,27 +55,31 @@ typedef struct uq_problem_shape_s {
   // Both 0/NULL: a decode (one token a sequence, no query_start_loc).
   const int32_t *query_lens;
   uint32_t query_len;
+  // The activations' dtype (query, K, V, output; the config's query_dtype
+  // and output_dtype): BF16 (0) or F16. Random values are drawn as floats
+  // and rounded to it.
+  uq_dtype_t dtype;
 } uq_problem_shape_t;
 
 typedef struct uq_problem_s {
   uq_problem_shape_t shape;
   uq_decode_config_t config;
   uq_cache_layout_t layout;
-  uint16_t *query; // bf16, query_elems with the config's strides
+  uint16_t *query; // shape.dtype, query_elems with the config's strides
   size_t query_elems;
   // Varlen: [B + 1] offsets of each sequence's query tokens (NULL for a
   // decode) and their count T (B for a decode): the query and output rows.
   int32_t *query_start_loc;
   uint32_t num_tokens;
   uint32_t max_query_len; // the longest q_len (1 for a decode)
-  uint16_t *k, *v;        // bf16 [total_tokens, Hk, D] (K unrotated)
+  uint16_t *k, *v;        // dtype [total_tokens, Hk, D] (K unrotated)
   int64_t *token_base;    // [B] first token of each sequence in k/v
   uint8_t *cache;
   size_t cache_bytes;
   int32_t *block_tables; // [B, max_blocks_per_seq]
   int32_t *seq_lens;     // [B]
   float *sinks;          // [Hq] or NULL (shape.sinks == 0)
-  size_t output_elems;   // bf16 elements of an output buffer (with the
+  size_t output_elems;   // 16-bit elements of an output buffer (with the
                          // config's output strides; references written
                          // here are contiguous [T, Hq, D])
   // The row term of the faithful tolerance (uq_problem_compare_bf16):
@@ -118,8 +122,8 @@ void uq_problem_device_free(uq_context_t *context, uq_problem_device_t *device);
 float uq_problem_softmax_scale(const uq_problem_t *problem);
 
 // The references' description of the problem (uq/reference.h): its query,
-// cache, tables, lengths, window, sinks and query_start_loc, the query's
-// E4M3 `rule`, into `out` as contiguous [T, Hq, D] bf16.
+// cache, tables, lengths, window, sinks, query_start_loc and dtype, the
+// query's E4M3 `rule`, into `out` as contiguous [T, Hq, D] in the dtype.
 uq_decode_problem_t uq_problem_reference_args(const uq_problem_t *problem,
                                               uq_fp8_overflow_t rule,
                                               uint16_t *out);
@@ -149,14 +153,20 @@ uq_status_t uq_problem_faithful_varlen(const uq_problem_t *problem,
                                        int32_t block_tokens, uint16_t *out,
                                        double *out_scale);
 // The exact (float64 on the dequantized cache) reference, into `out`
-// (contiguous [T, Hq, D] bf16).
+// (contiguous [T, Hq, D] in the problem's dtype).
 uq_status_t uq_problem_exact(const uq_problem_t *problem,
                              uq_fp8_overflow_t rule, uint16_t *out);
 // Unquantized float64 attention, [T, Hq, D] contiguous doubles (each query
 // token over its own causal positions, its window and its head's sink).
 uq_status_t uq_problem_unquantized(const uq_problem_t *problem, double *out);
 
-// Error statistics of `got` (bf16, output strides) against a reference.
+// The value of one 16-bit element of the problem's dtype, and the dtype's
+// rounding of a float.
+float uq_problem_to_float(const uq_problem_t *problem, uint16_t bits);
+uint16_t uq_problem_from_float(const uq_problem_t *problem, float x);
+
+// Error statistics of `got` (the problem's dtype, output strides) against a
+// reference.
 typedef struct uq_problem_error_s {
   double max_abs;     // largest |got - ref|
   double rel_rms;     // ||got - ref||_2 / ||ref||_2
@@ -165,10 +175,14 @@ typedef struct uq_problem_error_s {
   uint64_t over_tol;  // entries outside the bf16 tolerance below
 } uq_problem_error_t;
 
-// bf16 output against bf16 reference; tolerance per element:
+// Output against a reference, both in the problem's dtype (bf16 or fp16:
+// the name is from before fp16); tolerance per element:
 // |got - ref| <= 4 * 2^-8 * a + row_tolerance * max_row a, a = max(|ref|,
 // scale) (a few bf16 ulps at the element plus one or two at the row's
-// scale). `scale` (NULL: |ref| alone) is uq_problem_faithful's: where the
+// scale). The same bound holds for fp16 outputs: everything before the
+// final rounding is the bf16 pipeline (bf16 P and partials), and fp16's
+// own rounding (2^-11) is finer than bf16's, so the bf16 figures are loose
+// enough. `scale` (NULL: |ref| alone) is uq_problem_faithful's: where the
 // partials cancel, their bf16 roundings (a kernel's may differ from the
 // reference's by an ulp) are at their magnitude, not the output's.
 void uq_problem_compare_bf16(const uq_problem_t *problem, const uint16_t *got,

@@ -83,7 +83,7 @@ uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
     status = uq_context_alloc(context, B * sizeof(int64_t), &s.d_slots);
   for (uint32_t step = 1; step <= steps && !status; ++step) {
     for (size_t i = 0; i < 2 * row; ++i)
-      s.kv[i] = uq_float_to_bf16(gaussian(&rng));
+      s.kv[i] = uq_problem_from_float(p, gaussian(&rng));
     int64_t stored = 0;
     for (uint32_t b = 0; b < B; ++b) {
       int32_t pos = p->seq_lens[b];
@@ -101,7 +101,8 @@ uq_status_t uq_run_steps(uq_context_t *context, uq_plan_t *plan,
         .value_stride_token = (int64_t)Hk * (int64_t)c->head_dim,
         .value_stride_head = (int64_t)c->head_dim,
         .slot_mapping = s.slots,
-        .num_tokens = B};
+        .num_tokens = B,
+        .dtype = c->query_dtype};
     status = uq_cache_write(&p->layout, p->cache, p->cache_bytes, &tokens);
     if (!status)
       status =

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uq/dtype.h"
 #include "uq/status.h"
 
 #ifdef __cplusplus
@@ -104,6 +105,16 @@ UQ_API float uq_bf16_to_float(uint16_t bits);
 // stays NaN (sign kept, quiet bit set, payload truncated).
 UQ_API uint16_t uq_float_to_bf16(float x);
 
+// ---- fp16 (IEEE binary16) ---------------------------------------------------
+
+// Since 0.9. The value of an fp16 bit pattern (exact, subnormals included;
+// infinities and NaN kept, a NaN's payload in the float's top bits).
+UQ_API float uq_f16_to_float(uint16_t bits);
+// Since 0.9. Rounds a float to fp16, round-to-nearest-even, subnormals
+// (k * 2^-24) rounded exactly; a magnitude that rounds past 65504 gives
+// +-inf; a NaN stays NaN (sign kept, quiet bit set, payload truncated).
+UQ_API uint16_t uq_float_to_f16(float x);
+
 // ---- Group scales -----------------------------------------------------------
 
 // UE8M0 as the host dequantizes it: byte 0 marks a zero group and gives 0.0;
@@ -151,6 +162,13 @@ UQ_API unsigned uq_qperm_src(unsigned position);
 // their conversion), so a non-finite query never yields a finite head.
 UQ_API uq_status_t uq_query_rotate(int32_t head_dim, const uint16_t *q_bf16,
                                    uq_fp8_overflow_t rule, float *out_q_rot);
+// Since 0.9: the same for a query of D elements in `dtype` (BF16 or F16;
+// the elements are converted to float exactly, the rest is the same).
+// uq_query_rotate is this with UQ_DTYPE_BF16. INVALID_ARGUMENT for another
+// dtype or a NULL pointer.
+UQ_API uq_status_t uq_query_rotate_dtype(int32_t head_dim, uq_dtype_t dtype,
+                                         const void *q, uq_fp8_overflow_t rule,
+                                         float *out_q_rot);
 
 // ---- Groups and slots
 // ---------------------------------------------------------
@@ -184,6 +202,15 @@ UQ_API void uq_group_decode(const uint8_t codes[UQ_GROUP_CODE_BYTES],
 // touched.
 UQ_API uq_status_t uq_slot_encode(int32_t head_dim, const uint16_t *k_bf16,
                                   const uint16_t *v_bf16, uint8_t *out_slot);
+// Since 0.9: the same for K and V of D elements each in `dtype` (BF16 or
+// F16). Each element is converted to float exactly and then encoded as
+// above, so the bytes depend only on the values: an fp16 K/V gives the
+// bytes of the same values given as bf16 wherever both hold them.
+// uq_slot_encode is this with UQ_DTYPE_BF16. INVALID_ARGUMENT for another
+// dtype or a NULL pointer.
+UQ_API uq_status_t uq_slot_encode_dtype(int32_t head_dim, uq_dtype_t dtype,
+                                        const void *k, const void *v,
+                                        uint8_t *out_slot);
 // Decodes a slot of head dim D with the host UE8M0 rule into D floats each:
 // K in the rotated basis, V as is.
 UQ_API uq_status_t uq_slot_decode(int32_t head_dim, const uint8_t *slot,
@@ -212,11 +239,11 @@ UQ_API uq_status_t uq_cache_layout_validate(const uq_cache_layout_t *layout);
 UQ_API uq_status_t uq_cache_layout_size(const uq_cache_layout_t *layout,
                                         size_t *out_bytes);
 
-// New tokens to store, as a server writes them: key and value are bf16
-// [num_tokens, num_kv_heads, D] (D = the layout's head_dim) with the given
-// strides in elements (the head dim is contiguous); slot_mapping[t] = block *
-// block_size + offset, or negative to skip the token (vLLM's padding
-// convention).
+// New tokens to store, as a server writes them: key and value are
+// [num_tokens, num_kv_heads, D] (D = the layout's head_dim) of 16-bit
+// elements in `dtype` (bf16 unless set) with the given strides in elements
+// (the head dim is contiguous); slot_mapping[t] = block * block_size +
+// offset, or negative to skip the token (vLLM's padding convention).
 typedef struct uq_kv_tokens_s {
   const uint16_t *key;
   int64_t key_stride_token; // elements between tokens
@@ -226,15 +253,18 @@ typedef struct uq_kv_tokens_s {
   int64_t value_stride_head;
   const int64_t *slot_mapping; // [num_tokens]
   int64_t num_tokens;          // >= 0; 0 writes nothing
+  // Since 0.9: the dtype of key and value, BF16 (0) or F16 (the pointers
+  // above then hold fp16 bit patterns).
+  uq_dtype_t dtype;
 } uq_kv_tokens_t;
 
 // Encodes every non-skipped token's K and V for every kv head into its slot.
 // All inputs are checked before any byte is written, so on failure the cache
 // is unchanged. Codes: INVALID_ARGUMENT (NULL pointers where num_tokens > 0,
-// bad layout, cache_size smaller than the layout, negative num_tokens,
-// negative strides or strides under which rows of D elements overlap);
-// OUT_OF_RANGE (a slot at or past num_blocks * block_size, a layout too
-// large for size_t, or key/value strides whose span overflows).
+// a dtype other than BF16 or F16, bad layout, cache_size smaller than the
+// layout, negative num_tokens, negative strides or strides under which rows of
+// D elements overlap); OUT_OF_RANGE (a slot at or past num_blocks * block_size,
+// a layout too large for size_t, or key/value strides whose span overflows).
 // Two tokens mapped to the same slot: the later one wins (as on a GPU store
 // with one writer per slot this is the caller's mistake, not checked).
 UQ_API uq_status_t uq_cache_write(const uq_cache_layout_t *layout,

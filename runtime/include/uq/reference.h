@@ -27,10 +27,10 @@ extern "C" {
 #define UQ_TILE_TOKENS 16
 #define UQ_TILE_GROUP_TOKENS 256
 
-// One decode step for a batch: query [B, Hq, D] bf16 (Hq = Hk * QG; query
+// One decode step for a batch: query [B, Hq, D] (Hq = Hk * QG; query
 // head hq = kv_head * QG + r; D = cache.head_dim: 64, 128 or 256) against
-// the paged cache, output [B, Hq, D] bf16. Strides are in elements; the head
-// dim is contiguous.
+// the paged cache, output [B, Hq, D], both in `dtype` (bf16 unless set).
+// Strides are in elements; the head dim is contiguous.
 typedef struct uq_decode_problem_s {
   int32_t num_seqs;           // B >= 1
   int32_t query_group;        // QG: 1..16 (one 16-row MFMA tile)
@@ -43,13 +43,13 @@ typedef struct uq_decode_problem_s {
   // kernel's code object (uq_plan_info_t.e4m3_saturates).
   uq_fp8_overflow_t q_overflow;
 
-  const uint16_t *query;       // bf16
+  const uint16_t *query;       // bf16 or fp16 bits (dtype)
   int64_t query_stride_seq;    // elements between sequences, >= 0
   int64_t query_stride_head;   // elements between query heads, >= 0
   const uint8_t *kv_cache;     // uq_cache_layout_size(&cache) bytes
   const int32_t *block_tables; // [B, max_blocks_per_seq]
   const int32_t *seq_lens; // [B], each in [0, max_blocks_per_seq*block_size]
-  uint16_t *output;        // bf16, written
+  uint16_t *output;        // bf16 or fp16 bits (dtype), written
   int64_t output_stride_seq;
   int64_t output_stride_head;
   // Sliding window W >= 0: a query attends only to the last W tokens
@@ -72,10 +72,16 @@ typedef struct uq_decode_problem_s {
   // seq_lens[b] - q_len_b + i + 1 (causal inside the chunk) and, with a
   // sliding window W, t >= limit - W. q_len 1 everywhere is the decode.
   const int32_t *query_start_loc;
+  // Since 0.9: the dtype of query and output, BF16 (0) or F16. Query
+  // elements convert to float exactly; everything up to the output is the
+  // same for both (bf16 partials included); the output is rounded
+  // (round-to-nearest-even) to this dtype.
+  uq_dtype_t dtype;
 } uq_decode_problem_t;
 
 // Checks every input of a problem; returns the first problem found.
-// INVALID_ARGUMENT: NULL problem or pointer; B, Hk, num_blocks,
+// INVALID_ARGUMENT: NULL problem or pointer; a dtype other than BF16 or
+//   F16; B, Hk, num_blocks,
 //   max_blocks_per_seq not positive; head_dim 0; padded_slot < D + D/16 or
 //   not a multiple of 4; QG not in 1..16; block_size not in {16, 32, 64,
 //   128, 256};
@@ -97,7 +103,8 @@ UQ_API uq_status_t uq_decode_problem_validate(const uq_decode_problem_t *p);
 // the positions t < limit (seq_len for a decode; K and V dequantized with
 // the host UE8M0 rule), only t >= limit - W with a sliding window W;
 // softmax (with the head's sink in
-// the denominator) and sum_t p_t v_t in float64; output rounded to bf16.
+// the denominator) and sum_t p_t v_t in float64; output rounded once to the
+// problem's dtype (bf16 or fp16).
 // No tokens (seq_len 0) gives zeros. A query row with a NaN or +-inf element
 // (or, under the NAN rule, one whose rotation passes 464) has NaN scores and
 // a NaN output row, as the kernel and faithful mode give.
@@ -139,8 +146,8 @@ typedef struct uq_decode_partials_s {
 //   of v_cvt_scalef32_pk_bf16_fp4 (E8M0 scale), one fp32 rounding per
 //   16-token product. Masked tokens contribute nothing (not 0 * V).
 // A partition's partial is bf16(acc * (1/l)) (1/1 when l = 0), max m, sum l.
-// The reduce (uq_reference_reduce, with the problem's sinks) then gives the
-// output. libm's exp2f
+// The reduce (uq_reference_reduce, with the problem's sinks and dtype) then
+// gives the output. libm's exp2f
 // stands in for the kernel's fast exp2, so the kernel is not bit-exact
 // against this oracle (a few bf16 ulps).
 // `out_partials` may be NULL; when given, all three arrays must be non-NULL
@@ -187,7 +194,8 @@ UQ_API uq_status_t uq_reference_varlen_faithful(
 // M = max(max_p m_p, sink); w_p = expf(m_p - M) * l_p over partitions with
 // l_p != 0 (an empty partition has l_p = 0; a NaN l_p is kept, so NaN
 // propagates); w_s = expf(sink - M) (0 without a sink: NULL or -inf);
-// out = bf16(sum_p w_p * o_p / (w_s + sum_p w_p)), or 0 when the denominator
+// out = bf16(sum_p w_p * o_p / (w_s + sum_p w_p)) (fp16 for dtype F16), or
+// 0 when the denominator
 // is exactly 0 (and when every partition is empty: w_s alone gives 0 / w_s).
 // Output strides in elements (rows of D must not overlap).
 typedef struct uq_reduce_problem_s {
@@ -199,14 +207,18 @@ typedef struct uq_reduce_problem_s {
   const uint16_t *segm_out; // [B, Hk, P, QG, D] bf16
   const float *segm_max;    // [B, Hk, P, QG]
   const float *segm_sum;    // [B, Hk, P, QG]
-  uint16_t *output;         // [B, Hk*QG, D] bf16 with the strides below
+  uint16_t *output;         // [B, Hk*QG, D] in dtype, the strides below
   int64_t output_stride_seq;
   int64_t output_stride_head;
   const float *sinks; // NULL or [Hk*QG] f32, query head hq = kv_head*QG + r
+  // Since 0.9: the output's dtype, BF16 (0) or F16 (the partials stay
+  // bf16 either way, as the kernels write them).
+  uq_dtype_t dtype;
 } uq_reduce_problem_t;
 
 // INVALID_ARGUMENT for NULL pointers, non-positive sizes, negative or
-// overlapping output strides, a NaN or +inf sink; UNIMPLEMENTED for a head
+// overlapping output strides, a NaN or +inf sink, a dtype other than BF16
+// or F16; UNIMPLEMENTED for a head
 // dim other than 64, 128, 256; OUT_OF_RANGE when sizes overflow.
 UQ_API uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r);
 

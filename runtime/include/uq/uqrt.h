@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uq/dtype.h"
 #include "uq/policy.h"
 #include "uq/status.h"
 #include "uq/variant.h"
@@ -75,8 +76,14 @@ extern "C" {
 //        kernels of both targets take the output, its strides and the sinks
 //        (kernel_abi.h), and uq_plan_info_t.merge_max_partitions is at least
 //        1 on every backend.
+//   0.9: fp16 activations: uq_decode_config_t.query_dtype/output_dtype
+//        UQ_DTYPE_F16 (uq_dtype_t moved to uq/dtype.h); the host helpers'
+//        uq_f16_to_float, uq_float_to_f16, uq_query_rotate_dtype,
+//        uq_slot_encode_dtype and the dtype fields at the end of
+//        uq_kv_tokens_t, uq_decode_problem_t and uq_reduce_problem_t (the
+//        structs grew: a break for binaries built against 0.8).
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 8
+#define UQRT_VERSION_MINOR 9
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -200,12 +207,6 @@ UQ_API uq_status_t uq_context_synchronize(uq_context_t *context,
 // Decode plan
 //===----------------------------------------------------------------------===//
 
-typedef enum uq_dtype_e {
-  UQ_DTYPE_BF16 = 0, // the only dtype the kernels take for query and output
-  UQ_DTYPE_F16 = 1,
-  UQ_DTYPE_F32 = 2,
-} uq_dtype_t;
-
 // Everything fixed for the life of a plan. Zero means "default" for the
 // fields marked so. Strides are in elements.
 typedef struct uq_decode_config_s {
@@ -225,8 +226,13 @@ typedef struct uq_decode_config_s {
   int64_t query_stride_head;   // 0: D
   int64_t output_stride_seq;   // 0: Hq * D
   int64_t output_stride_head;  // 0: D
-  uq_dtype_t query_dtype;      // must be BF16
-  uq_dtype_t output_dtype;     // must be BF16
+  // The activations' dtype (uq/dtype.h): of the query, and of the key
+  // and value tensors uq_plan_store reads. BF16 (0) or, since 0.9, F16;
+  // output_dtype must equal it (the output is written in the query's
+  // dtype). F32 or any other value: INVALID_ARGUMENT. Inputs are converted
+  // to fp32 exactly; only the output's final rounding depends on the dtype.
+  uq_dtype_t query_dtype;
+  uq_dtype_t output_dtype;
   // Since 0.2. A query attends only to the last W tokens of its sequence
   // (positions >= seq_len - W); 0: no window. At most 2^31 - 1. The launch
   // policy sizes P and TGPP for min(max_blocks_per_seq * block_size,
@@ -235,9 +241,9 @@ typedef struct uq_decode_config_s {
   uint32_t sliding_window;
   // Since 0.3, for uq_plan_store: the largest token count a store may pass
   // (0: max_batch; at most 2^31 - 1) and the strides in elements of the
-  // bf16 key and value tensors [tokens, Hk, 256] (0: contiguous, Hk * 256
-  // and 256; a fused QKV tensor's views: (Hq + 2 Hk) * 256 and 256). Rows
-  // of 256 elements must not overlap, as for uq_cache_write.
+  // key and value tensors [tokens, Hk, 256] in query_dtype (0: contiguous,
+  // Hk * 256 and 256; a fused QKV tensor's views: (Hq + 2 Hk) * 256 and 256).
+  // Rows of 256 elements must not overlap, as for uq_cache_write.
   uint32_t max_store_tokens;
   int64_t key_stride_token;
   int64_t key_stride_head;
@@ -322,13 +328,13 @@ UQ_API uq_status_t uq_plan_launch_walk(const uq_plan_t *plan, uint32_t batch,
 // Runs decode then the partition reduce (on sm_90a one launch when P is at
 // most uq_plan_info_t.merge_max_partitions) for `batch` (1..max_batch)
 // sequences:
-//   query        bf16, [batch, Hq, D] with the plan's query strides
+//   query        query_dtype, [batch, Hq, D] with the plan's query strides
 //   kv_cache     u8 [num_blocks, block_size, Hk, padded_slot]
 //   block_tables i32 [batch, max_blocks_per_seq]: the entries covering
 //                each sequence's tokens, and entry 0 even when its seq len
 //                is 0 (the kernels may read it); other entries are not read
 //   seq_lens     i32 [batch]
-//   output       bf16, [batch, Hq, D] with the plan's output strides
+//   output       query_dtype, [batch, Hq, D] with the plan's output strides
 // Never allocates device memory or calls the context's allocator: safe
 // inside a HIP graph capture (HIP copies the kernel arguments at launch).
 // (The host backend's reference uses libc scratch memory of its own.) On the
@@ -360,7 +366,7 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 
 // Since 0.3: stores `num_tokens` (0..max_store_tokens) new tokens into the
 // cache, as a server does before each decode step:
-//   key, value    bf16 [num_tokens, Hk, D] with the plan's key/value
+//   key, value    query_dtype [num_tokens, Hk, D] with the plan's key/value
 //                 strides (head dim contiguous)
 //   slot_mapping  i64 [num_tokens]: block * block_size + offset, or
 //                 negative to skip the token (vLLM's padding convention)
@@ -388,7 +394,8 @@ UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
 // tokens each (decodes, speculative-decoding verify chunks, chunked-prefill
 // and prefix-cache extends, first chunks, in any mix; vLLM's unified
 // attention contract):
-//   query           bf16 [num_tokens, Hq, D] with the plan's query strides
+//   query           query_dtype [num_tokens, Hq, D] with the plan's query
+//   strides
 //                   (its "seq" strides step tokens; fused QKV views work)
 //   query_start_loc i32 [num_seqs + 1], non-decreasing: sequence b's query
 //                   tokens are rows qsl[b] .. qsl[b + 1] - 1, qsl[num_seqs]
@@ -396,7 +403,8 @@ UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
 //   seq_lens        i32 [num_seqs]: each sequence's length counting its new
 //                   tokens (already stored with uq_plan_store), >= q_len_b
 //   kv_cache, block_tables, sinks as uq_plan_run_with_sinks (sinks 0: none)
-//   output          bf16 [num_tokens, Hq, D] with the plan's output strides
+//   output          query_dtype [num_tokens, Hq, D] with the plan's output
+//   strides
 // Query token i of sequence b attends the key positions t < limit =
 // seq_len_b - q_len_b + i + 1 (causal inside its chunk) and, with the
 // plan's sliding window W, t >= limit - W. A run whose every q_len is 1

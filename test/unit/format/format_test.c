@@ -986,8 +986,8 @@ static int cache_write_and_read(int D) {
   for (int i = 0; i < T * W * D; ++i)
     fused[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
   int64_t slots[T] = {0, 17, -1, 79, 40, 33, 5};
-  uq_kv_tokens_t tokens = {fused + D, W * D, D,     fused + 4 * D,
-                           W * D,     D,     slots, T};
+  uq_kv_tokens_t tokens = {fused + D, W * D, D, fused + 4 * D, W * D,
+                           D,         slots, T, UQ_DTYPE_BF16};
   UQ_EXPECT_OK(uq_cache_write(&layout, cache, size, &tokens));
   // Every written slot holds uq_slot_encode of its token; every other byte
   // (skipped token, untouched slots, padding) is still 0xA5.

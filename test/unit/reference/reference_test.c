@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,8 +203,8 @@ static int fixture_make(fixture_t *f, uq_rng_t *rng, int32_t d, int32_t b,
     }
     for (int32_t t = 0; t < n; ++t)
       slots[t] = (int64_t)f->tables[i * mbps + t / bs] * bs + t % bs;
-    uq_kv_tokens_t tokens = {k, (int64_t)hk * d, d, v, (int64_t)hk * d,
-                             d, slots,           n};
+    uq_kv_tokens_t tokens = {
+        k, (int64_t)hk * d, d, v, (int64_t)hk * d, d, slots, n, UQ_DTYPE_BF16};
     uq_status_code_t code = uq_status_consume_code(
         uq_cache_write(&f->p.cache, f->cache, cache_size, &tokens));
     for (size_t e = 0; e < (size_t)n * hk * d; ++e) {
@@ -1243,6 +1244,130 @@ static int test_attention_f64(void) {
   return 0;
 }
 
+// ---- fp16 problems (since 0.9)
+// ----------------------------------------------------
+
+// |h - b| within the two final roundings of one value: half a bf16 ulp
+// (at most 2^-8 of |b|: 7 stored bits) plus half an fp16 ulp (at most
+// 2^-11 of |h|: 10 stored bits, and 2^-25 absolute below fp16's normals).
+static bool within_two_roundings(double h, double b) {
+  return fabs(h - b) <= ldexp(fabs(b), -8) + ldexp(fabs(h), -11) + 0x1p-25;
+}
+
+// An fp16 problem is the bf16 problem up to the output's rounding. With a
+// query both dtypes hold exactly: the faithful partials are the same bit for
+// bit; the fp16 output is those partials' reduce rounded to fp16 (the
+// reduce with dtype F16, bit for bit); the exact output is the float64
+// attention rounded once to fp16 (the naive oracle, fp16's 2^-11).
+static int test_f16_problem(void) {
+  uq_rng_t rng = uq_rng_for(39);
+  for (size_t s = 0; s < sizeof kShapes / sizeof kShapes[0]; ++s) {
+    const shape_t *sh = &kShapes[s];
+    fixture_t f;
+    if (SHAPE_FIXTURE(&f, &rng, sh, 1.0))
+      UQ_TEST_FAIL_("fixture");
+    const size_t q_elems = (size_t)sh->b * (size_t)f.p.query_stride_seq;
+    const size_t out_elems = (size_t)sh->b * (size_t)f.p.output_stride_seq;
+    uq_launch_plan_t plan;
+    UQ_EXPECT_OK(uq_launch_policy(sh->b, f.p.max_blocks_per_seq, sh->bs, sh->d,
+                                  32, &plan));
+    const int32_t P = plan.num_partitions;
+    const size_t rows = (size_t)sh->b * sh->hk * (size_t)P * sh->qg;
+    uint16_t *qh = malloc(sizeof(uint16_t) * q_elems);
+    uint16_t *out_b = malloc(sizeof(uint16_t) * out_elems);
+    uint16_t *out_h = malloc(sizeof(uint16_t) * out_elems);
+    uint16_t *out_r = malloc(sizeof(uint16_t) * out_elems);
+    uq_decode_partials_t pb = {malloc(sizeof(uint16_t) * rows * sh->d),
+                               malloc(sizeof(float) * rows),
+                               malloc(sizeof(float) * rows)};
+    uq_decode_partials_t ph = {malloc(sizeof(uint16_t) * rows * sh->d),
+                               malloc(sizeof(float) * rows),
+                               malloc(sizeof(float) * rows)};
+    if (!qh || !out_b || !out_h || !out_r || !pb.segm_out || !pb.segm_max ||
+        !pb.segm_sum || !ph.segm_out || !ph.segm_max || !ph.segm_sum)
+      UQ_TEST_FAIL_("out of memory");
+    for (size_t i = 0; i < q_elems; ++i) {
+      // bf16 of an fp16 value: both dtypes hold it.
+      float x = uq_f16_to_float(uq_float_to_f16(uq_bf16_to_float(f.query[i])));
+      f.query[i] = uq_float_to_bf16(x);
+      x = uq_bf16_to_float(f.query[i]);
+      qh[i] = uq_float_to_f16(x);
+      UQ_EXPECT(uq_f16_to_float(qh[i]) == x);
+    }
+    uq_decode_problem_t h = f.p;
+    h.query = qh;
+    h.output = out_h;
+    h.dtype = UQ_DTYPE_F16;
+    // Faithful.
+    memset(f.output, 0xEE, sizeof(uint16_t) * out_elems);
+    memset(out_h, 0xEE, sizeof(uint16_t) * out_elems);
+    memset(out_r, 0xEE, sizeof(uint16_t) * out_elems);
+    UQ_EXPECT_OK(uq_reference_decode_faithful(&f.p, P, plan.tgpp, &pb));
+    UQ_EXPECT_OK(uq_reference_decode_faithful(&h, P, plan.tgpp, &ph));
+    UQ_EXPECT(memcmp(pb.segm_out, ph.segm_out, 2 * rows * sh->d) == 0);
+    UQ_EXPECT(memcmp(pb.segm_max, ph.segm_max, 4 * rows) == 0);
+    UQ_EXPECT(memcmp(pb.segm_sum, ph.segm_sum, 4 * rows) == 0);
+    uq_reduce_problem_t red = {.num_seqs = sh->b,
+                               .num_kv_heads = sh->hk,
+                               .query_group = sh->qg,
+                               .head_dim = sh->d,
+                               .num_partitions = P,
+                               .segm_out = pb.segm_out,
+                               .segm_max = pb.segm_max,
+                               .segm_sum = pb.segm_sum,
+                               .output = out_r,
+                               .output_stride_seq = f.p.output_stride_seq,
+                               .output_stride_head = f.p.output_stride_head,
+                               .dtype = UQ_DTYPE_F16};
+    UQ_EXPECT_OK(uq_reference_reduce(&red));
+    UQ_EXPECT(memcmp(out_h, out_r, sizeof(uint16_t) * out_elems) == 0);
+    memcpy(out_b, f.output, sizeof(uint16_t) * out_elems);
+    for (int32_t b = 0; b < sh->b; ++b)
+      for (int32_t q = 0; q < sh->hk * sh->qg; ++q)
+        for (int d = 0; d < sh->d; ++d) {
+          size_t i = (size_t)(b * f.p.output_stride_seq +
+                              q * f.p.output_stride_head + d);
+          double hv = uq_f16_to_float(out_h[i]),
+                 bv = uq_bf16_to_float(out_b[i]);
+          if (!within_two_roundings(hv, bv))
+            UQ_TEST_FAIL_("faithful shape %zu seq %d head %d dim %d: f16 %.9g "
+                          "vs bf16 %.9g",
+                          s, b, q, d, hv, bv);
+        }
+    // Exact, against the naive float64 oracle.
+    UQ_EXPECT_OK(uq_reference_decode_exact(&h));
+    for (int32_t b = 0; b < sh->b; ++b)
+      for (int32_t q = 0; q < sh->hk * sh->qg; ++q) {
+        double want[256];
+        if (naive_head(&f, b, q, want))
+          UQ_TEST_FAIL_("naive");
+        const uint16_t *got =
+            out_h + b * f.p.output_stride_seq + q * f.p.output_stride_head;
+        for (int d = 0; d < sh->d; ++d) {
+          double tol = ldexp(fabs(want[d]), -11) * 1.001 + 0x1p-25;
+          double g = uq_f16_to_float(got[d]);
+          if (sh->lens[b] == 0)
+            UQ_EXPECT_EQ_HEX(got[d], 0);
+          else if (!(fabs(g - want[d]) <= tol))
+            UQ_TEST_FAIL_("exact shape %zu seq %d head %d dim %d: %.9g vs "
+                          "%.9g",
+                          s, b, q, d, g, want[d]);
+        }
+      }
+    // Only bf16 and fp16 are activation dtypes.
+    h.dtype = UQ_DTYPE_F32;
+    UQ_EXPECT_CODE(uq_decode_problem_validate(&h), UQ_STATUS_INVALID_ARGUMENT);
+    UQ_EXPECT_CODE(uq_reference_decode_exact(&h), UQ_STATUS_INVALID_ARGUMENT);
+    red.dtype = (uq_dtype_t)3;
+    UQ_EXPECT_CODE(uq_reference_reduce(&red), UQ_STATUS_INVALID_ARGUMENT);
+    free(qh), free(out_b), free(out_h), free(out_r);
+    free(pb.segm_out), free(pb.segm_max), free(pb.segm_sum);
+    free(ph.segm_out), free(ph.segm_max), free(ph.segm_sum);
+    fixture_free(&f);
+  }
+  return 0;
+}
+
 static const uq_test_case_t tests[] = {
     {"policy_table", test_policy_table},
     {"policy_properties", test_policy_properties},
@@ -1260,6 +1385,7 @@ static const uq_test_case_t tests[] = {
     {"policy_window", test_policy_window},
     {"policy_resident", test_policy_resident},
     {"attention_window_sink_f64", test_attention_window_sink_f64},
+    {"f16_problem", test_f16_problem},
     {0, 0},
 };
 

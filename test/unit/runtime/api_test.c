@@ -338,7 +338,10 @@ MUTATOR(splits_big, c->max_kv_splits = 100000)
 MUTATOR(scale_nan, c->softmax_scale = NAN)
 MUTATOR(scale_inf, c->softmax_scale = INFINITY)
 MUTATOR(query_f16, c->query_dtype = UQ_DTYPE_F16)
+MUTATOR(output_f16, c->output_dtype = UQ_DTYPE_F16)
 MUTATOR(output_f32, c->output_dtype = UQ_DTYPE_F32)
+MUTATOR(both_f32, c->query_dtype = c->output_dtype = UQ_DTYPE_F32)
+MUTATOR(query_dtype_9, c->query_dtype = (uq_dtype_t)9)
 MUTATOR(q_head_overlap, c->query_stride_head = 128)
 MUTATOR(q_seq_overlap, c->query_stride_seq = 15 * 256)
 MUTATOR(q_seq_negative, c->query_stride_seq = -4096)
@@ -368,8 +371,12 @@ static const config_case_t config_cases[] = {
     {"max_kv_splits 100000", splits_big, UQ_STATUS_INVALID_ARGUMENT},
     {"softmax_scale NaN", scale_nan, UQ_STATUS_INVALID_ARGUMENT},
     {"softmax_scale inf", scale_inf, UQ_STATUS_INVALID_ARGUMENT},
-    {"query dtype f16", query_f16, UQ_STATUS_UNIMPLEMENTED},
-    {"output dtype f32", output_f32, UQ_STATUS_UNIMPLEMENTED},
+    // Activations are bf16 or f16 (since 0.9), the output in the query's.
+    {"query f16, output bf16", query_f16, UQ_STATUS_INVALID_ARGUMENT},
+    {"query bf16, output f16", output_f16, UQ_STATUS_INVALID_ARGUMENT},
+    {"output dtype f32", output_f32, UQ_STATUS_INVALID_ARGUMENT},
+    {"query and output f32", both_f32, UQ_STATUS_INVALID_ARGUMENT},
+    {"query dtype 9", query_dtype_9, UQ_STATUS_INVALID_ARGUMENT},
     {"query heads overlap", q_head_overlap, UQ_STATUS_INVALID_ARGUMENT},
     {"query sequences overlap", q_seq_overlap, UQ_STATUS_INVALID_ARGUMENT},
     {"query stride negative", q_seq_negative, UQ_STATUS_INVALID_ARGUMENT},
@@ -388,6 +395,10 @@ static int test_config_validation(void) {
     UQ_EXPECT_OK(make_context(backends[b], NULL, 1, &context));
     uq_decode_config_t config = good_config();
     uq_plan_t *plan = NULL;
+    UQ_EXPECT_OK(uq_plan_create(context, &config, &plan));
+    uq_plan_destroy(plan);
+    config.query_dtype = config.output_dtype = UQ_DTYPE_F16;
+    plan = NULL;
     UQ_EXPECT_OK(uq_plan_create(context, &config, &plan));
     uq_plan_destroy(plan);
     for (size_t i = 0; i < sizeof(config_cases) / sizeof(config_cases[0]);

@@ -78,6 +78,10 @@ CONFIG_ROW(window_2p31, c.sliding_window = 1u << 31)
 CONFIG_ROW(block_24, c.block_size = 24)
 CONFIG_ROW(slot_274, c.padded_slot = 274)
 CONFIG_ROW(query_f16, c.query_dtype = UQ_DTYPE_F16)
+CONFIG_ROW(both_f16, c.query_dtype = c.output_dtype = UQ_DTYPE_F16)
+CONFIG_ROW(both_f32, c.query_dtype = c.output_dtype = UQ_DTYPE_F32)
+CONFIG_ROW(output_f32, c.output_dtype = UQ_DTYPE_F32)
+CONFIG_ROW(query_dtype_7, c.query_dtype = (uq_dtype_t)7)
 
 static uq_status_t null_config(void) {
   uq_plan_t *p = NULL;
@@ -609,8 +613,17 @@ static const hostile_row_t rows[] = {
     {"sliding_window 2^31", window_2p31, INVALID, "sliding_window 2147483648"},
     {"block_size 24", block_24, INVALID, "block_size 24 is not a power of two"},
     {"padded_slot 274", slot_274, INVALID, "padded_slot 274"},
-    {"query dtype f16", query_f16, UQ_STATUS_UNIMPLEMENTED,
-     "query and output must be bf16"},
+    // Since 0.9 the activations are bf16 or f16, one dtype for all.
+    {"query dtype f16, output bf16", query_f16, INVALID,
+     "query_dtype f16 and output_dtype bf16 differ: the output is written in "
+     "the query's dtype"},
+    {"query and output f16", both_f16, UQ_STATUS_OK, ""},
+    {"query and output f32", both_f32, INVALID,
+     "query_dtype 2 (f32): activations must be bf16 or f16"},
+    {"output dtype f32", output_f32, INVALID,
+     "output_dtype 2 (f32): activations must be bf16 or f16"},
+    {"query dtype 7", query_dtype_7, INVALID,
+     "query_dtype 7 (unknown): activations must be bf16 or f16"},
     {"NULL config", null_config, INVALID, "NULL argument"},
     // uq_plan_run
     {"batch 0", batch_0, INVALID, "batch 0 is outside 1..3"},
