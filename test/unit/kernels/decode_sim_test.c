@@ -285,7 +285,8 @@ static int run_case(const case_t *c, uint64_t seed) {
                           Hk * D,
                           D,
                           map + w0,
-                          n - w0};
+                          n - w0,
+                          UQ_DTYPE_BF16};
     UQ_EXPECT_OK(uq_cache_write(&layout, cache, cache_size, &tok));
     for (int i = 0; i < w0 / bs; ++i)
       tables[b * mbps + i] = 0x3fffffff; // wholly before the window

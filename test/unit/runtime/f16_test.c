@@ -1,10 +1,13 @@
-// fp16 activations (since 0.9) through the public API on the host backend:
-// plans of query_dtype = output_dtype = F16 decode, run varlen steps and
-// store fp16 K/V. The host backend is the faithful reference, so each run
-// is also held against the exact (float64) reference in fp16 with a
-// derived tolerance, and each store against the host encoder byte for byte.
-// (The sim/hip/cuda kernels take the dtype as a kernel argument; their
-// fp16 cases belong with the kernels' side.)
+// fp16 activations (since 0.9) through the public API on the host and sim
+// backends: plans of query_dtype = output_dtype = F16 decode, run varlen
+// steps and store fp16 K/V. Each run is held against the faithful
+// reference (the e2e tolerance); the host backend, which is that reference,
+// also against the exact (float64) reference in fp16 with a derived
+// tolerance; each store against the host encoder byte for byte. On the
+// simulator the gfx950 kernels take the dtype as their act_f16 argument:
+// the query read as fp16, the output written as fp16 by the reduce (the
+// decodes: P > 1) and by the decode itself (the varlen steps: P = 1), K and
+// V read as fp16 by the store.
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +17,7 @@
 #include "uq/reference.h"
 
 static uint64_t seed;
-static uq_context_t *host;
+static uq_context_t *host, *sim;
 
 // The host run against the exact reference, both fp16: the faithful mode
 // differs from the exact one by bf16(p) in PV, the bf16 partials, fp32
@@ -100,7 +103,7 @@ static uq_problem_shape_t f16_shape(uint32_t d) {
 
 // Decodes of every head dim, with a window and sinks: the faithful
 // reference in fp16 (the e2e tolerance) and the exact one.
-static int test_host_decode_f16(void) {
+static int test_decode_f16(void) {
   for (uint32_t d = 64; d <= 256; d *= 2) {
     for (int variant = 0; variant < 2; ++variant) {
       uq_problem_shape_t shape = f16_shape(d);
@@ -111,6 +114,8 @@ static int test_host_decode_f16(void) {
                variant ? " window 100, sinks" : "");
       if (uq_e2e_run_case(host, &shape, label))
         UQ_TEST_FAIL_("%s against the faithful reference", label);
+      if (uq_e2e_run_case(sim, &shape, label))
+        UQ_TEST_FAIL_("%s on the simulator", label);
       uq_problem_t *p = NULL;
       UQ_EXPECT_OK(uq_problem_create(&shape, &p));
       uint16_t *got = malloc(p->output_elems * 2);
@@ -126,7 +131,7 @@ static int test_host_decode_f16(void) {
 }
 
 // A varlen step (decodes, a verify chunk, a first chunk, a long chunk).
-static int test_host_varlen_f16(void) {
+static int test_varlen_f16(void) {
   static const int32_t lens[4] = {37, 300, 5, 200};
   static const int32_t q_lens[4] = {1, 17, 5, 64};
   for (uint32_t d = 64; d <= 256; d *= 4) {
@@ -139,6 +144,8 @@ static int test_host_varlen_f16(void) {
     snprintf(label, sizeof label, "f16 varlen D %u", d);
     if (uq_e2e_run_varlen_case(host, &shape, 0, label))
       UQ_TEST_FAIL_("%s against the faithful reference", label);
+    if (uq_e2e_run_varlen_case(sim, &shape, 0, label))
+      UQ_TEST_FAIL_("%s on the simulator", label);
     uq_problem_t *p = NULL;
     UQ_EXPECT_OK(uq_problem_create(&shape, &p));
     uint16_t *got = malloc(p->output_elems * 2);
@@ -152,10 +159,10 @@ static int test_host_varlen_f16(void) {
   return 0;
 }
 
-// uq_plan_store of fp16 K/V on the host: the host encoder's bytes for
+// uq_plan_store of fp16 K/V on `context`: the host encoder's bytes for
 // fp16 tokens, and for values both dtypes hold, the bytes of the same
 // values stored by a bf16 plan.
-static int test_host_store_f16(void) {
+static int store_f16(uq_context_t *context) {
   enum { D = 128, H = 2, T = 9, BLOCKS = 2 };
   uq_cache_layout_t layout = {.num_blocks = BLOCKS,
                               .block_size = 16,
@@ -208,23 +215,23 @@ static int test_host_store_f16(void) {
                                  .query_dtype = dtype,
                                  .output_dtype = dtype};
     uq_plan_t *plan = NULL;
-    UQ_EXPECT_OK(uq_plan_create(host, &config, &plan));
+    UQ_EXPECT_OK(uq_plan_create(context, &config, &plan));
     uq_device_ptr_t d_k, d_v, d_slots, d_cache;
-    UQ_EXPECT_OK(uq_context_alloc(host, sizeof kh, &d_k));
-    UQ_EXPECT_OK(uq_context_alloc(host, sizeof vh, &d_v));
-    UQ_EXPECT_OK(uq_context_alloc(host, sizeof slots, &d_slots));
-    UQ_EXPECT_OK(uq_context_alloc(host, bytes, &d_cache));
-    UQ_EXPECT_OK(uq_context_upload(host, d_k, pass ? kb : kh, sizeof kh));
-    UQ_EXPECT_OK(uq_context_upload(host, d_v, pass ? vb : vh, sizeof vh));
-    UQ_EXPECT_OK(uq_context_upload(host, d_slots, slots, sizeof slots));
+    UQ_EXPECT_OK(uq_context_alloc(context, sizeof kh, &d_k));
+    UQ_EXPECT_OK(uq_context_alloc(context, sizeof vh, &d_v));
+    UQ_EXPECT_OK(uq_context_alloc(context, sizeof slots, &d_slots));
+    UQ_EXPECT_OK(uq_context_alloc(context, bytes, &d_cache));
+    UQ_EXPECT_OK(uq_context_upload(context, d_k, pass ? kb : kh, sizeof kh));
+    UQ_EXPECT_OK(uq_context_upload(context, d_v, pass ? vb : vh, sizeof vh));
+    UQ_EXPECT_OK(uq_context_upload(context, d_slots, slots, sizeof slots));
     memset(got, 0x5A, bytes);
-    UQ_EXPECT_OK(uq_context_upload(host, d_cache, got, bytes));
+    UQ_EXPECT_OK(uq_context_upload(context, d_cache, got, bytes));
     UQ_EXPECT_OK(uq_plan_store(plan, T, d_k, d_v, d_slots, d_cache, NULL));
-    UQ_EXPECT_OK(uq_context_download(host, got, d_cache, bytes));
-    uq_context_free(host, d_k);
-    uq_context_free(host, d_v);
-    uq_context_free(host, d_slots);
-    uq_context_free(host, d_cache);
+    UQ_EXPECT_OK(uq_context_download(context, got, d_cache, bytes));
+    uq_context_free(context, d_k);
+    uq_context_free(context, d_v);
+    uq_context_free(context, d_slots);
+    uq_context_free(context, d_cache);
     uq_plan_destroy(plan);
   }
   UQ_EXPECT(memcmp(got_h, want, bytes) == 0);
@@ -233,25 +240,39 @@ static int test_host_store_f16(void) {
   return 0;
 }
 
-static const uq_test_case_t tests[] = {
-    {"host_decode_f16", test_host_decode_f16},
-    {"host_varlen_f16", test_host_varlen_f16},
-    {"host_store_f16", test_host_store_f16},
-    {0, 0}};
+static int test_host_store_f16(void) { return store_f16(host); }
+
+static int test_sim_store_f16(void) { return store_f16(sim); }
+
+static const uq_test_case_t tests[] = {{"decode_f16", test_decode_f16},
+                                       {"varlen_f16", test_varlen_f16},
+                                       {"host_store_f16", test_host_store_f16},
+                                       {"sim_store_f16", test_sim_store_f16},
+                                       {0, 0}};
+
+static uq_context_t *open_context(uq_backend_t backend) {
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = backend;
+  uq_context_t *context = NULL;
+  uq_status_t status = uq_context_create(&options, &context);
+  if (status) {
+    fprintf(stderr, "cannot create the %s context: %s\n",
+            backend == UQ_BACKEND_SIM ? "sim" : "host",
+            uq_status_message(status));
+    uq_status_free(status);
+  }
+  return context;
+}
 
 int main(int argc, char **argv) {
   seed = uq_test_seed();
-  uq_context_options_t options;
-  uq_context_options_initialize(&options);
-  options.backend = UQ_BACKEND_HOST;
-  uq_status_t status = uq_context_create(&options, &host);
-  if (status) {
-    fprintf(stderr, "cannot create the host context: %s\n",
-            uq_status_message(status));
-    uq_status_free(status);
-    return 1;
-  }
-  int rc = uq_test_main(argc, argv, tests);
-  uq_context_destroy(host);
+  host = open_context(UQ_BACKEND_HOST);
+  sim = open_context(UQ_BACKEND_SIM);
+  int rc = host && sim ? uq_test_main(argc, argv, tests) : 1;
+  if (host)
+    uq_context_destroy(host);
+  if (sim)
+    uq_context_destroy(sim);
   return rc;
 }
