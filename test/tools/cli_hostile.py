@@ -318,6 +318,8 @@ ROWS = [
      "--head-dim must be 64, 128 or 256, got '96'", []),
     ("uq-bench-cuda --case=8", "uq-bench-cuda", ["--case=8"], {}, 1,
      "--case must be an integer in 0..7, got '8'", []),
+    ("uq-bench-cuda --dtype=f32", "uq-bench-cuda", ["--dtype=f32"], {}, 1,
+     "--dtype must be bf16 or f16, got 'f32'", []),
     ("uq-bench-cuda --frobnicate", "uq-bench-cuda", ["--frobnicate"], {}, 1,
      "unknown argument '--frobnicate'", []),
     # uq-sim: files that are not code objects

@@ -237,7 +237,8 @@ static const bench_shape_t varlen_shapes[] = {
 // query tokens a sequence (uq_plan_run_varlen), the KV counted once, and
 // for L > 1 the causal attention's TFLOP/s.
 static void run_bench(bench_t *k, int replays, int only, int d,
-                      const bench_shape_t *custom, int query_len) {
+                      const bench_shape_t *custom, int query_len,
+                      uq_dtype_t dtype) {
   const uint32_t slot_bytes = (uint32_t)(d + d / 16);
   const bench_shape_t *list = custom->batch ? custom
                               : query_len   ? varlen_shapes
@@ -253,6 +254,7 @@ static void run_bench(bench_t *k, int replays, int only, int d,
   if (query_len)
     printf("varlen: %d query tokens a sequence (the last of its N), causal\n",
            query_len);
+  printf("activations: %s\n", dtype == UQ_DTYPE_F16 ? "fp16" : "bf16");
   printf("%3s %7s %2s %2s %-22s %5s %5s %9s %8s %6s %8s %8s\n", "B", "N", "Hk",
          "QG", "variant", "P", "walk", "us/step", "KV GB/s", "%copy",
          query_len ? "TFLOP/s" : "x triton", query_len ? "" : "x sdpa");
@@ -304,8 +306,8 @@ static void run_bench(bench_t *k, int replays, int only, int d,
         .max_blocks_per_seq = mbps,
         .num_blocks = (uint32_t)sh->batch * mbps,
         .max_batch = (uint32_t)sh->batch,
-        .query_dtype = UQ_DTYPE_BF16,
-        .output_dtype = UQ_DTYPE_BF16,
+        .query_dtype = dtype,
+        .output_dtype = dtype,
         .max_query_len = (uint32_t)query_len,
         .max_num_tokens = q_tokens,
     };
@@ -408,6 +410,8 @@ static void usage(FILE *out) {
       "                   are queries (uq_plan_run_varlen; without --shape "
       "the\n"
       "                   issue-27 verify shapes), KV counted once, TFLOP/s\n"
+      "  --dtype=T        the query's and output's dtype: bf16 (default) or\n"
+      "                   f16\n"
       "  --help           this text\n",
       out);
 }
@@ -445,6 +449,7 @@ static void parse_shape(const char *text, bench_shape_t *shape) {
 int main(int argc, char **argv) {
   uq_tool_check_stdout_at_exit("uq-bench-cuda");
   int replays = 200, only = -1, head_dim = 256, query_len = 0;
+  uq_dtype_t dtype = UQ_DTYPE_BF16;
   bench_shape_t custom = {0};
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -462,6 +467,13 @@ int main(int argc, char **argv) {
       parse_shape(a + 8, &custom);
     } else if (strncmp(a, "--query-len=", 12) == 0) {
       query_len = flag_int("--query-len", a + 12, 1, 65536);
+    } else if (strncmp(a, "--dtype=", 8) == 0) {
+      if (strcmp(a + 8, "bf16") == 0)
+        dtype = UQ_DTYPE_BF16;
+      else if (strcmp(a + 8, "f16") == 0)
+        dtype = UQ_DTYPE_F16;
+      else
+        die("--dtype must be bf16 or f16, got '%s'", a + 8);
     } else if (strncmp(a, "--replays=", 10) == 0) {
       replays = flag_int("--replays", a + 10, 1, 1000000);
     } else {
@@ -473,7 +485,7 @@ int main(int argc, char **argv) {
   bench_t k;
   memset(&k, 0, sizeof(k));
   bench_open(&k);
-  run_bench(&k, replays, only, head_dim, &custom, query_len);
+  run_bench(&k, replays, only, head_dim, &custom, query_len, dtype);
   uq_context_destroy(k.context);
   return 0;
 }
