@@ -193,6 +193,8 @@ static int test_kernels_match_gfx950(void) {
       {"decode_sm90_d256_qg_max16.cubin", "decode_d256_rows16.hsaco"},
       {"decode_sm90_d128_qg_max16.cubin", "decode_d128_rows16.hsaco"},
       {"decode_sm90_d64_qg_max16.cubin", "decode_d64_rows16.hsaco"},
+      {"decode_wgmma_d256_qg_max16_rows128.cubin", "decode_d256_rows64.hsaco"},
+      {"decode_wgmma_d64_qg_max16_rows128.cubin", "decode_d64_rows64.hsaco"},
       {"reduce_sm90_d256.cubin", "reduce_d256.hsaco"},
       {"reduce_sm90_d128.cubin", "reduce_d128.hsaco"},
       {"reduce_sm90_d64.cubin", "reduce_d64.hsaco"}};
@@ -226,15 +228,24 @@ static int test_kernels_match_gfx950(void) {
            n ? n->private_segment_fixed_size : 0);
     // The same arguments as its gfx950 twin (kernel_abi.h); the decode
     // states its dynamic shared memory and its walk's groups (single tiles
-    // at D = 128 and 256, tile-groups at 64), the reduce neither.
+    // at D = 128 and 256, tile-groups at 64; the two-warpgroup kernel's
+    // 64-token tiles, 4) and that it merges a cluster of its partitions
+    // (not the two-warpgroup kernel), the reduce none of them; the
+    // two-warpgroup kernel requires its 256 threads (reqntid).
     int decode = strncmp(pairs[i][0], "decode", 6) == 0;
-    uint32_t want_walk = !decode ? 0 : strstr(pairs[i][0], "_d64_") ? 16 : 1;
+    int wgmma = strncmp(pairs[i][0], "decode_wgmma", 12) == 0;
+    uint32_t want_walk = !decode                         ? 0
+                         : wgmma                         ? 4
+                         : strstr(pairs[i][0], "_d64_") ? 16
+                                                         : 1;
     int ok =
         n && a && uq_code_object_kernel_count(cubin) == 1 &&
         twin_count == (decode ? UQ_DECODE_ARG_COUNT : UQ_REDUCE_ARG_COUNT) &&
         n->arg_count == twin_count && n->private_segment_fixed_size == 0 &&
         (n->dynamic_shared_bytes > 0) == decode &&
-        n->walk_group_tiles == want_walk;
+        n->walk_group_tiles == want_walk &&
+        n->cluster_merge == (decode && !wgmma) &&
+        n->reqd_workgroup_size[0] == (wgmma ? 256u : 0u);
     for (uint32_t j = 0; ok && j < twin_count; ++j)
       ok = n->args[j].size == twin_sizes[j];
     uq_code_object_destroy(cubin);
