@@ -22,6 +22,9 @@
 //   order is kept: position 2i holds element i and 2i + 1 element i + 4
 //   (@uq_sm90_fp4_bf16x2's pairs); Q is stored in the same order, which a
 //   dot product does not see, and the output undoes it.
+// V has two buffers: a tile's O += P V is left in flight while the next
+// tile is copied and decoded (K's buffer is free once its S is done), and
+// the next S's wgmma.wait_group drains it.
 // Per warpgroup: S = Q K^T (D / 16 wgmma m64n64k16, Q and K from shared
 // memory), the online softmax in base 2 with the lazy maximum
 // (@uq_sm90_lazy_max) on the accumulators (thread: rows g and g + 8 of
@@ -56,7 +59,7 @@ module attributes {gpu.container_module} {
 
     // Shared memory, from the first 1024-aligned byte (the swizzle is a
     // function of the address): Q [rows][D] bf16 (two warpgroups' 64 rows,
-    // each 128 D bytes), K [64][D] bf16, V [64][D] bf16, then two raw
+    // each 128 D bytes), K [64][D] bf16, two V [64][D] bf16, then two raw
     // stages of 64 slots of %rs bytes (the slot's D + D/16 content rounded
     // up to 16). Returns (rs, K, V, raw, total bytes with the 1024 of
     // alignment slack).
@@ -80,7 +83,8 @@ module attributes {gpu.container_module} {
       %q0 = arith.muli %r, %d : i32
       %k = arith.shli %q0, %c1 : i32
       %v = arith.addi %k, %tile : i32
-      %raw = arith.addi %v, %tile : i32
+      %v2 = arith.addi %v, %tile : i32
+      %raw = arith.addi %v2, %tile : i32
       %stage = arith.muli %rs, %c64 : i32
       %stages = arith.shli %stage, %c1 : i32
       %end = arith.addi %raw, %stages : i32
@@ -760,7 +764,9 @@ module attributes {gpu.container_module} {
         %stg1 = arith.muli %stg0, %rawstage : i32
         %src = arith.addi %rawbase, %stg1 : i32
         func.call @wg_decode_tile(%src, %c0, %kso, %kbase, %tid) : (i32, i32, i32, i32, i32) -> ()
-        func.call @wg_decode_tile(%src, %vco, %vso, %vbase, %tid) : (i32, i32, i32, i32, i32) -> ()
+        %vsel = arith.muli %stg0, %qwbytes : i32
+        %vbuf = arith.addi %vbase, %vsel : i32
+        func.call @wg_decode_tile(%src, %vco, %vso, %vbuf, %tid) : (i32, i32, i32, i32, i32) -> ()
         llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "~{memory}" : () -> ()
         gpu.barrier
         // the raw stage is free again: the tile two ahead goes there
@@ -791,6 +797,12 @@ module attributes {gpu.container_module} {
         nvvm.wgmma.commit.group.sync.aligned
         nvvm.wgmma.wait.group.sync.aligned 0
         %S = func.call @wg_hold(%sacc) : (vector<32xf32>) -> vector<32xf32>
+        %acc_h = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %acc) -> (vector<4x32xf32>) {
+          %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
+          %h = func.call @wg_hold(%on) : (vector<32xf32>) -> vector<32xf32>
+          %o1 = vector.insert %h, %o[%n] : vector<32xf32> into vector<4x32xf32>
+          scf.yield %o1 : vector<4x32xf32>
+        }
         // ---- softmax: entry i is row g + 8 ((i >> 1) & 1), column
         // 8 (i >> 2) + 2 t + (i & 1) of the tile
         %gk = arith.muli %ki, %gstride : i32
@@ -876,9 +888,9 @@ module attributes {gpu.container_module} {
         %ln1 = arith.addf %lm1, %pw#2 : f32
         %moved = arith.andi %same0, %same1 : i1
         %acc_s = scf.if %moved -> (vector<4x32xf32>) {
-          scf.yield %acc : vector<4x32xf32>
+          scf.yield %acc_h : vector<4x32xf32>
         } else {
-          %r = scf.for %n = %i0 to %i4 step %i1 iter_args(%o = %acc) -> (vector<4x32xf32>) {
+          %r = scf.for %n = %i0 to %i4 step %i1 iter_args(%o = %acc_h) -> (vector<4x32xf32>) {
             %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
             %sc = scf.for %i = %i0 to %i32 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
               %ii = arith.index_cast %i : index to i32
@@ -911,7 +923,8 @@ module attributes {gpu.container_module} {
           %ni = arith.index_cast %n : index to i32
           %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
           %vn = arith.muli %ni, %c8192 : i32
-          %vb = arith.addi %vbase, %vn : i32
+          %vb0 = arith.addi %vbase, %vsel : i32
+          %vb = arith.addi %vb0, %vn : i32
           %r = scf.for %kt = %i0 to %i4 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
             %kti = arith.index_cast %kt : index to i32
             %kto = arith.muli %kti, %c2048 : i32
@@ -934,14 +947,15 @@ module attributes {gpu.container_module} {
           scf.yield %o1 : vector<4x32xf32>
         }
         nvvm.wgmma.commit.group.sync.aligned
-        nvvm.wgmma.wait.group.sync.aligned 0
-        %oh = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %ov) -> (vector<4x32xf32>) {
-          %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
-          %h = func.call @wg_hold(%on) : (vector<32xf32>) -> vector<32xf32>
-          %o1 = vector.insert %h, %o[%n] : vector<32xf32> into vector<4x32xf32>
-          scf.yield %o1 : vector<4x32xf32>
-        }
-        scf.yield %mn0, %mn1, %ln0, %ln1, %oh : f32, f32, f32, f32, vector<4x32xf32>
+        scf.yield %mn0, %mn1, %ln0, %ln1, %ov : f32, f32, f32, f32, vector<4x32xf32>
+      }
+      // the last tile's O += P V
+      nvvm.wgmma.wait.group.sync.aligned 0
+      %ofin = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %fin#4) -> (vector<4x32xf32>) {
+        %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
+        %h = func.call @wg_hold(%on) : (vector<32xf32>) -> vector<32xf32>
+        %o1 = vector.insert %h, %o[%n] : vector<32xf32> into vector<4x32xf32>
+        scf.yield %o1 : vector<4x32xf32>
       }
       llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_all;", "~{memory}" : () -> ()
       // ---- the rows' results: each row's sum over its quad; with one
@@ -1014,7 +1028,7 @@ module attributes {gpu.container_module} {
           %rowbase = arith.select %direct, %obase, %pbase : i64
           %dst = arith.select %direct, %output, %segm_out : !llvm.ptr<1>
           scf.for %n = %i0 to %nc step %i1 {
-            %on = vector.extract %fin#4[%n] : vector<32xf32> from vector<4x32xf32>
+            %on = vector.extract %ofin[%n] : vector<32xf32> from vector<4x32xf32>
             %ni = arith.index_cast %n : index to i32
             %n64 = arith.muli %ni, %c64 : i32
             %dn = arith.addi %n64, %t : i32
