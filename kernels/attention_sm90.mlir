@@ -50,6 +50,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_exp2(f32) -> f32
     func.func private @uq_sm90_rcp(f32) -> f32
     func.func private @uq_sm90_lazy_max(f32, f32) -> f32
+    func.func private @uq_sm90_lazy_correction(f32, f32) -> f32
     func.func private @uq_sm90_fp4_bf16x2(i32, i32) -> i32
 
     func.func private @wg_walk_tiles() -> i32 {
@@ -857,12 +858,8 @@ module attributes {gpu.container_module} {
         %base_r1 = arith.select %e1, %zero_f, %mn1 : f32
         %same0 = arith.cmpf oeq, %mn0, %m0 : f32
         %same1 = arith.cmpf oeq, %mn1, %m1 : f32
-        %dm0 = arith.subf %m0, %mn0 : f32
-        %dm1 = arith.subf %m1, %mn1 : f32
-        %ex0 = func.call @uq_sm90_exp2(%dm0) : (f32) -> f32
-        %ex1 = func.call @uq_sm90_exp2(%dm1) : (f32) -> f32
-        %al_0 = arith.select %same0, %one_f, %ex0 : f32
-        %al_1 = arith.select %same1, %one_f, %ex1 : f32
+        %al_0 = func.call @uq_sm90_lazy_correction(%m0, %mn0) : (f32, f32) -> f32
+        %al_1 = func.call @uq_sm90_lazy_correction(%m1, %mn1) : (f32, f32) -> f32
         // weights 2^(x - base), their row sums, and P as bf16 pairs in the
         // A fragment of O += P V: k-step kt's registers are entries
         // 8 kt .. 8 kt + 7 in pairs
