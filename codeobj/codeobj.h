@@ -168,6 +168,9 @@ typedef struct uq_kernel_info_s {
   // A cubin's uq_walk_group_tiles: the tiles in a group of a decode's
   // partition walk (uq/policy.h's uq_launch_walk_t); 0: not stated.
   uint32_t walk_group_tiles;
+  // A cubin's uq_cluster_merge: whether a decode launched as a cluster of
+  // its P partitions' CTAs merges them itself; 0 when not stated.
+  uint32_t cluster_merge;
   uint32_t private_segment_fixed_size; // scratch bytes per work-item
   uint32_t wavefront_size;
   uint32_t sgpr_count;

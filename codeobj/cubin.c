@@ -457,11 +457,13 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
     for (uint32_t i = 0; i < c.section_count; ++i)
       kernel_of_text[i] = UINT32_MAX;
   }
-  uint32_t dynamic_shared = 0, walk_group_tiles = 0;
+  uint32_t dynamic_shared = 0, walk_group_tiles = 0, cluster_merge = 0;
   if (!status)
     status = read_u32_symbol(&c, "uq_dynamic_shared_bytes", &dynamic_shared);
   if (!status)
     status = read_u32_symbol(&c, "uq_walk_group_tiles", &walk_group_tiles);
+  if (!status)
+    status = read_u32_symbol(&c, "uq_cluster_merge", &cluster_merge);
   if (!status)
     status = read_kernels(&c, co, kernel_of_text);
   if (!status)
@@ -471,6 +473,7 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
   for (size_t k = 0; !status && k < co->kernel_count; ++k) {
     co->kernels[k].dynamic_shared_bytes = dynamic_shared;
     co->kernels[k].walk_group_tiles = walk_group_tiles;
+    co->kernels[k].cluster_merge = cluster_merge != 0;
   }
   free(by_name);
   free(have_registers);

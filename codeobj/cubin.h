@@ -20,7 +20,9 @@
 // global `uq_dynamic_shared_bytes` (PTX `.visible .const .u32`;
 // kernels/sm90a.mlir computes it per variant, uq-evaluate-globals), read from
 // its symbol into every kernel of the cubin; likewise a decode's
-// `uq_walk_group_tiles`, the group size of its partitions' walk.
+// `uq_walk_group_tiles`, the group size of its partitions' walk, and
+// `uq_cluster_merge` (1: launched as a cluster of its P partitions' CTAs,
+// it merges them itself).
 #ifndef UQ_CODEOBJ_CUBIN_H_
 #define UQ_CODEOBJ_CUBIN_H_
 

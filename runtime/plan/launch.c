@@ -106,7 +106,7 @@ uq_status_t uq_rt_plan_launch(uq_plan_t *plan, const run_launch_t *run,
       .function = kernel->object->function,
       .grid = {run->blocks, plan->config.num_kv_heads,
                (uint32_t)policy->num_partitions},
-      .workgroup = {kernel->traits->decode_threads, 1, 1},
+      .workgroup = {uq_rt_plan_decode_threads(kernel), 1, 1},
       .dynamic_lds =
           kernel->traits->decode_dynamic_lds ? kernel->resident.dynamic_lds : 0,
       .kernargs = kernel->args,

@@ -10,6 +10,16 @@ uint32_t uq_rt_plan_merge_max(const decode_kernel_t *kernel) {
   return kernel ? kernel->resident.cluster_merge_max : 0;
 }
 
+// The threads of a decode's workgroup: the block size its code object
+// requires where it states one (an sm_90a cubin's reqntid: the multi-row
+// kernels run two warpgroups, the decode four warps), else its target's.
+uint32_t uq_rt_plan_decode_threads(const decode_kernel_t *kernel) {
+  const uq_kernel_info_t *info = kernel->object->kernel;
+  if (info && info->reqd_workgroup_size[0])
+    return info->reqd_workgroup_size[0];
+  return kernel->traits->decode_threads;
+}
+
 // A decode record of the plan, before its figures are known: it merges
 // P = 1 itself on every target.
 static decode_kernel_t plan_kernel(uq_rt_object_t *object) {
@@ -30,14 +40,14 @@ static uq_status_t find_cluster_merge_max(const uq_plan_t *plan,
   const uq_rt_object_t *decode = kernel->object;
   resident_kernel_t *r = &kernel->resident;
   r->cluster_merge_max = 1;
-  if (!device->vtable->cluster_occupancy)
+  if (!device->vtable->cluster_occupancy || !decode->kernel->cluster_merge)
     return UQ_OK;
   uint32_t slots = plan->compute_units * r->workgroups_per_cu;
   for (uint32_t p = 2; p <= UQ_SM90_CLUSTER_MAX_PARTITIONS; ++p) {
     uint32_t clusters = 0;
     UQ_RETURN_IF_ERROR(
         device->vtable->cluster_occupancy(device, decode->function,
-                                          kernel->traits->decode_threads,
+                                          uq_rt_plan_decode_threads(kernel),
                                           r->dynamic_lds, p, &clusters),
         "variant %s", decode->source.variant);
     if ((uint64_t)clusters * p < slots)
@@ -74,7 +84,7 @@ uq_status_t uq_rt_plan_prepare_resident(uq_plan_t *plan,
                           decode->source.variant, r->walk_group_tiles);
   UQ_RETURN_IF_ERROR(context->device->vtable->occupancy(
                          context->device, decode->function,
-                         kernel->traits->decode_threads, r->dynamic_lds,
+                         uq_rt_plan_decode_threads(kernel), r->dynamic_lds,
                          &plan->compute_units, &r->workgroups_per_cu),
                      "variant %s", decode->source.variant);
   return find_cluster_merge_max(plan, kernel);
