@@ -150,6 +150,7 @@ uq_status_t uq_rt_plan_prepare_resident(uq_plan_t *plan,
                                         decode_kernel_t *kernel);
 // The largest P a kernel merges itself (0: a kernel that does not, or none).
 uint32_t uq_rt_plan_merge_max(const decode_kernel_t *kernel);
+// The threads a decode kernel is launched with (its cubin may require some).
 uint32_t uq_rt_plan_decode_threads(const decode_kernel_t *kernel);
 // The kernel of a varlen run whose longest query has `tokens` tokens (NULL
 // on a backend that runs no kernels).

@@ -11,8 +11,9 @@ uint32_t uq_rt_plan_merge_max(const decode_kernel_t *kernel) {
 }
 
 // The threads of a decode's workgroup: the block size its code object
-// requires where it states one (an sm_90a cubin's reqntid: the multi-row
-// kernels run two warpgroups, the decode four warps), else its target's.
+// requires where it states one (an sm_90a cubin's reqntid), else its
+// target's (runtime/kernel_abi.h: four warps for the sm_90a decode, whose
+// cubins state only a maximum).
 uint32_t uq_rt_plan_decode_threads(const decode_kernel_t *kernel) {
   const uq_kernel_info_t *info = kernel->object->kernel;
   if (info && info->reqd_workgroup_size[0])
