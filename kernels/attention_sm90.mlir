@@ -33,8 +33,14 @@
 // With one partition the CTA writes its rows of the output itself (the
 // reduce's arithmetic with the sinks); with more it writes the partials the
 // reduce merges.
+// min_rows (a run's longest query x QG): the plan gives it only runs that
+// fill a block. On an H100 (scripts/sm90-ab.sh, docs/benchmarks.md) it
+// takes a 2,048-token prefill chunk at QG 8 in 0.54x the time of the
+// decode kernel's blocks, and a 4-token verify step (32 or 64 rows of its
+// 128) in 1.1-2.1x: the tile decode and the MMAs of a CTA run one after
+// the other, which only a full block pays for.
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode_wgmma [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16, rows = 128}, {d = 128, qg_max = 16, rows = 128}, {d = 256, qg_max = 16, rows = 128}], uq.kernel_attrs = [{nvvm.minctasm = 1 : i32}, {nvvm.minctasm = 1 : i32}, {nvvm.minctasm = 1 : i32}]} {
+  gpu.module @uq_decode_wgmma [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16, rows = 128, min_rows = 128}, {d = 128, qg_max = 16, rows = 128, min_rows = 128}, {d = 256, qg_max = 16, rows = 128, min_rows = 128}], uq.kernel_attrs = [{nvvm.minctasm = 1 : i32}, {nvvm.minctasm = 1 : i32}, {nvvm.minctasm = 1 : i32}]} {
     llvm.mlir.global external @uq_decode_wgmma_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @wg_shared_bytes} : i32
     // A partition walks groups of 4 16-token tiles: one 64-token tile here.
@@ -44,6 +50,8 @@ module attributes {gpu.container_module} {
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @row_limit(i32, i32, i32, i32) -> i32
     func.func private @window_start(i32, i32) -> i32
+    func.func private @act_widen(i16, i1) -> f32
+    func.func private @act_narrow(f32, i1) -> i16
     // From kernels/sm90a.mlir, linked by uq-link.
     func.func private @uq_sm90_wht_lanes(vector<32xf32>, index, i32, index) -> vector<32xf32>
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
@@ -507,7 +515,7 @@ module attributes {gpu.container_module} {
         %search_seqs: i32,
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %out_stride_seq: i32, %out_stride_head: i32,
-        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}) kernel
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
         attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
@@ -554,6 +562,7 @@ module attributes {gpu.container_module} {
       %hd_i = arith.index_cast %hd : index to i32
       %rows = arith.index_cast %rows_ix : index to i32
       %qgi = arith.addi %query_group, %c0 : i32
+      %f16 = arith.cmpi ne, %act_f16, %c0 : i32
       %lay:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
       %rs = arith.addi %lay#0, %c0 : i32
       %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
@@ -597,8 +606,8 @@ module attributes {gpu.container_module} {
       %lim_last = arith.addi %qt#3, %ntok : i32
       %live_rows = arith.muli %ntok, %qgi : i32
       // ---- Q: rows of R = D / 32 lanes (32 head dims a lane), 256 / R
-      // rows a pass, D / 64 passes; loaded (bf16, 2-byte loads: any
-      // strides), rotated (@uq_sm90_wht_lanes, x 1/sqrt(D)), rounded to
+      // rows a pass, D / 64 passes; loaded (bf16 or fp16, 2-byte loads:
+      // any strides), rotated (@uq_sm90_wht_lanes, x 1/sqrt(D)), rounded to
       // E4M3 (saturating; an infinite element becomes NaN first) and
       // stored as bf16 in the K operand's pair order, zero past the
       // block's rows.
@@ -647,9 +656,7 @@ module attributes {gpu.container_module} {
           %o = arith.addi %o3, %xi : i64
           %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
           %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
-          %qb32 = arith.extui %qb : i16 to i32
-          %qs = arith.shli %qb32, %c16 : i32
-          %qf = arith.bitcast %qs : i32 to f32
+          %qf = func.call @act_widen(%qb, %f16) : (i16, i1) -> f32
           %qz = arith.select %q_in, %qf, %zero_f : f32
           %v1 = vector.insert %qz, %v[%x] : f32 into vector<32xf32>
           scf.yield %v1 : vector<32xf32>
@@ -964,6 +971,8 @@ module attributes {gpu.container_module} {
       %lq0 = func.call @wg_quad_sum(%fin#2) : (f32) -> f32
       %lq1 = func.call @wg_quad_sum(%fin#3) : (f32) -> f32
       %direct = arith.cmpi eq, %num_partitions, %c1 : i32
+      // the output in the activations' dtype; partials stay bf16
+      %out_f16 = arith.andi %direct, %f16 : i1
       %null = llvm.mlir.zero : !llvm.ptr<1>
       %has_sink = llvm.icmp "ne" %sinks, %null : !llvm.ptr<1>
       %oss64 = arith.extui %out_stride_seq : i32 to i64
@@ -1042,15 +1051,15 @@ module attributes {gpu.container_module} {
               %eix = arith.index_cast %e : i32 to index
               %y = vector.extract %on[%eix] : f32 from vector<32xf32>
               %yv = arith.mulf %y, %f : f32
-              %yb = arith.truncf %yv : f32 to bf16
+              %yb = func.call @act_narrow(%yv, %out_f16) : (f32, i1) -> i16
               %d8 = arith.shli %qh, %c3 : i32
               %d4 = arith.shli %qo, %c2 : i32
               %d0 = arith.addi %dn, %d8 : i32
               %d = arith.addi %d0, %d4 : i32
               %d64 = arith.extui %d : i32 to i64
               %ea = arith.addi %rowbase, %d64 : i64
-              %ep = llvm.getelementptr %dst[%ea] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-              llvm.store %yb, %ep {alignment = 2 : i64} : bf16, !llvm.ptr<1>
+              %ep = llvm.getelementptr %dst[%ea] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+              llvm.store %yb, %ep {alignment = 2 : i64} : i16, !llvm.ptr<1>
             }
           }
           %partial = arith.xori %direct, %true : i1
