@@ -223,6 +223,13 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
         v.qg_max = (uint32_t)value;
       else if (key.length == 4 && strncmp(key.data, "rows", 4) == 0)
         v.rows = (uint32_t)value;
+      else if (key.length == 8 && strncmp(key.data, "min_rows", 8) == 0) {
+        // what the plan gives the kernel, not how it is built: bound (the
+        // module's entry names it) but no part of the kernel's name
+        v.min_rows = (uint32_t)value;
+        append_binding(v.bindings, sizeof(v.bindings), key, value);
+        continue;
+      }
       size_t used;
       used = strlen(v.key);
       snprintf(v.key + used, sizeof(v.key) - used, "_%.*s%" PRId64,

@@ -37,6 +37,8 @@ typedef struct uq_variant_s {
                         // 16)), 0 when absent
   uint32_t rows;        // the `rows` entry: a decode's query rows per
                         // workgroup (one of `qg_max`: qg_max), 0 when absent
+  uint32_t min_rows;    // the `min_rows` entry: the fewest rows (longest
+                        // query x QG) of a run the plan gives it, 0: any
   // The module's uq.kernel_attrs entry (a dictionary the variant's kernels
   // get: its register budget), or a null attribute. Owned by the module's
   // context.

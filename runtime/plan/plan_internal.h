@@ -54,7 +54,8 @@ typedef struct decode_kernel_s {
   uq_rt_object_t *object;
   uq_rt_arg_layout_t layout;
   uint8_t *args;
-  uint32_t rows; // query rows of a block (uq_rt_record_rows)
+  uint32_t rows;     // query rows of a block (uq_rt_record_rows)
+  uint32_t min_rows; // the fewest rows of a run it serves (its record's)
   resident_kernel_t resident;
   const uq_rt_launch_traits_t *traits; // NULL until prepared
 } decode_kernel_t;

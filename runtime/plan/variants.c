@@ -26,6 +26,7 @@ uint32_t uq_rt_plan_decode_threads(const decode_kernel_t *kernel) {
 static decode_kernel_t plan_kernel(uq_rt_object_t *object) {
   decode_kernel_t kernel = {.object = object,
                             .rows = uq_rt_record_rows(&object->source),
+                            .min_rows = object->source.min_rows,
                             .traits = uq_rt_launch_traits(&object->source)};
   kernel.resident.cluster_merge_max = 1;
   return kernel;
@@ -134,18 +135,24 @@ uq_status_t uq_rt_plan_find_kernels(uq_plan_t *plan) {
 }
 
 // The plan's kernel for a varlen run whose longest query has `tokens`
-// tokens: the smallest block that holds them, else the largest (NULL
-// without records: the host backend's faithful reference then takes
-// blocks of one token).
+// tokens: among the kernels whose record serves that many rows (min_rows;
+// [0], the decode's, serves any), the smallest block that holds them, else
+// the largest (NULL without records: the host backend's faithful reference
+// then takes blocks of one token).
 const decode_kernel_t *uq_rt_plan_kernel_for(const uq_plan_t *plan,
                                              uint32_t tokens) {
   if (plan->kernel_count == 0)
     return NULL;
   uint64_t want = (uint64_t)tokens * plan->config.query_group;
-  for (uint32_t k = 0; k < plan->kernel_count; ++k)
-    if (plan->kernels[k].rows >= want)
-      return &plan->kernels[k];
-  return &plan->kernels[plan->kernel_count - 1];
+  const decode_kernel_t *best = &plan->kernels[0];
+  for (uint32_t k = 0; k < plan->kernel_count; ++k) {
+    if (plan->kernels[k].min_rows > want)
+      continue;
+    best = &plan->kernels[k];
+    if (best->rows >= want)
+      break;
+  }
+  return best;
 }
 
 // The query tokens of a block of `kernel` (1 without one): floor(rows /

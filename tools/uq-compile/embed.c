@@ -60,10 +60,11 @@ uq_status_t uq_embed_write_c(uq_file_batch_t *batch, const char *path,
             "     .head_dim = %u, .qg_max = %u, .lds_bytes = %u,\n"
             "     .vgpr_count = %u, .agpr_count = %u, .sgpr_count = %u,\n"
             "     .scratch_bytes = %u, .arg_count = %u, .args = uq_args_%zu,\n"
-            "     .rows = %u},\n",
+            "     .rows = %u, .min_rows = %u},\n",
             r->variant, r->kernel, i, i, kind_name(r->kind), r->target,
             r->head_dim, r->qg_max, r->lds_bytes, r->vgpr_count, r->agpr_count,
-            r->sgpr_count, r->scratch_bytes, r->arg_count, i, r->rows);
+            r->sgpr_count, r->scratch_bytes, r->arg_count, i, r->rows,
+            r->min_rows);
   }
   if (count == 0)
     fprintf(out, "    {0},\n");

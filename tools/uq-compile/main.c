@@ -204,6 +204,7 @@ static bool fill_record(compiled_t *c, const uq_kernel_info_t *kernel) {
   r->head_dim = c->variant.head_dim;
   r->qg_max = c->variant.qg_max;
   r->rows = c->variant.rows;
+  r->min_rows = c->variant.min_rows;
   r->lds_bytes = kernel->group_segment_fixed_size;
   r->vgpr_count = kernel->vgpr_count;
   r->agpr_count = kernel->agpr_count;
@@ -351,7 +352,10 @@ int main(int argc, char **argv) {
     for (size_t v = 0; v < variant_count; ++v) {
       const uq_variant_t *x = &variants[v];
       char serves[64] = "";
-      if (x->head_dim && x->qg_max && x->rows > x->qg_max)
+      if (x->head_dim && x->qg_max && x->min_rows)
+        snprintf(serves, sizeof(serves), "D %u, QG 1-%u, %u rows (runs >= %u)",
+                 x->head_dim, x->qg_max, x->rows, x->min_rows);
+      else if (x->head_dim && x->qg_max && x->rows > x->qg_max)
         snprintf(serves, sizeof(serves), "D %u, QG 1-%u, %u rows", x->head_dim,
                  x->qg_max, x->rows);
       else if (x->head_dim && x->qg_max)

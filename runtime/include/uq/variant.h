@@ -55,6 +55,11 @@ typedef struct uq_variant_record_s {
   // of one kv head: a varlen block of floor(rows / QG) tokens); 0: qg_max
   // (one token's heads, the decode of earlier tables).
   uint32_t rows;
+  // Since 0.9, decode: the fewest query rows of a varlen run (its longest
+  // query x QG) the plan gives this kernel; below them a smaller block
+  // serves the run (a kernel measured slower on partly filled blocks). 0:
+  // any.
+  uint32_t min_rows;
 } uq_variant_record_t;
 
 // What the runtime selects among: uq_plan_create takes, for head dim 64,
