@@ -234,10 +234,10 @@ static int test_kernels_match_gfx950(void) {
     // two-warpgroup kernel requires its 256 threads (reqntid).
     int decode = strncmp(pairs[i][0], "decode", 6) == 0;
     int wgmma = strncmp(pairs[i][0], "decode_wgmma", 12) == 0;
-    uint32_t want_walk = !decode                         ? 0
-                         : wgmma                         ? 4
+    uint32_t want_walk = !decode                        ? 0
+                         : wgmma                        ? 4
                          : strstr(pairs[i][0], "_d64_") ? 16
-                                                         : 1;
+                                                        : 1;
     int ok =
         n && a && uq_code_object_kernel_count(cubin) == 1 &&
         twin_count == (decode ? UQ_DECODE_ARG_COUNT : UQ_REDUCE_ARG_COUNT) &&

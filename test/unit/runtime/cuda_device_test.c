@@ -467,13 +467,19 @@ static int test_varlen(void) {
     uint32_t head_dim, query_group, query_len, window;
     int sinks;
   } blocks[] = {
-      {256, 1, 5, 200, 0}, {64, 1, 12, 0, 1},   {128, 3, 7, 0, 1},
-      {256, 3, 7, 500, 0}, {256, 4, 4, 300, 0}, {64, 2, 3, 0, 0},
+      {256, 1, 5, 200, 0},
+      {64, 1, 12, 0, 1},
+      {128, 3, 7, 0, 1},
+      {256, 3, 7, 500, 0},
+      {256, 4, 4, 300, 0},
+      {64, 2, 3, 0, 0},
       // the two-warpgroup kernel (decode_wgmma, blocks of 128 rows):
       // blocks of 128, 25, 8 and 16 tokens whose first rows sit anywhere
       // in a 64-token tile, with sinks and windows
-      {256, 1, 200, 0, 1}, {128, 5, 60, 700, 0},
-      {64, 16, 20, 0, 1},  {256, 8, 300, 1000, 1},
+      {256, 1, 200, 0, 1},
+      {128, 5, 60, 700, 0},
+      {64, 16, 20, 0, 1},
+      {256, 8, 300, 1000, 1},
   };
   for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); ++i) {
     uq_problem_shape_t shape = base_shape();
