@@ -352,6 +352,61 @@ static int test_padding_and_errors(void) {
   return 0;
 }
 
+// A record's min_rows (since 0.9): the plan gives its kernel only runs
+// whose longest query x QG reaches it; below, the largest block that
+// serves the run, else a smaller one. The sim context's own table with the
+// D 256 rows64 record marked min_rows 64: q_len 5 at QG 8 (40 rows) takes
+// rows32 blocks instead of rows64, q_len 8 (64 rows) rows64, and a run on
+// the marked table still matches the faithful reference.
+static int test_min_rows_selection(void) {
+  size_t count = 0;
+  UQ_EXPECT_OK(uq_context_variant_count(sim, &count));
+  uq_code_object_source_t *records = calloc(count, sizeof(*records));
+  UQ_EXPECT(records != NULL);
+  int marked = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uq_variant_record_t *r = NULL;
+    UQ_EXPECT_OK(uq_context_variant(sim, i, &r));
+    records[i] = *r;
+    if (strcmp(r->variant, "decode_d256_rows64") == 0)
+      records[i].min_rows = 64, marked = 1;
+  }
+  UQ_EXPECT(marked);
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_SIM;
+  options.code_objects = records;
+  options.code_object_count = count;
+  uq_context_t *context = NULL;
+  UQ_EXPECT_OK(uq_context_create(&options, &context));
+  uq_problem_shape_t shape = base_shape();
+  shape.query_len = 5;
+  uq_problem_t *p = NULL;
+  UQ_EXPECT_OK(uq_problem_create(&shape, &p));
+  uq_decode_config_t config = p->config;
+  config.max_query_len = 16;
+  config.max_num_tokens = 48;
+  uq_plan_t *plan = NULL;
+  UQ_EXPECT_OK(uq_plan_create(context, &config, &plan));
+  const uint32_t q_lens[3] = {5, 8, 16};
+  const char *const want[3] = {"decode_d256_rows32", "decode_d256_rows64",
+                               "decode_d256_rows64"};
+  for (int i = 0; i < 3; ++i) {
+    uq_varlen_shape_t vs;
+    UQ_EXPECT_OK(uq_plan_varlen_shape(plan, 3, 3 * q_lens[i], q_lens[i], &vs));
+    printf("  q_len %u x QG 8: %s, blocks of %u tokens\n", q_lens[i],
+           vs.variant, vs.block_tokens);
+    UQ_EXPECT_STREQ(vs.variant, want[i]);
+  }
+  uq_plan_destroy(plan);
+  uq_problem_destroy(p);
+  int failed = uq_e2e_run_varlen_case(context, &shape, 0,
+                                      "q_len 5, rows64 marked min_rows 64");
+  uq_context_destroy(context);
+  free(records);
+  return failed;
+}
+
 static const uq_test_case_t tests[] = {
     {"exact_is_truncated_decode", test_exact_is_truncated_decode},
     {"faithful_block_invariance", test_faithful_block_invariance},
@@ -361,6 +416,7 @@ static const uq_test_case_t tests[] = {
     {"head_dims_windows_sinks", test_head_dims_windows_sinks},
     {"mixed_batch", test_mixed_batch},
     {"padding_and_errors", test_padding_and_errors},
+    {"min_rows_selection", test_min_rows_selection},
     {0, 0}};
 
 int main(int argc, char **argv) {
