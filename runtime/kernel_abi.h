@@ -115,4 +115,22 @@ typedef enum uq_store_arg_e {
   UQ_STORE_ARG_COUNT,
 } uq_store_arg_t;
 
+// View (since 0.10, kernels/view.mlir): grid (rows, heads), one 64-lane
+// wave each on gfx950 (one warp, UQ_SM90_VIEW_THREADS, on sm_90a). Copies
+// rows of D 16-bit elements between dense [rows, heads, D] and a strided
+// view. Kernel name "uq_view_d<D>" (variant view_d<D>; "uq_view_sm90_d<D>"
+// on sm_90a).
+#define UQ_SM90_VIEW_THREADS 32
+typedef enum uq_view_arg_e {
+  UQ_VIEW_ARG_DENSE = 0,   // u16* [rows, heads, D]
+  UQ_VIEW_ARG_VIEW,        // u16* the caller's view, strides below
+  UQ_VIEW_ARG_ROW_LIMIT,   // i32* or null: rows >= *row_limit untouched
+  UQ_VIEW_ARG_NUM_HEADS,   // i32
+  UQ_VIEW_ARG_STRIDE_ROW,  // i64 elements
+  UQ_VIEW_ARG_STRIDE_HEAD, // i64 elements
+  UQ_VIEW_ARG_STRIDE_ELEM, // i64 elements
+  UQ_VIEW_ARG_SCATTER,     // i32: 0 view -> dense, 1 dense -> view
+  UQ_VIEW_ARG_COUNT,
+} uq_view_arg_t;
+
 #endif // UQ_RUNTIME_KERNEL_ABI_H_

@@ -92,6 +92,7 @@ add_library(uqrt SHARED
   plan/run.c
   plan/store.c
   plan/variants.c
+  plan/views.c
   plan/workspace.c
   ${_uqrt_hip_sources}
   ${_uqrt_cuda_sources}

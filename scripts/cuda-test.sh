@@ -9,6 +9,9 @@
 #                             >= 128k-token contexts, garbage spare blocks,
 #                             against the host kernel-faithful reference;
 #                             a run captured into a CUDA graph
+#   runtime_cuda_views_test   query and output views with an element stride
+#                             (the view kernel), bit for bit the contiguous
+#                             run, nothing outside the view written
 #   runtime_cuda_store_test   the sm_90a store kernel (D 64, 128, 256)
 #                             byte for byte against the host encoder:
 #                             random, heavy-tailed and adversarial values,
@@ -42,6 +45,7 @@ run() {
 run "$build/test/unit/runtime/runtime_cuda_test"
 run "$build/test/unit/runtime/runtime_cuda_device_test"
 run "$build/test/unit/runtime/runtime_cuda_store_test"
+run "$build/test/unit/runtime/runtime_cuda_views_test"
 uq_run=$build/tools/uq-run/uq-run
 run "$uq_run" --backend=cuda --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --qg=6 --block-size=64 --fused-qkv --sinks --seed="$UQ_TEST_SEED"

@@ -158,10 +158,11 @@ static uq_status_t parse_objects(uq_context_t *context,
                             "code object %zu: NULL variant, kernel or data", i);
     if (source->kind != UQ_VARIANT_KIND_DECODE &&
         source->kind != UQ_VARIANT_KIND_REDUCE &&
-        source->kind != UQ_VARIANT_KIND_STORE)
+        source->kind != UQ_VARIANT_KIND_STORE &&
+        source->kind != UQ_VARIANT_KIND_VIEW)
       return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                             "code object %zu (%s): kind %d is not decode, "
-                            "reduce or store",
+                            "reduce, store or view",
                             i, source->variant, (int)source->kind);
     if (source->head_dim == 0 ||
         (source->kind == UQ_VARIANT_KIND_DECODE && source->qg_max == 0))
@@ -211,10 +212,15 @@ static uq_status_t parse_objects(uq_context_t *context,
                                                 uq_rt_reduce_arg_specs,
                                                 UQ_REDUCE_ARG_COUNT, &layout),
                          "variant %s", source->variant);
-    } else {
+    } else if (source->kind == UQ_VARIANT_KIND_STORE) {
       UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
                                                 uq_rt_store_arg_specs,
                                                 UQ_STORE_ARG_COUNT, &layout),
+                         "variant %s", source->variant);
+    } else {
+      UQ_RETURN_IF_ERROR(uq_rt_arg_layout_build(object->kernel,
+                                                uq_rt_view_arg_specs,
+                                                UQ_VIEW_ARG_COUNT, &layout),
                          "variant %s", source->variant);
     }
   }
@@ -296,7 +302,9 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
                         "no %s %s kernel for head_dim %u (the table "
                         "has: %s)",
                         context->target,
-                        kind == UQ_VARIANT_KIND_REDUCE ? "reduce" : "store",
+                        kind == UQ_VARIANT_KIND_REDUCE  ? "reduce"
+                        : kind == UQ_VARIANT_KIND_STORE ? "store"
+                                                        : "view",
                         head_dim, embedded);
 }
 

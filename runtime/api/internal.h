@@ -107,7 +107,8 @@ typedef struct uq_rt_arg_spec_s {
 #define UQ_RT_MAX_ARGS 32
 _Static_assert(UQ_DECODE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
                    UQ_REDUCE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
-                   UQ_STORE_ARG_COUNT <= UQ_RT_MAX_ARGS,
+                   UQ_STORE_ARG_COUNT <= UQ_RT_MAX_ARGS &&
+                   UQ_VIEW_ARG_COUNT <= UQ_RT_MAX_ARGS,
                "uq_rt_arg_layout_t.offset cannot hold every kernel argument");
 
 // Where each argument goes in a kernel's kernarg segment, from its metadata.
@@ -125,6 +126,7 @@ typedef struct uq_rt_arg_layout_s {
 extern const uq_rt_arg_spec_t uq_rt_decode_arg_specs[UQ_DECODE_ARG_COUNT];
 extern const uq_rt_arg_spec_t uq_rt_reduce_arg_specs[UQ_REDUCE_ARG_COUNT];
 extern const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT];
+extern const uq_rt_arg_spec_t uq_rt_view_arg_specs[UQ_VIEW_ARG_COUNT];
 
 // Checks that `kernel`'s explicit arguments agree with `specs` (count, kind,
 // size, in order, inside the segment) and records the layout, hidden

@@ -28,14 +28,16 @@ uq_rt_plan_check_buffers(uq_plan_t *plan, const run_launch_t *run,
                          uq_device_ptr_t sinks, uq_device_ptr_t output) {
   const uq_decode_config_t *c = &plan->config;
   uint32_t hq = plan->num_query_heads;
+  const uq_rt_view_t *qv = &plan->views.query, *ov = &plan->views.output;
   const struct {
     const char *name;
     uq_device_ptr_t address;
     uint64_t bytes;
   } buffers[] = {
       {"query", query,
-       rows_bytes(run->rows, c->query_stride_seq, hq, c->query_stride_head,
-                  c->head_dim)},
+       qv->gathered ? uq_rt_view_bytes(qv, run->rows, hq, c->head_dim)
+                    : rows_bytes(run->rows, c->query_stride_seq, hq,
+                                 c->query_stride_head, c->head_dim)},
       {"kv_cache", kv_cache,
        (uint64_t)c->num_blocks * c->block_size * c->num_kv_heads *
            c->padded_slot},
@@ -47,8 +49,9 @@ uq_rt_plan_check_buffers(uq_plan_t *plan, const run_launch_t *run,
                             : 0},
       {"sinks", sinks, sinks ? (uint64_t)hq * sizeof(float) : 0},
       {"output", output,
-       rows_bytes(run->rows, c->output_stride_seq, hq, c->output_stride_head,
-                  c->head_dim)},
+       ov->gathered ? uq_rt_view_bytes(ov, run->rows, hq, c->head_dim)
+                    : rows_bytes(run->rows, c->output_stride_seq, hq,
+                                 c->output_stride_head, c->head_dim)},
   };
   uq_status_t status = UQ_OK;
   for (size_t i = 0; !status && i < sizeof(buffers) / sizeof(buffers[0]); ++i)

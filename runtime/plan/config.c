@@ -28,7 +28,8 @@ static uq_status_t check_strides(const char *what, int64_t stride_seq,
 }
 
 uq_status_t uq_rt_plan_check_config(const uq_decode_config_t *in,
-                                    uq_decode_config_t *out) {
+                                    uq_decode_config_t *out,
+                                    uq_rt_views_t *views) {
   *out = *in;
   TRY(uq_head_dim_check(in->head_dim));
   const uint32_t D = in->head_dim;
@@ -121,6 +122,19 @@ uq_status_t uq_rt_plan_check_config(const uq_decode_config_t *in,
   // varlen run.
   uint32_t max_rows =
       in->max_batch > out->max_num_tokens ? in->max_batch : out->max_num_tokens;
+  // A view with an element stride is copied through dense rows, which the
+  // attention kernels then read and write (the default strides below).
+  TRY(uq_rt_view_resolve("query", in->query_stride_seq, in->query_stride_head,
+                         in->query_stride_elem, hq, max_rows, D,
+                         &views->query));
+  TRY(uq_rt_view_resolve("output", in->output_stride_seq,
+                         in->output_stride_head, in->output_stride_elem, hq,
+                         max_rows, D, &views->output));
+  if (views->query.gathered)
+    out->query_stride_seq = out->query_stride_head = 0;
+  if (views->output.gathered)
+    out->output_stride_seq = out->output_stride_head = 0;
+  out->query_stride_elem = out->output_stride_elem = 1;
   if (out->softmax_scale == 0.0f)
     out->softmax_scale = (float)(1.0 / sqrt((double)D));
   if (out->max_kv_splits == 0)

@@ -28,14 +28,16 @@ void uq_plan_destroy(uq_plan_t *plan) {
   uq_rt_free(&context->allocator, plan->tables_host);
   uq_rt_free(&context->allocator, plan->sinks_host);
   uq_rt_store_deinitialize(context, &plan->store);
+  uq_rt_views_release(plan);
   uq_rt_free(&context->allocator, plan);
 }
 
 static uq_status_t plan_initialize(uq_plan_t *plan,
                                    const uq_decode_config_t *config) {
   uq_context_t *context = plan->context;
-  UQ_RETURN_IF_ERROR(uq_rt_plan_check_config(config, &plan->config),
-                     "decode config");
+  UQ_RETURN_IF_ERROR(
+      uq_rt_plan_check_config(config, &plan->config, &plan->views),
+      "decode config");
   const uq_decode_config_t *c = &plan->config;
   plan->num_query_heads = c->num_kv_heads * c->query_group;
   TRY(uq_rt_plan_find_kernels(plan));
@@ -67,6 +69,7 @@ static uq_status_t plan_initialize(uq_plan_t *plan,
       TRY(uq_rt_plan_prepare_resident(plan, &plan->kernels[k]));
 
   TRY(uq_rt_plan_size_workspace(plan));
+  TRY(uq_rt_views_prepare(plan));
 
   // The kernel's E4M3 overflow rule (FP16_OVFL, COMPUTE_PGM_RSRC1 bit 26)
   // decides what the host reference does with |q_rot| > 464, so the host

@@ -68,6 +68,17 @@ const uq_rt_arg_spec_t uq_rt_store_arg_specs[UQ_STORE_ARG_COUNT] = {
     [UQ_STORE_ARG_ACT_F16] = {"act_f16", BV, 4},
 };
 
+const uq_rt_arg_spec_t uq_rt_view_arg_specs[UQ_VIEW_ARG_COUNT] = {
+    [UQ_VIEW_ARG_DENSE] = {"dense", GB, 8},
+    [UQ_VIEW_ARG_VIEW] = {"view", GB, 8},
+    [UQ_VIEW_ARG_ROW_LIMIT] = {"row_limit", GB, 8},
+    [UQ_VIEW_ARG_NUM_HEADS] = {"num_heads", BV, 4},
+    [UQ_VIEW_ARG_STRIDE_ROW] = {"stride_row", BV, 8},
+    [UQ_VIEW_ARG_STRIDE_HEAD] = {"stride_head", BV, 8},
+    [UQ_VIEW_ARG_STRIDE_ELEM] = {"stride_elem", BV, 8},
+    [UQ_VIEW_ARG_SCATTER] = {"scatter", BV, 4},
+};
+
 #undef GB
 #undef BV
 

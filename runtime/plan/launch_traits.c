@@ -15,13 +15,15 @@ static const uq_rt_launch_traits_t launch_traits[] = {
     {.target = "gfx950",
      .decode_threads = 64,
      .reduce_slice = 64,
-     .store_threads = 64},
+     .store_threads = 64,
+     .view_threads = 64},
     {.target = "sm_90a",
      .decode_threads = UQ_SM90_DECODE_THREADS,
      .decode_dynamic_lds = 1,
      .reduce_slice = 0,
      .reduce_waits_for_previous = 1,
-     .store_threads = UQ_SM90_STORE_THREADS},
+     .store_threads = UQ_SM90_STORE_THREADS,
+     .view_threads = UQ_SM90_VIEW_THREADS},
 };
 
 const uq_rt_launch_traits_t *

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-// How a target's kernels are launched , looked up from a record's
+// How a target's kernels are launched, looked up from a record's
 // target, never from the backend.
 typedef struct uq_rt_launch_traits_s {
   const char *target;
@@ -25,6 +25,7 @@ typedef struct uq_rt_launch_traits_s {
   uint32_t reduce_slice;
   int reduce_waits_for_previous;
   uint32_t store_threads;
+  uint32_t view_threads;
 } uq_rt_launch_traits_t;
 
 // NULL for a target libuqrt does not launch.

@@ -14,11 +14,14 @@
 //   create.c         uq_plan_create / destroy and the plan's queries
 //   run.c            the run entry points (one call in flight at a time)
 //   store.c          the cache store
+//   views.c          query and output views with an element stride,
+//                    gathered into and scattered from dense rows
 // Nothing on a run's path allocates. Not installed.
 #ifndef UQ_RUNTIME_PLAN_PLAN_INTERNAL_H_
 #define UQ_RUNTIME_PLAN_PLAN_INTERNAL_H_
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "runtime/api/internal.h"
@@ -59,6 +62,25 @@ typedef struct decode_kernel_s {
   resident_kernel_t resident;
   const uq_rt_launch_traits_t *traits; // NULL until prepared
 } decode_kernel_t;
+
+// A query or output view as the caller configured it. `gathered`: its
+// element stride is not 1, so a run copies it through `dense` (rows x Hq x
+// D 16-bit elements of the plan's workspace) and the attention kernels see
+// the dense rows (the plan's config holds their strides).
+typedef struct uq_rt_view_s {
+  bool gathered;
+  int64_t stride_row, stride_head, stride_elem;
+  uq_device_ptr_t dense;
+} uq_rt_view_t;
+
+typedef struct uq_rt_views_s {
+  uq_rt_view_t query, output;
+  // The view kernel (kernel backends, when a view is gathered).
+  uq_rt_object_t *object;
+  uq_rt_arg_layout_t layout;
+  uint8_t *args;
+  uint32_t threads;
+} uq_rt_views_t;
 
 // The most decode records a plan holds (gfx950 ships rows 8, 16, 32 and
 // 64 for D = 256).
@@ -107,6 +129,7 @@ struct uq_plan_s {
   int counted;
   uq_kernel_counters_t last_decode, last_reduce;
   uq_rt_store_t store; // uq_plan_store (store.c)
+  uq_rt_views_t views; // views.c
   // Held by the call in flight (run, run_varlen, store): a plan serves one
   // call at a time (uqrt.h, "Threads").
   pthread_mutex_t busy;
@@ -137,9 +160,12 @@ typedef struct run_launch_s {
 // instructions (the simulator, launching).
 uq_status_t uq_rt_plan_check_counters(const uq_plan_t *plan);
 
-// config.c: `in` checked, with its defaults resolved, into `out`.
+// config.c: `in` checked, with its defaults resolved, into `out`; a query
+// or output view with an element stride into `views`, `out` then holding
+// the strides of its dense rows.
 uq_status_t uq_rt_plan_check_config(const uq_decode_config_t *in,
-                                    uq_decode_config_t *out);
+                                    uq_decode_config_t *out,
+                                    uq_rt_views_t *views);
 
 // variants.c
 // The decode records of the plan (plan->kernels): the one a decode runs,
@@ -197,6 +223,27 @@ uq_rt_plan_check_tables(uq_plan_t *plan, uint32_t batch,
                         uq_device_ptr_t block_tables, uq_device_ptr_t seq_lens,
                         uq_device_ptr_t sinks, uq_device_ptr_t query_start_loc,
                         uint32_t num_tokens, uint32_t max_query_len);
+
+// views.c
+// `view` from the caller's strides (0 defaults as uqrt.h says); `what` is
+// "query" or "output". A stride_elem of 0 or 1 leaves it not gathered.
+uq_status_t uq_rt_view_resolve(const char *what, int64_t stride_row,
+                               int64_t stride_head, int64_t stride_elem,
+                               uint32_t heads, uint32_t max_rows, uint32_t D,
+                               uq_rt_view_t *view);
+// The bytes `rows` rows of a gathered view span.
+uint64_t uq_rt_view_bytes(const uq_rt_view_t *view, uint32_t rows,
+                          uint32_t heads, uint32_t D);
+// The dense rows and the view kernel of a plan whose views are gathered.
+uq_status_t uq_rt_views_prepare(uq_plan_t *plan);
+void uq_rt_views_release(uq_plan_t *plan);
+// Before a run's attention: the query view copied into its dense rows,
+// `*query` then pointing at them (unchanged for a contiguous query).
+uq_status_t uq_rt_views_gather(uq_plan_t *plan, const run_launch_t *run,
+                               uq_device_ptr_t *query, uq_stream_t *stream);
+// After it: the dense output rows copied into the caller's view.
+uq_status_t uq_rt_views_scatter(uq_plan_t *plan, const run_launch_t *run,
+                                uq_device_ptr_t output, uq_stream_t *stream);
 
 #ifdef __cplusplus
 } // extern "C"

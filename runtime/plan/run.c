@@ -95,11 +95,18 @@ static uq_status_t run_checked(uq_plan_t *plan, const run_launch_t *run,
                            run->query_start_loc, num_tokens, max_query_len),
                        "%s", what);
   }
+  // A view with an element stride goes through dense rows (views.c).
+  const uq_device_ptr_t caller_output = output;
+  TRY(uq_rt_views_gather(plan, run, &query, stream));
+  if (plan->views.output.gathered)
+    output = plan->views.output.dense;
   if (!uq_rt_runs_kernels(device))
-    return run_on_device(plan, run, query, kv_cache, block_tables, seq_lens,
-                         sinks, output);
-  return uq_rt_plan_launch(plan, run, query, kv_cache, block_tables, seq_lens,
-                           sinks, output, stream);
+    TRY(run_on_device(plan, run, query, kv_cache, block_tables, seq_lens, sinks,
+                      output));
+  else
+    TRY(uq_rt_plan_launch(plan, run, query, kv_cache, block_tables, seq_lens,
+                          sinks, output, stream));
+  return uq_rt_views_scatter(plan, run, caller_output, stream);
 }
 
 uq_status_t uq_plan_run(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,

@@ -17,6 +17,8 @@ static const char *kind_name(uq_variant_kind_t kind) {
     return "UQ_VARIANT_KIND_REDUCE";
   case UQ_VARIANT_KIND_STORE:
     return "UQ_VARIANT_KIND_STORE";
+  case UQ_VARIANT_KIND_VIEW:
+    return "UQ_VARIANT_KIND_VIEW";
   case UQ_VARIANT_KIND_NONE:
     break;
   }

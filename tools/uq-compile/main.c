@@ -156,7 +156,8 @@ static uq_variant_kind_t kind_of(const char *stem) {
     uq_variant_kind_t kind;
   } kinds[] = {{"decode", UQ_VARIANT_KIND_DECODE},
                {"reduce", UQ_VARIANT_KIND_REDUCE},
-               {"store", UQ_VARIANT_KIND_STORE}};
+               {"store", UQ_VARIANT_KIND_STORE},
+               {"view", UQ_VARIANT_KIND_VIEW}};
   size_t length = strcspn(stem, "_");
   for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i)
     if (strlen(kinds[i].word) == length &&
@@ -165,8 +166,8 @@ static uq_variant_kind_t kind_of(const char *stem) {
   return UQ_VARIANT_KIND_NONE;
 }
 
-// Every variant of a kind the runtime loads (decode, reduce, store) is one
-// it can select (uq/variant.h): a decode built for qg_max 17 or 64, or any
+// Every variant of a kind the runtime loads (decode, reduce, store, view) is
+// one it can select (uq/variant.h): a decode built for qg_max 17 or 64, or any
 // kernel for head dim 96, would be embedded and never served, or served for
 // query groups it was not built for. Checked before anything is compiled.
 static int check_variant_set(const uq_variant_t *variants, size_t count) {
@@ -497,7 +498,7 @@ int main(int argc, char **argv) {
       if (records[embedded].kind == UQ_VARIANT_KIND_NONE) {
         free(records);
         rc = fail("variant '%s': module @%s is no kernel kind the runtime "
-                  "knows (decode, reduce, store)",
+                  "knows (decode, reduce, store, view)",
                   compiled[i].variant.key, compiled[i].variant.module);
         goto done;
       }

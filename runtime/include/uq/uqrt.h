@@ -82,8 +82,12 @@ extern "C" {
 //        uq_slot_encode_dtype and the dtype fields at the end of
 //        uq_kv_tokens_t, uq_decode_problem_t and uq_reduce_problem_t (the
 //        structs grew: a break for binaries built against 0.8).
+//   0.10: query and output views with any element stride:
+//        uq_decode_config_t.query_stride_elem/output_stride_elem (the
+//        struct grew: a break for binaries built against 0.9) and the view
+//        kernels (UQ_VARIANT_KIND_VIEW, records view_d<D>).
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 9
+#define UQRT_VERSION_MINOR 10
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -255,6 +259,20 @@ typedef struct uq_decode_config_s {
   // 2^24). The workspace holds at least one partition's partials per token.
   uint32_t max_query_len;
   uint32_t max_num_tokens;
+  // Since 0.10: elements between consecutive head-dim elements of the
+  // query and of the output (0 or 1: contiguous, the fast path). With
+  // another stride (a view such as storage[..., ::2], or a transposed
+  // [tokens, D, heads] tensor) the plan gathers the query into dense rows
+  // of its workspace on the device before the attention and scatters the
+  // output rows into the view after it (one small launch each, no host
+  // copy, nothing allocated in a run); the head stride then defaults to
+  // D x stride_elem. Strides of such a view are non-negative, may exceed
+  // the kernels' int32 range, and the output's rows must not overlap
+  // (INVALID_ARGUMENT naming the field). Needs the view kernels
+  // (view_d<D>) on kernel backends: NOT_FOUND from uq_plan_create
+  // otherwise.
+  int64_t query_stride_elem;
+  int64_t output_stride_elem;
 } uq_decode_config_t;
 
 typedef struct uq_plan_s uq_plan_t;

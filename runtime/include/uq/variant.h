@@ -21,6 +21,10 @@ typedef enum uq_variant_kind_e {
   UQ_VARIANT_KIND_DECODE = 1, // decode attention, one partial per partition
   UQ_VARIANT_KIND_REDUCE = 2, // the partition reduce
   UQ_VARIANT_KIND_STORE = 3,  // the cache store (new tokens' K and V)
+  // Since 0.10: rows of activations copied between a strided view and
+  // dense rows (a plan whose query or output has a non-unit element
+  // stride).
+  UQ_VARIANT_KIND_VIEW = 4,
 } uq_variant_kind_t;
 
 // One explicit kernel argument as the code object lays it out.
