@@ -118,6 +118,28 @@ def test_unified_attention_vllm_arguments(ctx, rng):
     attention.close()
 
 
+def test_unified_attention_strided_views(ctx, rng):
+    # A query view with a head-dim step (storage[..., ::2]) and outputs in
+    # a stepped and a transposed layout: gathered into and scattered from
+    # the plan's dense rows on the device (since 0.10); elements outside
+    # the output view keep their poison.
+    s = Step(rng, [3, 1, 9], [40, 7, 30], d=128)
+    storage = np.repeat(s.query, 2, axis=2)
+    query = storage[..., ::2]
+    assert query.strides[2] == 4
+    attention = uqrt.UnifiedAttention(context=ctx)
+    want = s.exact(softmax_scale=0.09)
+    wide = np.full((s.tokens, s.hq, 2 * s.d), POISON, np.uint16)
+    attention(query, s.cache, s.tables, s.lens, s.qsl, 0.09, wide[..., 1::2])
+    assert_close_bf16(wide[..., 1::2], want)
+    assert (wide[..., ::2] == POISON).all()
+    transposed = np.full((s.tokens, s.d, s.hq), POISON, np.uint16)
+    attention(query, s.cache, s.tables, s.lens, s.qsl, 0.09,
+              transposed.transpose(0, 2, 1))
+    assert_close_bf16(transposed.transpose(0, 2, 1), want)
+    attention.close()
+
+
 def test_serving_step_store_then_attention(ctx, rng):
     # One step: the new tokens' K and V stored from a fused QKV tensor, then
     # attention for their queries over the whole cache.

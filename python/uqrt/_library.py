@@ -146,7 +146,10 @@ class DecodeConfig(CheckedStructure):
                 ("value_stride_head", ctypes.c_int64),
                 # Since 0.6 (uq_plan_run_varlen).
                 ("max_query_len", ctypes.c_uint32),
-                ("max_num_tokens", ctypes.c_uint32)]
+                ("max_num_tokens", ctypes.c_uint32),
+                # Since 0.10 (views with an element stride).
+                ("query_stride_elem", ctypes.c_int64),
+                ("output_stride_elem", ctypes.c_int64)]
 
 
 class VariantRecord(ctypes.Structure):

@@ -159,6 +159,18 @@ class _Staging:
         self.allocations = []
 
 
+def _strides3(strides):
+    """(seq, head) or (seq, head, element) as three strides (element 1:
+    contiguous)."""
+    strides = tuple(strides)
+    if len(strides) == 2:
+        return strides + (1,)
+    if len(strides) != 3:
+        raise ValueError(f"strides {strides}: need (seq, head) or "
+                         f"(seq, head, element)")
+    return strides
+
+
 def _counters(c):
     return {name: getattr(c, name) for name, _ in KernelCounters._fields_}
 
@@ -175,8 +187,10 @@ class Plan:
     block_size, num_kv_heads, padded_slot] (padded_slot None: D + D/16),
     block_tables int32 [batch, max_blocks_per_seq], seq_lens int32 [batch],
     output [batch, Hq, D] (dtype), sinks float32 [Hq]. query_strides /
-    output_strides: (seq, head) in elements (None: contiguous), e.g. a
-    fused QKV tensor's query view. For store(): key and value (dtype)
+    output_strides: (seq, head) or, since 0.10, (seq, head, element) in
+    elements (None: contiguous), e.g. a fused QKV tensor's query view or
+    a view with a head-dim step (copied through the plan's dense rows on
+    the device). For store(): key and value (dtype)
     [tokens, num_kv_heads, D] with key_strides / value_strides (token,
     head) in elements (None: contiguous), at most max_store_tokens tokens
     (0: max_batch), slot_mapping int64 [tokens]. For run_varlen():
@@ -210,10 +224,11 @@ class Plan:
             config.softmax_scale = softmax_scale
             config.sliding_window = sliding_window
             if query_strides is not None:
-                config.query_stride_seq, config.query_stride_head = query_strides
+                (config.query_stride_seq, config.query_stride_head,
+                 config.query_stride_elem) = _strides3(query_strides)
             if output_strides is not None:
-                (config.output_stride_seq,
-                 config.output_stride_head) = output_strides
+                (config.output_stride_seq, config.output_stride_head,
+                 config.output_stride_elem) = _strides3(output_strides)
             config.max_store_tokens = max_store_tokens
             config.max_query_len = max_query_len
             config.max_num_tokens = max_num_tokens
@@ -240,9 +255,10 @@ class Plan:
         self.padded_slot, self.num_blocks = padded_slot, num_blocks
         self.max_blocks_per_seq, self.max_batch = max_blocks_per_seq, max_batch
         hq = self.num_query_heads
-        self.query_strides = tuple(query_strides or (hq * head_dim, head_dim))
-        self.output_strides = tuple(output_strides or (hq * head_dim,
-                                                       head_dim))
+        self.query_strides = _strides3(query_strides or (hq * head_dim,
+                                                         head_dim))
+        self.output_strides = _strides3(output_strides or (hq * head_dim,
+                                                           head_dim))
         row = num_kv_heads * head_dim
         self.key_strides = tuple(key_strides or (row, head_dim))
         self.value_strides = tuple(value_strides or (row, head_dim))
@@ -363,13 +379,13 @@ class Plan:
         hq, d = self.num_query_heads, self.head_dim
         return batch, [
             self._buffer(query, "query", self.dtype, (batch, hq, d),
-                         (*self.query_strides, 1)),
+                         self.query_strides),
             self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape()),
             self._buffer(block_tables, "block_tables", "i32",
                          (batch, self.max_blocks_per_seq)),
             self._buffer(seq_lens, "seq_lens", "i32", (batch,)),
         ], self._buffer(output, "output", self.dtype, (batch, hq, d),
-                        (*self.output_strides, 1), writable=True)
+                        self.output_strides, writable=True)
 
     def run(self, query, kv_cache, block_tables, seq_lens, output, *,
             batch=None, stream=None):
@@ -445,7 +461,7 @@ class Plan:
         hq, d = self.num_query_heads, self.head_dim
         buffers = [
             self._buffer(query, "query", self.dtype, (t, hq, d),
-                         (*self.query_strides, 1)),
+                         self.query_strides),
             self._buffer(kv_cache, "kv_cache", "u8", self._cache_shape()),
             self._buffer(block_tables, "block_tables", "i32",
                          (num_seqs, self.max_blocks_per_seq)),
@@ -456,7 +472,7 @@ class Plan:
         sink = (self._buffer(sinks, "sinks", "f32", (hq,))
                 if sinks is not None else None)
         out = self._buffer(output, "output", self.dtype, (t, hq, d),
-                           (*self.output_strides, 1), writable=True)
+                           self.output_strides, writable=True)
         if sink is None:
             self._call(lambda h, q, c, b, l, s0, o, s: lib.uq_plan_run_varlen(
                 h, num_seqs, t, max_query_len, q, c, b, l, s0, 0, o, s),

@@ -304,15 +304,16 @@ class UnifiedAttention:
         if max_query_len < 1:
             raise invalid(f"max_query_len must be >= 1 for a step of {t} "
                           f"tokens, got {max_query_len}")
+        # A head dim with a step (a view such as q[..., ::2]) is copied
+        # through the plan's dense rows on the device (uq_decode_config_t
+        # query_stride_elem).
         qs, os_ = _element_strides(query), _element_strides(output)
-        if qs[2] != 1 or os_[2] != 1:
-            raise invalid("query and output need a contiguous head dim")
         stream = _stream(query)
         config = dict(num_kv_heads=hk, query_group=hq // hk, head_dim=d,
                       block_size=block_size, padded_slot=padded_slot,
                       num_blocks=num_blocks, max_blocks_per_seq=max_blocks,
                       softmax_scale=scale, sliding_window=window,
-                      query_strides=qs[:2], output_strides=os_[:2],
+                      query_strides=qs, output_strides=os_,
                       dtype=dtype)
         # The values in the dict literal's fixed order: cheaper per call
         # than sorting its items.
