@@ -3,8 +3,11 @@
 per call (the GPU work is one decode token over 256 cached tokens, far
 shorter than the host work, so the loop measures the host):
 
-  op          uqrt.ultraquant_unified_attention (torch.ops.uqrt.*)
-  op direct   the custom op itself (uqrt.torch_ops), no wrapper
+  op          uqrt.ultraquant_unified_attention, what vLLM calls: eager on
+              plain tensors it runs the op's implementation without the
+              dispatcher (uqrt.torch_ops.eager_direct)
+  op direct   torch.ops.uqrt.unified_attention itself, through the
+              dispatcher (what a compiled graph or a dispatch mode runs)
   ctypes      UnifiedAttention.__call__ (no torch op)
   plan        Plan.run_varlen on the same plan (buffer checks + the C call)
   C only      uq_plan_run_varlen through ctypes with ints (the C run and

@@ -376,8 +376,11 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
     """UnifiedAttention.__call__ on the default instance (auto backend),
     shared by every thread of the process. On torch tensors it goes
     through the custom op torch.ops.uqrt.unified_attention (uqrt.torch_ops)
-    where torch has custom ops, so torch.compile and CUDA graphs hold it."""
-    if _is_torch(query) and torch_ops.registered():
+    where torch has custom ops, so torch.compile and CUDA graphs hold it
+    (a plain eager call runs the op's implementation without the
+    dispatcher: torch_ops.eager_direct)."""
+    if (_is_torch(query) and torch_ops.registered() and
+            not torch_ops.eager_direct(query)):
         del max_seq_len  # the block table's width sizes the walk
         if torch_ops.compiling():
             if PiT is not None:
@@ -408,8 +411,9 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
 def store(key, value, kv_cache, slot_mapping):
     """UnifiedAttention.store on the default instance (auto backend); on
     torch tensors through torch.ops.uqrt.store where torch has custom
-    ops."""
-    if _is_torch(key) and torch_ops.registered():
+    ops and the call needs the dispatcher (torch_ops.eager_direct)."""
+    if (_is_torch(key) and torch_ops.registered() and
+            not torch_ops.eager_direct(key)):
         torch_ops.store(key, value, kv_cache, slot_mapping)
         return
     _instance().store(key, value, kv_cache, slot_mapping)

@@ -12,10 +12,16 @@ current stream, return nothing, and declare the tensor they write, so a
 compiled graph orders them like any in-place op; their fake (meta)
 implementations do nothing. uqrt.ultraquant_unified_attention and
 uqrt.store call them whenever they get torch tensors and the ops are
-registered (torch >= 2.4, imported with uqrt). Neither synchronizes the
-host: every size the kernels need is the tensors' shape or an argument.
-They are defined with torch.library.Library, not custom_op, whose own
-Python layers cost more per call than the rest of the call.
+registered (torch >= 2.4, imported with uqrt) and the call needs the
+dispatcher: under torch.compile, under a dispatch or function mode (fake
+tensors, functionalization), or on a tensor subclass. A plain eager call
+on plain tensors runs the ops' implementation directly (the same Python
+function the dispatcher would call back), since the dispatcher's round trip
+into Python costs more host time than the rest of the call (docs/python.md,
+"Host cost"). Neither synchronizes the host: every size the kernels need is
+the tensors' shape or an argument. They are defined with
+torch.library.Library, not custom_op, whose own Python layers cost more per
+call still.
 """
 
 from typing import Optional
@@ -48,6 +54,22 @@ def compiling():
     is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
                            None)
     return bool(is_compiling and is_compiling())
+
+
+_dispatch_stack = getattr(getattr(torch, "_C", None),
+                          "_len_torch_dispatch_stack", None)
+_function_mode = getattr(getattr(torch, "_C", None),
+                         "_is_torch_function_mode_enabled", None)
+
+
+def eager_direct(tensor):
+    """Whether a call on `tensor` may skip the dispatcher: eager, no torch
+    dispatch or function mode active, and a plain torch.Tensor (a
+    FakeTensor or FunctionalTensor is a subclass). Where torch lacks the
+    checks, no."""
+    return (type(tensor) is torch.Tensor and _dispatch_stack is not None and
+            _function_mode is not None and not _dispatch_stack() and
+            not _function_mode() and not compiling())
 
 
 # The schemas: (a!) marks the tensor each op writes, so a compiled graph
