@@ -6,6 +6,8 @@ H100/H200 by scripts/cuda-test.sh; skips, exit 77, without torch or a GPU):
 - uqrt.ultraquant_unified_attention over a mixed step (decodes, a verify
   chunk, a first chunk, a long chunk) with sinks, a sliding window and a
   softmax scale, against the exact causal reference (uqrt's host oracle);
+- the same step through a query view storage[..., ::2] into every other
+  element of a wider output (the plan's view kernel), nothing else written;
 - both captured in torch.cuda.graph (on the stream they were warmed up
   on) and replayed on new query, K and V
   contents and new sequence lengths within the captured shapes: the replays
@@ -119,6 +121,26 @@ def main():
     ok &= stored
     ok &= close(output.view(torch.int16).cpu().numpy().view(np.uint16), want,
                 "eager mixed step")
+    # The same step through views with a head-dim step (a query
+    # storage[..., ::2], the output into every other element of a wider
+    # tensor): gathered and scattered on the device; the other elements
+    # keep their NaN.
+    wide_q = torch.repeat_interleave(query, 2, dim=2)
+    wide_out = torch.full((step.tokens, HQ, 2 * D), float("nan"),
+                          dtype=torch.bfloat16, device=dev)
+    with torch.cuda.stream(stream):
+        uqrt.ultraquant_unified_attention(
+            wide_q[..., ::2], cache, block_table, seq_lens, qsl, SCALE,
+            wide_out[..., 1::2], max_query_len=int(max(q_lens)),
+            max_seq_len=max_seq, sinks=sinks_t, sliding_window=WINDOW)
+    torch.cuda.synchronize()
+    strided = wide_out[..., 1::2].contiguous()
+    ok &= close(strided.view(torch.int16).cpu().numpy().view(np.uint16), want,
+                "eager step, strided query and output views")
+    untouched = bool(torch.isnan(wide_out[..., ::2]).all())
+    print(f"  strided views: elements outside the output view "
+          f"{'untouched' if untouched else 'WRITTEN'}")
+    ok &= untouched
 
     # Captured once, replayed on a new step of the same shapes: other
     # contents, other lengths (one more token of context each).
