@@ -499,118 +499,43 @@ module attributes {gpu.container_module} {
     }
 
 
-    gpu.func @uq_decode(
-        %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
-        %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
-        %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
-        %query: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %kv_cache: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %block_tables: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
-        %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
-        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
-        %query_group: i32,
-        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
-        %search_seqs: i32,
-        %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
-        %out_stride_seq: i32, %out_stride_head: i32,
-        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
-        attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
-      %c0 = arith.constant 0 : i32
-      %c1 = arith.constant 1 : i32
-      %c2 = arith.constant 2 : i32
-      %c3 = arith.constant 3 : i32
-      %c4 = arith.constant 4 : i32
-      %c5 = arith.constant 5 : i32
-      %c6 = arith.constant 6 : i32
-      %c7 = arith.constant 7 : i32
-      %c8 = arith.constant 8 : i32
-      %c15 = arith.constant 15 : i32
-      %c16 = arith.constant 16 : i32
-      %c31 = arith.constant 31 : i32
-      %c32 = arith.constant 32 : i32
-      %c63 = arith.constant 63 : i32
-      %c64 = arith.constant 64 : i32
-      %c127 = arith.constant 127 : i32
-      %c128 = arith.constant 128 : i32
-      %c1023 = arith.constant 1023 : i32
-      %c2048 = arith.constant 2048 : i32
-      %c8192 = arith.constant 8192 : i32
-      %cm16 = arith.constant -16 : i32
-      %cm1024 = arith.constant -1024 : i32
+    // @wg_hold on each of the D / 64 accumulators of O.
+    func.func private @wg_hold_all(%acc: vector<4x32xf32>, %nc: index) -> vector<4x32xf32> attributes {uq.inline} {
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
-      %i2 = arith.constant 2 : index
-      %i4 = arith.constant 4 : index
-      %i8 = arith.constant 8 : index
-      %i16 = arith.constant 16 : index
-      %i32 = arith.constant 32 : index
+      %held = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %acc) -> (vector<4x32xf32>) {
+        %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
+        %h = func.call @wg_hold(%on) : (vector<32xf32>) -> vector<32xf32>
+        %o1 = vector.insert %h, %o[%n] : vector<32xf32> into vector<4x32xf32>
+        scf.yield %o1 : vector<4x32xf32>
+      }
+      return %held : vector<4x32xf32>
+    }
+
+    // Q: rows of R = D / 32 lanes (32 head dims a lane), 256 / R
+    // rows a pass, D / 64 passes; loaded (bf16 or fp16, 2-byte loads:
+    // any strides), rotated (@uq_sm90_wht_lanes, x 1/sqrt(D)), rounded to
+    // E4M3 (saturating; an infinite element becomes NaN first) and
+    // stored as bf16 in the K operand's pair order, zero past the
+    // block's rows.
+    func.func private @wg_stage_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32, %qtok: i32, %hq0: i32, %qgi: i32, %live_rows: i32, %tid: i32, %base: i32, %smem: !llvm.ptr<3>, %smem_i: i32, %hd: index, %hd_i: i32, %f16: i1) attributes {uq.inline} {
+      %c1 = arith.constant 1 : i32
       %i64 = arith.constant 64 : index
-      %ninf = arith.constant 0xFF800000 : f32
-      %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
-      %log2e = arith.constant 1.44269504088896340736 : f32
-      %ln2 = arith.constant 0.693147180559945309 : f32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %c0 = arith.constant 0 : i32
+      %c32 = arith.constant 32 : i32
+      %i32 = arith.constant 32 : index
       %zero32 = arith.constant dense<0.0> : vector<32xf32>
-      %zero4x32 = arith.constant dense<0.0> : vector<4x32xf32>
+      %zero_f = arith.constant 0.0 : f32
+      %c6 = arith.constant 6 : i32
+      %c63 = arith.constant 63 : i32
+      %c128 = arith.constant 128 : i32
+      %i4 = arith.constant 4 : index
       %zero4i = arith.constant dense<0> : vector<4xi32>
-      %zero16i = arith.constant dense<0> : vector<16xi32>
-      %true = arith.constant true
-      %hd = "uq.param"() {name = "d"} : () -> index
-      %rows_ix = "uq.param"() {name = "rows"} : () -> index
-      %hd_i = arith.index_cast %hd : index to i32
-      %rows = arith.index_cast %rows_ix : index to i32
-      %qgi = arith.addi %query_group, %c0 : i32
-      %f16 = arith.cmpi ne, %act_f16, %c0 : i32
-      %lay:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
-      %rs = arith.addi %lay#0, %c0 : i32
-      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
-      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
-      %base0 = arith.addi %smem_i, %c1023 : i32
-      %base = arith.andi %base0, %cm1024 : i32
-      %kbase = arith.addi %base, %lay#1 : i32
-      %vbase = arith.addi %base, %lay#2 : i32
-      %rawbase = arith.addi %base, %lay#3 : i32
-      %rawstage = arith.muli %rs, %c64 : i32
-      // slot offsets: K codes 0, K scales D/2, V codes D/2 + D/32, V
-      // scales D + D/32
-      %kso = arith.shrui %hd_i, %c1 : i32
-      %d32 = arith.shrui %hd_i, %c5 : i32
-      %vco = arith.addi %kso, %d32 : i32
-      %vso = arith.addi %hd_i, %d32 : i32
-      %tid_ix = gpu.thread_id x
-      %tid = arith.index_cast %tid_ix : index to i32
-      %wg = arith.shrui %tid, %c7 : i32
-      %wt = arith.andi %tid, %c127 : i32
-      %warp = arith.shrui %wt, %c5 : i32
-      %lane = arith.andi %tid, %c31 : i32
-      %g = arith.shrui %lane, %c2 : i32
-      %t = arith.andi %lane, %c3 : i32
-      %blk_x_ix = gpu.block_id x
-      %blk_x = arith.index_cast %blk_x_ix : index to i32
-      %kvh_ix = gpu.block_id y
-      %kvh = arith.index_cast %kvh_ix : index to i32
-      %part_ix = gpu.block_id z
-      %part = arith.index_cast %part_ix : index to i32
-      // the block: floor(rows / QG) tokens of one sequence (@query_block)
-      %bt = arith.divui %rows, %qgi : i32
-      %qt:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
-      %seq = arith.addi %qt#0, %c0 : i32
-      %qtok = arith.addi %qt#1, %c0 : i32
-      %ntok = arith.addi %qt#2, %c0 : i32
-      %has_tokens = arith.cmpi sgt, %ntok, %c0 : i32
-      cf.cond_br %has_tokens, ^walk, ^done
-    ^walk:
-      %lim0 = arith.addi %qt#3, %c1 : i32
-      %lim_last = arith.addi %qt#3, %ntok : i32
-      %live_rows = arith.muli %ntok, %qgi : i32
-      // ---- Q: rows of R = D / 32 lanes (32 head dims a lane), 256 / R
-      // rows a pass, D / 64 passes; loaded (bf16 or fp16, 2-byte loads:
-      // any strides), rotated (@uq_sm90_wht_lanes, x 1/sqrt(D)), rounded to
-      // E4M3 (saturating; an infinite element becomes NaN first) and
-      // stored as bf16 in the K operand's pair order, zero past the
-      // block's rows.
+      %i8 = arith.constant 8 : index
+      %c4 = arith.constant 4 : i32
       %rl_ix = scf.index_switch %hd -> index
       case 64 { %r = arith.constant 1 : index
         scf.yield %r : index }
@@ -626,7 +551,6 @@ module attributes {gpu.container_module} {
       %c256_i = arith.constant 256 : i32
       %per_pass = arith.shrui %c256_i, %rl : i32
       %npass = arith.divui %hd, %i64 : index
-      %hq0 = arith.muli %kvh, %qgi : i32
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
       %hd_f = arith.uitofp %hd_i : i32 to f32
@@ -702,6 +626,443 @@ module attributes {gpu.container_module} {
           llvm.store %words, %qp {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
         }
       }
+      return
+    }
+
+    // The rows' results: each row's sum over its quad; with one partition
+    // the output (the reduce's arithmetic: M = max(m, sink), O 2^(m - M) /
+    // (L 2^(m - M) + 2^(sink - M)), 0 where nothing counts), else bf16(O /
+    // L) with (max in natural units, L) as the partials. Entry (n, i) of
+    // the accumulators is head dim 64 n + 8 (i >> 2) + t + 4 (i & 1) (the
+    // pair order of the K and V rows); this thread's rows are row0 and row1.
+    func.func private @wg_store_rows(%m_r0: f32, %m_r1: f32, %l_r0: f32, %l_r1: f32, %acc_fin: vector<4x32xf32>, %row0: i32, %row1: i32, %t: i32, %live_rows: i32, %qgi: i32, %qtok: i32, %hq0: i32, %kvh: i32, %num_kv_heads: i32, %part: i32, %num_partitions: i32, %nc: index, %hd_i: i32, %f16: i1, %sinks: !llvm.ptr<1>, %output: !llvm.ptr<1>, %out_stride_seq: i32, %out_stride_head: i32, %segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>, %segm_sum: !llvm.ptr<1>) attributes {uq.inline} {
+      %c1 = arith.constant 1 : i32
+      %c0 = arith.constant 0 : i32
+      %i0 = arith.constant 0 : index
+      %i2 = arith.constant 2 : index
+      %i1 = arith.constant 1 : index
+      %zero_f = arith.constant 0.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %ninf = arith.constant 0xFF800000 : f32
+      %one_f = arith.constant 1.0 : f32
+      %c64 = arith.constant 64 : i32
+      %i16 = arith.constant 16 : index
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %true = arith.constant true
+      %ln2 = arith.constant 0.693147180559945309 : f32
+      %lq0 = func.call @wg_quad_sum(%l_r0) : (f32) -> f32
+      %lq1 = func.call @wg_quad_sum(%l_r1) : (f32) -> f32
+      %direct = arith.cmpi eq, %num_partitions, %c1 : i32
+      // the output in the activations' dtype; partials stay bf16
+      %out_f16 = arith.andi %direct, %f16 : i1
+      %null = llvm.mlir.zero : !llvm.ptr<1>
+      %has_sink = llvm.icmp "ne" %sinks, %null : !llvm.ptr<1>
+      %oss64 = arith.extui %out_stride_seq : i32 to i64
+      %osh64 = arith.extui %out_stride_head : i32 to i64
+      %hd64 = arith.extui %hd_i : i32 to i64
+      %t0 = arith.cmpi eq, %t, %c0 : i32
+      scf.for %h = %i0 to %i2 step %i1 {
+        %hi1 = arith.cmpi ne, %h, %i0 : index
+        %r = arith.select %hi1, %row1, %row0 : i32
+        %m = arith.select %hi1, %m_r1, %m_r0 : f32
+        %l = arith.select %hi1, %lq1, %lq0 : f32
+        %valid = arith.cmpi ult, %r, %live_rows : i32
+        scf.if %valid {
+          %tau = arith.divui %r, %qgi : i32
+          %tq = arith.muli %tau, %qgi : i32
+          %hh = arith.subi %r, %tq : i32
+          %tok = arith.addi %qtok, %tau : i32
+          %hq = arith.addi %hq0, %hh : i32
+          %pos_l = arith.cmpf ogt, %l, %zero_f : f32
+          %f = scf.if %direct -> (f32) {
+            %sink = scf.if %has_sink -> (f32) {
+              %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
+              %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+              %s2 = arith.mulf %sv, %log2e : f32
+              scf.yield %s2 : f32
+            } else {
+              scf.yield %ninf : f32
+            }
+            %M0 = arith.maximumf %m, %sink : f32
+            %empty = arith.cmpf oeq, %M0, %ninf : f32
+            %M = arith.select %empty, %zero_f, %M0 : f32
+            %dmx = arith.subf %m, %M : f32
+            %a = func.call @uq_sm90_exp2(%dmx) : (f32) -> f32
+            %dsk = arith.subf %sink, %M : f32
+            %es = func.call @uq_sm90_exp2(%dsk) : (f32) -> f32
+            %ws = arith.select %has_sink, %es, %zero_f : f32
+            %w0 = arith.mulf %l, %a : f32
+            %w = arith.select %pos_l, %w0, %zero_f : f32
+            %den = arith.addf %w, %ws : f32
+            %pos = arith.cmpf ogt, %den, %zero_f : f32
+            %den1 = arith.select %pos, %den, %one_f : f32
+            %rd = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
+            %fa = arith.mulf %a, %rd : f32
+            %fz = arith.select %pos_l, %fa, %zero_f : f32
+            scf.yield %fz : f32
+          } else {
+            %l1 = arith.select %pos_l, %l, %one_f : f32
+            %rinv = func.call @uq_sm90_rcp(%l1) : (f32) -> f32
+            scf.yield %rinv : f32
+          }
+          %prow = func.call @uq_sm90_partial_row(%qtok, %r, %qgi, %num_kv_heads, %kvh, %num_partitions, %part) : (i32, i32, i32, i32, i32, i32, i32) -> i32
+          %prow64 = arith.extui %prow : i32 to i64
+          %pbase = arith.muli %prow64, %hd64 : i64
+          %tok64 = arith.extui %tok : i32 to i64
+          %hq64 = arith.extui %hq : i32 to i64
+          %ob0 = arith.muli %tok64, %oss64 : i64
+          %ob1 = arith.muli %hq64, %osh64 : i64
+          %obase = arith.addi %ob0, %ob1 : i64
+          %rowbase = arith.select %direct, %obase, %pbase : i64
+          %dst = arith.select %direct, %output, %segm_out : !llvm.ptr<1>
+          scf.for %n = %i0 to %nc step %i1 {
+            %on = vector.extract %acc_fin[%n] : vector<32xf32> from vector<4x32xf32>
+            %ni = arith.index_cast %n : index to i32
+            %n64 = arith.muli %ni, %c64 : i32
+            %dn = arith.addi %n64, %t : i32
+            scf.for %q = %i0 to %i16 step %i1 {
+              // entry i = 4 (q >> 1) + 2 h + (q & 1)
+              %qi = arith.index_cast %q : index to i32
+              %qh = arith.shrui %qi, %c1 : i32
+              %qo = arith.andi %qi, %c1 : i32
+              %hi0 = arith.index_cast %h : index to i32
+              %e0 = arith.shli %qh, %c2 : i32
+              %h2 = arith.shli %hi0, %c1 : i32
+              %e1 = arith.addi %e0, %h2 : i32
+              %e = arith.addi %e1, %qo : i32
+              %eix = arith.index_cast %e : i32 to index
+              %y = vector.extract %on[%eix] : f32 from vector<32xf32>
+              %yv = arith.mulf %y, %f : f32
+              %yb = func.call @act_narrow(%yv, %out_f16) : (f32, i1) -> i16
+              %d8 = arith.shli %qh, %c3 : i32
+              %d4 = arith.shli %qo, %c2 : i32
+              %d0 = arith.addi %dn, %d8 : i32
+              %d = arith.addi %d0, %d4 : i32
+              %d64 = arith.extui %d : i32 to i64
+              %ea = arith.addi %rowbase, %d64 : i64
+              %ep = llvm.getelementptr %dst[%ea] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+              llvm.store %yb, %ep {alignment = 2 : i64} : i16, !llvm.ptr<1>
+            }
+          }
+          %partial = arith.xori %direct, %true : i1
+          %stats = arith.andi %partial, %t0 : i1
+          scf.if %stats {
+            %mnat = arith.mulf %m, %ln2 : f32
+            %pm = llvm.getelementptr %segm_max[%prow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            %ps = llvm.getelementptr %segm_sum[%prow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+            llvm.store %mnat, %pm {alignment = 4 : i64} : f32, !llvm.ptr<1>
+            llvm.store %l, %ps {alignment = 4 : i64} : f32, !llvm.ptr<1>
+          }
+        }
+      }
+      return
+    }
+
+    // One tile's online softmax for this thread's rows g and g + 8 (entry
+    // i of S is row g + 8 ((i >> 1) & 1), column 8 (i >> 2) + 2 t + (i & 1)
+    // of the tile): scores scaled to base 2 and masked (causal limit,
+    // window; a tile wholly inside every row's range skips the masks), the
+    // lazy running maximum (@uq_sm90_lazy_max, its correction), weights
+    // 2^(x - m) and their sums, O rescaled where the maximum moved, and P
+    // as bf16 pairs in the A fragment of O += P V (k-step kt's registers
+    // are entries 8 kt .. 8 kt + 7 in pairs). Returns (m0, m1, l0, l1, O, P).
+    func.func private @wg_online_softmax(%S: vector<32xf32>, %acc_h: vector<4x32xf32>, %m0: f32, %m1: f32, %l0: f32, %l1: f32, %ki: i32, %gstride: i32, %tok_first: i32, %lim0: i32, %ws_last: i32, %t: i32, %cs: f32, %lim_r0: i32, %lim_r1: i32, %ws_r0: i32, %ws_r1: i32) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>) attributes {uq.inline} {
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %zero32 = arith.constant dense<0.0> : vector<32xf32>
+      %c64 = arith.constant 64 : i32
+      %c1 = arith.constant 1 : i32
+      %i0 = arith.constant 0 : index
+      %i32 = arith.constant 32 : index
+      %i1 = arith.constant 1 : index
+      %c0 = arith.constant 0 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %i4 = arith.constant 4 : index
+      %i16 = arith.constant 16 : index
+      %zero16i = arith.constant dense<0> : vector<16xi32>
+      %i2 = arith.constant 2 : index
+      %gk = arith.muli %ki, %gstride : i32
+      %tok0 = arith.addi %tok_first, %gk : i32
+      %tend = arith.addi %tok0, %c64 : i32
+      %in_a = arith.cmpi sle, %tend, %lim0 : i32
+      %in_b = arith.cmpi sge, %tok0, %ws_last : i32
+      %in = arith.andi %in_a, %in_b : i1
+      %t2 = arith.shli %t, %c1 : i32
+      %xs = scf.for %i = %i0 to %i32 step %i1 iter_args(%v = %S) -> (vector<32xf32>) {
+        %ii = arith.index_cast %i : index to i32
+        %x0 = vector.extract %v[%i] : f32 from vector<32xf32>
+        %x = arith.mulf %x0, %cs : f32
+        %hsel0 = arith.shrui %ii, %c1 : i32
+        %hsel = arith.andi %hsel0, %c1 : i32
+        %hi1 = arith.cmpi ne, %hsel, %c0 : i32
+        %cq = arith.shrui %ii, %c2 : i32
+        %c8q = arith.shli %cq, %c3 : i32
+        %codd = arith.andi %ii, %c1 : i32
+        %col0 = arith.addi %c8q, %t2 : i32
+        %col = arith.addi %col0, %codd : i32
+        %pos = arith.addi %tok0, %col : i32
+        %lim = arith.select %hi1, %lim_r1, %lim_r0 : i32
+        %wst = arith.select %hi1, %ws_r1, %ws_r0 : i32
+        %ok_a = arith.cmpi slt, %pos, %lim : i32
+        %ok_b = arith.cmpi sge, %pos, %wst : i32
+        %ok0 = arith.andi %ok_a, %ok_b : i1
+        %ok = arith.ori %ok0, %in : i1
+        %xm = arith.select %ok, %x, %ninf : f32
+        %v1 = vector.insert %xm, %v[%i] : f32 into vector<32xf32>
+        scf.yield %v1 : vector<32xf32>
+      }
+      %mx:2 = scf.for %i = %i0 to %i32 step %i1 iter_args(%a0 = %ninf, %a1 = %ninf) -> (f32, f32) {
+        %ii = arith.index_cast %i : index to i32
+        %x = vector.extract %xs[%i] : f32 from vector<32xf32>
+        %hsel0 = arith.shrui %ii, %c1 : i32
+        %hsel = arith.andi %hsel0, %c1 : i32
+        %hi1 = arith.cmpi ne, %hsel, %c0 : i32
+        %b0 = arith.maximumf %a0, %x : f32
+        %b1 = arith.maximumf %a1, %x : f32
+        %n0 = arith.select %hi1, %a0, %b0 : f32
+        %n1 = arith.select %hi1, %b1, %a1 : f32
+        scf.yield %n0, %n1 : f32, f32
+      }
+      %mq0 = func.call @wg_quad_max(%mx#0) : (f32) -> f32
+      %mq1 = func.call @wg_quad_max(%mx#1) : (f32) -> f32
+      %mn0 = func.call @uq_sm90_lazy_max(%m0, %mq0) : (f32, f32) -> f32
+      %mn1 = func.call @uq_sm90_lazy_max(%m1, %mq1) : (f32, f32) -> f32
+      %e0 = arith.cmpf oeq, %mn0, %ninf : f32
+      %e1 = arith.cmpf oeq, %mn1, %ninf : f32
+      %base_r0 = arith.select %e0, %zero_f, %mn0 : f32
+      %base_r1 = arith.select %e1, %zero_f, %mn1 : f32
+      %same0 = arith.cmpf oeq, %mn0, %m0 : f32
+      %same1 = arith.cmpf oeq, %mn1, %m1 : f32
+      %al_0 = func.call @uq_sm90_lazy_correction(%m0, %mn0) : (f32, f32) -> f32
+      %al_1 = func.call @uq_sm90_lazy_correction(%m1, %mn1) : (f32, f32) -> f32
+      // weights 2^(x - base), their row sums, and P as bf16 pairs in the
+      // A fragment of O += P V: k-step kt's registers are entries
+      // 8 kt .. 8 kt + 7 in pairs
+      %pw:3 = scf.for %i = %i0 to %i32 step %i1 iter_args(%pv = %zero32, %s0 = %zero_f, %s1 = %zero_f) -> (vector<32xf32>, f32, f32) {
+        %ii = arith.index_cast %i : index to i32
+        %x = vector.extract %xs[%i] : f32 from vector<32xf32>
+        %hsel0 = arith.shrui %ii, %c1 : i32
+        %hsel = arith.andi %hsel0, %c1 : i32
+        %hi1 = arith.cmpi ne, %hsel, %c0 : i32
+        %b = arith.select %hi1, %base_r1, %base_r0 : f32
+        %xd = arith.subf %x, %b : f32
+        %p = func.call @uq_sm90_exp2(%xd) : (f32) -> f32
+        %pv1 = vector.insert %p, %pv[%i] : f32 into vector<32xf32>
+        %t0 = arith.addf %s0, %p : f32
+        %t1 = arith.addf %s1, %p : f32
+        %n0 = arith.select %hi1, %s0, %t0 : f32
+        %n1 = arith.select %hi1, %t1, %s1 : f32
+        scf.yield %pv1, %n0, %n1 : vector<32xf32>, f32, f32
+      }
+      %lm0 = arith.mulf %l0, %al_0 : f32
+      %lm1 = arith.mulf %l1, %al_1 : f32
+      %ln0 = arith.addf %lm0, %pw#1 : f32
+      %ln1 = arith.addf %lm1, %pw#2 : f32
+      %moved = arith.andi %same0, %same1 : i1
+      %acc_s = scf.if %moved -> (vector<4x32xf32>) {
+        scf.yield %acc_h : vector<4x32xf32>
+      } else {
+        %r = scf.for %n = %i0 to %i4 step %i1 iter_args(%o = %acc_h) -> (vector<4x32xf32>) {
+          %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
+          %sc = scf.for %i = %i0 to %i32 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
+            %ii = arith.index_cast %i : index to i32
+            %hsel0 = arith.shrui %ii, %c1 : i32
+            %hsel = arith.andi %hsel0, %c1 : i32
+            %hi1 = arith.cmpi ne, %hsel, %c0 : i32
+            %al = arith.select %hi1, %al_1, %al_0 : f32
+            %y = vector.extract %w[%i] : f32 from vector<32xf32>
+            %y1 = arith.mulf %y, %al : f32
+            %w1 = vector.insert %y1, %w[%i] : f32 into vector<32xf32>
+            scf.yield %w1 : vector<32xf32>
+          }
+          %o1 = vector.insert %sc, %o[%n] : vector<32xf32> into vector<4x32xf32>
+          scf.yield %o1 : vector<4x32xf32>
+        }
+        scf.yield %r : vector<4x32xf32>
+      }
+      %pf = scf.for %q = %i0 to %i16 step %i1 iter_args(%f = %zero16i) -> (vector<16xi32>) {
+        %q2 = arith.muli %q, %i2 : index
+        %q21 = arith.addi %q2, %i1 : index
+        %lo = vector.extract %pw#0[%q2] : f32 from vector<32xf32>
+        %hi2 = vector.extract %pw#0[%q21] : f32 from vector<32xf32>
+        %pk = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %hi2, %lo : (f32, f32) -> i32
+        %f1 = vector.insert %pk, %f[%q] : i32 into vector<16xi32>
+        scf.yield %f1 : vector<16xi32>
+      }
+      return %mn0, %mn1, %ln0, %ln1, %acc_s, %pf : f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>
+    }
+
+    // S = Q K^T of the warpgroup's 64 rows and the tile's 64 tokens: D / 16
+    // wgmma k-steps of Q and K from shared memory, waited for (the
+    // accumulators O of the previous tile's P V with them).
+    func.func private @wg_scores(%qbase: i32, %kbase: i32, %nk: index) -> (vector<32xf32>) attributes {uq.inline} {
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %zero32 = arith.constant dense<0.0> : vector<32xf32>
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c8192 = arith.constant 8192 : i32
+      %c32 = arith.constant 32 : i32
+      %c16b = arith.constant 16 : i32
+      nvvm.wgmma.fence.aligned
+      %sacc = scf.for %kk = %i0 to %nk step %i1 iter_args(%sa = %zero32) -> (vector<32xf32>) {
+        %kki = arith.index_cast %kk : index to i32
+        %kh = arith.shrui %kki, %c2 : i32
+        %kl = arith.andi %kki, %c3 : i32
+        %oh = arith.muli %kh, %c8192 : i32
+        %ol = arith.muli %kl, %c32 : i32
+        %ko = arith.addi %oh, %ol : i32
+        %qa = arith.addi %qbase, %ko : i32
+        %ka = arith.addi %kbase, %ko : i32
+        %da = func.call @wg_desc(%qa, %c16b) : (i32, i32) -> i64
+        %db = func.call @wg_desc(%ka, %c16b) : (i32, i32) -> i64
+        %sn = func.call @wg_mma_ss(%sa, %da, %db) : (vector<32xf32>, i64, i64) -> vector<32xf32>
+        scf.yield %sn : vector<32xf32>
+      }
+      nvvm.wgmma.commit.group.sync.aligned
+      nvvm.wgmma.wait.group.sync.aligned 0
+      %S = func.call @wg_hold(%sacc) : (vector<32xf32>) -> vector<32xf32>
+      return %S : vector<32xf32>
+    }
+
+    // O += P V: D / 64 accumulators of 64 head dims, 4 k-steps each of P
+    // from registers and V from shared memory (buffer vbase + vsel);
+    // committed, not waited for.
+    func.func private @wg_pv(%acc_s: vector<4x32xf32>, %pf: vector<16xi32>, %vbase: i32, %vsel: i32, %nc: index) -> (vector<4x32xf32>) attributes {uq.inline} {
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %c8192 = arith.constant 8192 : i32
+      %i4 = arith.constant 4 : index
+      %c2048 = arith.constant 2048 : i32
+      %i2 = arith.constant 2 : index
+      nvvm.wgmma.fence.aligned
+      %ov = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %acc_s) -> (vector<4x32xf32>) {
+        %ni = arith.index_cast %n : index to i32
+        %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
+        %vn = arith.muli %ni, %c8192 : i32
+        %vb0 = arith.addi %vbase, %vsel : i32
+        %vb = arith.addi %vb0, %vn : i32
+        %r = scf.for %kt = %i0 to %i4 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
+          %kti = arith.index_cast %kt : index to i32
+          %kto = arith.muli %kti, %c2048 : i32
+          %va = arith.addi %vb, %kto : i32
+          %c8192b = arith.constant 8192 : i32
+          %db = func.call @wg_desc(%va, %c8192b) : (i32, i32) -> i64
+          %k4 = arith.muli %kt, %i4 : index
+          %k41 = arith.addi %k4, %i1 : index
+          %k42 = arith.addi %k4, %i2 : index
+          %k43 = arith.addi %k42, %i1 : index
+          %pa0 = vector.extract %pf[%k4] : i32 from vector<16xi32>
+          %pa1 = vector.extract %pf[%k41] : i32 from vector<16xi32>
+          %pa2 = vector.extract %pf[%k42] : i32 from vector<16xi32>
+          %pa3 = vector.extract %pf[%k43] : i32 from vector<16xi32>
+          %pa = vector.from_elements %pa0, %pa1, %pa2, %pa3 : vector<4xi32>
+          %w1 = func.call @wg_mma_rs(%w, %pa, %db) : (vector<32xf32>, vector<4xi32>, i64) -> vector<32xf32>
+          scf.yield %w1 : vector<32xf32>
+        }
+        %o1 = vector.insert %r, %o[%n] : vector<32xf32> into vector<4x32xf32>
+        scf.yield %o1 : vector<4x32xf32>
+      }
+      nvvm.wgmma.commit.group.sync.aligned
+      return %ov : vector<4x32xf32>
+    }
+
+    gpu.func @uq_decode(
+        %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %segm_sum: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %query: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %kv_cache: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %block_tables: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %seq_lens: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %num_kv_heads: i32, %num_partitions: i32, %tgpp: i32, %block_size: i32,
+        %padded_slot: i32, %q_stride_seq: i32, %q_stride_head: i32,
+        %max_blocks_per_seq: i32, %softmax_scale: f32, %sliding_window: i32,
+        %query_group: i32,
+        %query_start_loc: !llvm.ptr<1> {llvm.noalias, llvm.readonly},
+        %search_seqs: i32,
+        %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
+        %out_stride_seq: i32, %out_stride_head: i32,
+        %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
+        attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %c5 = arith.constant 5 : i32
+      %c6 = arith.constant 6 : i32
+      %c7 = arith.constant 7 : i32
+      %c8 = arith.constant 8 : i32
+      %c31 = arith.constant 31 : i32
+      %c63 = arith.constant 63 : i32
+      %c64 = arith.constant 64 : i32
+      %c127 = arith.constant 127 : i32
+      %c128 = arith.constant 128 : i32
+      %c1023 = arith.constant 1023 : i32
+      %cm16 = arith.constant -16 : i32
+      %cm1024 = arith.constant -1024 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i16 = arith.constant 16 : index
+      %i64 = arith.constant 64 : index
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero_f = arith.constant 0.0 : f32
+      %log2e = arith.constant 1.44269504088896340736 : f32
+      %zero4x32 = arith.constant dense<0.0> : vector<4x32xf32>
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %rows_ix = "uq.param"() {name = "rows"} : () -> index
+      %hd_i = arith.index_cast %hd : index to i32
+      %rows = arith.index_cast %rows_ix : index to i32
+      %qgi = arith.addi %query_group, %c0 : i32
+      %f16 = arith.cmpi ne, %act_f16, %c0 : i32
+      %lay:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
+      %rs = arith.addi %lay#0, %c0 : i32
+      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %base0 = arith.addi %smem_i, %c1023 : i32
+      %base = arith.andi %base0, %cm1024 : i32
+      %kbase = arith.addi %base, %lay#1 : i32
+      %vbase = arith.addi %base, %lay#2 : i32
+      %rawbase = arith.addi %base, %lay#3 : i32
+      %rawstage = arith.muli %rs, %c64 : i32
+      // slot offsets: K codes 0, K scales D/2, V codes D/2 + D/32, V
+      // scales D + D/32
+      %kso = arith.shrui %hd_i, %c1 : i32
+      %d32 = arith.shrui %hd_i, %c5 : i32
+      %vco = arith.addi %kso, %d32 : i32
+      %vso = arith.addi %hd_i, %d32 : i32
+      %tid_ix = gpu.thread_id x
+      %tid = arith.index_cast %tid_ix : index to i32
+      %wg = arith.shrui %tid, %c7 : i32
+      %wt = arith.andi %tid, %c127 : i32
+      %warp = arith.shrui %wt, %c5 : i32
+      %lane = arith.andi %tid, %c31 : i32
+      %g = arith.shrui %lane, %c2 : i32
+      %t = arith.andi %lane, %c3 : i32
+      %blk_x_ix = gpu.block_id x
+      %blk_x = arith.index_cast %blk_x_ix : index to i32
+      %kvh_ix = gpu.block_id y
+      %kvh = arith.index_cast %kvh_ix : index to i32
+      %part_ix = gpu.block_id z
+      %part = arith.index_cast %part_ix : index to i32
+      // the block: floor(rows / QG) tokens of one sequence (@query_block)
+      %bt = arith.divui %rows, %qgi : i32
+      %qt:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+      %seq = arith.addi %qt#0, %c0 : i32
+      %qtok = arith.addi %qt#1, %c0 : i32
+      %ntok = arith.addi %qt#2, %c0 : i32
+      %has_tokens = arith.cmpi sgt, %ntok, %c0 : i32
+      cf.cond_br %has_tokens, ^walk, ^done
+    ^walk:
+      %lim0 = arith.addi %qt#3, %c1 : i32
+      %lim_last = arith.addi %qt#3, %ntok : i32
+      %live_rows = arith.muli %ntok, %qgi : i32
+      %hq0 = arith.muli %kvh, %qgi : i32
+      func.call @wg_stage_query(%query, %q_stride_seq, %q_stride_head, %qtok, %hq0, %qgi, %live_rows, %tid, %base, %smem, %smem_i, %hd, %hd_i, %f16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, index, i32, i1) -> ()
       // written by the generic proxy, read by wgmma's async proxy
       llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "~{memory}" : () -> ()
       // ---- the walk: this partition's 64-token tiles of the block's
@@ -761,7 +1122,6 @@ module attributes {gpu.container_module} {
       %qbase = arith.addi %base, %qwoff : i32
       %nk = arith.divui %hd, %i16 : index
       %nc = arith.divui %hd, %i64 : index
-      %c16b = arith.constant 16 : i32
       %c0_ix = arith.index_cast %c0 : i32 to index
       %kcount_ix = arith.index_cast %kcount : i32 to index
       %fin:5 = scf.for %k = %c0_ix to %kcount_ix step %i1 iter_args(%m0 = %ninf, %m1 = %ninf, %l0 = %zero_f, %l1 = %zero_f, %acc = %zero4x32) -> (f32, f32, f32, f32, vector<4x32xf32>) {
@@ -786,293 +1146,22 @@ module attributes {gpu.container_module} {
           func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-        // ---- S = Q K^T
-        nvvm.wgmma.fence.aligned
-        %sacc = scf.for %kk = %i0 to %nk step %i1 iter_args(%sa = %zero32) -> (vector<32xf32>) {
-          %kki = arith.index_cast %kk : index to i32
-          %kh = arith.shrui %kki, %c2 : i32
-          %kl = arith.andi %kki, %c3 : i32
-          %oh = arith.muli %kh, %c8192 : i32
-          %ol = arith.muli %kl, %c32 : i32
-          %ko = arith.addi %oh, %ol : i32
-          %qa = arith.addi %qbase, %ko : i32
-          %ka = arith.addi %kbase, %ko : i32
-          %da = func.call @wg_desc(%qa, %c16b) : (i32, i32) -> i64
-          %db = func.call @wg_desc(%ka, %c16b) : (i32, i32) -> i64
-          %sn = func.call @wg_mma_ss(%sa, %da, %db) : (vector<32xf32>, i64, i64) -> vector<32xf32>
-          scf.yield %sn : vector<32xf32>
-        }
-        nvvm.wgmma.commit.group.sync.aligned
-        nvvm.wgmma.wait.group.sync.aligned 0
-        %S = func.call @wg_hold(%sacc) : (vector<32xf32>) -> vector<32xf32>
-        %acc_h = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %acc) -> (vector<4x32xf32>) {
-          %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
-          %h = func.call @wg_hold(%on) : (vector<32xf32>) -> vector<32xf32>
-          %o1 = vector.insert %h, %o[%n] : vector<32xf32> into vector<4x32xf32>
-          scf.yield %o1 : vector<4x32xf32>
-        }
-        // ---- softmax: entry i is row g + 8 ((i >> 1) & 1), column
-        // 8 (i >> 2) + 2 t + (i & 1) of the tile
-        %gk = arith.muli %ki, %gstride : i32
-        %tok0 = arith.addi %tok_first, %gk : i32
-        %tend = arith.addi %tok0, %c64 : i32
-        %in_a = arith.cmpi sle, %tend, %lim0 : i32
-        %in_b = arith.cmpi sge, %tok0, %ws_last : i32
-        %in = arith.andi %in_a, %in_b : i1
-        %t2 = arith.shli %t, %c1 : i32
-        %xs = scf.for %i = %i0 to %i32 step %i1 iter_args(%v = %S) -> (vector<32xf32>) {
-          %ii = arith.index_cast %i : index to i32
-          %x0 = vector.extract %v[%i] : f32 from vector<32xf32>
-          %x = arith.mulf %x0, %cs : f32
-          %hsel0 = arith.shrui %ii, %c1 : i32
-          %hsel = arith.andi %hsel0, %c1 : i32
-          %hi1 = arith.cmpi ne, %hsel, %c0 : i32
-          %cq = arith.shrui %ii, %c2 : i32
-          %c8q = arith.shli %cq, %c3 : i32
-          %codd = arith.andi %ii, %c1 : i32
-          %col0 = arith.addi %c8q, %t2 : i32
-          %col = arith.addi %col0, %codd : i32
-          %pos = arith.addi %tok0, %col : i32
-          %lim = arith.select %hi1, %lim_r1, %lim_r0 : i32
-          %wst = arith.select %hi1, %ws_r1, %ws_r0 : i32
-          %ok_a = arith.cmpi slt, %pos, %lim : i32
-          %ok_b = arith.cmpi sge, %pos, %wst : i32
-          %ok0 = arith.andi %ok_a, %ok_b : i1
-          %ok = arith.ori %ok0, %in : i1
-          %xm = arith.select %ok, %x, %ninf : f32
-          %v1 = vector.insert %xm, %v[%i] : f32 into vector<32xf32>
-          scf.yield %v1 : vector<32xf32>
-        }
-        %mx:2 = scf.for %i = %i0 to %i32 step %i1 iter_args(%a0 = %ninf, %a1 = %ninf) -> (f32, f32) {
-          %ii = arith.index_cast %i : index to i32
-          %x = vector.extract %xs[%i] : f32 from vector<32xf32>
-          %hsel0 = arith.shrui %ii, %c1 : i32
-          %hsel = arith.andi %hsel0, %c1 : i32
-          %hi1 = arith.cmpi ne, %hsel, %c0 : i32
-          %b0 = arith.maximumf %a0, %x : f32
-          %b1 = arith.maximumf %a1, %x : f32
-          %n0 = arith.select %hi1, %a0, %b0 : f32
-          %n1 = arith.select %hi1, %b1, %a1 : f32
-          scf.yield %n0, %n1 : f32, f32
-        }
-        %mq0 = func.call @wg_quad_max(%mx#0) : (f32) -> f32
-        %mq1 = func.call @wg_quad_max(%mx#1) : (f32) -> f32
-        %mn0 = func.call @uq_sm90_lazy_max(%m0, %mq0) : (f32, f32) -> f32
-        %mn1 = func.call @uq_sm90_lazy_max(%m1, %mq1) : (f32, f32) -> f32
-        %e0 = arith.cmpf oeq, %mn0, %ninf : f32
-        %e1 = arith.cmpf oeq, %mn1, %ninf : f32
-        %base_r0 = arith.select %e0, %zero_f, %mn0 : f32
-        %base_r1 = arith.select %e1, %zero_f, %mn1 : f32
-        %same0 = arith.cmpf oeq, %mn0, %m0 : f32
-        %same1 = arith.cmpf oeq, %mn1, %m1 : f32
-        %al_0 = func.call @uq_sm90_lazy_correction(%m0, %mn0) : (f32, f32) -> f32
-        %al_1 = func.call @uq_sm90_lazy_correction(%m1, %mn1) : (f32, f32) -> f32
-        // weights 2^(x - base), their row sums, and P as bf16 pairs in the
-        // A fragment of O += P V: k-step kt's registers are entries
-        // 8 kt .. 8 kt + 7 in pairs
-        %pw:3 = scf.for %i = %i0 to %i32 step %i1 iter_args(%pv = %zero32, %s0 = %zero_f, %s1 = %zero_f) -> (vector<32xf32>, f32, f32) {
-          %ii = arith.index_cast %i : index to i32
-          %x = vector.extract %xs[%i] : f32 from vector<32xf32>
-          %hsel0 = arith.shrui %ii, %c1 : i32
-          %hsel = arith.andi %hsel0, %c1 : i32
-          %hi1 = arith.cmpi ne, %hsel, %c0 : i32
-          %b = arith.select %hi1, %base_r1, %base_r0 : f32
-          %xd = arith.subf %x, %b : f32
-          %p = func.call @uq_sm90_exp2(%xd) : (f32) -> f32
-          %pv1 = vector.insert %p, %pv[%i] : f32 into vector<32xf32>
-          %t0 = arith.addf %s0, %p : f32
-          %t1 = arith.addf %s1, %p : f32
-          %n0 = arith.select %hi1, %s0, %t0 : f32
-          %n1 = arith.select %hi1, %t1, %s1 : f32
-          scf.yield %pv1, %n0, %n1 : vector<32xf32>, f32, f32
-        }
-        %lm0 = arith.mulf %l0, %al_0 : f32
-        %lm1 = arith.mulf %l1, %al_1 : f32
-        %ln0 = arith.addf %lm0, %pw#1 : f32
-        %ln1 = arith.addf %lm1, %pw#2 : f32
-        %moved = arith.andi %same0, %same1 : i1
-        %acc_s = scf.if %moved -> (vector<4x32xf32>) {
-          scf.yield %acc_h : vector<4x32xf32>
-        } else {
-          %r = scf.for %n = %i0 to %i4 step %i1 iter_args(%o = %acc_h) -> (vector<4x32xf32>) {
-            %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
-            %sc = scf.for %i = %i0 to %i32 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
-              %ii = arith.index_cast %i : index to i32
-              %hsel0 = arith.shrui %ii, %c1 : i32
-              %hsel = arith.andi %hsel0, %c1 : i32
-              %hi1 = arith.cmpi ne, %hsel, %c0 : i32
-              %al = arith.select %hi1, %al_1, %al_0 : f32
-              %y = vector.extract %w[%i] : f32 from vector<32xf32>
-              %y1 = arith.mulf %y, %al : f32
-              %w1 = vector.insert %y1, %w[%i] : f32 into vector<32xf32>
-              scf.yield %w1 : vector<32xf32>
-            }
-            %o1 = vector.insert %sc, %o[%n] : vector<32xf32> into vector<4x32xf32>
-            scf.yield %o1 : vector<4x32xf32>
-          }
-          scf.yield %r : vector<4x32xf32>
-        }
-        %pf = scf.for %q = %i0 to %i16 step %i1 iter_args(%f = %zero16i) -> (vector<16xi32>) {
-          %q2 = arith.muli %q, %i2 : index
-          %q21 = arith.addi %q2, %i1 : index
-          %lo = vector.extract %pw#0[%q2] : f32 from vector<32xf32>
-          %hi2 = vector.extract %pw#0[%q21] : f32 from vector<32xf32>
-          %pk = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %hi2, %lo : (f32, f32) -> i32
-          %f1 = vector.insert %pk, %f[%q] : i32 into vector<16xi32>
-          scf.yield %f1 : vector<16xi32>
-        }
-        // ---- O += P V, D / 64 accumulators of 64 head dims
-        nvvm.wgmma.fence.aligned
-        %ov = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %acc_s) -> (vector<4x32xf32>) {
-          %ni = arith.index_cast %n : index to i32
-          %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
-          %vn = arith.muli %ni, %c8192 : i32
-          %vb0 = arith.addi %vbase, %vsel : i32
-          %vb = arith.addi %vb0, %vn : i32
-          %r = scf.for %kt = %i0 to %i4 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
-            %kti = arith.index_cast %kt : index to i32
-            %kto = arith.muli %kti, %c2048 : i32
-            %va = arith.addi %vb, %kto : i32
-            %c8192b = arith.constant 8192 : i32
-            %db = func.call @wg_desc(%va, %c8192b) : (i32, i32) -> i64
-            %k4 = arith.muli %kt, %i4 : index
-            %k41 = arith.addi %k4, %i1 : index
-            %k42 = arith.addi %k4, %i2 : index
-            %k43 = arith.addi %k42, %i1 : index
-            %pa0 = vector.extract %pf[%k4] : i32 from vector<16xi32>
-            %pa1 = vector.extract %pf[%k41] : i32 from vector<16xi32>
-            %pa2 = vector.extract %pf[%k42] : i32 from vector<16xi32>
-            %pa3 = vector.extract %pf[%k43] : i32 from vector<16xi32>
-            %pa = vector.from_elements %pa0, %pa1, %pa2, %pa3 : vector<4xi32>
-            %w1 = func.call @wg_mma_rs(%w, %pa, %db) : (vector<32xf32>, vector<4xi32>, i64) -> vector<32xf32>
-            scf.yield %w1 : vector<32xf32>
-          }
-          %o1 = vector.insert %r, %o[%n] : vector<32xf32> into vector<4x32xf32>
-          scf.yield %o1 : vector<4x32xf32>
-        }
-        nvvm.wgmma.commit.group.sync.aligned
-        scf.yield %mn0, %mn1, %ln0, %ln1, %ov : f32, f32, f32, f32, vector<4x32xf32>
+        // ---- S = Q K^T, then O's accumulators back from wgmma
+        %S = func.call @wg_scores(%qbase, %kbase, %nk) : (i32, i32, index) -> (vector<32xf32>)
+        %acc_h = func.call @wg_hold_all(%acc, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
+        // ---- the online softmax: (m, l) of rows g and g + 8, O rescaled,
+        // P packed as bf16
+        %sm:6 = func.call @wg_online_softmax(%S, %acc_h, %m0, %m1, %l0, %l1, %ki, %gstride, %tok_first, %lim0, %ws_last, %t, %cs, %lim_r0, %lim_r1, %ws_r0, %ws_r1) : (vector<32xf32>, vector<4x32xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, f32, i32, i32, i32, i32) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>)
+        // ---- O += P V, left in flight into the next tile
+        %ov = func.call @wg_pv(%sm#4, %sm#5, %vbase, %vsel, %nc) : (vector<4x32xf32>, vector<16xi32>, i32, i32, index) -> (vector<4x32xf32>)
+        scf.yield %sm#0, %sm#1, %sm#2, %sm#3, %ov : f32, f32, f32, f32, vector<4x32xf32>
       }
       // the last tile's O += P V
       nvvm.wgmma.wait.group.sync.aligned 0
-      %ofin = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %fin#4) -> (vector<4x32xf32>) {
-        %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
-        %h = func.call @wg_hold(%on) : (vector<32xf32>) -> vector<32xf32>
-        %o1 = vector.insert %h, %o[%n] : vector<32xf32> into vector<4x32xf32>
-        scf.yield %o1 : vector<4x32xf32>
-      }
+      %ofin = func.call @wg_hold_all(%fin#4, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
       llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_all;", "~{memory}" : () -> ()
-      // ---- the rows' results: each row's sum over its quad; with one
-      // partition the output (the reduce's arithmetic: M = max(m, sink),
-      // O 2^(m - M) / (L 2^(m - M) + 2^(sink - M)), 0 where nothing
-      // counts), else bf16(O / L) with (max in natural units, L) as the
-      // partials. Entry (n, i) is head dim 64 n + 8 (i >> 2) + t +
-      // 4 (i & 1) (the pair order of the K and V rows).
-      %lq0 = func.call @wg_quad_sum(%fin#2) : (f32) -> f32
-      %lq1 = func.call @wg_quad_sum(%fin#3) : (f32) -> f32
-      %direct = arith.cmpi eq, %num_partitions, %c1 : i32
-      // the output in the activations' dtype; partials stay bf16
-      %out_f16 = arith.andi %direct, %f16 : i1
-      %null = llvm.mlir.zero : !llvm.ptr<1>
-      %has_sink = llvm.icmp "ne" %sinks, %null : !llvm.ptr<1>
-      %oss64 = arith.extui %out_stride_seq : i32 to i64
-      %osh64 = arith.extui %out_stride_head : i32 to i64
-      %hd64 = arith.extui %hd_i : i32 to i64
-      %t0 = arith.cmpi eq, %t, %c0 : i32
-      scf.for %h = %i0 to %i2 step %i1 {
-        %hi1 = arith.cmpi ne, %h, %i0 : index
-        %r = arith.select %hi1, %row1, %row0 : i32
-        %m = arith.select %hi1, %fin#1, %fin#0 : f32
-        %l = arith.select %hi1, %lq1, %lq0 : f32
-        %valid = arith.cmpi ult, %r, %live_rows : i32
-        scf.if %valid {
-          %tau = arith.divui %r, %qgi : i32
-          %tq = arith.muli %tau, %qgi : i32
-          %hh = arith.subi %r, %tq : i32
-          %tok = arith.addi %qtok, %tau : i32
-          %hq = arith.addi %hq0, %hh : i32
-          %pos_l = arith.cmpf ogt, %l, %zero_f : f32
-          %f = scf.if %direct -> (f32) {
-            %sink = scf.if %has_sink -> (f32) {
-              %sp = llvm.getelementptr %sinks[%hq] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f32
-              %sv = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-              %s2 = arith.mulf %sv, %log2e : f32
-              scf.yield %s2 : f32
-            } else {
-              scf.yield %ninf : f32
-            }
-            %M0 = arith.maximumf %m, %sink : f32
-            %empty = arith.cmpf oeq, %M0, %ninf : f32
-            %M = arith.select %empty, %zero_f, %M0 : f32
-            %dmx = arith.subf %m, %M : f32
-            %a = func.call @uq_sm90_exp2(%dmx) : (f32) -> f32
-            %dsk = arith.subf %sink, %M : f32
-            %es = func.call @uq_sm90_exp2(%dsk) : (f32) -> f32
-            %ws = arith.select %has_sink, %es, %zero_f : f32
-            %w0 = arith.mulf %l, %a : f32
-            %w = arith.select %pos_l, %w0, %zero_f : f32
-            %den = arith.addf %w, %ws : f32
-            %pos = arith.cmpf ogt, %den, %zero_f : f32
-            %den1 = arith.select %pos, %den, %one_f : f32
-            %rd = func.call @uq_sm90_rcp(%den1) : (f32) -> f32
-            %fa = arith.mulf %a, %rd : f32
-            %fz = arith.select %pos_l, %fa, %zero_f : f32
-            scf.yield %fz : f32
-          } else {
-            %l1 = arith.select %pos_l, %l, %one_f : f32
-            %rinv = func.call @uq_sm90_rcp(%l1) : (f32) -> f32
-            scf.yield %rinv : f32
-          }
-          %prow = func.call @uq_sm90_partial_row(%qtok, %r, %qgi, %num_kv_heads, %kvh, %num_partitions, %part) : (i32, i32, i32, i32, i32, i32, i32) -> i32
-          %prow64 = arith.extui %prow : i32 to i64
-          %pbase = arith.muli %prow64, %hd64 : i64
-          %tok64 = arith.extui %tok : i32 to i64
-          %hq64 = arith.extui %hq : i32 to i64
-          %ob0 = arith.muli %tok64, %oss64 : i64
-          %ob1 = arith.muli %hq64, %osh64 : i64
-          %obase = arith.addi %ob0, %ob1 : i64
-          %rowbase = arith.select %direct, %obase, %pbase : i64
-          %dst = arith.select %direct, %output, %segm_out : !llvm.ptr<1>
-          scf.for %n = %i0 to %nc step %i1 {
-            %on = vector.extract %ofin[%n] : vector<32xf32> from vector<4x32xf32>
-            %ni = arith.index_cast %n : index to i32
-            %n64 = arith.muli %ni, %c64 : i32
-            %dn = arith.addi %n64, %t : i32
-            scf.for %q = %i0 to %i16 step %i1 {
-              // entry i = 4 (q >> 1) + 2 h + (q & 1)
-              %qi = arith.index_cast %q : index to i32
-              %qh = arith.shrui %qi, %c1 : i32
-              %qo = arith.andi %qi, %c1 : i32
-              %hi0 = arith.index_cast %h : index to i32
-              %e0 = arith.shli %qh, %c2 : i32
-              %h2 = arith.shli %hi0, %c1 : i32
-              %e1 = arith.addi %e0, %h2 : i32
-              %e = arith.addi %e1, %qo : i32
-              %eix = arith.index_cast %e : i32 to index
-              %y = vector.extract %on[%eix] : f32 from vector<32xf32>
-              %yv = arith.mulf %y, %f : f32
-              %yb = func.call @act_narrow(%yv, %out_f16) : (f32, i1) -> i16
-              %d8 = arith.shli %qh, %c3 : i32
-              %d4 = arith.shli %qo, %c2 : i32
-              %d0 = arith.addi %dn, %d8 : i32
-              %d = arith.addi %d0, %d4 : i32
-              %d64 = arith.extui %d : i32 to i64
-              %ea = arith.addi %rowbase, %d64 : i64
-              %ep = llvm.getelementptr %dst[%ea] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
-              llvm.store %yb, %ep {alignment = 2 : i64} : i16, !llvm.ptr<1>
-            }
-          }
-          %partial = arith.xori %direct, %true : i1
-          %stats = arith.andi %partial, %t0 : i1
-          scf.if %stats {
-            %mnat = arith.mulf %m, %ln2 : f32
-            %pm = llvm.getelementptr %segm_max[%prow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-            %ps = llvm.getelementptr %segm_sum[%prow64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-            llvm.store %mnat, %pm {alignment = 4 : i64} : f32, !llvm.ptr<1>
-            llvm.store %l, %ps {alignment = 4 : i64} : f32, !llvm.ptr<1>
-          }
-        }
-      }
+      // ---- the rows' output (one partition) or partials
+      func.call @wg_store_rows(%fin#0, %fin#1, %fin#2, %fin#3, %ofin, %row0, %row1, %t, %live_rows, %qgi, %qtok, %hq0, %kvh, %num_kv_heads, %part, %num_partitions, %nc, %hd_i, %f16, %sinks, %output, %out_stride_seq, %out_stride_head, %segm_out, %segm_max, %segm_sum) : (f32, f32, f32, f32, vector<4x32xf32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, index, i32, i1, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
       gpu.return
     ^done:
       gpu.return
