@@ -1487,3 +1487,101 @@ func.func private @uq_sm90_cluster_merge(%output: !llvm.ptr<1>, %sinks: !llvm.pt
     llvm.inline_asm has_side_effects asm_dialect = att "barrier.cluster.arrive.relaxed.aligned; barrier.cluster.wait.aligned;", "~{memory}" : () -> ()
   return
 }
+
+// Q's loads, issued first: their latency overlaps the dependent chain of
+// the sequence length, the block table and the first tile's copies (the
+// rotation after them, @uq_sm90_rotate_query, needs only registers). A
+// query row takes R lanes, R = 16 for qg_max <= 8 (%small: 2 rows per
+// warp, the 8 rows the QK reads) and 8 for qg_max 16 (4 rows per warp):
+// lane L of warp w loads row (32 / R) w + L / R (row 0 past QG, zeroed by
+// the rotation), head dims E (L % R) .. + E - 1, E = D / R (a multiple of
+// 4): 8-byte loads when the query's base and strides keep them aligned,
+// else 2-byte ones. Returns the lane's E elements (bf16 or f16 bits),
+// whether its row is live, E, L % R, log2 R, the row and its first
+// element: @uq_sm90_rotate_query's operands. Inlined before the loops
+// unroll (uq.inline): E is the caller's constant.
+func.func private @uq_sm90_load_query(%query: !llvm.ptr<1>, %hd: index, %small: i1,
+                                      %warp: i32, %lane: i32, %kvh: i32, %qgi: i32,
+                                      %live_rows: i32, %has_tokens: i1, %qtok: i32,
+                                      %q_stride_seq: i32, %q_stride_head: i32)
+    -> (vector<32xi16>, i1, index, i32, index, i32, i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c5 = arith.constant 5 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i4 = arith.constant 4 : index
+  %c3_r = arith.constant 3 : i32
+  %c4_r = arith.constant 4 : i32
+  %lsh = arith.select %small, %c4_r, %c3_r : i32
+  %lsh_ix = arith.index_cast %lsh : i32 to index
+  %qe = arith.shrui %hd, %lsh_ix : index
+  %qe_i = arith.index_cast %qe : index to i32
+  %qss64 = arith.extui %q_stride_seq : i32 to i64
+  %qsh64 = arith.extui %q_stride_head : i32 to i64
+  %hq0 = arith.muli %kvh, %qgi : i32
+  %rsh = arith.subi %c5, %lsh : i32
+  %qr0 = arith.shli %warp, %rsh : i32
+  %qr1 = arith.shrui %lane, %lsh : i32
+  %qrow_r = arith.addi %qr0, %qr1 : i32
+  %rlanes = arith.shli %c1, %lsh : i32
+  %rmask = arith.subi %rlanes, %c1 : i32
+  %qchunk = arith.andi %lane, %rmask : i32
+  %q_in = arith.cmpi ult, %qrow_r, %live_rows : i32
+  %qrr = arith.select %q_in, %qrow_r, %c0 : i32
+  %qtau = arith.divui %qrr, %qgi : i32
+  %qtau_g = arith.muli %qtau, %qgi : i32
+  %qhead = arith.subi %qrr, %qtau_g : i32
+  // (a block of no token reads row 0 of the query, which exists, and
+  // stores nothing)
+  %qtok_l = arith.select %has_tokens, %qtok, %c0 : i32
+  %qtok_r = arith.addi %qtok_l, %qtau : i32
+  %qtok_r64 = arith.extui %qtok_r : i32 to i64
+  %qrow_seq = arith.muli %qtok_r64, %qss64 : i64
+  %qhq = arith.addi %hq0, %qhead : i32
+  %qhq64 = arith.extui %qhq : i32 to i64
+  %qo0 = arith.muli %qhq64, %qsh64 : i64
+  %qo1 = arith.addi %qrow_seq, %qo0 : i64
+  %qd0 = arith.muli %qchunk, %qe_i : i32
+  %qd064 = arith.extui %qd0 : i32 to i64
+  %qo2 = arith.addi %qo1, %qd064 : i64
+  %c3_q64 = arith.constant 3 : i64
+  %c7_q64 = arith.constant 7 : i64
+  %c0_q64 = arith.constant 0 : i64
+  %q_int = llvm.ptrtoint %query : !llvm.ptr<1> to i64
+  %qal0 = arith.ori %qss64, %qsh64 : i64
+  %qal1 = arith.andi %qal0, %c3_q64 : i64
+  %qal2 = arith.andi %q_int, %c7_q64 : i64
+  %qal3 = arith.ori %qal1, %qal2 : i64
+  %qvec = arith.cmpi eq, %qal3, %c0_q64 : i64
+  %zero32i = arith.constant dense<0> : vector<32xi16>
+  %qe4 = arith.divui %qe, %i4 : index
+  %qraw = scf.if %qvec -> (vector<32xi16>) {
+    %r = scf.for %y = %i0 to %qe4 step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+      %y4 = arith.muli %y, %i4 : index
+      %yi = arith.index_cast %y4 : index to i64
+      %o = arith.addi %qo2, %yi : i64
+      %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+      %qb = llvm.load %qp {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xi16>
+      %vy = scf.for %e = %i0 to %i4 step %i1 iter_args(%vv = %v) -> (vector<32xi16>) {
+        %be = vector.extract %qb[%e] : i16 from vector<4xi16>
+        %ye = arith.addi %y4, %e : index
+        %v1 = vector.insert %be, %vv[%ye] : i16 into vector<32xi16>
+        scf.yield %v1 : vector<32xi16>
+      }
+      scf.yield %vy : vector<32xi16>
+    }
+    scf.yield %r : vector<32xi16>
+  } else {
+    %r = scf.for %x = %i0 to %qe step %i1 iter_args(%v = %zero32i) -> (vector<32xi16>) {
+      %xi = arith.index_cast %x : index to i64
+      %o = arith.addi %qo2, %xi : i64
+      %qp = llvm.getelementptr %query[%o] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i16
+      %qb = llvm.load %qp {alignment = 2 : i64} : !llvm.ptr<1> -> i16
+      %v1 = vector.insert %qb, %v[%x] : i16 into vector<32xi16>
+      scf.yield %v1 : vector<32xi16>
+    }
+    scf.yield %r : vector<32xi16>
+  }
+  return %qraw, %q_in, %qe, %qchunk, %lsh_ix, %qrow_r, %qd0 : vector<32xi16>, i1, index, i32, index, i32, i32
+}
