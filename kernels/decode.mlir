@@ -701,6 +701,7 @@ module attributes {gpu.container_module} {
     func.func private @window_start(i32, i32) -> i32
     // From kernels/sm90a.mlir, linked by uq-link.
     func.func private @uq_sm90_load_query(!llvm.ptr<1>, index, i1, i32, i32, i32, i32, i32, i1, i32, i32, i32) -> (vector<32xi16>, i1, index, i32, index, i32, i32)
+    func.func private @uq_sm90_first_block(i32, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>) -> (i32, i32, i64, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -936,29 +937,8 @@ module attributes {gpu.container_module} {
       %seq64 = arith.extui %seq : i32 to i64
       %qraw, %q_in, %qe, %qchunk, %lsh_ix, %qrow_r, %qd0 = func.call @uq_sm90_load_query(%query, %hd, %small, %warp, %lane, %kvh, %qgi, %live_rows, %has_tokens, %qtok, %q_stride_seq, %q_stride_head) : (!llvm.ptr<1>, index, i1, i32, i32, i32, i32, i32, i1, i32, i32, i32) -> (vector<32xi16>, i1, index, i32, index, i32, i32)
       // ---- the block table entry of the lane's token of the warp's first
-      // tile, loaded now, beside the sequence length instead of after it:
-      // without a window the tile's first token (@uq_sm90_tile_base with
-      // window base 0) does not depend on the length, only the clamp of
-      // tokens past it does (@uq_sm90_lane_token), and those lanes (and
-      // every lane under a window) load again once it is known. The block
-      // index is clamped into the table row, so the read stays in bounds.
-      %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %walk_lg, %c0) : (i32, i32, i32, i32, i32) -> i32
-      %spec_l = arith.andi %lane, %c15 : i32
-      %spec_tok = arith.addi %spec_tb, %spec_l : i32
-      %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
-      %spec_b0 = arith.shrui %spec_tok, %bs_shift : i32
-      %spec_last = arith.subi %max_blocks_per_seq, %c1 : i32
-      %spec_blk = arith.minui %spec_b0, %spec_last : i32
-      %spec_blk64 = arith.extui %spec_blk : i32 to i64
-      // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
-      // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
-      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
-      %bt_row = arith.muli %seq64, %mbps64 : i64
-      %spec_ix = arith.addi %bt_row, %spec_blk64 : i64
-      %spec_p = llvm.getelementptr %block_tables[%spec_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-      // (an asm load: as a plain load LLVM merges it with the reload
-      // below into one load of a selected address, after the length)
-      %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
+      // tile, loaded now, beside the sequence length (@uq_sm90_first_block)
+      %spec_tok, %bs_shift, %bt_row, %spec_phys = func.call @uq_sm90_first_block(%warp, %part, %num_partitions, %walk_lg, %lane, %block_size, %max_blocks_per_seq, %seq64, %block_tables) : (i32, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>) -> (i32, i32, i64, i32)
       // ---- the partition's tiles (@uq_sm90_partition_tiles)
       %ptiles:3 = func.call @uq_sm90_partition_tiles(%end0, %seq_len, %sliding_window, %walk_lg, %part, %num_partitions, %tgpp) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
       %win_start = arith.addi %ptiles#0, %c0 : i32

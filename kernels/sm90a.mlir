@@ -1585,3 +1585,37 @@ func.func private @uq_sm90_load_query(%query: !llvm.ptr<1>, %hd: index, %small: 
   }
   return %qraw, %q_in, %qe, %qchunk, %lsh_ix, %qrow_r, %qd0 : vector<32xi16>, i1, index, i32, index, i32, i32
 }
+
+// The block table entry of the lane's token of warp %warp's first tile,
+// loaded at the start, beside the sequence length instead of after it:
+// without a window the tile's first token (@uq_sm90_tile_base with window
+// base 0) does not depend on the length, only the clamp of tokens past it
+// does (@uq_sm90_lane_token), and those lanes (and every lane under a
+// window) load again once it is known (@uq_sm90_start_pipeline). The
+// block index is clamped into the table row, so the read stays in bounds.
+// Returns the token it read for, log2 of the block size, the sequence's
+// table row (i64: issue 13) and the entry. Inlined (uq.inline), as it was
+// written in the kernel.
+func.func private @uq_sm90_first_block(%warp: i32, %part: i32, %num_partitions: i32, %walk_lg: i32, %lane: i32, %block_size: i32, %max_blocks_per_seq: i32, %seq64: i64, %block_tables: !llvm.ptr<1>) -> (i32, i32, i64, i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c15 = arith.constant 15 : i32
+  %spec_tb = func.call @uq_sm90_tile_base(%warp, %part, %num_partitions, %walk_lg, %c0) : (i32, i32, i32, i32, i32) -> i32
+  %spec_l = arith.andi %lane, %c15 : i32
+  %spec_tok = arith.addi %spec_tb, %spec_l : i32
+  %bs_shift = "llvm.intr.cttz"(%block_size) <{is_zero_poison = false}> : (i32) -> i32
+  %spec_b0 = arith.shrui %spec_tok, %bs_shift : i32
+  %spec_last = arith.subi %max_blocks_per_seq, %c1 : i32
+  %spec_blk = arith.minui %spec_b0, %spec_last : i32
+  %spec_blk64 = arith.extui %spec_blk : i32 to i64
+  // 64-BIT ADDRESSING (issue 13, as in @uq_decode; keep it): seq *
+  // max_blocks_per_seq reaches 65535 * 2^24, so the table row offset is i64.
+  %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+  %bt_row = arith.muli %seq64, %mbps64 : i64
+  %spec_ix = arith.addi %bt_row, %spec_blk64 : i64
+  %spec_p = llvm.getelementptr %block_tables[%spec_ix] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+  // (an asm load: as a plain load LLVM merges it with the reload
+  // below into one load of a selected address, after the length)
+  %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
+  return %spec_tok, %bs_shift, %bt_row, %spec_phys : i32, i32, i64, i32
+}
