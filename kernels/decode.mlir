@@ -702,6 +702,9 @@ module attributes {gpu.container_module} {
     // From kernels/sm90a.mlir, linked by uq-link.
     func.func private @uq_sm90_load_query(!llvm.ptr<1>, index, i1, i32, i32, i32, i32, i32, i1, i32, i32, i32) -> (vector<32xi16>, i1, index, i32, index, i32, i32)
     func.func private @uq_sm90_first_block(i32, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>) -> (i32, i32, i64, i32)
+    func.func private @uq_sm90_warp_tiles(i32, i32) -> (i32)
+    func.func private @uq_sm90_kv_strides(i32, i32, i32, i32) -> (i32, i32, i64, i32, i1)
+    func.func private @uq_sm90_q_frags_t(i32, i32, i32) -> (vector<32xi32>)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -950,18 +953,8 @@ module attributes {gpu.container_module} {
       // pipeline of nstages stages (16 slots each) in shared memory. Its
       // first copies are issued before Q's rotation below, whose loads and
       // math then overlap their latency.
-      %nw0 = arith.subi %ntiles, %warp : i32
-      %nw1 = arith.addi %nw0, %c3 : i32
-      %nw2 = arith.shrsi %nw1, %c2 : i32
-      %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
-      %nw = arith.select %nw3, %nw2, %c0 : i32
-      %bs_mask = arith.subi %block_size, %c1 : i32
-      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
-      %bb = arith.muli %block_size, %pos_stride : i32
-      %blk_bytes = arith.extui %bb : i32 to i64
-      %head_off = arith.muli %kvh, %padded_slot : i32
-      %slot7 = arith.andi %padded_slot, %c7 : i32
-      %unit8 = arith.cmpi eq, %slot7, %c0 : i32
+      %nw = func.call @uq_sm90_warp_tiles(%ntiles, %warp) : (i32, i32) -> (i32)
+      %bs_mask, %pos_stride, %blk_bytes, %head_off, %unit8 = func.call @uq_sm90_kv_strides(%block_size, %num_kv_heads, %padded_slot, %kvh) : (i32, i32, i32, i32) -> (i32, i32, i64, i32, i1)
       %mult0 = arith.mulf %softmax_scale, %log2e : f32
       %mult = arith.mulf %mult0, %sixty4 : f32
       // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
@@ -1045,11 +1038,7 @@ module attributes {gpu.container_module} {
         // D = 256) and half the PV MMAs; each m-tile lies in one V group,
         // so the group's V scales go into P^T's token rows. nst stages.
         // Q^T fragments (@uq_sm90_qk_t): row l & 7, 16-byte column l >> 3
-        %qt0 = arith.muli %lr0, %qrow_bytes : i32
-        %qt1 = arith.addi %qaddr0, %qt0 : i32
-        %qt2 = arith.shli %lr1, %c4 : i32
-        %qaddr_t = arith.addi %qt1, %qt2 : i32
-        %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
+        %qf = func.call @uq_sm90_q_frags_t(%lane, %qaddr0, %qrow_bytes) : (i32, i32, i32) -> (vector<32xi32>)
         // the ends of the lane's query rows 2t and 2t + 1 (@uq_sm90_mask_t)
         %t2p = arith.addi %t2, %c1 : i32
         %lim_a = func.call @row_limit(%t2, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32

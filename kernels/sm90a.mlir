@@ -1619,3 +1619,55 @@ func.func private @uq_sm90_first_block(%warp: i32, %part: i32, %num_partitions: 
   %spec_phys = llvm.inline_asm has_side_effects asm_dialect = att "ld.global.nc.b32 $0, [$1];", "=r,l" %spec_p : (!llvm.ptr<1>) -> i32
   return %spec_tok, %bs_shift, %bt_row, %spec_phys : i32, i32, i64, i32
 }
+
+// The number of the partition's %ntiles tiles warp %warp walks: tiles
+// k = warp + 4 i, i < nw (the 4 warps interleaved). Inlined (uq.inline).
+func.func private @uq_sm90_warp_tiles(%ntiles: i32, %warp: i32) -> (i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %nw0 = arith.subi %ntiles, %warp : i32
+  %nw1 = arith.addi %nw0, %c3 : i32
+  %nw2 = arith.shrsi %nw1, %c2 : i32
+  %nw3 = arith.cmpi sgt, %ntiles, %warp : i32
+  %nw = arith.select %nw3, %nw2, %c0 : i32
+  return %nw : i32
+}
+
+// Where KV head %kvh's slots lie in the cache, for the tile copies
+// (@uq_sm90_issue_tile): the in-block position mask, the bytes between
+// positions and of a block (i64, as the copies' addresses take it), the
+// head's offset in a position, and whether slots are whole 8-byte units
+// (which copy width @uq_sm90_issue_tile may use). Inlined (uq.inline).
+func.func private @uq_sm90_kv_strides(%block_size: i32, %num_kv_heads: i32, %padded_slot: i32, %kvh: i32) -> (i32, i32, i64, i32, i1) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c7 = arith.constant 7 : i32
+  %bs_mask = arith.subi %block_size, %c1 : i32
+  %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
+  %bb = arith.muli %block_size, %pos_stride : i32
+  %blk_bytes = arith.extui %bb : i32 to i64
+  %head_off = arith.muli %kvh, %padded_slot : i32
+  %slot7 = arith.andi %padded_slot, %c7 : i32
+  %unit8 = arith.cmpi eq, %slot7, %c0 : i32
+  return %bs_mask, %pos_stride, %blk_bytes, %head_off, %unit8 : i32, i32, i64, i32, i1
+}
+
+// The Q^T fragments of S^T = K Q^T (QG <= 8) for lane %lane, from the
+// query image at shared address %qaddr0 (rows of %qrow_bytes): ldmatrix
+// row l & 7, 16-byte column l >> 3 (@uq_sm90_q_frags). Inlined
+// (uq.inline).
+func.func private @uq_sm90_q_frags_t(%lane: i32, %qaddr0: i32, %qrow_bytes: i32) -> (vector<32xi32>) attributes {uq.inline} {
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c7 = arith.constant 7 : i32
+  %lr0 = arith.andi %lane, %c7 : i32
+  %lr1 = arith.shrui %lane, %c3 : i32
+  %qt0 = arith.muli %lr0, %qrow_bytes : i32
+  %qt1 = arith.addi %qaddr0, %qt0 : i32
+  %qt2 = arith.shli %lr1, %c4 : i32
+  %qaddr_t = arith.addi %qt1, %qt2 : i32
+  %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
+  return %qf : vector<32xi32>
+}
