@@ -705,6 +705,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_warp_tiles(i32, i32) -> (i32)
     func.func private @uq_sm90_kv_strides(i32, i32, i32, i32) -> (i32, i32, i64, i32, i1)
     func.func private @uq_sm90_q_frags_t(i32, i32, i32) -> (vector<32xi32>)
+    func.func private @uq_sm90_lane_addresses(i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -957,32 +958,10 @@ module attributes {gpu.container_module} {
       %bs_mask, %pos_stride, %blk_bytes, %head_off, %unit8 = func.call @uq_sm90_kv_strides(%block_size, %num_kv_heads, %padded_slot, %kvh) : (i32, i32, i32, i32) -> (i32, i32, i64, i32, i1)
       %mult0 = arith.mulf %softmax_scale, %log2e : f32
       %mult = arith.mulf %mult0, %sixty4 : f32
-      // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
-      // group parity), row l & 7.
-      %lr0 = arith.andi %lane, %c7 : i32
-      %lr1 = arith.shrui %lane, %c3 : i32
-      %lr2 = arith.andi %lr1, %c1 : i32
-      %lr3 = arith.shli %lr2, %c3 : i32
-      %lrow = arith.addi %lr0, %lr3 : i32
-      %lg0 = arith.shrui %lane, %c4 : i32
-      %lgo = arith.shli %lg0, %c4 : i32
-      %lrb = arith.muli %lrow, %stride : i32
-      %lrow_off = arith.addi %lrb, %lgo : i32
-      // @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g),
-      // as an offset from the lane's row address to the shared offset
-      %vt0 = arith.muli %t2, %stride : i32
-      %vt1 = arith.shli %g, %c1 : i32
-      %vt2 = arith.addi %vt0, %vt1 : i32
-      %vt3 = arith.subi %vt2, %lrow_off : i32
-      %vdelta = arith.subi %vt3, %smem_i : i32
       %nw_ix = arith.index_cast %nw : i32 to index
       %zero64 = arith.constant dense<0.0> : vector<64xf32>
-      // combine layout: acc [rows][256] f32 per warp, rows = 8 (QG <= 8) or
-      // 16; then max and sum [16] per warp at float index rows * 1024
-      %qrow = arith.muli %lrow, %qrow_bytes : i32
-      %qaddr0 = arith.addi %smem_i, %q16_off : i32
-      %qaddr1 = arith.addi %qaddr0, %qrow : i32
-      %qaddr = arith.addi %qaddr1, %lgo : i32
+      // lane addresses of the ldmatrix reads (@uq_sm90_lane_addresses)
+      %lrow_off, %vdelta, %qaddr0, %qaddr = func.call @uq_sm90_lane_addresses(%lane, %g, %t2, %stride, %smem_i, %q16_off, %qrow_bytes) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
       // The warp's pipeline: nstages stages (@uq_sm90_stages),
       // its first nstages - 1 tiles issued now (one commit group each,
       // empty or not), then the block of tile nstages - 1; each iteration

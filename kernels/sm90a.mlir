@@ -1671,3 +1671,41 @@ func.func private @uq_sm90_q_frags_t(%lane: i32, %qaddr0: i32, %qrow_bytes: i32)
   %qf = func.call @uq_sm90_q_frags(%qaddr_t) : (i32) -> vector<32xi32>
   return %qf : vector<32xi32>
 }
+
+// Lane %lane's shared addresses (offsets for the slot rows, 32-bit
+// shared addresses for Q) for the ldmatrix.x4 reads: matrix l >> 3 =
+// (token half, group parity), row l & 7 of a stage (rows of %stride
+// bytes) and of the query image (rows of %qrow_bytes from byte %q16_off),
+// and @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g) as
+// an offset from the lane's row address. Returns the row offset, that
+// offset, the query image's address and the lane's row in it. Inlined
+// (uq.inline).
+func.func private @uq_sm90_lane_addresses(%lane: i32, %g: i32, %t2: i32, %stride: i32, %smem_i: i32, %q16_off: i32, %qrow_bytes: i32) -> (i32, i32, i32, i32) attributes {uq.inline} {
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c7 = arith.constant 7 : i32
+  // Lane row addresses for ldmatrix.x4: matrix l >> 3 = (token half,
+  // group parity), row l & 7.
+  %lr0 = arith.andi %lane, %c7 : i32
+  %lr1 = arith.shrui %lane, %c3 : i32
+  %lr2 = arith.andi %lr1, %c1 : i32
+  %lr3 = arith.shli %lr2, %c3 : i32
+  %lrow = arith.addi %lr0, %lr3 : i32
+  %lg0 = arith.shrui %lane, %c4 : i32
+  %lgo = arith.shli %lg0, %c4 : i32
+  %lrb = arith.muli %lrow, %stride : i32
+  %lrow_off = arith.addi %lrb, %lgo : i32
+  // @uq_sm90_v_frags' own element of the thread (token 2t, byte 2g),
+  // as an offset from the lane's row address to the shared offset
+  %vt0 = arith.muli %t2, %stride : i32
+  %vt1 = arith.shli %g, %c1 : i32
+  %vt2 = arith.addi %vt0, %vt1 : i32
+  %vt3 = arith.subi %vt2, %lrow_off : i32
+  %vdelta = arith.subi %vt3, %smem_i : i32
+  %qrow = arith.muli %lrow, %qrow_bytes : i32
+  %qaddr0 = arith.addi %smem_i, %q16_off : i32
+  %qaddr1 = arith.addi %qaddr0, %qrow : i32
+  %qaddr = arith.addi %qaddr1, %lgo : i32
+  return %lrow_off, %vdelta, %qaddr0, %qaddr : i32, i32, i32, i32
+}
