@@ -706,6 +706,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_kv_strides(i32, i32, i32, i32) -> (i32, i32, i64, i32, i1)
     func.func private @uq_sm90_q_frags_t(i32, i32, i32) -> (vector<32xi32>)
     func.func private @uq_sm90_lane_addresses(i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+    func.func private @uq_sm90_start_pipeline(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -962,45 +963,10 @@ module attributes {gpu.container_module} {
       %zero64 = arith.constant dense<0.0> : vector<64xf32>
       // lane addresses of the ldmatrix reads (@uq_sm90_lane_addresses)
       %lrow_off, %vdelta, %qaddr0, %qaddr = func.call @uq_sm90_lane_addresses(%lane, %g, %t2, %stride, %smem_i, %q16_off, %qrow_bytes) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
-      // The warp's pipeline: nstages stages (@uq_sm90_stages),
-      // its first nstages - 1 tiles issued now (one commit group each,
-      // empty or not), then the block of tile nstages - 1; each iteration
-      // issues one tile and loads the block of the one after.
-      %npro = arith.subi %nstages, %c1 : i32
-      %npro_ix = arith.index_cast %npro : i32 to index
-      %wst = arith.muli %stage_b, %nstages : i32
-      %wstage0 = arith.muli %warp, %wst : i32
-      %wbase = arith.addi %smem_i, %wstage0 : i32
-      scf.for %s = %i0 to %npro_ix step %i1 {
-        %si = arith.index_cast %s : index to i32
-        %have = arith.cmpi slt, %si, %nw : i32
-        scf.if %have {
-          %k4 = arith.muli %si, %c4 : i32
-          %k = arith.addi %warp, %k4 : i32
-          %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-          %so = arith.muli %si, %stage_b : i32
-          %stage = arith.addi %wbase, %so : i32
-          // the first tile's entry as loaded above where it holds
-          %first = arith.cmpi eq, %si, %c0 : i32
-          %nowin = arith.cmpi eq, %win_base, %c0 : i32
-          %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
-          %same = arith.cmpi eq, %tok, %spec_tok : i32
-          %sp0 = arith.andi %first, %nowin : i1
-          %spec_ok = arith.andi %sp0, %same : i1
-          %phys = scf.if %spec_ok -> (i32) {
-            scf.yield %spec_phys : i32
-          } else {
-            %ph = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-            scf.yield %ph : i32
-          }
-          func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-        }
-        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-      }
-      %pf_k0 = arith.muli %npro, %c4 : i32
-      %pf_k = arith.addi %warp, %pf_k0 : i32
-      %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-      %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+      // The warp's pipeline (@uq_sm90_start_pipeline): its first nstages - 1
+      // tiles issued now, the block of tile nstages - 1 loaded; each step of
+      // the walk issues one tile and loads the block of the one after.
+      %wbase, %pf0 = func.call @uq_sm90_start_pipeline(%nstages, %stage_b, %warp, %smem_i, %nw, %part, %num_partitions, %walk_lg, %win_base, %lane, %win_start, %seq_len, %spec_tok, %spec_phys, %bs_shift, %block_tables, %bt_row, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, i32)
       // ---- Q rotated into shared memory as f16 (@uq_sm90_rotate_query;
       // the activations' dtype a constant of each copy)
       scf.if %f16 {

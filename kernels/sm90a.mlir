@@ -1709,3 +1709,55 @@ func.func private @uq_sm90_lane_addresses(%lane: i32, %g: i32, %t2: i32, %stride
   %qaddr = arith.addi %qaddr1, %lgo : i32
   return %lrow_off, %vdelta, %qaddr0, %qaddr : i32, i32, i32, i32
 }
+
+// The start of warp %warp's cp.async pipeline of %nstages stages of
+// %stage_b bytes (16 slots each; @uq_sm90_stages) from shared address
+// %wbase (returned): its first nstages - 1 tiles issued (one commit group
+// each, empty or not; the first tile's block-table entry is
+// @uq_sm90_first_block's where it holds), then the block of tile
+// nstages - 1 loaded (returned), which the walk's first step issues
+// (@uq_sm90_pipeline_step). Inlined before the loops unroll (uq.inline):
+// nstages is the caller's constant.
+func.func private @uq_sm90_start_pipeline(%nstages: i32, %stage_b: i32, %warp: i32, %smem_i: i32, %nw: i32, %part: i32, %num_partitions: i32, %walk_lg: i32, %win_base: i32, %lane: i32, %win_start: i32, %seq_len: i32, %spec_tok: i32, %spec_phys: i32, %bs_shift: i32, %block_tables: !llvm.ptr<1>, %bt_row: i64, %bs_mask: i32, %kv_cache: !llvm.ptr<1>, %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8: i1) -> (i32, i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %npro = arith.subi %nstages, %c1 : i32
+  %npro_ix = arith.index_cast %npro : i32 to index
+  %wst = arith.muli %stage_b, %nstages : i32
+  %wstage0 = arith.muli %warp, %wst : i32
+  %wbase = arith.addi %smem_i, %wstage0 : i32
+  scf.for %s = %i0 to %npro_ix step %i1 {
+    %si = arith.index_cast %s : index to i32
+    %have = arith.cmpi slt, %si, %nw : i32
+    scf.if %have {
+      %k4 = arith.muli %si, %c4 : i32
+      %k = arith.addi %warp, %k4 : i32
+      %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+      %so = arith.muli %si, %stage_b : i32
+      %stage = arith.addi %wbase, %so : i32
+      // the first tile's entry as loaded above where it holds
+      %first = arith.cmpi eq, %si, %c0 : i32
+      %nowin = arith.cmpi eq, %win_base, %c0 : i32
+      %tok = func.call @uq_sm90_lane_token(%tb, %lane, %win_start, %seq_len) : (i32, i32, i32, i32) -> i32
+      %same = arith.cmpi eq, %tok, %spec_tok : i32
+      %sp0 = arith.andi %first, %nowin : i1
+      %spec_ok = arith.andi %sp0, %same : i1
+      %phys = scf.if %spec_ok -> (i32) {
+        scf.yield %spec_phys : i32
+      } else {
+        %ph = func.call @uq_sm90_tile_block(%tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+        scf.yield %ph : i32
+      }
+      func.call @uq_sm90_issue_tile(%stage, %tb, %phys, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+    }
+    llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+  }
+  %pf_k0 = arith.muli %npro, %c4 : i32
+  %pf_k = arith.addi %warp, %pf_k0 : i32
+  %pf_tb = func.call @uq_sm90_tile_base(%pf_k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+  %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+  return %wbase, %pf0 : i32, i32
+}
