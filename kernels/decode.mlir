@@ -707,6 +707,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_q_frags_t(i32, i32, i32) -> (vector<32xi32>)
     func.func private @uq_sm90_lane_addresses(i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @uq_sm90_start_pipeline(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, i32)
+    func.func private @uq_sm90_pipeline_step(i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -990,34 +991,7 @@ module attributes {gpu.container_module} {
         %lim_b = func.call @row_limit(%t2p, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
-          %ni = arith.addi %iti, %nstm1 : i32
-          %have = arith.cmpi slt, %ni, %nw : i32
-          scf.if %have {
-            %k4 = arith.muli %ni, %c4 : i32
-            %k = arith.addi %warp, %k4 : i32
-            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-            %ns = arith.remui %ni, %nstages : i32
-            %so = arith.muli %ns, %stage_b : i32
-            %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-          }
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-          %n3 = arith.addi %iti, %nstages : i32
-          %nk4 = arith.muli %n3, %c4 : i32
-          %nk = arith.addi %warp, %nk4 : i32
-          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-          %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
-          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          %cs = arith.remui %iti, %nstages : i32
-          %cso = arith.muli %cs, %stage_b : i32
-          %sb = arith.addi %wbase, %cso : i32
-          %sbp_off = arith.subi %sb, %smem_i : i32
-          %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %k4c = arith.muli %iti, %c4 : i32
-          %kc = arith.addi %warp, %k4c : i32
-          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-          %lbase = arith.addi %sb, %lrow_off : i32
+          %pf_next, %sbp, %tb, %lbase = func.call @uq_sm90_pipeline_step(%iti, %pf, %nw, %nstages, %nstm1, %stage_b, %wbase, %smem, %smem_i, %lrow_off, %warp, %part, %num_partitions, %walk_lg, %win_base, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
           %ks:2 = func.call @uq_sm90_scale_row(%sbp, %g, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
           %g8s = arith.addi %g, %c8 : i32
           %kh:2 = func.call @uq_sm90_scale_row(%sbp, %g8s, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
@@ -1246,36 +1220,7 @@ module attributes {gpu.container_module} {
         %lim_h = func.call @row_limit(%g8, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
-          // next copy: tile i + nstages - 1 into its stage
-          %ni = arith.addi %iti, %nstm1 : i32
-          %have = arith.cmpi slt, %ni, %nw : i32
-          scf.if %have {
-            %k4 = arith.muli %ni, %c4 : i32
-            %k = arith.addi %warp, %k4 : i32
-            %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-            %ns = arith.remui %ni, %nstages : i32
-            %so = arith.muli %ns, %stage_b : i32
-            %stage = arith.addi %wbase, %so : i32
-            func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
-          }
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-          %n4 = arith.addi %iti, %nstages : i32
-          %nk4 = arith.muli %n4, %c4 : i32
-          %nk = arith.addi %warp, %nk4 : i32
-          %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-          %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
-          llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
-          llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          %cs = arith.remui %iti, %nstages : i32
-          %cso = arith.muli %cs, %stage_b : i32
-          %sb = arith.addi %wbase, %cso : i32
-          %sbp_off = arith.subi %sb, %smem_i : i32
-          %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %k4c = arith.muli %iti, %c4 : i32
-          %kc = arith.addi %warp, %k4c : i32
-          %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
-          %lbase = arith.addi %sb, %lrow_off : i32
-
+          %pf_next, %sbp, %tb, %lbase = func.call @uq_sm90_pipeline_step(%iti, %pf, %nw, %nstages, %nstm1, %stage_b, %wbase, %smem, %smem_i, %lrow_off, %warp, %part, %num_partitions, %walk_lg, %win_base, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>

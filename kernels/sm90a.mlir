@@ -1761,3 +1761,45 @@ func.func private @uq_sm90_start_pipeline(%nstages: i32, %stage_b: i32, %warp: i
   %pf0 = func.call @uq_sm90_tile_block(%pf_tb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
   return %wbase, %pf0 : i32, i32
 }
+
+// One step of warp %warp's cp.async pipeline at its tile %iti (tile
+// k = warp + 4 iti of the partition), before the tile's math: tile
+// iti + nstages - 1 issued into its stage (its block-table entry %pf, loaded
+// a step ago; one commit group, empty or not), the entry of tile
+// iti + nstages loaded (returned: the next step's %pf), then the wait for
+// tile iti's copies (nstages - 1 groups may stay in flight). Returns that
+// entry, tile iti's stage in shared memory (a pointer), its first token
+// and the lane's ldmatrix row address in the stage. Shared by both QK
+// layouts; inlined before the loops unroll (uq.inline).
+func.func private @uq_sm90_pipeline_step(%iti: i32, %pf: i32, %nw: i32, %nstages: i32, %nstm1: i32, %stage_b: i32, %wbase: i32, %smem: !llvm.ptr<3>, %smem_i: i32, %lrow_off: i32, %warp: i32, %part: i32, %num_partitions: i32, %walk_lg: i32, %win_base: i32, %lane: i32, %win_start: i32, %seq_len: i32, %bs_shift: i32, %block_tables: !llvm.ptr<1>, %bt_row: i64, %bs_mask: i32, %kv_cache: !llvm.ptr<1>, %blk_bytes: i64, %pos_stride: i32, %head_off: i32, %unit8: i1) -> (i32, !llvm.ptr<3>, i32, i32) attributes {uq.inline} {
+  %c4 = arith.constant 4 : i32
+  %ni = arith.addi %iti, %nstm1 : i32
+  %have = arith.cmpi slt, %ni, %nw : i32
+  scf.if %have {
+    %k4 = arith.muli %ni, %c4 : i32
+    %k = arith.addi %warp, %k4 : i32
+    %tb = func.call @uq_sm90_tile_base(%k, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+    %ns = arith.remui %ni, %nstages : i32
+    %so = arith.muli %ns, %stage_b : i32
+    %stage = arith.addi %wbase, %so : i32
+    func.call @uq_sm90_issue_tile(%stage, %tb, %pf, %lane, %win_start, %seq_len, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> ()
+  }
+  llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+  %n4 = arith.addi %iti, %nstages : i32
+  %nk4 = arith.muli %n4, %c4 : i32
+  %nk = arith.addi %warp, %nk4 : i32
+  %ntb = func.call @uq_sm90_tile_base(%nk, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+  %pf_next = func.call @uq_sm90_tile_block(%ntb, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, i64) -> i32
+  llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group $0;", "n,~{memory}" %nstm1 : (i32) -> ()
+  llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
+  %cs = arith.remui %iti, %nstages : i32
+  %cso = arith.muli %cs, %stage_b : i32
+  %sb = arith.addi %wbase, %cso : i32
+  %sbp_off = arith.subi %sb, %smem_i : i32
+  %sbp = llvm.getelementptr %smem[%sbp_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  %k4c = arith.muli %iti, %c4 : i32
+  %kc = arith.addi %warp, %k4c : i32
+  %tb = func.call @uq_sm90_tile_base(%kc, %part, %num_partitions, %walk_lg, %win_base) : (i32, i32, i32, i32, i32) -> i32
+  %lbase = arith.addi %sb, %lrow_off : i32
+  return %pf_next, %sbp, %tb, %lbase : i32, !llvm.ptr<3>, i32, i32
+}
