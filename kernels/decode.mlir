@@ -708,6 +708,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_lane_addresses(i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @uq_sm90_start_pipeline(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, i32)
     func.func private @uq_sm90_pipeline_step(i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
+    func.func private @uq_sm90_lazy_vote(f32, f32, f32, f32) -> i1
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1012,14 +1013,7 @@ module attributes {gpu.container_module} {
           %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
           %ma0 = arith.maximumf %x0, %x2 : f32
           %mb0 = arith.maximumf %x1, %x3 : f32
-          %lim0 = func.call @uq_sm90_lazy_limit(%m_0) : (f32) -> f32
-          %lim1 = func.call @uq_sm90_lazy_limit(%m_1) : (f32) -> f32
-          %up0 = arith.cmpf ogt, %ma0, %lim0 : f32
-          %up1 = arith.cmpf ogt, %mb0, %lim1 : f32
-          %up = arith.ori %up0, %up1 : i1
-          %upi = arith.extui %up : i1 to i32
-          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
-          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %anyb = func.call @uq_sm90_lazy_vote(%ma0, %mb0, %m_0, %m_1) : (f32, f32, f32, f32) -> i1
           %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
             %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
               %sti = arith.index_cast %st : index to i32
@@ -1240,14 +1234,7 @@ module attributes {gpu.container_module} {
           %mh0 = arith.maximumf %x2, %x3 : f32
           %mh1 = arith.maximumf %x6, %x7 : f32
           %mh2 = arith.maximumf %mh0, %mh1 : f32
-          %limg = func.call @uq_sm90_lazy_limit(%m_g) : (f32) -> f32
-          %limh = func.call @uq_sm90_lazy_limit(%m_g8) : (f32) -> f32
-          %upg = arith.cmpf ogt, %mg2, %limg : f32
-          %uph = arith.cmpf ogt, %mh2, %limh : f32
-          %up = arith.ori %upg, %uph : i1
-          %upi = arith.extui %up : i1 to i32
-          %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
-          %anyb = arith.cmpi ne, %any, %c0 : i32
+          %anyb = func.call @uq_sm90_lazy_vote(%mg2, %mh2, %m_g, %m_g8) : (f32, f32, f32, f32) -> i1
           %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
             %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
             %mg3 = arith.maximumf %mg2, %sg1 : f32

@@ -1803,3 +1803,24 @@ func.func private @uq_sm90_pipeline_step(%iti: i32, %pf: i32, %nw: i32, %nstages
   %lbase = arith.addi %sb, %lrow_off : i32
   return %pf_next, %sbp, %tb, %lbase : i32, !llvm.ptr<3>, i32, i32
 }
+
+// Whether the lazy maximum of either of a lane's two rows moves on this
+// tile: some score of the warp past its row's m + 8
+// (@uq_sm90_lazy_limit), found by one vote over the warp. Only then (the
+// first tiles, and rarely after) do the rows' maxima over their lanes,
+// the correction and the accumulators' rescale run; the common tile takes
+// its weights straight from m, without the shuffles' latency. %ma, %mb:
+// the lane's maxima of its two rows' scores; %m0, %m1: the rows' running
+// maxima. Shared by both QK layouts; inlined (uq.inline).
+func.func private @uq_sm90_lazy_vote(%ma: f32, %mb: f32, %m0: f32, %m1: f32) -> i1 attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %lim0 = func.call @uq_sm90_lazy_limit(%m0) : (f32) -> f32
+  %lim1 = func.call @uq_sm90_lazy_limit(%m1) : (f32) -> f32
+  %up0 = arith.cmpf ogt, %ma, %lim0 : f32
+  %up1 = arith.cmpf ogt, %mb, %lim1 : f32
+  %up = arith.ori %up0, %up1 : i1
+  %upi = arith.extui %up : i1 to i32
+  %any = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.u32 p, $1, 0; vote.sync.any.pred p, p, 0xffffffff; selp.u32 $0, 1, 0, p; }", "=r,r" %upi : (i32) -> i32
+  %anyb = arith.cmpi ne, %any, %c0 : i32
+  return %anyb : i1
+}
