@@ -709,6 +709,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_start_pipeline(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, i32)
     func.func private @uq_sm90_pipeline_step(i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
     func.func private @uq_sm90_lazy_vote(f32, f32, f32, f32) -> i1
+    func.func private @uq_sm90_rows_reduce(f32, f32, i32, index, i1, i1) -> (f32, f32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -886,6 +887,8 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : i32
       %i3 = arith.constant 3 : index
       %ninf = arith.constant 0xFF800000 : f32
+      %true = arith.constant true
+      %false = arith.constant false
       %zero_f = arith.constant 0.0 : f32
       %one_f = arith.constant 1.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
@@ -1015,16 +1018,7 @@ module attributes {gpu.container_module} {
           %mb0 = arith.maximumf %x1, %x3 : f32
           %anyb = func.call @uq_sm90_lazy_vote(%ma0, %mb0, %m_0, %m_1) : (f32, f32, f32, f32) -> i1
           %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
-            %mx:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%ma = %ma0, %mb = %mb0) -> (f32, f32) {
-              %sti = arith.index_cast %st : index to i32
-              %sh = arith.addi %sti, %c2 : i32
-              %msk = arith.shli %c1, %sh : i32
-              %oa, %va = gpu.shuffle xor %ma, %msk, %c32 : f32
-              %ob, %vb = gpu.shuffle xor %mb, %msk, %c32 : f32
-              %na = arith.maximumf %ma, %oa : f32
-              %nb = arith.maximumf %mb, %ob : f32
-              scf.yield %na, %nb : f32, f32
-            }
+            %mx:2 = func.call @uq_sm90_rows_reduce(%ma0, %mb0, %c2, %i3, %true, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
             %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
             %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
             %cu0 = func.call @uq_sm90_lazy_correction(%m_0, %mu0) : (f32, f32) -> f32
@@ -1142,16 +1136,7 @@ module attributes {gpu.container_module} {
           scf.yield %mv#0, %mv#1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
-        %lr:2 = scf.for %st = %i0 to %i3 step %i1 iter_args(%la = %fin#2, %lb = %fin#3) -> (f32, f32) {
-          %sti = arith.index_cast %st : index to i32
-          %sh = arith.addi %sti, %c2 : i32
-          %msk = arith.shli %c1, %sh : i32
-          %oa, %va = gpu.shuffle xor %la, %msk, %c32 : f32
-          %ob, %vb = gpu.shuffle xor %lb, %msk, %c32 : f32
-          %na = arith.addf %la, %oa : f32
-          %nb = arith.addf %lb, %ob : f32
-          scf.yield %na, %nb : f32, f32
-        }
+        %lr:2 = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c2, %i3, %true, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
         // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
         // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
@@ -1236,14 +1221,7 @@ module attributes {gpu.container_module} {
           %mh2 = arith.maximumf %mh0, %mh1 : f32
           %anyb = func.call @uq_sm90_lazy_vote(%mg2, %mh2, %m_g, %m_g8) : (f32, f32, f32, f32) -> i1
           %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
-            %sg1, %vg1 = gpu.shuffle xor %mg2, %c1, %c32 : f32
-            %mg3 = arith.maximumf %mg2, %sg1 : f32
-            %sg2, %vg2 = gpu.shuffle xor %mg3, %c2, %c32 : f32
-            %mg4 = arith.maximumf %mg3, %sg2 : f32
-            %sh1, %vh1 = gpu.shuffle xor %mh2, %c1, %c32 : f32
-            %mh3 = arith.maximumf %mh2, %sh1 : f32
-            %sh2, %vh2 = gpu.shuffle xor %mh3, %c2, %c32 : f32
-            %mh4 = arith.maximumf %mh3, %sh2 : f32
+            %mg4, %mh4 = func.call @uq_sm90_rows_reduce(%mg2, %mh2, %c0, %i2, %false, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
             %mug = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
             %muh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
             %corr_g = func.call @uq_sm90_lazy_correction(%m_g, %mug) : (f32, f32) -> f32
@@ -1372,14 +1350,7 @@ module attributes {gpu.container_module} {
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
         // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
-        %lq1, %vq1 = gpu.shuffle xor %fin#2, %c1, %c32 : f32
-        %lq2 = arith.addf %fin#2, %lq1 : f32
-        %lq3, %vq3 = gpu.shuffle xor %lq2, %c2, %c32 : f32
-        %l_g_tot = arith.addf %lq2, %lq3 : f32
-        %lh1, %vh1q = gpu.shuffle xor %fin#3, %c1, %c32 : f32
-        %lh2 = arith.addf %fin#3, %lh1 : f32
-        %lh3, %vh3q = gpu.shuffle xor %lh2, %c2, %c32 : f32
-        %l_h_tot = arith.addf %lh2, %lh3 : f32
+        %l_g_tot, %l_h_tot = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c0, %i2, %false, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
         %wacc = arith.muli %warp, %accw : i32
         scf.for %nt = %i0 to %nnt step %i1 {

@@ -1824,3 +1824,63 @@ func.func private @uq_sm90_lazy_vote(%ma: f32, %mb: f32, %m0: f32, %m1: f32) -> 
   %anyb = arith.cmpi ne, %any, %c0 : i32
   return %anyb : i1
 }
+
+// The maxima (%max true) or sums of a lane's two rows over the lanes that
+// hold them: %n butterfly steps of xor 1 << %lo, 1 << (%lo + 1), ..
+// (QG <= 8: a query column's 8 lanes g, %lo 2, %n 3; QG 16: a row's 4
+// lanes t, %lo 0, %n 2). %paired interleaves the two rows' shuffles (QG <=
+// 8); else row a's steps come before row b's (QG 16): each layout keeps
+// the order its code was measured with, as ptxas schedules the two
+// orders differently. Inlined before the loops unroll (uq.inline): %n,
+// %paired and %max are the caller's constants.
+func.func private @uq_sm90_rows_reduce(%a0: f32, %b0: f32, %lo: i32, %n: index, %paired: i1, %max: i1) -> (f32, f32) attributes {uq.inline} {
+  %c1 = arith.constant 1 : i32
+  %c32 = arith.constant 32 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %r:2 = scf.if %paired -> (f32, f32) {
+    %ab:2 = scf.for %st = %i0 to %n step %i1 iter_args(%a = %a0, %b = %b0) -> (f32, f32) {
+      %sti = arith.index_cast %st : index to i32
+      %sh = arith.addi %sti, %lo : i32
+      %msk = arith.shli %c1, %sh : i32
+      %oa, %va = gpu.shuffle xor %a, %msk, %c32 : f32
+      %ob, %vb = gpu.shuffle xor %b, %msk, %c32 : f32
+      %na = func.call @uq_sm90_combine(%a, %oa, %max) : (f32, f32, i1) -> f32
+      %nb = func.call @uq_sm90_combine(%b, %ob, %max) : (f32, f32, i1) -> f32
+      scf.yield %na, %nb : f32, f32
+    }
+    scf.yield %ab#0, %ab#1 : f32, f32
+  } else {
+    %a = scf.for %st = %i0 to %n step %i1 iter_args(%x = %a0) -> (f32) {
+      %sti = arith.index_cast %st : index to i32
+      %sh = arith.addi %sti, %lo : i32
+      %msk = arith.shli %c1, %sh : i32
+      %o, %v = gpu.shuffle xor %x, %msk, %c32 : f32
+      %nx = func.call @uq_sm90_combine(%x, %o, %max) : (f32, f32, i1) -> f32
+      scf.yield %nx : f32
+    }
+    %b = scf.for %st = %i0 to %n step %i1 iter_args(%x = %b0) -> (f32) {
+      %sti = arith.index_cast %st : index to i32
+      %sh = arith.addi %sti, %lo : i32
+      %msk = arith.shli %c1, %sh : i32
+      %o, %v = gpu.shuffle xor %x, %msk, %c32 : f32
+      %nx = func.call @uq_sm90_combine(%x, %o, %max) : (f32, f32, i1) -> f32
+      scf.yield %nx : f32
+    }
+    scf.yield %a, %b : f32, f32
+  }
+  return %r#0, %r#1 : f32, f32
+}
+
+// max(%x, %y) (%max true) or %x + %y: @uq_sm90_rows_reduce's step.
+// Inlined (uq.inline): %max is the caller's constant.
+func.func private @uq_sm90_combine(%x: f32, %y: f32, %max: i1) -> f32 attributes {uq.inline} {
+  %r = scf.if %max -> (f32) {
+    %m = arith.maximumf %x, %y : f32
+    scf.yield %m : f32
+  } else {
+    %s = arith.addf %x, %y : f32
+    scf.yield %s : f32
+  }
+  return %r : f32
+}
