@@ -710,6 +710,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_pipeline_step(i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
     func.func private @uq_sm90_lazy_vote(f32, f32, f32, f32) -> i1
     func.func private @uq_sm90_rows_reduce(f32, f32, i32, index, i1, i1) -> (f32, f32)
+    func.func private @uq_sm90_lazy_update(f32, f32, f32, f32) -> (f32, f32, f32, f32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1019,10 +1020,7 @@ module attributes {gpu.container_module} {
           %anyb = func.call @uq_sm90_lazy_vote(%ma0, %mb0, %m_0, %m_1) : (f32, f32, f32, f32) -> i1
           %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
             %mx:2 = func.call @uq_sm90_rows_reduce(%ma0, %mb0, %c2, %i3, %true, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
-            %mu0 = func.call @uq_sm90_lazy_max(%m_0, %mx#0) : (f32, f32) -> f32
-            %mu1 = func.call @uq_sm90_lazy_max(%m_1, %mx#1) : (f32, f32) -> f32
-            %cu0 = func.call @uq_sm90_lazy_correction(%m_0, %mu0) : (f32, f32) -> f32
-            %cu1 = func.call @uq_sm90_lazy_correction(%m_1, %mu1) : (f32, f32) -> f32
+            %mu0, %mu1, %cu0, %cu1 = func.call @uq_sm90_lazy_update(%m_0, %m_1, %mx#0, %mx#1) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
             // accumulator columns are query rows 2t, 2t + 1, this lane's
             // own (a column whose maximum stayed gets x 1, exact)
             %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
@@ -1222,10 +1220,7 @@ module attributes {gpu.container_module} {
           %anyb = func.call @uq_sm90_lazy_vote(%mg2, %mh2, %m_g, %m_g8) : (f32, f32, f32, f32) -> i1
           %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
             %mg4, %mh4 = func.call @uq_sm90_rows_reduce(%mg2, %mh2, %c0, %i2, %false, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
-            %mug = func.call @uq_sm90_lazy_max(%m_g, %mg4) : (f32, f32) -> f32
-            %muh = func.call @uq_sm90_lazy_max(%m_g8, %mh4) : (f32, f32) -> f32
-            %corr_g = func.call @uq_sm90_lazy_correction(%m_g, %mug) : (f32, f32) -> f32
-            %corr_h = func.call @uq_sm90_lazy_correction(%m_g8, %muh) : (f32, f32) -> f32
+            %mug, %muh, %corr_g, %corr_h = func.call @uq_sm90_lazy_update(%m_g, %m_g8, %mg4, %mh4) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
             %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
               %o = arith.muli %nt, %i4 : index
               %o1 = arith.addi %o, %i1 : index

@@ -1884,3 +1884,16 @@ func.func private @uq_sm90_combine(%x: f32, %y: f32, %max: i1) -> f32 attributes
   }
   return %r : f32
 }
+
+// The lazy maxima of a lane's two rows after a tile whose row maxima
+// (over the row's lanes) are %mx0, %mx1, and the corrections of the
+// rows' sums and accumulators (@uq_sm90_lazy_max,
+// @uq_sm90_lazy_correction; x 1, exact, for a row whose maximum stayed).
+// Shared by both QK layouts; inlined (uq.inline).
+func.func private @uq_sm90_lazy_update(%m0: f32, %m1: f32, %mx0: f32, %mx1: f32) -> (f32, f32, f32, f32) attributes {uq.inline} {
+  %mu0 = func.call @uq_sm90_lazy_max(%m0, %mx0) : (f32, f32) -> f32
+  %mu1 = func.call @uq_sm90_lazy_max(%m1, %mx1) : (f32, f32) -> f32
+  %cu0 = func.call @uq_sm90_lazy_correction(%m0, %mu0) : (f32, f32) -> f32
+  %cu1 = func.call @uq_sm90_lazy_correction(%m1, %mu1) : (f32, f32) -> f32
+  return %mu0, %mu1, %cu0, %cu1 : f32, f32, f32, f32
+}
