@@ -711,6 +711,8 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_lazy_vote(f32, f32, f32, f32) -> i1
     func.func private @uq_sm90_rows_reduce(f32, f32, i32, index, i1, i1) -> (f32, f32)
     func.func private @uq_sm90_lazy_update(f32, f32, f32, f32) -> (f32, f32, f32, f32)
+    func.func private @uq_sm90_softmax(vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
+    func.func private @uq_sm90_softmax_t(vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1011,56 +1013,11 @@ module attributes {gpu.container_module} {
           // rescale run; the common tile takes its weights straight from m,
           // without the shuffles' latency.
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
-          %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
-          %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
-          %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
-          %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
-          %ma0 = arith.maximumf %x0, %x2 : f32
-          %mb0 = arith.maximumf %x1, %x3 : f32
-          %anyb = func.call @uq_sm90_lazy_vote(%ma0, %mb0, %m_0, %m_1) : (f32, f32, f32, f32) -> i1
-          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
-            %mx:2 = func.call @uq_sm90_rows_reduce(%ma0, %mb0, %c2, %i3, %true, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
-            %mu0, %mu1, %cu0, %cu1 = func.call @uq_sm90_lazy_update(%m_0, %m_1, %mx#0, %mx#1) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
-            // accumulator columns are query rows 2t, 2t + 1, this lane's
-            // own (a column whose maximum stayed gets x 1, exact)
-            %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
-              %o = arith.muli %mt, %i4 : index
-              %o1 = arith.addi %o, %i1 : index
-              %o2 = arith.addi %o, %i2 : index
-              %o3 = arith.addi %o2, %i1 : index
-              %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
-              %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
-              %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
-              %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
-              %w0 = arith.mulf %v0, %cu0 : f32
-              %w1 = arith.mulf %v1, %cu1 : f32
-              %w2 = arith.mulf %v2, %cu0 : f32
-              %w3 = arith.mulf %v3, %cu1 : f32
-              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
-              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
-              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
-              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
-              scf.yield %u3 : vector<64xf32>
-            }
-            scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
-          } else {
-            scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
-          }
-          %bq0 = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
-          %bq1 = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
-          %d0 = arith.subf %x0, %bq0 : f32
-          %d1 = arith.subf %x1, %bq1 : f32
-          %d2 = arith.subf %x2, %bq0 : f32
-          %d3 = arith.subf %x3, %bq1 : f32
-          %p0 = func.call @uq_sm90_exp2(%d0) : (f32) -> f32
-          %p1 = func.call @uq_sm90_exp2(%d1) : (f32) -> f32
-          %p2 = func.call @uq_sm90_exp2(%d2) : (f32) -> f32
-          %p3 = func.call @uq_sm90_exp2(%d3) : (f32) -> f32
-          // this lane's share of the column sums (reduced after the loop)
-          %s0 = arith.addf %p0, %p2 : f32
-          %s1 = arith.addf %p1, %p3 : f32
-          %ln0 = math.fma %l_0, %mv#2, %s0 : f32
-          %ln1 = math.fma %l_1, %mv#3, %s1 : f32
+      %mv0, %mv1, %ln0, %ln1, %mv4, %p4 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
+      %p0 = vector.extract %p4[0] : f32 from vector<4xf32>
+      %p1 = vector.extract %p4[1] : f32 from vector<4xf32>
+      %p2 = vector.extract %p4[2] : f32 from vector<4xf32>
+      %p3 = vector.extract %p4[3] : f32 from vector<4xf32>
           // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
           // of query row g, bf16. This lane holds (token g, query rows 2t,
           // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
@@ -1070,7 +1027,7 @@ module attributes {gpu.container_module} {
           %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
           %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
-          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv#4) -> (vector<64xf32>) {
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<64xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
@@ -1131,7 +1088,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<64xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mv#0, %mv#1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
+          scf.yield %mv0, %mv1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         %lr:2 = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c2, %i3, %true, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
@@ -1201,76 +1158,15 @@ module attributes {gpu.container_module} {
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
-          %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
-          %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
-          %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
-          %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
-          %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
-          %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
-          %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
-          %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
-          // rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7): the lazy
-          // maximum's move found by one vote, as for QG <= 8 above
-          %mg0 = arith.maximumf %x0, %x1 : f32
-          %mg1 = arith.maximumf %x4, %x5 : f32
-          %mg2 = arith.maximumf %mg0, %mg1 : f32
-          %mh0 = arith.maximumf %x2, %x3 : f32
-          %mh1 = arith.maximumf %x6, %x7 : f32
-          %mh2 = arith.maximumf %mh0, %mh1 : f32
-          %anyb = func.call @uq_sm90_lazy_vote(%mg2, %mh2, %m_g, %m_g8) : (f32, f32, f32, f32) -> i1
-          %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
-            %mg4, %mh4 = func.call @uq_sm90_rows_reduce(%mg2, %mh2, %c0, %i2, %false, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
-            %mug, %muh, %corr_g, %corr_h = func.call @uq_sm90_lazy_update(%m_g, %m_g8, %mg4, %mh4) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
-            %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
-              %o = arith.muli %nt, %i4 : index
-              %o1 = arith.addi %o, %i1 : index
-              %o2 = arith.addi %o, %i2 : index
-              %o3 = arith.addi %o2, %i1 : index
-              %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
-              %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
-              %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
-              %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
-              %w0 = arith.mulf %v0, %corr_g : f32
-              %w1 = arith.mulf %v1, %corr_g : f32
-              %w2 = arith.mulf %v2, %corr_h : f32
-              %w3 = arith.mulf %v3, %corr_h : f32
-              %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
-              %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
-              %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
-              %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
-              scf.yield %u3 : vector<128xf32>
-            }
-            scf.yield %mug, %muh, %corr_g, %corr_h, %sc : f32, f32, f32, f32, vector<128xf32>
-          } else {
-            scf.yield %m_g, %m_g8, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<128xf32>
-          }
-          %bg = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
-          %bh = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
-          %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
-          %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
-            %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
-            %be = vector.extract %bv[%e] : f32 from vector<8xf32>
-            %de = arith.subf %xe, %be : f32
-            %pe = func.call @uq_sm90_exp2(%de) : (f32) -> f32
-            %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
-            scf.yield %po : vector<8xf32>
-          }
-          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
-          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
-          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
-          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
-          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
-          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
-          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
-          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
-          %sg_0 = arith.addf %p0, %p1 : f32
-          %sg_1 = arith.addf %p4, %p5 : f32
-          %sg_2 = arith.addf %sg_0, %sg_1 : f32
-          %sh_0 = arith.addf %p2, %p3 : f32
-          %sh_1 = arith.addf %p6, %p7v : f32
-          %sh_2 = arith.addf %sh_0, %sh_1 : f32
-          %lg_new = math.fma %l_g, %mv#2, %sg_2 : f32
-          %lh_new = math.fma %l_g8, %mv#3, %sh_2 : f32
+      %mv0, %mv1, %lg_new, %lh_new, %mv4, %pv = func.call @uq_sm90_softmax(%x8, %m_g, %m_g8, %l_g, %l_g8, %acc, %nnt) : (vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
+      %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+      %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+      %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+      %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+      %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+      %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+      %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+      %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
           // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
           // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
           %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
@@ -1281,7 +1177,7 @@ module attributes {gpu.container_module} {
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           // ---- O += P V: per group j, P scaled by the group's V scales, 4
           // n-tiles of m16n8k16 bf16.
-          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv#4) -> (vector<128xf32>) {
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<128xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
             %la0 = arith.addi %lbase, %jo : i32
@@ -1340,7 +1236,7 @@ module attributes {gpu.container_module} {
             scf.yield %av2 : vector<128xf32>
           }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mv#0, %mv#1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
+          scf.yield %mv0, %mv1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,

@@ -1897,3 +1897,171 @@ func.func private @uq_sm90_lazy_update(%m0: f32, %m1: f32, %mx0: f32, %mx1: f32)
   %cu1 = func.call @uq_sm90_lazy_correction(%m1, %mu1) : (f32, f32) -> f32
   return %mu0, %mu1, %cu0, %cu1 : f32, f32, f32, f32
 }
+
+// One tile's online softmax for QG 16 (S = Q K^T): the lane's scores %x8
+// of rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7) in the
+// m16n8k16 C layout of D / 8 n-tiles (%nnt), the rows' running (lazy)
+// maxima and sums and the accumulators [n-tile][c0..c3] (rows g: c0, c1;
+// g + 8: c2, c3). The lazy maximum moves only when the warp's vote says so
+// (@uq_sm90_lazy_vote; then the row maxima over a row's 4 lanes, the
+// corrections and the accumulators' rescale run); the weights
+// exp2(x - base) (@uq_sm90_weight_base) and this lane's share of the row
+// sums (reduced over the lanes after the walk). Returns the maxima, sums,
+// accumulators and the weights. Inlined before the loops unroll
+// (uq.inline): %nnt is the caller's constant.
+func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l_g: f32, %l_g8: f32, %acc: vector<128xf32>, %nnt: index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %false = arith.constant false
+  %true = arith.constant true
+  %one_f = arith.constant 1.0 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %i8 = arith.constant 8 : index
+      %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
+      %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
+      %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
+      %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
+      %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
+      %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
+      %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
+      %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
+      // rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7): the lazy
+      // maximum's move found by one vote, as for QG <= 8 above
+      %mg0 = arith.maximumf %x0, %x1 : f32
+      %mg1 = arith.maximumf %x4, %x5 : f32
+      %mg2 = arith.maximumf %mg0, %mg1 : f32
+      %mh0 = arith.maximumf %x2, %x3 : f32
+      %mh1 = arith.maximumf %x6, %x7 : f32
+      %mh2 = arith.maximumf %mh0, %mh1 : f32
+      %anyb = func.call @uq_sm90_lazy_vote(%mg2, %mh2, %m_g, %m_g8) : (f32, f32, f32, f32) -> i1
+      %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<128xf32>) {
+        %mg4, %mh4 = func.call @uq_sm90_rows_reduce(%mg2, %mh2, %c0, %i2, %false, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
+        %mug, %muh, %corr_g, %corr_h = func.call @uq_sm90_lazy_update(%m_g, %m_g8, %mg4, %mh4) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
+        %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
+          %o = arith.muli %nt, %i4 : index
+          %o1 = arith.addi %o, %i1 : index
+          %o2 = arith.addi %o, %i2 : index
+          %o3 = arith.addi %o2, %i1 : index
+          %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
+          %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
+          %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
+          %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
+          %w0 = arith.mulf %v0, %corr_g : f32
+          %w1 = arith.mulf %v1, %corr_g : f32
+          %w2 = arith.mulf %v2, %corr_h : f32
+          %w3 = arith.mulf %v3, %corr_h : f32
+          %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
+          %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
+          %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
+          %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
+          scf.yield %u3 : vector<128xf32>
+        }
+        scf.yield %mug, %muh, %corr_g, %corr_h, %sc : f32, f32, f32, f32, vector<128xf32>
+      } else {
+        scf.yield %m_g, %m_g8, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<128xf32>
+      }
+      %bg = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
+      %bh = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
+      %bv = vector.from_elements %bg, %bg, %bh, %bh, %bg, %bg, %bh, %bh : vector<8xf32>
+      %pv = scf.for %e = %i0 to %i8 step %i1 iter_args(%pp = %x8) -> (vector<8xf32>) {
+        %xe = vector.extract %pp[%e] : f32 from vector<8xf32>
+        %be = vector.extract %bv[%e] : f32 from vector<8xf32>
+        %de = arith.subf %xe, %be : f32
+        %pe = func.call @uq_sm90_exp2(%de) : (f32) -> f32
+        %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
+        scf.yield %po : vector<8xf32>
+      }
+      %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+      %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+      %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+      %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+      %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+      %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+      %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+      %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+      %sg_0 = arith.addf %p0, %p1 : f32
+      %sg_1 = arith.addf %p4, %p5 : f32
+      %sg_2 = arith.addf %sg_0, %sg_1 : f32
+      %sh_0 = arith.addf %p2, %p3 : f32
+      %sh_1 = arith.addf %p6, %p7v : f32
+      %sh_2 = arith.addf %sh_0, %sh_1 : f32
+      %lg_new = math.fma %l_g, %mv#2, %sg_2 : f32
+      %lh_new = math.fma %l_g8, %mv#3, %sh_2 : f32
+  return %mv#0, %mv#1, %lg_new, %lh_new, %mv#4, %pv : f32, f32, f32, f32, vector<128xf32>, vector<8xf32>
+}
+
+// One tile's online softmax for QG <= 8 (S^T = K Q^T): the lane's scores
+// %x4 of query columns 2t (x0, x2: tokens g, g + 8) and 2t + 1 (x1, x3),
+// the columns' running (lazy) maxima and sums, and the accumulators
+// [m-tile][c0..c3] of D / 16 m-tiles (%nmt; columns 2t: c0, c2; 2t + 1:
+// c1, c3). The lazy maximum moves only when the warp's vote says so
+// (@uq_sm90_lazy_vote; then the column maxima over a column's 8 lanes,
+// the corrections and the accumulators' rescale run); the weights
+// exp2(x - base) (@uq_sm90_weight_base) and this lane's share of the
+// column sums (reduced over the lanes after the walk). Returns the
+// maxima, sums, accumulators and the weights. Inlined before the loops
+// unroll (uq.inline): %nmt is the caller's constant.
+func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %l_0: f32, %l_1: f32, %acc: vector<64xf32>, %nmt: index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>) attributes {uq.inline} {
+  %c2 = arith.constant 2 : i32
+  %true = arith.constant true
+  %one_f = arith.constant 1.0 : f32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i3 = arith.constant 3 : index
+  %i4 = arith.constant 4 : index
+      %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
+      %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
+      %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
+      %x3 = vector.extract %x4[3] : f32 from vector<4xf32>
+      %ma0 = arith.maximumf %x0, %x2 : f32
+      %mb0 = arith.maximumf %x1, %x3 : f32
+      %anyb = func.call @uq_sm90_lazy_vote(%ma0, %mb0, %m_0, %m_1) : (f32, f32, f32, f32) -> i1
+      %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
+        %mx:2 = func.call @uq_sm90_rows_reduce(%ma0, %mb0, %c2, %i3, %true, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
+        %mu0, %mu1, %cu0, %cu1 = func.call @uq_sm90_lazy_update(%m_0, %m_1, %mx#0, %mx#1) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
+        // accumulator columns are query rows 2t, 2t + 1, this lane's
+        // own (a column whose maximum stayed gets x 1, exact)
+        %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
+          %o = arith.muli %mt, %i4 : index
+          %o1 = arith.addi %o, %i1 : index
+          %o2 = arith.addi %o, %i2 : index
+          %o3 = arith.addi %o2, %i1 : index
+          %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
+          %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
+          %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
+          %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
+          %w0 = arith.mulf %v0, %cu0 : f32
+          %w1 = arith.mulf %v1, %cu1 : f32
+          %w2 = arith.mulf %v2, %cu0 : f32
+          %w3 = arith.mulf %v3, %cu1 : f32
+          %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
+          %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
+          %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
+          %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
+          scf.yield %u3 : vector<64xf32>
+        }
+        scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
+      } else {
+        scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
+      }
+      %bq0 = func.call @uq_sm90_weight_base(%mv#0) : (f32) -> f32
+      %bq1 = func.call @uq_sm90_weight_base(%mv#1) : (f32) -> f32
+      %d0 = arith.subf %x0, %bq0 : f32
+      %d1 = arith.subf %x1, %bq1 : f32
+      %d2 = arith.subf %x2, %bq0 : f32
+      %d3 = arith.subf %x3, %bq1 : f32
+      %p0 = func.call @uq_sm90_exp2(%d0) : (f32) -> f32
+      %p1 = func.call @uq_sm90_exp2(%d1) : (f32) -> f32
+      %p2 = func.call @uq_sm90_exp2(%d2) : (f32) -> f32
+      %p3 = func.call @uq_sm90_exp2(%d3) : (f32) -> f32
+      // this lane's share of the column sums (reduced after the loop)
+      %s0 = arith.addf %p0, %p2 : f32
+      %s1 = arith.addf %p1, %p3 : f32
+      %ln0 = math.fma %l_0, %mv#2, %s0 : f32
+      %ln1 = math.fma %l_1, %mv#3, %s1 : f32
+  %p4 = vector.from_elements %p0, %p1, %p2, %p3 : vector<4xf32>
+  return %mv#0, %mv#1, %ln0, %ln1, %mv#4, %p4 : f32, f32, f32, f32, vector<64xf32>, vector<4xf32>
+}
