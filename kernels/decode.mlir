@@ -713,6 +713,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_lazy_update(f32, f32, f32, f32) -> (f32, f32, f32, f32)
     func.func private @uq_sm90_softmax(vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
     func.func private @uq_sm90_softmax_t(vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
+    func.func private @uq_sm90_v_group(i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1013,11 +1014,11 @@ module attributes {gpu.container_module} {
           // rescale run; the common tile takes its weights straight from m,
           // without the shuffles' latency.
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
-      %mv0, %mv1, %ln0, %ln1, %mv4, %p4 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
-      %p0 = vector.extract %p4[0] : f32 from vector<4xf32>
-      %p1 = vector.extract %p4[1] : f32 from vector<4xf32>
-      %p2 = vector.extract %p4[2] : f32 from vector<4xf32>
-      %p3 = vector.extract %p4[3] : f32 from vector<4xf32>
+          %mv0, %mv1, %ln0, %ln1, %mv4, %p4 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
+          %p0 = vector.extract %p4[0] : f32 from vector<4xf32>
+          %p1 = vector.extract %p4[1] : f32 from vector<4xf32>
+          %p2 = vector.extract %p4[2] : f32 from vector<4xf32>
+          %p3 = vector.extract %p4[3] : f32 from vector<4xf32>
           // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
           // of query row g, bf16. This lane holds (token g, query rows 2t,
           // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
@@ -1035,25 +1036,11 @@ module attributes {gpu.container_module} {
             %va = arith.addi %la, %vdelta : i32
             %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
             %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
-              %j2 = arith.muli %jp, %i2 : index
-              %j = arith.addi %j2, %jj : index
-              %ji = arith.index_cast %j : index to i32
-              %isodd = arith.cmpi eq, %jj, %i1 : index
-              %rlo = arith.select %isodd, %vf#2, %vf#0 : i32
-              %rhi = arith.select %isodd, %vf#3, %vf#1 : i32
-              %vjw = arith.divui %j, %i4 : index
-              %vjw2 = arith.addi %vjw, %i2 : index
-              %vjw4 = arith.addi %vjw, %i4 : index
-              %vjw6 = arith.addi %vjw4, %i2 : index
-              %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
-              %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
-              %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
-              %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
-              %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
+              %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
               // every m-tile of group j lies in group j: its scales go into
               // P^T's token rows (exact: bf16(p) times a power of two)
-              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb0, %sv#0 : (i32, i32) -> i32
-              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb1, %sv#1 : (i32, i32) -> i32
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb0, %sv0 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb1, %sv1 : (i32, i32) -> i32
               %aout = scf.for %ip = %i0 to %i2 step %i1 iter_args(%ai = %aa) -> (vector<64xf32>) {
                 %ipi = arith.index_cast %ip : index to i32
                 %n0 = arith.shli %ipi, %c1 : i32
@@ -1158,15 +1145,15 @@ module attributes {gpu.container_module} {
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
-      %mv0, %mv1, %lg_new, %lh_new, %mv4, %pv = func.call @uq_sm90_softmax(%x8, %m_g, %m_g8, %l_g, %l_g8, %acc, %nnt) : (vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
-      %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
-      %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
-      %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
-      %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
-      %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
-      %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
-      %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
-      %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+          %mv0, %mv1, %lg_new, %lh_new, %mv4, %pv = func.call @uq_sm90_softmax(%x8, %m_g, %m_g8, %l_g, %l_g8, %acc, %nnt) : (vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
+          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
           // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
           // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
           %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
@@ -1185,23 +1172,9 @@ module attributes {gpu.container_module} {
             %va = arith.addi %la, %vdelta : i32
             %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
             %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
-              %j2 = arith.muli %jp, %i2 : index
-              %j = arith.addi %j2, %jj : index
-              %ji = arith.index_cast %j : index to i32
-              %isodd = arith.cmpi eq, %jj, %i1 : index
-              %rlo = arith.select %isodd, %vf#2, %vf#0 : i32
-              %rhi = arith.select %isodd, %vf#3, %vf#1 : i32
-              %vjw = arith.divui %j, %i4 : index
-              %vjw2 = arith.addi %vjw, %i2 : index
-              %vjw4 = arith.addi %vjw, %i4 : index
-              %vjw6 = arith.addi %vjw4, %i2 : index
-              %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
-              %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
-              %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
-              %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
-              %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
-              %s01 = arith.addi %sv#0, %c0 : i32
-              %s89 = arith.addi %sv#1, %c0 : i32
+              %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
+              %s01 = arith.addi %sv0, %c0 : i32
+              %s89 = arith.addi %sv1, %c0 : i32
               %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
               %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
               %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32

@@ -2065,3 +2065,32 @@ func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %
   %p4 = vector.from_elements %p0, %p1, %p2, %p3 : vector<4xf32>
   return %mv#0, %mv#1, %ln0, %ln1, %mv#4, %p4 : f32, f32, f32, f32, vector<64xf32>, vector<4xf32>
 }
+
+// V group j = 2 %jp + %jj of a tile for PV: its index, its two code
+// registers of @uq_sm90_v_frags' four (%v0 .. %v3: the pair's low then
+// high byte half, tokens 2t.. and 2t + 8..) and the (token, group) V
+// scales of the lane's tokens (@uq_sm90_v_scales, from the tile's scale
+// words %vs). Shared by both PV layouts; inlined before the loops unroll
+// (uq.inline): %jp and %jj are the caller's loop indices.
+func.func private @uq_sm90_v_group(%v0: i32, %v1: i32, %v2: i32, %v3: i32, %vs: vector<8xi32>,
+                                   %jp: index, %jj: index) -> (index, i32, i32, i32, i32) attributes {uq.inline} {
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %j2 = arith.muli %jp, %i2 : index
+  %j = arith.addi %j2, %jj : index
+  %ji = arith.index_cast %j : index to i32
+  %isodd = arith.cmpi eq, %jj, %i1 : index
+  %rlo = arith.select %isodd, %v2, %v0 : i32
+  %rhi = arith.select %isodd, %v3, %v1 : i32
+  %vjw = arith.divui %j, %i4 : index
+  %vjw2 = arith.addi %vjw, %i2 : index
+  %vjw4 = arith.addi %vjw, %i4 : index
+  %vjw6 = arith.addi %vjw4, %i2 : index
+  %vw0 = vector.extract %vs[%vjw] : i32 from vector<8xi32>
+  %vw1 = vector.extract %vs[%vjw2] : i32 from vector<8xi32>
+  %vw2 = vector.extract %vs[%vjw4] : i32 from vector<8xi32>
+  %vw3 = vector.extract %vs[%vjw6] : i32 from vector<8xi32>
+  %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
+  return %j, %rlo, %rhi, %sv#0, %sv#1 : index, i32, i32, i32, i32
+}
