@@ -806,6 +806,165 @@ module attributes {gpu.container_module} {
       return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
     }
 
+    // O += P V for QG 16 on one tile: the weights %pv (@uq_sm90_softmax's C
+    // layout) become P's bf16 A fragments, scaled per group by the group's V
+    // scales (@uq_sm90_v_group), times V's codes decoded to bf16
+    // (@uq_sm90_v_frags, @uq_sm90_fp4_bf16x2) as the B fragments of 4 n-tiles
+    // of m16n8k16 per group, for %njp = D / 64 group pairs, into the
+    // accumulators %mv4 [n-tile][c0..c3]. The tile is the stage at %sbp, the
+    // lane's ldmatrix row address %lbase. Inlined before the loops unroll
+    // (uq.inline): %njp is the caller's constant.
+    func.func private @uq_sm90_pv(%pv: vector<8xf32>, %mv4: vector<128xf32>, %sbp: !llvm.ptr<3>, %lbase: i32, %t2: i32, %voff: i32, %vso: i32, %stride: i32, %vdelta: i32, %njp: index) -> (vector<128xf32>) attributes {uq.inline} {
+      %c0 = arith.constant 0 : i32
+      %c32 = arith.constant 32 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
+          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
+          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
+          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
+          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
+          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
+          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
+          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+          // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
+          // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
+          %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pa1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+          %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
+          %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
+          // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          // ---- O += P V: per group j, P scaled by the group's V scales, 4
+          // n-tiles of m16n8k16 bf16.
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<128xf32>) {
+            %jpi = arith.index_cast %jp : index to i32
+            %jo = arith.muli %jpi, %c32 : i32
+            %la0 = arith.addi %lbase, %jo : i32
+            %la = arith.addi %la0, %voff : i32
+            %va = arith.addi %la, %vdelta : i32
+            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
+            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
+              %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
+              %s01 = arith.addi %sv0, %c0 : i32
+              %s89 = arith.addi %sv1, %c0 : i32
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
+              %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32
+              %pj3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa3, %s89 : (i32, i32) -> i32
+              %aout = scf.for %i = %i0 to %i4 step %i1 iter_args(%ai = %aa) -> (vector<128xf32>) {
+                %ii = arith.index_cast %i : index to i32
+                %b0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %ii) : (i32, i32) -> i32
+                %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
+                %j4 = arith.muli %j, %i4 : index
+                %nt = arith.addi %j4, %i : index
+                %o = arith.muli %nt, %i4 : index
+                %o1 = arith.addi %o, %i1 : index
+                %o2 = arith.addi %o, %i2 : index
+                %o3 = arith.addi %o2, %i1 : index
+                %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
+                %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
+                %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
+                %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+                %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+                %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+                %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+                %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
+                %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
+                %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
+                %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
+                scf.yield %u3 : vector<128xf32>
+              }
+              scf.yield %aout : vector<128xf32>
+            }
+            scf.yield %av2 : vector<128xf32>
+          }
+      return %accv : vector<128xf32>
+    }
+
+    // O^T += V^T P^T for QG <= 8 on one tile (M = head dim, so the
+    // accumulators hold only the 8 real query rows): the weights %p4
+    // (@uq_sm90_softmax_t's layout) become P^T's bf16 B fragments by a
+    // transpose (movmatrix), scaled per group by the group's V scales
+    // (@uq_sm90_v_group: every m-tile lies in one group), times V^T's codes
+    // decoded to bf16 (@uq_sm90_v_frags, @uq_sm90_fp4_bf16x2) as the A
+    // fragments, 2 m-tiles of m16n8k16 per group, for %njp = D / 64 group
+    // pairs, into the accumulators %mv4 [m-tile][c0..c3]. The tile is the
+    // stage at %sbp, the lane's ldmatrix row address %lbase. Inlined before
+    // the loops unroll (uq.inline): %njp is the caller's constant.
+    func.func private @uq_sm90_pv_t(%p4: vector<4xf32>, %mv4: vector<64xf32>, %sbp: !llvm.ptr<3>, %lbase: i32, %t2: i32, %voff: i32, %vso: i32, %stride: i32, %vdelta: i32, %njp: index) -> (vector<64xf32>) attributes {uq.inline} {
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i4 = arith.constant 4 : index
+          %p0 = vector.extract %p4[0] : f32 from vector<4xf32>
+          %p1 = vector.extract %p4[1] : f32 from vector<4xf32>
+          %p2 = vector.extract %p4[2] : f32 from vector<4xf32>
+          %p3 = vector.extract %p4[3] : f32 from vector<4xf32>
+          // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
+          // of query row g, bf16. This lane holds (token g, query rows 2t,
+          // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
+          // in the fragment layout, so a transpose gives [query][token].
+          %pt0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
+          %pt1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
+          %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
+          %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
+          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<64xf32>) {
+            %jpi = arith.index_cast %jp : index to i32
+            %jo = arith.muli %jpi, %c32 : i32
+            %la0 = arith.addi %lbase, %jo : i32
+            %la = arith.addi %la0, %voff : i32
+            %va = arith.addi %la, %vdelta : i32
+            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
+            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
+              %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
+              // every m-tile of group j lies in group j: its scales go into
+              // P^T's token rows (exact: bf16(p) times a power of two)
+              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb0, %sv0 : (i32, i32) -> i32
+              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb1, %sv1 : (i32, i32) -> i32
+              %aout = scf.for %ip = %i0 to %i2 step %i1 iter_args(%ai = %aa) -> (vector<64xf32>) {
+                %ipi = arith.index_cast %ip : index to i32
+                %n0 = arith.shli %ipi, %c1 : i32
+                %n1 = arith.addi %n0, %c1 : i32
+                %e0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n0) : (i32, i32) -> i32
+                %e1 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n1) : (i32, i32) -> i32
+                %e2 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n0) : (i32, i32) -> i32
+                %e3 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n1) : (i32, i32) -> i32
+                %j2x = arith.muli %j, %i2 : index
+                %mt = arith.addi %j2x, %ip : index
+                %o = arith.muli %mt, %i4 : index
+                %o1 = arith.addi %o, %i1 : index
+                %o2 = arith.addi %o, %i2 : index
+                %o3 = arith.addi %o2, %i1 : index
+                %c0v = vector.extract %ai[%o] : f32 from vector<64xf32>
+                %c1v = vector.extract %ai[%o1] : f32 from vector<64xf32>
+                %c2v = vector.extract %ai[%o2] : f32 from vector<64xf32>
+                %c3v = vector.extract %ai[%o3] : f32 from vector<64xf32>
+                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %e0, %e1, %e2, %e3, %pj0, %pj1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+                %r0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+                %r1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+                %r2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+                %r3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+                %u0 = vector.insert %r0, %ai[%o] : f32 into vector<64xf32>
+                %u1 = vector.insert %r1, %u0[%o1] : f32 into vector<64xf32>
+                %u2 = vector.insert %r2, %u1[%o2] : f32 into vector<64xf32>
+                %u3 = vector.insert %r3, %u2[%o3] : f32 into vector<64xf32>
+                scf.yield %u3 : vector<64xf32>
+              }
+              scf.yield %aout : vector<64xf32>
+            }
+            scf.yield %av2 : vector<64xf32>
+          }
+      return %accv : vector<64xf32>
+    }
+
     gpu.func @uq_decode(
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
@@ -1015,65 +1174,7 @@ module attributes {gpu.container_module} {
           // without the shuffles' latency.
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
           %mv0, %mv1, %ln0, %ln1, %mv4, %p4 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
-          %p0 = vector.extract %p4[0] : f32 from vector<4xf32>
-          %p1 = vector.extract %p4[1] : f32 from vector<4xf32>
-          %p2 = vector.extract %p4[2] : f32 from vector<4xf32>
-          %p3 = vector.extract %p4[3] : f32 from vector<4xf32>
-          // P^T as the B fragment: (tokens 2t, 2t + 1) and (2t + 8, 2t + 9)
-          // of query row g, bf16. This lane holds (token g, query rows 2t,
-          // 2t + 1) and (token g + 8, ...): 8x8 b16 matrices [token][query]
-          // in the fragment layout, so a transpose gives [query][token].
-          %pt0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
-          %pt1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
-          %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
-          %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
-          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
-          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<64xf32>) {
-            %jpi = arith.index_cast %jp : index to i32
-            %jo = arith.muli %jpi, %c32 : i32
-            %la0 = arith.addi %lbase, %jo : i32
-            %la = arith.addi %la0, %voff : i32
-            %va = arith.addi %la, %vdelta : i32
-            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
-            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
-              %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
-              // every m-tile of group j lies in group j: its scales go into
-              // P^T's token rows (exact: bf16(p) times a power of two)
-              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb0, %sv0 : (i32, i32) -> i32
-              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pb1, %sv1 : (i32, i32) -> i32
-              %aout = scf.for %ip = %i0 to %i2 step %i1 iter_args(%ai = %aa) -> (vector<64xf32>) {
-                %ipi = arith.index_cast %ip : index to i32
-                %n0 = arith.shli %ipi, %c1 : i32
-                %n1 = arith.addi %n0, %c1 : i32
-                %e0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n0) : (i32, i32) -> i32
-                %e1 = func.call @uq_sm90_fp4_bf16x2(%rlo, %n1) : (i32, i32) -> i32
-                %e2 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n0) : (i32, i32) -> i32
-                %e3 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n1) : (i32, i32) -> i32
-                %j2x = arith.muli %j, %i2 : index
-                %mt = arith.addi %j2x, %ip : index
-                %o = arith.muli %mt, %i4 : index
-                %o1 = arith.addi %o, %i1 : index
-                %o2 = arith.addi %o, %i2 : index
-                %o3 = arith.addi %o2, %i1 : index
-                %c0v = vector.extract %ai[%o] : f32 from vector<64xf32>
-                %c1v = vector.extract %ai[%o1] : f32 from vector<64xf32>
-                %c2v = vector.extract %ai[%o2] : f32 from vector<64xf32>
-                %c3v = vector.extract %ai[%o3] : f32 from vector<64xf32>
-                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %e0, %e1, %e2, %e3, %pj0, %pj1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-                %r0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-                %r1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-                %r2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-                %r3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
-                %u0 = vector.insert %r0, %ai[%o] : f32 into vector<64xf32>
-                %u1 = vector.insert %r1, %u0[%o1] : f32 into vector<64xf32>
-                %u2 = vector.insert %r2, %u1[%o2] : f32 into vector<64xf32>
-                %u3 = vector.insert %r3, %u2[%o3] : f32 into vector<64xf32>
-                scf.yield %u3 : vector<64xf32>
-              }
-              scf.yield %aout : vector<64xf32>
-            }
-            scf.yield %av2 : vector<64xf32>
-          }
+      %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           scf.yield %mv0, %mv1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
@@ -1146,68 +1247,7 @@ module attributes {gpu.container_module} {
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
           %mv0, %mv1, %lg_new, %lh_new, %mv4, %pv = func.call @uq_sm90_softmax(%x8, %m_g, %m_g8, %l_g, %l_g8, %acc, %nnt) : (vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
-          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
-          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
-          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
-          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
-          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
-          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
-          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
-          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
-          // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
-          // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
-          %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32
-          %pa1 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p3, %p2 : (f32, f32) -> i32
-          %pa2 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p5, %p4 : (f32, f32) -> i32
-          %pa3 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p7v, %p6 : (f32, f32) -> i32
-          // V scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9 (8 bytes each)
-          %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
-          // ---- O += P V: per group j, P scaled by the group's V scales, 4
-          // n-tiles of m16n8k16 bf16.
-          %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<128xf32>) {
-            %jpi = arith.index_cast %jp : index to i32
-            %jo = arith.muli %jpi, %c32 : i32
-            %la0 = arith.addi %lbase, %jo : i32
-            %la = arith.addi %la0, %voff : i32
-            %va = arith.addi %la, %vdelta : i32
-            %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
-            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
-              %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
-              %s01 = arith.addi %sv0, %c0 : i32
-              %s89 = arith.addi %sv1, %c0 : i32
-              %pj0 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa0, %s01 : (i32, i32) -> i32
-              %pj1 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa1, %s01 : (i32, i32) -> i32
-              %pj2 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa2, %s89 : (i32, i32) -> i32
-              %pj3 = llvm.inline_asm asm_dialect = att "mul.rn.bf16x2 $0, $1, $2;", "=r,r,r" %pa3, %s89 : (i32, i32) -> i32
-              %aout = scf.for %i = %i0 to %i4 step %i1 iter_args(%ai = %aa) -> (vector<128xf32>) {
-                %ii = arith.index_cast %i : index to i32
-                %b0 = func.call @uq_sm90_fp4_bf16x2(%rlo, %ii) : (i32, i32) -> i32
-                %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
-                %j4 = arith.muli %j, %i4 : index
-                %nt = arith.addi %j4, %i : index
-                %o = arith.muli %nt, %i4 : index
-                %o1 = arith.addi %o, %i1 : index
-                %o2 = arith.addi %o, %i2 : index
-                %o3 = arith.addi %o2, %i1 : index
-                %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
-                %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
-                %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
-                %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
-                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-                %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-                %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-                %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-                %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
-                %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
-                %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
-                %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
-                %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
-                scf.yield %u3 : vector<128xf32>
-              }
-              scf.yield %aout : vector<128xf32>
-            }
-            scf.yield %av2 : vector<128xf32>
-          }
+      %accv = func.call @uq_sm90_pv(%pv, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<8xf32>, vector<128xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<128xf32>)
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           scf.yield %mv0, %mv1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
         }
