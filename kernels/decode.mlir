@@ -714,6 +714,8 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_softmax(vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
     func.func private @uq_sm90_softmax_t(vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
     func.func private @uq_sm90_v_group(i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
+    func.func private @uq_sm90_stash(vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index)
+    func.func private @uq_sm90_stash_t(vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1181,61 +1183,7 @@ module attributes {gpu.container_module} {
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         %lr:2 = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c2, %i3, %true, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
-        // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
-        // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
-        %wacc = arith.muli %warp, %accw : i32
-        %q0r = arith.muli %t2, %hd_i : i32
-        %q1r = arith.addi %q0r, %hd_i : i32
-        %g4 = arith.muli %g, %c4 : i32
-        scf.for %mt = %i0 to %nmt step %i1 {
-          %mti = arith.index_cast %mt : index to i32
-          %j = arith.shrui %mti, %c1 : i32
-          %ip = arith.andi %mti, %c1 : i32
-          %dj = arith.muli %j, %c32 : i32
-          %dip = arith.shli %ip, %c1 : i32
-          %dd0 = arith.addi %dj, %g4 : i32
-          %dd = arith.addi %dd0, %dip : i32
-          %e0a = arith.addi %q0r, %dd : i32
-          %e1a = arith.addi %q1r, %dd : i32
-          %e0 = arith.addi %wacc, %e0a : i32
-          %e1 = arith.addi %wacc, %e1a : i32
-          %o = arith.muli %mt, %i4 : index
-          %o1 = arith.addi %o, %i1 : index
-          %o2 = arith.addi %o, %i2 : index
-          %o3 = arith.addi %o2, %i1 : index
-          %v0 = vector.extract %fin#4[%o] : f32 from vector<64xf32>
-          %v1 = vector.extract %fin#4[%o1] : f32 from vector<64xf32>
-          %v2 = vector.extract %fin#4[%o2] : f32 from vector<64xf32>
-          %v3 = vector.extract %fin#4[%o3] : f32 from vector<64xf32>
-          // (c0, c2) and (c1, c3) are adjacent head dims of one row
-          %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %w02 = vector.from_elements %v0, %v2 : vector<2xf32>
-          %w13 = vector.from_elements %v1, %v3 : vector<2xf32>
-          llvm.store %w02, %q0 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
-          llvm.store %w13, %q1 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
-        }
-        %g0 = arith.cmpi eq, %g, %c0 : i32
-        scf.if %g0 {
-          // warp x 16 from tid: from warp, ptxas computed it before the
-          // tile loop and spilled it there (built for 128 registers)
-          %cm16_m = arith.constant -16 : i32
-          %wm0 = arith.shrui %tid, %c1 : i32
-          %wm = arith.andi %wm0, %cm16_m : i32
-          %mqa = arith.addi %wm, %t2 : i32
-          %mqi = arith.addi %mqa, %mbase : i32
-          %mqi1 = arith.addi %mqi, %c1 : i32
-          %lqi = arith.addi %mqi, %c64 : i32
-          %lqi1 = arith.addi %lqi, %c1 : i32
-          %pm0 = llvm.getelementptr %smem[%mqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %pm1 = llvm.getelementptr %smem[%mqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %pl0 = llvm.getelementptr %smem[%lqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %pl1 = llvm.getelementptr %smem[%lqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %fin#0, %pm0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %fin#1, %pm1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %lr#0, %pl0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %lr#1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        }
+        func.call @uq_sm90_stash_t(%fin#4, %fin#0, %fin#1, %lr#0, %lr#1, %smem, %warp, %tid, %accw, %mbase, %g, %t2, %hd_i, %nmt) : (vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index) -> ()
       } else {
         // the ends of the lane's query rows g and g + 8 (@uq_sm90_mask)
         %lim_g = func.call @row_limit(%g, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
@@ -1256,61 +1204,7 @@ module attributes {gpu.container_module} {
         // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
         %l_g_tot, %l_h_tot = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c0, %i2, %false, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
-        %wacc = arith.muli %warp, %accw : i32
-        scf.for %nt = %i0 to %nnt step %i1 {
-          %nti = arith.index_cast %nt : index to i32
-          %j = arith.shrui %nti, %c2 : i32
-          %i = arith.andi %nti, %c3 : i32
-          %d0a = arith.muli %j, %c32 : i32
-          %d0b = arith.muli %t, %c8 : i32
-          %d0c = arith.addi %d0a, %d0b : i32
-          %d0 = arith.addi %d0c, %i : i32
-          %d1 = arith.addi %d0, %c4 : i32
-          %rg = arith.muli %g, %hd_i : i32
-          %rh = arith.muli %g8, %hd_i : i32
-          %e0a = arith.addi %rg, %d0 : i32
-          %e1a = arith.addi %rg, %d1 : i32
-          %e2a = arith.addi %rh, %d0 : i32
-          %e3a = arith.addi %rh, %d1 : i32
-          %e0 = arith.addi %wacc, %e0a : i32
-          %e1 = arith.addi %wacc, %e1a : i32
-          %e2 = arith.addi %wacc, %e2a : i32
-          %e3 = arith.addi %wacc, %e3a : i32
-          %o = arith.muli %nt, %i4 : index
-          %o1 = arith.addi %o, %i1 : index
-          %o2 = arith.addi %o, %i2 : index
-          %o3 = arith.addi %o2, %i1 : index
-          %v0 = vector.extract %fin#4[%o] : f32 from vector<128xf32>
-          %v1 = vector.extract %fin#4[%o1] : f32 from vector<128xf32>
-          %v2 = vector.extract %fin#4[%o2] : f32 from vector<128xf32>
-          %v3 = vector.extract %fin#4[%o3] : f32 from vector<128xf32>
-          %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        }
-        %t0 = arith.cmpi eq, %t, %c0 : i32
-        scf.if %t0 {
-          %wm = arith.muli %warp, %c16 : i32
-          %mga = arith.addi %wm, %g : i32
-          %mha = arith.addi %wm, %g8 : i32
-          %mgi = arith.addi %mga, %mbase : i32
-          %mhi = arith.addi %mha, %mbase : i32
-          %lgi = arith.addi %mgi, %c64 : i32
-          %lhi = arith.addi %mhi, %c64 : i32
-          %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %fin#0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %fin#1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-          llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        }
+        func.call @uq_sm90_stash(%fin#4, %fin#0, %fin#1, %l_g_tot, %l_h_tot, %smem, %warp, %accw, %mbase, %g, %t, %hd_i, %nnt) : (vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> ()
       }
       gpu.barrier
       // Every warp is past its tiles: the reduce (launched with programmatic

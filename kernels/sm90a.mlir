@@ -2094,3 +2094,158 @@ func.func private @uq_sm90_v_group(%v0: i32, %v1: i32, %v2: i32, %v3: i32, %vs: 
   %sv:2 = func.call @uq_sm90_v_scales(%vw0, %vw1, %vw2, %vw3, %ji) : (i32, i32, i32, i32, i32) -> (i32, i32)
   return %j, %rlo, %rhi, %sv#0, %sv#1 : index, i32, i32, i32, i32
 }
+
+// Warp %warp's state after its tiles into shared memory for the merge
+// of the 4 warps (@uq_sm90_merge_layout), QG 16: the accumulators
+// %acc_w [n-tile][c0..c3] (rows g, g + 8; head dims 32 j + 8 t + i and
+// + 4 for n-tile 4 j + i) as [16][D] f32 from float warp x %accw, and the
+// rows' maxima and lane-reduced sums as [16] f32 from float %mbase +
+// 16 warp (sums 64 further), written by the lanes t = 0. Inlined before
+// the loops unroll (uq.inline): %nnt is the caller's constant.
+func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32, %l_g_tot: f32, %l_h_tot: f32, %smem: !llvm.ptr<3>, %warp: i32, %accw: i32, %mbase: i32, %g: i32, %t: i32, %hd_i: i32, %nnt: index) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c4 = arith.constant 4 : i32
+  %c8 = arith.constant 8 : i32
+  %c16 = arith.constant 16 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %g8 = arith.addi %g, %c8 : i32
+  %wacc = arith.muli %warp, %accw : i32
+  scf.for %nt = %i0 to %nnt step %i1 {
+    %nti = arith.index_cast %nt : index to i32
+    %j = arith.shrui %nti, %c2 : i32
+    %i = arith.andi %nti, %c3 : i32
+    %d0a = arith.muli %j, %c32 : i32
+    %d0b = arith.muli %t, %c8 : i32
+    %d0c = arith.addi %d0a, %d0b : i32
+    %d0 = arith.addi %d0c, %i : i32
+    %d1 = arith.addi %d0, %c4 : i32
+    %rg = arith.muli %g, %hd_i : i32
+    %rh = arith.muli %g8, %hd_i : i32
+    %e0a = arith.addi %rg, %d0 : i32
+    %e1a = arith.addi %rg, %d1 : i32
+    %e2a = arith.addi %rh, %d0 : i32
+    %e3a = arith.addi %rh, %d1 : i32
+    %e0 = arith.addi %wacc, %e0a : i32
+    %e1 = arith.addi %wacc, %e1a : i32
+    %e2 = arith.addi %wacc, %e2a : i32
+    %e3 = arith.addi %wacc, %e3a : i32
+    %o = arith.muli %nt, %i4 : index
+    %o1 = arith.addi %o, %i1 : index
+    %o2 = arith.addi %o, %i2 : index
+    %o3 = arith.addi %o2, %i1 : index
+    %v0 = vector.extract %acc_w[%o] : f32 from vector<128xf32>
+    %v1 = vector.extract %acc_w[%o1] : f32 from vector<128xf32>
+    %v2 = vector.extract %acc_w[%o2] : f32 from vector<128xf32>
+    %v3 = vector.extract %acc_w[%o3] : f32 from vector<128xf32>
+    %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %q3 = llvm.getelementptr %smem[%e3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    llvm.store %v0, %q0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %v1, %q1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %v2, %q2 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %v3, %q3 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  }
+  %t0 = arith.cmpi eq, %t, %c0 : i32
+  scf.if %t0 {
+    %wm = arith.muli %warp, %c16 : i32
+    %mga = arith.addi %wm, %g : i32
+    %mha = arith.addi %wm, %g8 : i32
+    %mgi = arith.addi %mga, %mbase : i32
+    %mhi = arith.addi %mha, %mbase : i32
+    %lgi = arith.addi %mgi, %c64 : i32
+    %lhi = arith.addi %mhi, %c64 : i32
+    %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    llvm.store %m_w0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %m_w1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  }
+  return
+}
+
+// Warp %warp's state after its tiles into shared memory for the merge
+// of the 4 warps (@uq_sm90_merge_layout), QG <= 8: the accumulators
+// %acc_w [m-tile][c0..c3] (m-tile mt = 2 j + ip: head dims 32 j + 4 g +
+// 2 ip, + 1 for c2, c3; query rows 2t: c0, c2 and 2t + 1: c1, c3) as
+// [8][D] f32 from float warp x %accw, and the rows' maxima and
+// lane-reduced sums %l0, %l1 as [16] f32 from float %mbase + 16 warp
+// (sums 64 further), written by the lanes g = 0. Inlined before the loops
+// unroll (uq.inline): %nmt is the caller's constant.
+func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f32, %l0: f32, %l1: f32, %smem: !llvm.ptr<3>, %warp: i32, %tid: i32, %accw: i32, %mbase: i32, %g: i32, %t2: i32, %hd_i: i32, %nmt: index) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
+  // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
+  %wacc = arith.muli %warp, %accw : i32
+  %q0r = arith.muli %t2, %hd_i : i32
+  %q1r = arith.addi %q0r, %hd_i : i32
+  %g4 = arith.muli %g, %c4 : i32
+  scf.for %mt = %i0 to %nmt step %i1 {
+    %mti = arith.index_cast %mt : index to i32
+    %j = arith.shrui %mti, %c1 : i32
+    %ip = arith.andi %mti, %c1 : i32
+    %dj = arith.muli %j, %c32 : i32
+    %dip = arith.shli %ip, %c1 : i32
+    %dd0 = arith.addi %dj, %g4 : i32
+    %dd = arith.addi %dd0, %dip : i32
+    %e0a = arith.addi %q0r, %dd : i32
+    %e1a = arith.addi %q1r, %dd : i32
+    %e0 = arith.addi %wacc, %e0a : i32
+    %e1 = arith.addi %wacc, %e1a : i32
+    %o = arith.muli %mt, %i4 : index
+    %o1 = arith.addi %o, %i1 : index
+    %o2 = arith.addi %o, %i2 : index
+    %o3 = arith.addi %o2, %i1 : index
+    %v0 = vector.extract %acc_w[%o] : f32 from vector<64xf32>
+    %v1 = vector.extract %acc_w[%o1] : f32 from vector<64xf32>
+    %v2 = vector.extract %acc_w[%o2] : f32 from vector<64xf32>
+    %v3 = vector.extract %acc_w[%o3] : f32 from vector<64xf32>
+    // (c0, c2) and (c1, c3) are adjacent head dims of one row
+    %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %w02 = vector.from_elements %v0, %v2 : vector<2xf32>
+    %w13 = vector.from_elements %v1, %v3 : vector<2xf32>
+    llvm.store %w02, %q0 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+    llvm.store %w13, %q1 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  }
+  %g0 = arith.cmpi eq, %g, %c0 : i32
+  scf.if %g0 {
+    // warp x 16 from tid: from warp, ptxas computed it before the
+    // tile loop and spilled it there (built for 128 registers)
+    %cm16_m = arith.constant -16 : i32
+    %wm0 = arith.shrui %tid, %c1 : i32
+    %wm = arith.andi %wm0, %cm16_m : i32
+    %mqa = arith.addi %wm, %t2 : i32
+    %mqi = arith.addi %mqa, %mbase : i32
+    %mqi1 = arith.addi %mqi, %c1 : i32
+    %lqi = arith.addi %mqi, %c64 : i32
+    %lqi1 = arith.addi %lqi, %c1 : i32
+    %pm0 = llvm.getelementptr %smem[%mqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %pm1 = llvm.getelementptr %smem[%mqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %pl0 = llvm.getelementptr %smem[%lqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    %pl1 = llvm.getelementptr %smem[%lqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+    llvm.store %m_w0, %pm0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %m_w1, %pm1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %l0, %pl0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    llvm.store %l1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  }
+  return
+}
