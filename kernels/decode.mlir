@@ -716,6 +716,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_v_group(i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
     func.func private @uq_sm90_stash(vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index)
     func.func private @uq_sm90_stash_t(vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index)
+    func.func private @uq_sm90_block_tokens(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32) -> (i32, i32, i1, i32, i32, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1069,24 +1070,8 @@ module attributes {gpu.container_module} {
       %part = arith.index_cast %part_ix : index to i32
       // the walk's groups of G = 2^walk_lg tiles (@uq_sm90_walk_log2)
       %walk_lg = func.call @uq_sm90_walk_log2() : () -> i32
-      // the sequence whose cache this CTA reads, the query (and output and
-      // partials) row of its first token, its tokens (blocks of bt =
-      // qg_max / QG tokens for varlen, @query_block) and the
-      // positions they attend: the first token's end at end0, the last's at
-      // %seq_len, the end of the block's walk (0 for a block of no token).
-      // Row r of the block is token r / QG, head r % QG of the group.
-      %bt0 = arith.divui %qg_max_i, %qgi : i32
-      %bt = arith.maxui %bt0, %c1_g : i32
-      %qt:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
-      %seq = arith.addi %qt#0, %c0 : i32
-      %qtok = arith.addi %qt#1, %c0 : i32
-      %ntok = arith.addi %qt#2, %c0 : i32
-      %has_tokens = arith.cmpi sgt, %ntok, %c0 : i32
-      %end0 = arith.addi %qt#3, %c1_g : i32
-      %lim_last = arith.addi %qt#3, %ntok : i32
-      %seq_len = arith.select %has_tokens, %lim_last, %c0 : i32
-      %ntok0 = arith.maxsi %ntok, %c0 : i32
-      %live_rows = arith.muli %ntok0, %qgi : i32
+      // the block's tokens (@uq_sm90_block_tokens)
+      %seq, %qtok, %has_tokens, %end0, %seq_len, %live_rows = func.call @uq_sm90_block_tokens(%query_start_loc, %seq_lens, %search_seqs, %qg_max_i, %qgi, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32) -> (i32, i32, i1, i32, i32, i32)
       // A block of no token (past its sequence's tokens in a vLLM grid)
       // exits here, before any load, so its slot frees at once (all CTAs
       // of a cluster are one block's partitions: they leave together).

@@ -8,6 +8,7 @@
 
 // From kernels/steps.mlir (resolved when the folder is read).
 func.func private @window_start(i32, i32) -> i32
+func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
 func.func private @act_widen(i16, i1) -> f32
 func.func private @act_narrow4(vector<4xf32>, i1) -> vector<4xi16>
 
@@ -2248,4 +2249,29 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
     llvm.store %l1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
   }
   return
+}
+
+// Block %blk_x's tokens (blocks of bt = qg_max / QG query tokens for
+// varlen on vLLM's grid, @query_block): the sequence whose cache it
+// reads, the query (and output and partials) row of its first token,
+// whether it has any, the positions they attend (the first token's end
+// at end0, the last's at seq_len, the end of the block's walk: 0 for a
+// block of no token) and its live rows, ntok x QG. Row r of the block is
+// token r / QG, head r % QG of the group. Inlined (uq.inline).
+func.func private @uq_sm90_block_tokens(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>, %search_seqs: i32, %qg_max_i: i32, %qgi: i32, %blk_x: i32) -> (i32, i32, i1, i32, i32, i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1_g = arith.constant 1 : i32
+  %bt0 = arith.divui %qg_max_i, %qgi : i32
+  %bt = arith.maxui %bt0, %c1_g : i32
+  %qt:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+  %seq = arith.addi %qt#0, %c0 : i32
+  %qtok = arith.addi %qt#1, %c0 : i32
+  %ntok = arith.addi %qt#2, %c0 : i32
+  %has_tokens = arith.cmpi sgt, %ntok, %c0 : i32
+  %end0 = arith.addi %qt#3, %c1_g : i32
+  %lim_last = arith.addi %qt#3, %ntok : i32
+  %seq_len = arith.select %has_tokens, %lim_last, %c0 : i32
+  %ntok0 = arith.maxsi %ntok, %c0 : i32
+  %live_rows = arith.muli %ntok0, %qgi : i32
+  return %seq, %qtok, %has_tokens, %end0, %seq_len, %live_rows : i32, i32, i1, i32, i32, i32
 }
