@@ -717,6 +717,8 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_stash(vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index)
     func.func private @uq_sm90_stash_t(vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index)
     func.func private @uq_sm90_block_tokens(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32) -> (i32, i32, i1, i32, i32, i32)
+    func.func private @uq_sm90_slot_layout() -> (i32, i32, i32, i32, i32)
+    func.func private @uq_sm90_query_image(i32, i32) -> (i32, i32)
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -986,29 +988,31 @@ module attributes {gpu.container_module} {
         %out_stride_seq: i32, %out_stride_head: i32,
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
-      // QG is an argument (1 .. qg_max); qg_max picks the code's shape.
-      %c0_pre = arith.constant 0 : i32
-      %f16 = arith.cmpi ne, %act_f16, %c0_pre : i32
+      // QG is an argument (1 .. qg_max); qg_max picks the code's shape:
+      // QG <= 8 (%small) S^T = K Q^T, QG 16 S = Q K^T.
+      %c0 = arith.constant 0 : i32
+      %c1_g = arith.constant 1 : i32
+      %f16 = arith.cmpi ne, %act_f16, %c0 : i32
       %qg_max = "uq.param"() {name = "qg_max"} : () -> index
       %qg_max_i = arith.index_cast %qg_max : index to i32
-      %qgi = arith.addi %query_group, %c0_pre : i32
-      %c0 = arith.constant 0 : i32
-      // The head dim D: the slot geometry (@uq_sm90_slot_geometry), K
-      // scales at D/2, V codes at voff, V scales at voff + D/2.
+      %qgi = arith.addi %query_group, %c0 : i32
+      %c8_q = arith.constant 8 : i32
+      %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
       %hd = "uq.param"() {name = "d"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
-      %c1_g = arith.constant 1 : i32
-      %c4_g = arith.constant 4 : i32
-      %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
-      %voff = arith.addi %geo#1, %c0 : i32
-      %stride = arith.addi %geo#2, %c0 : i32
-      %kso = arith.shrui %hd_i, %c1_g : i32
-      %vso = arith.addi %voff, %kso : i32
-      // a stage: 16 slots; a warp's: %nstages (@uq_sm90_stages)
-      %stage_b = arith.shli %stride, %c4_g : i32
+      // the variant's shared memory: a slot's V codes, stride, K and V
+      // scales and a stage's bytes (@uq_sm90_slot_layout); a warp's
+      // %nstages stages (@uq_sm90_stages); the query image after the 4
+      // warps' stages (@uq_sm90_query_image); the merge's layout after the
+      // walk (@uq_sm90_merge_layout: per warp %accw floats of
+      // accumulators, maxima and sums from float %mbase, the partials from
+      // byte %pbase, their (max, L) from byte %pml)
+      %voff, %stride, %kso, %vso, %stage_b = func.call @uq_sm90_slot_layout() : () -> (i32, i32, i32, i32, i32)
       %nstages = func.call @uq_sm90_stages() : () -> i32
       %nstm1 = arith.subi %nstages, %c1_g : i32
-      %c2_g = arith.constant 2 : i32
+      %q16_off, %qrow_bytes = func.call @uq_sm90_query_image(%stage_b, %nstages) : (i32, i32) -> (i32, i32)
+      %rows_m, %mbase, %pbase, %pml, %mend = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
+      %accw = arith.muli %rows_m, %hd_i : i32
       // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
       // n-tiles (QG 16) of PV accumulators
       %i64_g = arith.constant 64 : index
@@ -1017,24 +1021,6 @@ module attributes {gpu.container_module} {
       %njp = arith.divui %hd, %i64_g : index
       %nmt = arith.divui %hd, %i16_g : index
       %nnt = arith.divui %hd, %i8_g : index
-      // the merge's layout (@uq_sm90_merge_layout): per warp %accw floats
-      // of accumulators, maxima and sums from float %mbase, the partials
-      // from byte %pbase, their (max, L) from byte %pml
-      %mlay:5 = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
-      %rows_m = arith.addi %mlay#0, %c0 : i32
-      %accw = arith.muli %rows_m, %hd_i : i32
-      %mbase = arith.addi %mlay#1, %c0 : i32
-      %pbase = arith.addi %mlay#2, %c0 : i32
-      %pml = arith.addi %mlay#3, %c0 : i32
-      // Q in f16 (the E4M3 values), 16 rows of 2 D + 16 B (odd multiple of
-      // 16), after the 4 warps' stages (@uq_sm90_shared_bytes).
-      %c8_q = arith.constant 8 : i32
-      %small = arith.cmpi ule, %qg_max_i, %c8_q : i32
-      %wst_all = arith.muli %stage_b, %nstages : i32
-      %q16_off = arith.shli %wst_all, %c2_g : i32
-      %c16_g = arith.constant 16 : i32
-      %qrow_b0 = arith.shli %hd_i, %c1_g : i32
-      %qrow_bytes = arith.addi %qrow_b0, %c16_g : i32
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32

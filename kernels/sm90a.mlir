@@ -2275,3 +2275,40 @@ func.func private @uq_sm90_block_tokens(%query_start_loc: !llvm.ptr<1>, %seq_len
   %live_rows = arith.muli %ntok0, %qgi : i32
   return %seq, %qtok, %has_tokens, %end0, %seq_len, %live_rows : i32, i32, i1, i32, i32, i32
 }
+
+// A slot in shared memory (@uq_sm90_slot_geometry): its V codes at byte
+// voff, its stride, K scales at D/2 and V scales at voff + D/2; a stage
+// of 16 slots. Returns (voff, stride, K scales, V scales, stage bytes).
+// Inlined (uq.inline).
+func.func private @uq_sm90_slot_layout() -> (i32, i32, i32, i32, i32) attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+  %geo:3 = func.call @uq_sm90_slot_geometry() : () -> (i32, i32, i32)
+  %voff = arith.addi %geo#1, %c0 : i32
+  %stride = arith.addi %geo#2, %c0 : i32
+  %kso = arith.shrui %hd_i, %c1 : i32
+  %vso = arith.addi %voff, %kso : i32
+  %stage_b = arith.shli %stride, %c4 : i32
+  return %voff, %stride, %kso, %vso, %stage_b : i32, i32, i32, i32, i32
+}
+
+// The query image in shared memory: Q in f16 (the E4M3 values), 16 rows
+// of 2 D + 16 bytes (an odd multiple of 16: ldmatrix without bank
+// conflicts), after the 4 warps' %nstages stages of %stage_b bytes
+// (@uq_sm90_shared_bytes). Returns (its byte offset, its row bytes).
+// Inlined (uq.inline).
+func.func private @uq_sm90_query_image(%stage_b: i32, %nstages: i32) -> (i32, i32) attributes {uq.inline} {
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c16 = arith.constant 16 : i32
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hd_i = arith.index_cast %hd : index to i32
+  %wst_all = arith.muli %stage_b, %nstages : i32
+  %q16_off = arith.shli %wst_all, %c2 : i32
+  %qrow_b0 = arith.shli %hd_i, %c1 : i32
+  %qrow_bytes = arith.addi %qrow_b0, %c16 : i32
+  return %q16_off, %qrow_bytes : i32, i32
+}
