@@ -719,6 +719,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_block_tokens(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32) -> (i32, i32, i1, i32, i32, i32)
     func.func private @uq_sm90_slot_layout() -> (i32, i32, i32, i32, i32)
     func.func private @uq_sm90_query_image(i32, i32) -> (i32, i32)
+    func.func private @uq_sm90_qk_tile_t(!llvm.ptr<3>, i32, vector<32xi32>, i32, i32, i32) -> vector<4xf32>
     func.func private @uq_sm90_rotate_query(vector<32xi16>, i1, index, i32, index, i32, !llvm.ptr<3>, i32, i32, i32, i32, i1)
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_stages() -> i32
@@ -1072,12 +1073,7 @@ module attributes {gpu.container_module} {
       // tile, loaded now, beside the sequence length (@uq_sm90_first_block)
       %spec_tok, %bs_shift, %bt_row, %spec_phys = func.call @uq_sm90_first_block(%warp, %part, %num_partitions, %walk_lg, %lane, %block_size, %max_blocks_per_seq, %seq64, %block_tables) : (i32, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>) -> (i32, i32, i64, i32)
       // ---- the partition's tiles (@uq_sm90_partition_tiles)
-      %ptiles:3 = func.call @uq_sm90_partition_tiles(%end0, %seq_len, %sliding_window, %walk_lg, %part, %num_partitions, %tgpp) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
-      %win_start = arith.addi %ptiles#0, %c0 : i32
-      %win_base = arith.addi %ptiles#1, %c0 : i32
-      %ntiles = arith.addi %ptiles#2, %c0 : i32
-
-
+      %win_start, %win_base, %ntiles = func.call @uq_sm90_partition_tiles(%end0, %seq_len, %sliding_window, %walk_lg, %part, %num_partitions, %tgpp) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32)
       // ---- the warp's tiles: k = warp + 4 i, i < nw, through its own cp.async
       // pipeline of nstages stages (16 slots each) in shared memory. Its
       // first copies are issued before Q's rotation below, whose loads and
@@ -1108,8 +1104,8 @@ module attributes {gpu.container_module} {
         // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
         // dim), so the accumulators hold only the 8 real query rows (64 at
         // D = 256) and half the PV MMAs; each m-tile lies in one V group,
-        // so the group's V scales go into P^T's token rows. nst stages.
-        // Q^T fragments (@uq_sm90_qk_t): row l & 7, 16-byte column l >> 3
+        // so the group's V scales go into P^T's token rows.
+        // Q^T fragments (@uq_sm90_q_frags_t), kept in registers
         %qf = func.call @uq_sm90_q_frags_t(%lane, %qaddr0, %qrow_bytes) : (i32, i32, i32) -> (vector<32xi32>)
         // the ends of the lane's query rows 2t and 2t + 1 (@uq_sm90_mask_t)
         %t2p = arith.addi %t2, %c1 : i32
@@ -1118,26 +1114,20 @@ module attributes {gpu.container_module} {
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %pf_next, %sbp, %tb, %lbase = func.call @uq_sm90_pipeline_step(%iti, %pf, %nw, %nstages, %nstm1, %stage_b, %wbase, %smem, %smem_i, %lrow_off, %warp, %part, %num_partitions, %walk_lg, %win_base, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
-          %ks:2 = func.call @uq_sm90_scale_row(%sbp, %g, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
-          %g8s = arith.addi %g, %c8 : i32
-          %kh:2 = func.call @uq_sm90_scale_row(%sbp, %g8s, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
-          %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
-          %S = func.call @uq_sm90_qk_t(%lbase, %qf, %ks4) : (i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
-          // softmax per query column: 2t (x0, x2: tokens g, g + 8) and
-          // 2t + 1 (x1, x3). The running maximum m is lazy
-          // (@uq_sm90_lazy_max): a tile moves it only where some score
-          // exceeds m + 8, which one vote over the warp finds. Only then
-          // (the first tiles, and rarely after) do the column maxima over
-          // the 8 lanes of a column, the correction and the accumulators'
-          // rescale run; the common tile takes its weights straight from m,
-          // without the shuffles' latency.
+          // S^T = K Q^T with the K scales of tokens g and g + 8
+          // (@uq_sm90_qk_tile_t), masked (@uq_sm90_mask_t), the online
+          // softmax with the lazy maximum (@uq_sm90_softmax_t), then
+          // O^T += V^T P^T (@uq_sm90_pv_t)
+          %S = func.call @uq_sm90_qk_tile_t(%sbp, %lbase, %qf, %g, %kso, %stride) : (!llvm.ptr<3>, i32, vector<32xi32>, i32, i32, i32) -> vector<4xf32>
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
           %mv0, %mv1, %ln0, %ln1, %mv4, %p4 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
-      %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
+          %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           scf.yield %mv0, %mv1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
+        // the columns' sums over their 8 lanes, then the warp's state to
+        // shared memory for the merge of the 4 warps (@uq_sm90_stash_t)
         %lr:2 = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c2, %i3, %true, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
         func.call @uq_sm90_stash_t(%fin#4, %fin#0, %fin#1, %lr#0, %lr#1, %smem, %warp, %tid, %accw, %mbase, %g, %t2, %hd_i, %nmt) : (vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index) -> ()
@@ -1148,17 +1138,20 @@ module attributes {gpu.container_module} {
         %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_g = %ninf, %m_g8 = %ninf, %l_g = %zero_f, %l_g8 = %zero_f, %acc = %zero128, %pf = %pf0) -> (f32, f32, f32, f32, vector<128xf32>, i32) {
           %iti = arith.index_cast %it : index to i32
           %pf_next, %sbp, %tb, %lbase = func.call @uq_sm90_pipeline_step(%iti, %pf, %nw, %nstages, %nstm1, %stage_b, %wbase, %smem, %smem_i, %lrow_off, %warp, %part, %num_partitions, %walk_lg, %win_base, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
+          // S = Q K^T with the K scales of tokens 2t, 2t + 1, 2t + 8, 2t + 9
+          // (@uq_sm90_qk), masked (@uq_sm90_mask), the online softmax with
+          // the lazy maximum (@uq_sm90_softmax), then O += P V (@uq_sm90_pv)
           %ks = func.call @uq_sm90_scale_words(%sbp, %t2, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           %S = func.call @uq_sm90_qk(%lbase, %qaddr, %ks) : (i32, i32, vector<8xi32>) -> vector<8xf32>
           %x8 = func.call @uq_sm90_mask(%S, %tb, %t2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<8xf32>, i32, i32, i32, i32, i32, f32) -> vector<8xf32>
           %mv0, %mv1, %lg_new, %lh_new, %mv4, %pv = func.call @uq_sm90_softmax(%x8, %m_g, %m_g8, %l_g, %l_g8, %acc, %nnt) : (vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
-      %accv = func.call @uq_sm90_pv(%pv, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<8xf32>, vector<128xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<128xf32>)
+          %accv = func.call @uq_sm90_pv(%pv, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<8xf32>, vector<128xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<128xf32>)
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
           scf.yield %mv0, %mv1, %lg_new, %lh_new, %accv, %pf_next : f32, f32, f32, f32, vector<128xf32>, i32
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
-        // ---- merge the 4 warps: per warp acc [16][256] f32 at w * 16384,
-        // max and sum [16] f32 at 65536 + w * 64 and 65792 + w * 64.
+        // the rows' sums over their 4 lanes, then the warp's state to
+        // shared memory for the merge of the 4 warps (@uq_sm90_stash)
         %l_g_tot, %l_h_tot = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c0, %i2, %false, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
         func.call @uq_sm90_stash(%fin#4, %fin#0, %fin#1, %l_g_tot, %l_h_tot, %smem, %warp, %accw, %mbase, %g, %t, %hd_i, %nnt) : (vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> ()

@@ -2312,3 +2312,18 @@ func.func private @uq_sm90_query_image(%stage_b: i32, %nstages: i32) -> (i32, i3
   %qrow_bytes = arith.addi %qrow_b0, %c16 : i32
   return %q16_off, %qrow_bytes : i32, i32
 }
+
+// S^T = K Q^T of one tile for QG <= 8 (@uq_sm90_qk_t): the K scales of
+// the lane's tokens g and g + 8 (@uq_sm90_scale_row) from the stage at
+// %sbp, K's codes through ldmatrix from the lane's row address %lbase,
+// and the Q^T fragments %qf. Inlined (uq.inline).
+func.func private @uq_sm90_qk_tile_t(%sbp: !llvm.ptr<3>, %lbase: i32, %qf: vector<32xi32>, %g: i32,
+                                     %kso: i32, %stride: i32) -> vector<4xf32> attributes {uq.inline} {
+  %c8 = arith.constant 8 : i32
+  %ks:2 = func.call @uq_sm90_scale_row(%sbp, %g, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+  %g8s = arith.addi %g, %c8 : i32
+  %kh:2 = func.call @uq_sm90_scale_row(%sbp, %g8s, %kso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
+  %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
+  %S = func.call @uq_sm90_qk_t(%lbase, %qf, %ks4) : (i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
+  return %S : vector<4xf32>
+}
