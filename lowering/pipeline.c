@@ -284,13 +284,14 @@ void uq_pipeline_text(const uq_variant_t *variant,
                       size_t size) {
   if (uq_variant_is_nvidia(variant)) {
     // The same front half (uq-inline only for the helpers marked
-    // uq.inline, whose constants the loops' bounds need: LLVM inlines the
-    // other sm_90a helpers after their loops are unrolled, which kept the QG <=
-    // 8 decode at D = 256 within 128 registers when it was built for 4 CTAs per
-    // SM), and uq-verify-unrolled (no register array left indexed at run time);
-    // then the upstream NVVM path, ptxas from the CUDA toolkit for the cubin
-    // (format=isa gives the PTX). The module's #nvvm.target carries chip,
-    // PTX version and O.
+    // uq.inline: those whose constants the loops' bounds need, and the
+    // kernels' own steps, which then compile as if written inline; LLVM
+    // inlines the other sm_90a helpers after their loops are unrolled, which
+    // kept the QG <= 8 decode at D = 256 within 128 registers when it was built
+    // for 4 CTAs per SM), and uq-verify-unrolled (no register array left
+    // indexed at run time); then the upstream NVVM path, ptxas from the CUDA
+    // toolkit for the cubin (format=isa gives the PTX). The module's
+    // #nvvm.target carries chip, PTX version and O.
     snprintf(out, size,
              "builtin.module("
              "uq-link,uq-specialize{%s},uq-evaluate-globals,uq-inline{marked},"
