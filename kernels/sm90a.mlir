@@ -2161,16 +2161,7 @@ func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32
     %mha = arith.addi %wm, %g8 : i32
     %mgi = arith.addi %mga, %mbase : i32
     %mhi = arith.addi %mha, %mbase : i32
-    %lgi = arith.addi %mgi, %c64 : i32
-    %lhi = arith.addi %mhi, %c64 : i32
-    %pmg = llvm.getelementptr %smem[%mgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    %pmh = llvm.getelementptr %smem[%mhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    %plg = llvm.getelementptr %smem[%lgi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    %plh = llvm.getelementptr %smem[%lhi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    llvm.store %m_w0, %pmg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-    llvm.store %m_w1, %pmh {alignment = 4 : i64} : f32, !llvm.ptr<3>
-    llvm.store %l_g_tot, %plg {alignment = 4 : i64} : f32, !llvm.ptr<3>
-    llvm.store %l_h_tot, %plh {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    func.call @uq_sm90_stash_rows(%smem, %mgi, %mhi, %m_w0, %m_w1, %l_g_tot, %l_h_tot) : (!llvm.ptr<3>, i32, i32, f32, f32, f32, f32) -> ()
   }
   return
 }
@@ -2237,16 +2228,7 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
     %mqa = arith.addi %wm, %t2 : i32
     %mqi = arith.addi %mqa, %mbase : i32
     %mqi1 = arith.addi %mqi, %c1 : i32
-    %lqi = arith.addi %mqi, %c64 : i32
-    %lqi1 = arith.addi %lqi, %c1 : i32
-    %pm0 = llvm.getelementptr %smem[%mqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    %pm1 = llvm.getelementptr %smem[%mqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    %pl0 = llvm.getelementptr %smem[%lqi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    %pl1 = llvm.getelementptr %smem[%lqi1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-    llvm.store %m_w0, %pm0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-    llvm.store %m_w1, %pm1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-    llvm.store %l0, %pl0 {alignment = 4 : i64} : f32, !llvm.ptr<3>
-    llvm.store %l1, %pl1 {alignment = 4 : i64} : f32, !llvm.ptr<3>
+    func.call @uq_sm90_stash_rows(%smem, %mqi, %mqi1, %m_w0, %m_w1, %l0, %l1) : (!llvm.ptr<3>, i32, i32, f32, f32, f32, f32) -> ()
   }
   return
 }
@@ -2326,4 +2308,23 @@ func.func private @uq_sm90_qk_tile_t(%sbp: !llvm.ptr<3>, %lbase: i32, %qf: vecto
   %ks4 = vector.from_elements %ks#0, %ks#1, %kh#0, %kh#1 : vector<4xi32>
   %S = func.call @uq_sm90_qk_t(%lbase, %qf, %ks4) : (i32, vector<32xi32>, vector<4xi32>) -> vector<4xf32>
   return %S : vector<4xf32>
+}
+
+// Two rows' maxima %ma, %mb and sums %la, %lb to the merge's floats %ia,
+// %ib (maxima) and 64 further (sums; @uq_sm90_merge_layout). Shared by
+// @uq_sm90_stash_t and @uq_sm90_stash; inlined (uq.inline).
+func.func private @uq_sm90_stash_rows(%smem: !llvm.ptr<3>, %ia: i32, %ib: i32, %ma: f32, %mb: f32,
+                                      %la: f32, %lb: f32) attributes {uq.inline} {
+  %c64 = arith.constant 64 : i32
+  %lia = arith.addi %ia, %c64 : i32
+  %lib = arith.addi %ib, %c64 : i32
+  %pma = llvm.getelementptr %smem[%ia] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  %pmb = llvm.getelementptr %smem[%ib] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  %pla = llvm.getelementptr %smem[%lia] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  %plb = llvm.getelementptr %smem[%lib] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+  llvm.store %ma, %pma {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  llvm.store %mb, %pmb {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  llvm.store %la, %pla {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  llvm.store %lb, %plb {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  return
 }
