@@ -1659,7 +1659,6 @@ func.func private @uq_sm90_kv_strides(%block_size: i32, %num_kv_heads: i32, %pad
 // row l & 7, 16-byte column l >> 3 (@uq_sm90_q_frags). Inlined
 // (uq.inline).
 func.func private @uq_sm90_q_frags_t(%lane: i32, %qaddr0: i32, %qrow_bytes: i32) -> (vector<32xi32>) attributes {uq.inline} {
-  %c1 = arith.constant 1 : i32
   %c3 = arith.constant 3 : i32
   %c4 = arith.constant 4 : i32
   %c7 = arith.constant 7 : i32
@@ -2111,7 +2110,6 @@ func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32
   %c8 = arith.constant 8 : i32
   %c16 = arith.constant 16 : i32
   %c32 = arith.constant 32 : i32
-  %c64 = arith.constant 64 : i32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
@@ -2179,7 +2177,6 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
   %c32 = arith.constant 32 : i32
-  %c64 = arith.constant 64 : i32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
