@@ -990,9 +990,9 @@ module attributes {gpu.container_module} {
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       // QG is an argument (1 .. qg_max); qg_max picks the code's shape:
-      // QG <= 8 (%small) S^T = K Q^T, QG 16 S = Q K^T.
+      // qg_max 8 (%small) S^T = K Q^T, qg_max 16 S = Q K^T.
       %c0 = arith.constant 0 : i32
-      %c1_g = arith.constant 1 : i32
+      %c1 = arith.constant 1 : i32
       %f16 = arith.cmpi ne, %act_f16, %c0 : i32
       %qg_max = "uq.param"() {name = "qg_max"} : () -> index
       %qg_max_i = arith.index_cast %qg_max : index to i32
@@ -1010,7 +1010,7 @@ module attributes {gpu.container_module} {
       // byte %pbase, their (max, L) from byte %pml)
       %voff, %stride, %kso, %vso, %stage_b = func.call @uq_sm90_slot_layout() : () -> (i32, i32, i32, i32, i32)
       %nstages = func.call @uq_sm90_stages() : () -> i32
-      %nstm1 = arith.subi %nstages, %c1_g : i32
+      %nstm1 = arith.subi %nstages, %c1 : i32
       %q16_off, %qrow_bytes = func.call @uq_sm90_query_image(%stage_b, %nstages) : (i32, i32) -> (i32, i32)
       %rows_m, %mbase, %pbase, %pml, %mend = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
       %accw = arith.muli %rows_m, %hd_i : i32
@@ -1022,7 +1022,6 @@ module attributes {gpu.container_module} {
       %njp = arith.divui %hd, %i64_g : index
       %nmt = arith.divui %hd, %i16_g : index
       %nnt = arith.divui %hd, %i8_g : index
-      %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
       %c5 = arith.constant 5 : i32
@@ -1080,6 +1079,8 @@ module attributes {gpu.container_module} {
       // math then overlap their latency.
       %nw = func.call @uq_sm90_warp_tiles(%ntiles, %warp) : (i32, i32) -> (i32)
       %bs_mask, %pos_stride, %blk_bytes, %head_off, %unit8 = func.call @uq_sm90_kv_strides(%block_size, %num_kv_heads, %padded_slot, %kvh) : (i32, i32, i32, i32) -> (i32, i32, i64, i32, i1)
+      // the scores' multiplier: base 2, and x 64 for K's E4M3 bytes (the
+      // values times 2^-6)
       %mult0 = arith.mulf %softmax_scale, %log2e : f32
       %mult = arith.mulf %mult0, %sixty4 : f32
       %nw_ix = arith.index_cast %nw : i32 to index
