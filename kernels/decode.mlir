@@ -30,16 +30,13 @@ module attributes {gpu.container_module} {
     func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
     func.func private @tile_first(i32, i32, i32, i32) -> i32
     func.func private @tile_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-    func.func private @qk_scores(vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
-    func.func private @mask_scores(vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-    func.func private @softmax_step(f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>, i1)
-    func.func private @pv_pairs(index) -> i1
-    func.func private @acc_block(vector<4x16x4xf32>, index, index) -> vector<16xf32>
-    func.func private @acc_set_block(vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
-    func.func private @pair_tiles(index) -> (index, index)
-    func.func private @acc_row_value(vector<4xf32>, index, index) -> f32
-    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1)
-    func.func private @row_ranges(i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
+    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+    func.func private @v_tile_scales(i32, i32, i32, i32, i32, i32) -> i32
+    func.func private @v_words_per_load(index) -> index
+    func.func private @v_word_to_lds(i32, i32, i32, i32, !llvm.ptr<3>, index)
+    func.func private @pv_step(vector<4x16x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x16x4xf32>
+    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32)
+    func.func private @row_ranges(i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @window_start(i32, i32) -> i32
@@ -60,160 +57,17 @@ module attributes {gpu.container_module} {
       return %p : !llvm.ptr<3>
     }
 
-    // Row tile t's Q operands, both issues: from the block's registers %q,
-    // or from LDS where they wait there (@q_operands_in_lds).
-    func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: index) -> vector<2x8xi32> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %ni = func.call @issues(%d) : (index) -> index
-      %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-      %qt = scf.if %in_lds -> (vector<2x8xi32>) {
-        %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
-        %zq = arith.constant dense<0> : vector<2x8xi32>
-        %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
-          %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
-          %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
-          scf.yield %qn : vector<2x8xi32>
-        }
-        scf.yield %ql : vector<2x8xi32>
-      } else {
-        %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
-        scf.yield %qr : vector<2x8xi32>
-      }
-      return %qt : vector<2x8xi32>
-    }
-
     func.func private @lds_at(%offset: i32) -> !llvm.ptr<3> {
       %lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
       %p = llvm.getelementptr %lds[%offset] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       return %p : !llvm.ptr<3>
     }
 
-    // ---- PV of one tile for its n row tiles: per 16 head dims one
-    // transposed read of V for the MFMAs of every row tile (@pv_pairs: per 32
-    // head dims two reads for every pair), so one read's registers are live
-    // at a time, not D/16 of them beside the accumulators. A row tile past
-    // live_rows has P = 0 (V is finite: out-of-range tokens' scales are 0,
-    // @tile_step): its MFMAs add zeros, cheaper than a branch per MFMA.
-    // LDS transpose reads (16-lane groups, ds_read_b64_tr_b16): lane 4i + s
-    // of a group reads token row R + i, head dims C + 4s .. + 3, and lane j
-    // receives head dim C + j of tokens R .. R + 3. 16x16: group G reads
-    // tokens 4G.. (K of the 16x16x16 A operand), dims 16i..; 32x32: group G
-    // reads tokens 8 (G >> 1) .. (+ 4 for the second read), dims 32u + 16 (G
-    // & 1) .. (A[m = l & 31][k = 8 (l >> 5) + e]).
-    func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: index,
-                                %d: index) -> vector<4x16x4xf32> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c16 = arith.constant 16 : index
-      %c32 = arith.constant 32 : index
-      %c0_i32 = arith.constant 0 : i32
-      %c1_i32 = arith.constant 1 : i32
-      %c2_i32 = arith.constant 2 : i32
-      %c3_i32 = arith.constant 3 : i32
-      %c4_i32 = arith.constant 4 : i32
-      %c5_i32 = arith.constant 5 : i32
-      %c8_i32 = arith.constant 8 : i32
-      %c32_i32 = arith.constant 32 : i32
-      %c64_i32 = arith.constant 64 : i32
-      %vrb = func.call @v_row_bytes(%d) : (index) -> i32
-      %lane = func.call @lane() : () -> i32
-      %q0 = arith.shrui %lane, %c2_i32 : i32
-      %chunk = arith.andi %lane, %c3_i32 : i32
-      %c8 = arith.muli %chunk, %c8_i32 : i32
-      %wide = func.call @pv_pairs(%n) : (index) -> i1
-      %r = scf.if %wide -> (vector<4x16x4xf32>) {
-        // B of pair pp: one v_permlane16_swap per register of its two row
-        // tiles' P (X, Y; 16-lane rows 0..3) gives (X0 Y0 X2 Y2) = tokens 8g
-        // .. 8g + 3 and (X1 Y1 X3 Y3) = 8g + 4 .. of column l & 31.
-        %np = arith.divui %n, %c2 : index
-        %zb = arith.constant dense<0> : vector<2x4xi32>
-        %bs = scf.for %pp = %c0 to %np step %c1 iter_args(%ba = %zb) -> (vector<2x4xi32>) {
-          %t0 = arith.muli %pp, %c2 : index
-          %t1 = arith.addi %t0, %c1 : index
-          %x16 = vector.extract %p[%t0] : vector<4xi16> from vector<4x4xi16>
-          %y16 = vector.extract %p[%t1] : vector<4xi16> from vector<4x4xi16>
-          %x = vector.bitcast %x16 : vector<4xi16> to vector<2xi32>
-          %y = vector.bitcast %y16 : vector<4xi16> to vector<2xi32>
-          %x0 = vector.extract %x[0] : i32 from vector<2xi32>
-          %x1 = vector.extract %x[1] : i32 from vector<2xi32>
-          %y0 = vector.extract %y[0] : i32 from vector<2xi32>
-          %y1 = vector.extract %y[1] : i32 from vector<2xi32>
-          %s0 = rocdl.permlane16.swap %x0, %y0, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %s1 = rocdl.permlane16.swap %x1, %y1, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
-          %lo0 = llvm.extractvalue %s0[0] : !llvm.struct<(i32, i32)>
-          %hi0 = llvm.extractvalue %s0[1] : !llvm.struct<(i32, i32)>
-          %lo1 = llvm.extractvalue %s1[0] : !llvm.struct<(i32, i32)>
-          %hi1 = llvm.extractvalue %s1[1] : !llvm.struct<(i32, i32)>
-          %b = vector.from_elements %lo0, %lo1, %hi0, %hi1 : vector<4xi32>
-          %bn = vector.insert %b, %ba[%pp] : vector<4xi32> into vector<2x4xi32>
-          scf.yield %bn : vector<2x4xi32>
-        }
-        %g = arith.shrui %lane, %c5_i32 : i32
-        %g8 = arith.muli %g, %c8_i32 : i32
-        %qr = arith.andi %q0, %c3_i32 : i32
-        %tok = arith.addi %g8, %qr : i32
-        %h0 = arith.shrui %lane, %c4_i32 : i32
-        %h = arith.andi %h0, %c1_i32 : i32
-        %h32 = arith.muli %h, %c32_i32 : i32
-        %t0b = arith.muli %tok, %vrb : i32
-        %t1b = arith.addi %t0b, %h32 : i32
-        %base = arith.addi %t1b, %c8 : i32
-        %second = arith.muli %vrb, %c4_i32 : i32
-        %nu = arith.divui %d, %c32 : index
-        %ra = scf.for %u = %c0 to %nu step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
-          %ui = arith.index_cast %u : index to i32
-          %uo = arith.muli %ui, %c64_i32 : i32
-          %off0 = arith.addi %base, %uo : i32
-          %off1 = arith.addi %off0, %second : i32
-          %p0 = func.call @lds_at(%off0) : (i32) -> !llvm.ptr<3>
-          %p1 = func.call @lds_at(%off1) : (i32) -> !llvm.ptr<3>
-          %v0 = rocdl.ds.read.tr16.b64 %p0 : !llvm.ptr<3> -> vector<4xi16>
-          %v1 = rocdl.ds.read.tr16.b64 %p1 : !llvm.ptr<3> -> vector<4xi16>
-          %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi16>, vector<4xi16>
-          %va = vector.bitcast %v : vector<8xi16> to vector<8xbf16>
-          %au = scf.for %pp = %c0 to %np step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
-            %bw = vector.extract %bs[%pp] : vector<4xi32> from vector<2x4xi32>
-            %bb = vector.bitcast %bw : vector<4xi32> to vector<8xbf16>
-            %c = func.call @acc_block(%at, %pp, %u) : (vector<4x16x4xf32>, index, index) -> vector<16xf32>
-            %m = rocdl.mfma.f32.32x32x16.bf16 %va, %bb, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<8xbf16>, vector<8xbf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
-            %atn = func.call @acc_set_block(%at, %m, %pp, %u) : (vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
-            scf.yield %atn : vector<4x16x4xf32>
-          }
-          scf.yield %au : vector<4x16x4xf32>
-        }
-        scf.yield %ra : vector<4x16x4xf32>
-      } else {
-        %t0 = arith.muli %q0, %vrb : i32
-        %tbase = arith.addi %t0, %c8 : i32
-        %na = arith.divui %d, %c16 : index
-        %rn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
-          %ii = arith.index_cast %i : index to i32
-          %io = arith.muli %ii, %c32_i32 : i32
-          %off = arith.addi %tbase, %io : i32
-          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-          %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
-          %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
-            %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
-            %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
-            %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-            %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
-            scf.yield %atn : vector<4x16x4xf32>
-          }
-          scf.yield %ai : vector<4x16x4xf32>
-        }
-        scf.yield %rn : vector<4x16x4xf32>
-      }
-      return %r : vector<4x16x4xf32>
-    }
-
     // ---- one 16-token tile for the block's row tiles (rt of them; the
-    // scores and softmax of those past live_rows skipped): scores, online
-    // softmax, V to LDS once, PV for every row tile (@pv_tiles). State per
-    // row tile: running row max m, running row sum l, the PV accumulators.
-    // Lane l's row in row tile t is 16 t + (l & 15); its own positions are
-    // [row_ws[t], row_ws[t] + row_wl[t]).
+    // scores and softmax of those past live_rows skipped): scores and online
+    // softmax (@tile_scores), V to bf16 in LDS once for every row tile
+    // (@v_word_to_lds), PV for every row tile (@pv_step). State per row
+    // tile: running row max m, running row sum l, the PV accumulators.
     func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
                                  %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
                                  %q: vector<4x2x8xi32>, %first: i32, %lim_lo: i32, %ws_hi: i32,
@@ -223,170 +77,25 @@ module attributes {gpu.container_module} {
         -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
       %c0_i32 = arith.constant 0 : i32
-      %c1_i32 = arith.constant 1 : i32
-      %c2_i32 = arith.constant 2 : i32
-      %c3_i32 = arith.constant 3 : i32
-      %c4_i32 = arith.constant 4 : i32
-      %c5_i32 = arith.constant 5 : i32
-      %c16_i32 = arith.constant 16 : i32
-      %c23_i32 = arith.constant 23 : i32
-      %c64_i32 = arith.constant 64 : i32
-      %c127_i32 = arith.constant 127 : i32
-      %c255_i32 = arith.constant 255 : i32
-      %v_row_bytes = func.call @v_row_bytes(%d) : (index) -> i32
       %ni = func.call @issues(%d) : (index) -> index
-      %di = arith.index_cast %d : index to i32
-      %one_f = arith.constant 1.0 : f32
-      %log2e = arith.constant 1.44269504088896340736 : f32
-      %scale_log2e = arith.mulf %softmax_scale, %log2e : f32
-      %lane = func.call @lane() : () -> i32
-      %j = arith.shrui %lane, %c4_i32 : i32
-      %vtok = arith.shrui %lane, %c2_i32 : i32
-      %chunk = arith.andi %lane, %c3_i32 : i32
-      // K scales: lane l needs the byte of (token l & 15, group 4h + j). D = 256:
-      // row j of 16 lanes loaded scale word j & 1; the swap gives every lane
-      // word 0 (from row j & ~1) and word 1 (row j | 1). D <= 128: every row
-      // loaded word 0. D = 64: lane groups 2, 3 (zero codes, the padding) get
-      // scale 0x7F, not the V code bytes after the two scales.
-      %ks:2 = func.call @swap16(%ksw) : (i32) -> (i32, i32)
-      %ksh = arith.shli %j, %c3_i32 : i32
-      %ks0 = arith.shrui %ks#0, %ksh : i32
-      %ks1 = arith.shrui %ks#1, %ksh : i32
-      %groups = arith.shrui %di, %c5_i32 : i32
-      %k_live = arith.cmpi ult, %j, %groups : i32
-      %ks0l = arith.select %k_live, %ks0, %c127_i32 : i32
-      %kscales = vector.from_elements %ks0l, %ks1 : vector<2xi32>
-      // Only a tile that reaches past the block's first row's last position
-      // (lim_lo - 1) or starts before its last row's window (ws_hi) needs
-      // masking (wave-uniform branch; a decode: past seq_len or before the
-      // window): scores outside each row's own positions become -inf, and
-      // the V scale word of tokens outside every row's, [win_start, win_start
-      // + win_len), becomes 0 (E8M0 2^-127 times an FP4 value is finite), so
-      // 0xFF garbage never meets p = 0 in the PV MFMA.
-      %end = arith.addi %first, %c16_i32 : i32
-      %past = arith.cmpi sgt, %end, %lim_lo : i32
-      %before = arith.cmpi slt, %first, %ws_hi : i32
-      %partial = arith.ori %past, %before : i1
-      %vs = scf.if %partial -> (i32) {
-        %vt = arith.addi %first, %vtok : i32
-        %vrel = arith.subi %vt, %win_start : i32
-        %vin = arith.cmpi ult, %vrel, %win_len : i32
-        %vsm = arith.select %vin, %vsw, %c0_i32 : i32
-        scf.yield %vsm : i32
-      } else {
-        scf.yield %vsw : i32
-      }
-      // QK and the softmax per row tile. Every processed tile holds a
-      // position of the block; rows it holds none of keep their state.
-      %ones4 = arith.constant dense<1.0> : vector<4xf32>
-      %zp = arith.constant dense<0> : vector<4x4xi16>
-      %zp1 = arith.constant dense<0> : vector<4xi16>
-      %still = arith.constant dense<false> : vector<4xi1>
-      %sm:5 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp, %yv = %still) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
-        %ti = arith.index_cast %t : index to i32
-        %r0 = arith.muli %ti, %c16_i32 : i32
-        %live = arith.cmpi slt, %r0, %live_rows : i32
-        %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
-        %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
-        %res:5 = scf.if %live -> (f32, f32, f32, vector<4xi16>, i1) {
-          %qt = func.call @row_tile_q(%q, %t, %rt, %d) : (vector<4x2x8xi32>, index, index, index) -> vector<2x8xi32>
-          %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
-          %sk = scf.if %partial -> (vector<4xf32>) {
-            %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
-            %wlt = vector.extract %row_wl[%t] : i32 from vector<4xi32>
-            %mk = func.call @mask_scores(%s, %first, %wst, %wlt) : (vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-            scf.yield %mk : vector<4xf32>
-          } else {
-            scf.yield %s : vector<4xf32>
-          }
-          %st:5 = func.call @softmax_step(%mt, %lt, %sk, %softmax_scale, %scale_log2e) : (f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>, i1)
-          scf.yield %st#0, %st#1, %st#2, %st#3, %st#4 : f32, f32, f32, vector<4xi16>, i1
-        } else {
-          %no = arith.constant false
-          scf.yield %mt, %lt, %one_f, %zp1, %no : f32, f32, f32, vector<4xi16>, i1
-        }
-        %mn = vector.insert %res#0, %mv[%t] : f32 into vector<4xf32>
-        %ln = vector.insert %res#1, %lv[%t] : f32 into vector<4xf32>
-        %an = vector.insert %res#2, %av[%t] : f32 into vector<4xf32>
-        %pn = vector.insert %res#3, %pv[%t] : vector<4xi16> into vector<4x4xi16>
-        %yn = vector.insert %res#4, %yv[%t] : i1 into vector<4xi1>
-        scf.yield %mn, %ln, %an, %pn, %yn : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>
-      }
-      // V: FP4 -> bf16 with the UE8M0 scale fused, as bf16 rows of 2D + 16 B in
-      // LDS, once for every row tile. Load h of chunk c is group g = floor(c D
-      // / 128) + h (min(4, D/32) words of it): byte (D + D/32 + g) & 3 of the
-      // scale word.
-      %vr0 = arith.muli %vtok, %v_row_bytes : i32
-      %d2 = arith.shrui %di, %c1_i32 : i32
-      %vr1 = arith.muli %chunk, %d2 : i32
-      %vrow = arith.addi %vr0, %vr1 : i32
-      %c7_i32 = arith.constant 7 : i32
-      %cd = arith.muli %chunk, %di : i32
-      %g0 = arith.shrui %cd, %c7_i32 : i32
-      %dg = arith.shrui %di, %c5_i32 : i32
-      %v_scales = arith.addi %di, %dg : i32
-      %vsg = arith.addi %v_scales, %g0 : i32
-      %c32 = arith.constant 32 : index
-      %d32 = arith.divui %d, %c32 : index
-      %wpl = arith.minui %d32, %c4 : index
+      %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
+      %vlds = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
+      %vs = func.call @v_tile_scales(%vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len) : (i32, i32, i32, i32, i32, i32) -> i32
+      %sm:5 = func.call @tile_scores(%m, %l, %k, %ksw, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+      // V: every word of the lane's chunk, once for every row tile
+      %wpl = func.call @v_words_per_load(%d) : (index) -> index
       scf.for %h = %c0 to %ni step %c1 {
         %hi = arith.index_cast %h : index to i32
-        %g = arith.addi %vsg, %hi : i32
-        %gb = arith.andi %g, %c3_i32 : i32
-        %sh = arith.shli %gb, %c3_i32 : i32
-        %sb = arith.shrui %vs, %sh : i32
-        %sbyte = arith.andi %sb, %c255_i32 : i32
-        %sbits = arith.shli %sbyte, %c23_i32 : i32
-        %scale = arith.bitcast %sbits : i32 to f32
         %words = vector.extract %vc[%h] : vector<4xi32> from vector<2x4xi32>
-        %hb = arith.muli %hi, %c64_i32 : i32
-        %hrow = arith.addi %vrow, %hb : i32
         scf.for %i = %c0 to %wpl step %c1 {
           %ii = arith.index_cast %i : index to i32
           %w = vector.extract %words[%i] : i32 from vector<4xi32>
-          %bf = "uq.fp4_to_bf16"(%w, %scale) : (i32, f32) -> vector<8xbf16>
-          %ib = arith.muli %ii, %c16_i32 : i32
-          %off = arith.addi %hrow, %ib : i32
-          %ptr = func.call @lds_at(%off) : (i32) -> !llvm.ptr<3>
-          llvm.store %bf, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+          func.call @v_word_to_lds(%w, %vs, %hi, %ii, %vlds, %d) : (i32, i32, i32, i32, !llvm.ptr<3>, index) -> ()
         }
       }
       gpu.barrier
-      // PV: C[head dim][query] += V^T P, A read through the LDS transpose once
-      // for every row tile. First the accumulators of a row tile's slots are
-      // rescaled, only when the softmax found a row max that may move (its
-      // wave-uniform flag: skipping a multiply by exactly 1 changes nothing;
-      // a row tile past live_rows keeps alpha 1), with @pv_pairs its pair's.
-      %c16i = arith.constant 16 : index
-      %na = arith.divui %d, %c16i : index
-      %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
-        %alpha = func.call @acc_row_value(%sm#2, %t, %rt) : (vector<4xf32>, index, index) -> f32
-        %wide = func.call @pv_pairs(%rt) : (index) -> i1
-        %tp:2 = func.call @pair_tiles(%t) : (index) -> (index, index)
-        %y0 = vector.extract %sm#4[%tp#0] : i1 from vector<4xi1>
-        %y1 = vector.extract %sm#4[%tp#1] : i1 from vector<4xi1>
-        %yp = arith.ori %y0, %y1 : i1
-        %yt = vector.extract %sm#4[%t] : i1 from vector<4xi1>
-        %any = arith.select %wide, %yp, %yt : i1
-        %an = scf.if %any -> (vector<4x16x4xf32>) {
-          %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
-          %a4 = vector.broadcast %alpha : f32 to vector<4xf32>
-          %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
-            %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
-            %m4 = arith.mulf %ai, %a4 : vector<4xf32>
-            %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
-            scf.yield %arn : vector<16x4xf32>
-          }
-          %anew = vector.insert %r, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
-          scf.yield %anew : vector<4x16x4xf32>
-        } else {
-          scf.yield %a : vector<4x16x4xf32>
-        }
-        scf.yield %an : vector<4x16x4xf32>
-      }
-      %accn = func.call @pv_tiles(%accr, %sm#3, %rt, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, index, index) -> vector<4x16x4xf32>
+      %accn = func.call @pv_step(%acc, %sm#2, %sm#3, %sm#4, %vlds, %rt, %d) : (vector<4x16x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x16x4xf32>
       gpu.barrier
       return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
     }
@@ -515,7 +224,7 @@ module attributes {gpu.container_module} {
       %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
       %bt_row = arith.muli %seq64, %mbps64 : i64
       %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
-      %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt) : (i32, i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>)
+      %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt, %c0_i32) : (i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
       %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
         // the Q operands of every live row tile, through the one LDS Q area
@@ -602,7 +311,7 @@ module attributes {gpu.container_module} {
         %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
         scf.yield %ln : vector<4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16, %c0_i32) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
       gpu.return
     }
   }

@@ -61,10 +61,25 @@ func.func private @window_start(i32, i32) -> i32
 func.func private @act_widen4(vector<4xi16>, i1) -> vector<4xf32>
 func.func private @act_narrow4(vector<4xf32>, i1) -> vector<4xi16>
 
+// The lane within its wave: thread id x mod 64 (a one-wave workgroup's
+// mask folds away: LLVM knows its ids are below 64).
 func.func private @lane() -> i32 {
+  %c63 = arith.constant 63 : i32
   %l = gpu.thread_id x
   %r = arith.index_cast %l : index to i32
-  return %r : i32
+  %w = arith.andi %r, %c63 : i32
+  return %w : i32
+}
+
+// The wave's index in a multi-wave workgroup (thread id x / 64), read from
+// the first lane so that it sits in an SGPR and branches on it are uniform.
+func.func private @wave_index() -> i32 {
+  %c6 = arith.constant 6 : i32
+  %l = gpu.thread_id x
+  %r = arith.index_cast %l : index to i32
+  %w = arith.shrui %r, %c6 : i32
+  %u = rocdl.readfirstlane %w : i32
+  return %u : i32
 }
 
 // Shape constants of head dim D (all fold once D is a constant): the
@@ -698,6 +713,370 @@ func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f3
   return %r : f32
 }
 
+// Row tile t's Q operands, both issues: from the wave's registers %q,
+// or from LDS where they wait there (@q_operands_in_lds: row tile t's
+// image at %q_lds + 4096 t).
+func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: index,
+                              %q_lds: !llvm.ptr<3>) -> vector<2x8xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ni = func.call @issues(%d) : (index) -> index
+  %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
+  %qt = scf.if %in_lds -> (vector<2x8xi32>) {
+    %c4096 = arith.constant 4096 : index
+    %o = arith.muli %t, %c4096 : index
+    %oi = arith.index_cast %o : index to i32
+    %img = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %zq = arith.constant dense<0> : vector<2x8xi32>
+    %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
+      %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
+      %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
+      scf.yield %qn : vector<2x8xi32>
+    }
+    scf.yield %ql : vector<2x8xi32>
+  } else {
+    %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
+    scf.yield %qr : vector<2x8xi32>
+  }
+  return %qt : vector<2x8xi32>
+}
+
+
+// ---- the scores and online softmax of one 16-token tile for the wave's
+// row tiles (rt of them; those past live_rows skipped): QK on the K codes
+// %k and scale word %ksw (@tile_loads' lane map), the mask where the tile
+// reaches past the block's first row's last position (lim_lo - 1) or
+// starts before its last row's window (ws_hi), @softmax_step. Lane l's row
+// in row tile t is 16 t + (l & 15), its own positions [row_ws[t], row_ws[t]
+// + row_wl[t]). Returns the new m and l, each row tile's rescale alpha,
+// bf16 P and whether its maximum moved (@pv_step takes the last three).
+func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<2x4xi32>,
+                               %ksw: i32, %q: vector<4x2x8xi32>, %q_lds: !llvm.ptr<3>,
+                               %first: i32, %lim_lo: i32, %ws_hi: i32, %row_ws: vector<4xi32>,
+                               %row_wl: vector<4xi32>, %live_rows: i32, %softmax_scale: f32,
+                               %rt: index, %d: index)
+    -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3_i32 = arith.constant 3 : i32
+  %c4_i32 = arith.constant 4 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c127_i32 = arith.constant 127 : i32
+  %di = arith.index_cast %d : index to i32
+  %one_f = arith.constant 1.0 : f32
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %scale_log2e = arith.mulf %softmax_scale, %log2e : f32
+  %lane = func.call @lane() : () -> i32
+  %j = arith.shrui %lane, %c4_i32 : i32
+  // K scales: lane l needs the byte of (token l & 15, group 4h + j). D = 256:
+  // row j of 16 lanes loaded scale word j & 1; the swap gives every lane
+  // word 0 (from row j & ~1) and word 1 (row j | 1). D <= 128: every row
+  // loaded word 0. D = 64: lane groups 2, 3 (zero codes, the padding) get
+  // scale 0x7F, not the V code bytes after the two scales.
+  %ks:2 = func.call @swap16(%ksw) : (i32) -> (i32, i32)
+  %ksh = arith.shli %j, %c3_i32 : i32
+  %ks0 = arith.shrui %ks#0, %ksh : i32
+  %ks1 = arith.shrui %ks#1, %ksh : i32
+  %groups = arith.shrui %di, %c5_i32 : i32
+  %k_live = arith.cmpi ult, %j, %groups : i32
+  %ks0l = arith.select %k_live, %ks0, %c127_i32 : i32
+  %kscales = vector.from_elements %ks0l, %ks1 : vector<2xi32>
+  // only such tiles need the mask (a wave-uniform branch; a decode: past
+  // seq_len or before the window)
+  %partial = func.call @tile_partial(%first, %lim_lo, %ws_hi) : (i32, i32, i32) -> i1
+  // QK and the softmax per row tile. Every processed tile holds a
+  // position of the block; rows it holds none of keep their state.
+  %ones4 = arith.constant dense<1.0> : vector<4xf32>
+  %zp = arith.constant dense<0> : vector<4x4xi16>
+  %zp1 = arith.constant dense<0> : vector<4xi16>
+  %still = arith.constant dense<false> : vector<4xi1>
+  %sm:5 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp, %yv = %still) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
+    %ti = arith.index_cast %t : index to i32
+    %r0 = arith.muli %ti, %c16_i32 : i32
+    %live = arith.cmpi slt, %r0, %live_rows : i32
+    %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
+    %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
+    %res:5 = scf.if %live -> (f32, f32, f32, vector<4xi16>, i1) {
+      %qt = func.call @row_tile_q(%q, %t, %rt, %d, %q_lds) : (vector<4x2x8xi32>, index, index, index, !llvm.ptr<3>) -> vector<2x8xi32>
+      %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
+      %sk = scf.if %partial -> (vector<4xf32>) {
+        %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
+        %wlt = vector.extract %row_wl[%t] : i32 from vector<4xi32>
+        %mk = func.call @mask_scores(%s, %first, %wst, %wlt) : (vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+        scf.yield %mk : vector<4xf32>
+      } else {
+        scf.yield %s : vector<4xf32>
+      }
+      %st:5 = func.call @softmax_step(%mt, %lt, %sk, %softmax_scale, %scale_log2e) : (f32, f32, vector<4xf32>, f32, f32) -> (f32, f32, f32, vector<4xi16>, i1)
+      scf.yield %st#0, %st#1, %st#2, %st#3, %st#4 : f32, f32, f32, vector<4xi16>, i1
+    } else {
+      %no = arith.constant false
+      scf.yield %mt, %lt, %one_f, %zp1, %no : f32, f32, f32, vector<4xi16>, i1
+    }
+    %mn = vector.insert %res#0, %mv[%t] : f32 into vector<4xf32>
+    %ln = vector.insert %res#1, %lv[%t] : f32 into vector<4xf32>
+    %an = vector.insert %res#2, %av[%t] : f32 into vector<4xf32>
+    %pn = vector.insert %res#3, %pv[%t] : vector<4xi16> into vector<4x4xi16>
+    %yn = vector.insert %res#4, %yv[%t] : i1 into vector<4xi1>
+    scf.yield %mn, %ln, %an, %pn, %yn : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>
+  }
+  return %sm#0, %sm#1, %sm#2, %sm#3, %sm#4 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>
+}
+
+// Whether the tile starting at `first` needs masking: it reaches past the
+// block's first row's last position (lim_lo - 1) or starts before its last
+// row's window (ws_hi).
+func.func private @tile_partial(%first: i32, %lim_lo: i32, %ws_hi: i32) -> i1 {
+  %c16_i32 = arith.constant 16 : i32
+  %end = arith.addi %first, %c16_i32 : i32
+  %past = arith.cmpi sgt, %end, %lim_lo : i32
+  %before = arith.cmpi slt, %first, %ws_hi : i32
+  %partial = arith.ori %past, %before : i1
+  return %partial : i1
+}
+
+// The V scale word of the lane's V token (first + (l >> 2)) for the bf16
+// conversion: on a tile that needs masking (@tile_partial), 0 for tokens
+// outside every row's positions [win_start, win_start + win_len) (E8M0
+// 2^-127 times an FP4 value is finite), so 0xFF garbage never meets p = 0
+// in the PV MFMA.
+func.func private @v_tile_scales(%vsw: i32, %first: i32, %lim_lo: i32, %ws_hi: i32,
+                                 %win_start: i32, %win_len: i32) -> i32 {
+  %c0_i32 = arith.constant 0 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %partial = func.call @tile_partial(%first, %lim_lo, %ws_hi) : (i32, i32, i32) -> i1
+  %vs = scf.if %partial -> (i32) {
+    %lane = func.call @lane() : () -> i32
+    %vtok = arith.shrui %lane, %c2_i32 : i32
+    %vt = arith.addi %first, %vtok : i32
+    %vrel = arith.subi %vt, %win_start : i32
+    %vin = arith.cmpi ult, %vrel, %win_len : i32
+    %vsm = arith.select %vin, %vsw, %c0_i32 : i32
+    scf.yield %vsm : i32
+  } else {
+    scf.yield %vsw : i32
+  }
+  return %vs : i32
+}
+
+// ---- one word of V (@tile_loads' lane map: token l >> 2, chunk c = l & 3,
+// word i of 16-byte load h) to bf16 with its UE8M0 scale fused, into the
+// tile's bf16 rows of 2D + 16 B at %vlds. The word's group g = floor(c D /
+// 128) + h: byte (D + D/32 + g) & 3 of the (masked) scale word %vs.
+func.func private @v_word_to_lds(%w: i32, %vs: i32, %h: i32, %i: i32, %vlds: !llvm.ptr<3>,
+                                 %d: index) {
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c7_i32 = arith.constant 7 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c23_i32 = arith.constant 23 : i32
+  %c64_i32 = arith.constant 64 : i32
+  %c255_i32 = arith.constant 255 : i32
+  %v_row_bytes = func.call @v_row_bytes(%d) : (index) -> i32
+  %di = arith.index_cast %d : index to i32
+  %lane = func.call @lane() : () -> i32
+  %vtok = arith.shrui %lane, %c2_i32 : i32
+  %chunk = arith.andi %lane, %c3_i32 : i32
+  %vr0 = arith.muli %vtok, %v_row_bytes : i32
+  %d2 = arith.shrui %di, %c1_i32 : i32
+  %vr1 = arith.muli %chunk, %d2 : i32
+  %vrow = arith.addi %vr0, %vr1 : i32
+  %cd = arith.muli %chunk, %di : i32
+  %g0 = arith.shrui %cd, %c7_i32 : i32
+  %dg = arith.shrui %di, %c5_i32 : i32
+  %v_scales = arith.addi %di, %dg : i32
+  %vsg = arith.addi %v_scales, %g0 : i32
+  %g = arith.addi %vsg, %h : i32
+  %gb = arith.andi %g, %c3_i32 : i32
+  %sh = arith.shli %gb, %c3_i32 : i32
+  %sb = arith.shrui %vs, %sh : i32
+  %sbyte = arith.andi %sb, %c255_i32 : i32
+  %sbits = arith.shli %sbyte, %c23_i32 : i32
+  %scale = arith.bitcast %sbits : i32 to f32
+  %bf = "uq.fp4_to_bf16"(%w, %scale) : (i32, f32) -> vector<8xbf16>
+  %hb = arith.muli %h, %c64_i32 : i32
+  %hrow = arith.addi %vrow, %hb : i32
+  %ib = arith.muli %i, %c16_i32 : i32
+  %off = arith.addi %hrow, %ib : i32
+  %ptr = llvm.getelementptr %vlds[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  llvm.store %bf, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+  return
+}
+
+// The words of V a lane converts per 16-byte load h: min(4, D/32).
+func.func private @v_words_per_load(%d: index) -> index {
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %d32 = arith.divui %d, %c32 : index
+  %wpl = arith.minui %d32, %c4 : index
+  return %wpl : index
+}
+
+// ---- PV of one tile (V in bf16 at %vlds) for the wave's rt row tiles:
+// C[head dim][query] += V^T P, A read through the LDS transpose once for
+// every row tile (@pv_tiles). First the accumulators of a row tile's slots
+// are rescaled by its alpha, only when the softmax found a row max that
+// may move (%moved, wave-uniform: skipping a multiply by exactly 1 changes
+// nothing; a row tile past live_rows keeps alpha 1), with @pv_pairs its
+// pair's.
+func.func private @pv_step(%acc: vector<4x16x4xf32>, %alpha: vector<4xf32>, %p: vector<4x4xi16>,
+                           %moved: vector<4xi1>, %vlds: !llvm.ptr<3>, %rt: index, %d: index)
+    -> vector<4x16x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c16i = arith.constant 16 : index
+  %na = arith.divui %d, %c16i : index
+  %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+    %al = func.call @acc_row_value(%alpha, %t, %rt) : (vector<4xf32>, index, index) -> f32
+    %wide = func.call @pv_pairs(%rt) : (index) -> i1
+    %tp:2 = func.call @pair_tiles(%t) : (index) -> (index, index)
+    %y0 = vector.extract %moved[%tp#0] : i1 from vector<4xi1>
+    %y1 = vector.extract %moved[%tp#1] : i1 from vector<4xi1>
+    %yp = arith.ori %y0, %y1 : i1
+    %yt = vector.extract %moved[%t] : i1 from vector<4xi1>
+    %any = arith.select %wide, %yp, %yt : i1
+    %an = scf.if %any -> (vector<4x16x4xf32>) {
+      %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
+      %a4 = vector.broadcast %al : f32 to vector<4xf32>
+      %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
+        %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
+        %m4 = arith.mulf %ai, %a4 : vector<4xf32>
+        %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
+        scf.yield %arn : vector<16x4xf32>
+      }
+      %anew = vector.insert %r, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
+      scf.yield %anew : vector<4x16x4xf32>
+    } else {
+      scf.yield %a : vector<4x16x4xf32>
+    }
+    scf.yield %an : vector<4x16x4xf32>
+  }
+  %accn = func.call @pv_tiles(%accr, %p, %rt, %vlds, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, index, !llvm.ptr<3>, index) -> vector<4x16x4xf32>
+  return %accn : vector<4x16x4xf32>
+}
+
+// ---- PV of one tile for its n row tiles, V in bf16 rows at %vlds: per 16 head dims one
+// transposed read of V for the MFMAs of every row tile (@pv_pairs: per 32
+// head dims two reads for every pair), so one read's registers are live
+// at a time, not D/16 of them beside the accumulators. A row tile past
+// live_rows has P = 0 (V is finite: out-of-range tokens' scales are 0,
+// @tile_step): its MFMAs add zeros, cheaper than a branch per MFMA.
+// LDS transpose reads (16-lane groups, ds_read_b64_tr_b16): lane 4i + s
+// of a group reads token row R + i, head dims C + 4s .. + 3, and lane j
+// receives head dim C + j of tokens R .. R + 3. 16x16: group G reads
+// tokens 4G.. (K of the 16x16x16 A operand), dims 16i..; 32x32: group G
+// reads tokens 8 (G >> 1) .. (+ 4 for the second read), dims 32u + 16 (G
+// & 1) .. (A[m = l & 31][k = 8 (l >> 5) + e]).
+func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: index,
+                            %vlds: !llvm.ptr<3>, %d: index) -> vector<4x16x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c4_i32 = arith.constant 4 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c8_i32 = arith.constant 8 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %c64_i32 = arith.constant 64 : i32
+  %vrb = func.call @v_row_bytes(%d) : (index) -> i32
+  %lane = func.call @lane() : () -> i32
+  %q0 = arith.shrui %lane, %c2_i32 : i32
+  %chunk = arith.andi %lane, %c3_i32 : i32
+  %c8 = arith.muli %chunk, %c8_i32 : i32
+  %wide = func.call @pv_pairs(%n) : (index) -> i1
+  %r = scf.if %wide -> (vector<4x16x4xf32>) {
+    // B of pair pp: one v_permlane16_swap per register of its two row
+    // tiles' P (X, Y; 16-lane rows 0..3) gives (X0 Y0 X2 Y2) = tokens 8g
+    // .. 8g + 3 and (X1 Y1 X3 Y3) = 8g + 4 .. of column l & 31.
+    %np = arith.divui %n, %c2 : index
+    %zb = arith.constant dense<0> : vector<2x4xi32>
+    %bs = scf.for %pp = %c0 to %np step %c1 iter_args(%ba = %zb) -> (vector<2x4xi32>) {
+      %t0 = arith.muli %pp, %c2 : index
+      %t1 = arith.addi %t0, %c1 : index
+      %x16 = vector.extract %p[%t0] : vector<4xi16> from vector<4x4xi16>
+      %y16 = vector.extract %p[%t1] : vector<4xi16> from vector<4x4xi16>
+      %x = vector.bitcast %x16 : vector<4xi16> to vector<2xi32>
+      %y = vector.bitcast %y16 : vector<4xi16> to vector<2xi32>
+      %x0 = vector.extract %x[0] : i32 from vector<2xi32>
+      %x1 = vector.extract %x[1] : i32 from vector<2xi32>
+      %y0 = vector.extract %y[0] : i32 from vector<2xi32>
+      %y1 = vector.extract %y[1] : i32 from vector<2xi32>
+      %s0 = rocdl.permlane16.swap %x0, %y0, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+      %s1 = rocdl.permlane16.swap %x1, %y1, false, false : (i32, i32) -> !llvm.struct<(i32, i32)>
+      %lo0 = llvm.extractvalue %s0[0] : !llvm.struct<(i32, i32)>
+      %hi0 = llvm.extractvalue %s0[1] : !llvm.struct<(i32, i32)>
+      %lo1 = llvm.extractvalue %s1[0] : !llvm.struct<(i32, i32)>
+      %hi1 = llvm.extractvalue %s1[1] : !llvm.struct<(i32, i32)>
+      %b = vector.from_elements %lo0, %lo1, %hi0, %hi1 : vector<4xi32>
+      %bn = vector.insert %b, %ba[%pp] : vector<4xi32> into vector<2x4xi32>
+      scf.yield %bn : vector<2x4xi32>
+    }
+    %g = arith.shrui %lane, %c5_i32 : i32
+    %g8 = arith.muli %g, %c8_i32 : i32
+    %qr = arith.andi %q0, %c3_i32 : i32
+    %tok = arith.addi %g8, %qr : i32
+    %h0 = arith.shrui %lane, %c4_i32 : i32
+    %h = arith.andi %h0, %c1_i32 : i32
+    %h32 = arith.muli %h, %c32_i32 : i32
+    %t0b = arith.muli %tok, %vrb : i32
+    %t1b = arith.addi %t0b, %h32 : i32
+    %base = arith.addi %t1b, %c8 : i32
+    %second = arith.muli %vrb, %c4_i32 : i32
+    %nu = arith.divui %d, %c32 : index
+    %ra = scf.for %u = %c0 to %nu step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+      %ui = arith.index_cast %u : index to i32
+      %uo = arith.muli %ui, %c64_i32 : i32
+      %off0 = arith.addi %base, %uo : i32
+      %off1 = arith.addi %off0, %second : i32
+      %p0 = llvm.getelementptr %vlds[%off0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %p1 = llvm.getelementptr %vlds[%off1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %v0 = rocdl.ds.read.tr16.b64 %p0 : !llvm.ptr<3> -> vector<4xi16>
+      %v1 = rocdl.ds.read.tr16.b64 %p1 : !llvm.ptr<3> -> vector<4xi16>
+      %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi16>, vector<4xi16>
+      %va = vector.bitcast %v : vector<8xi16> to vector<8xbf16>
+      %au = scf.for %pp = %c0 to %np step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+        %bw = vector.extract %bs[%pp] : vector<4xi32> from vector<2x4xi32>
+        %bb = vector.bitcast %bw : vector<4xi32> to vector<8xbf16>
+        %c = func.call @acc_block(%at, %pp, %u) : (vector<4x16x4xf32>, index, index) -> vector<16xf32>
+        %m = rocdl.mfma.f32.32x32x16.bf16 %va, %bb, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<8xbf16>, vector<8xbf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
+        %atn = func.call @acc_set_block(%at, %m, %pp, %u) : (vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
+        scf.yield %atn : vector<4x16x4xf32>
+      }
+      scf.yield %au : vector<4x16x4xf32>
+    }
+    scf.yield %ra : vector<4x16x4xf32>
+  } else {
+    %t0 = arith.muli %q0, %vrb : i32
+    %tbase = arith.addi %t0, %c8 : i32
+    %na = arith.divui %d, %c16 : index
+    %rn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+      %ii = arith.index_cast %i : index to i32
+      %io = arith.muli %ii, %c32_i32 : i32
+      %off = arith.addi %tbase, %io : i32
+      %ptr = llvm.getelementptr %vlds[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
+      %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+        %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
+        %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
+        %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+        %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
+        scf.yield %atn : vector<4x16x4xf32>
+      }
+      scf.yield %ai : vector<4x16x4xf32>
+    }
+    scf.yield %rn : vector<4x16x4xf32>
+  }
+  return %r : vector<4x16x4xf32>
+}
+
 // Four consecutive head dims of a workspace row: bf16 of a x inv at
 // element e (the row's first element plus the dims' offset); with %direct
 // the output's at element f, in the activations' dtype (%f16).
@@ -753,7 +1132,7 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
                                  %live_rows: i32, %rt: index, %d: index,
                                  %output: !llvm.ptr<1>, %out_stride_seq: i32,
                                  %out_stride_head: i32, %sinks: !llvm.ptr<1>,
-                                 %f16: i1) {
+                                 %f16: i1, %rb: i32) {
   // One branch for the wave (P and the dtype are uniform), each side
   // @store_rows with its %direct and %f16 constants, so none carries
   // another's stores or conversions.
@@ -763,12 +1142,12 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
   %false = arith.constant false
   scf.if %one {
     scf.if %f16 {
-      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %true) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
+      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %true, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
     } else {
-      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
+      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
     }
   } else {
-    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1) -> ()
+    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
   }
   return
 }
@@ -782,7 +1161,7 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
                               %live_rows: i32, %rt: index, %d: index,
                               %output: !llvm.ptr<1>, %out_stride_seq: i32,
                               %out_stride_head: i32, %sinks: !llvm.ptr<1>,
-                              %f16: i1) {
+                              %f16: i1, %rb: i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -820,7 +1199,8 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
   %qg64 = arith.extui %qg : i32 to i64
   scf.for %grp = %c0 to %groups step %c1 {
     %gi = arith.index_cast %grp : index to i32
-    %r0 = arith.muli %gi, %span : i32
+    %r00 = arith.muli %gi, %span : i32
+    %r0 = arith.addi %r00, %rb : i32
     %rho = arith.addi %r0, %row : i32
     %valid = arith.cmpi slt, %rho, %live_rows : i32
     scf.if %valid {
@@ -917,11 +1297,12 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
   return
 }
 
-// ---- the lane's query row of each row tile t (16 t + (l & 15)): its own
+// ---- the lane's query row of each row tile t (rb + 16 t + (l & 15), rb
+// the wave's first row in its block, 0 for one wave): its own
 // positions [ws, ws + wl), limit = ws + wl = pos0 + 1 + the row's token
 // (@row_limit), ws its window's start (@window_start).
 func.func private @row_ranges(%pos0: i32, %qg: i32, %live_rows: i32, %sliding_window: i32,
-                              %rt: index) -> (vector<4xi32>, vector<4xi32>) {
+                              %rt: index, %rb: i32) -> (vector<4xi32>, vector<4xi32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c1_i32 = arith.constant 1 : i32
@@ -933,7 +1314,8 @@ func.func private @row_ranges(%pos0: i32, %qg: i32, %live_rows: i32, %sliding_wi
   %z = arith.constant dense<0> : vector<4xi32>
   %r:2 = scf.for %t = %c0 to %rt step %c1 iter_args(%wsv = %z, %wlv = %z) -> (vector<4xi32>, vector<4xi32>) {
     %ti = arith.index_cast %t : index to i32
-    %r0 = arith.muli %ti, %c16_i32 : i32
+    %r00 = arith.muli %ti, %c16_i32 : i32
+    %r0 = arith.addi %r00, %rb : i32
     %rho = arith.addi %r0, %row : i32
     %limit = func.call @row_limit(%rho, %qg, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
     %ws = func.call @window_start(%limit, %sliding_window) : (i32, i32) -> i32
