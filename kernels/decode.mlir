@@ -40,6 +40,8 @@ module attributes {gpu.container_module} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @window_start(i32, i32) -> i32
+    func.func private @block_positions(i32, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+    func.func private @partition_tiles(i32, i32, i32, i32, i32) -> i32
 
     // Where row tile t's Q operand image (@rotate_query) lives: its own 4 KiB
     // of @uq_decode_q_lds when the operands wait in LDS, else the start of
@@ -160,51 +162,10 @@ module attributes {gpu.container_module} {
       %blk:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
       %ntok = arith.maxsi %blk#2, %c0_i32 : i32
       %live_rows = arith.muli %ntok, %query_group : i32
-      // ---- the block's positions: its first token attends < lim_lo = pos0 + 1,
-      // its last < kv_end = pos0 + ntok (a decode: both seq_len). With a
-      // sliding window W (0: none) its first token attends >= win_start =
-      // max(0, lim_lo - W), its last >= ws_hi = max(0, kv_end - W). The walk
-      // starts at win_base, win_start rounded down to a tile: partition p walks
-      // the 256-token groups that start at win_base + (p + k*P)*256, k < TGPP,
-      // over rel_len = kv_end - win_base positions. Nothing before win_base is
-      // loaded; tiles that reach past lim_lo or start before ws_hi mask each
-      // row to its own positions. Coverage invariant (the launch policy's):
-      // P * TGPP * 256 >= rel_len, rel_len <= min(kv_end, W + ntok + 14).
-      // Without a window win_base = win_start = 0 (the unshifted walk).
-      %lim_lo = arith.addi %blk#3, %c1_i32 : i32
-      %kv_end = arith.addi %blk#3, %ntok : i32
-      %win_start = func.call @window_start(%lim_lo, %sliding_window) : (i32, i32) -> i32
-      %ws_hi = func.call @window_start(%kv_end, %sliding_window) : (i32, i32) -> i32
-      %tile_mask = arith.constant -16 : i32
-      %win_base = arith.andi %win_start, %tile_mask : i32
-      %win_len = arith.subi %kv_end, %win_start : i32
-      %rel_len = arith.subi %kv_end, %win_base : i32
-      // ---- partition p owns the groups p, p + P, ... (at most TGPP); it processes
-      // only tiles that hold a position of the block (a flattened tile loop)
-      %n0 = arith.addi %rel_len, %c255_i32 : i32
-      %groups = arith.shrui %n0, %c8_i32 : i32
-      %n1 = arith.subi %groups, %part : i32
-      %owns0 = arith.cmpi sgt, %n1, %c0_i32 : i32
-      %has_rows = arith.cmpi sgt, %live_rows, %c0_i32 : i32
-      %owns = arith.andi %owns0, %has_rows : i1
-      %n2 = arith.maxsi %n1, %c1_i32 : i32
-      %n3 = arith.subi %num_partitions, %c1_i32 : i32
-      %n4 = arith.addi %n2, %n3 : i32
-      %n5 = arith.divui %n4, %num_partitions : i32
-      %n6 = arith.minsi %n5, %tgpp : i32
-      %my_groups = arith.select %owns, %n6, %c0_i32 : i32
-      %n7 = arith.subi %my_groups, %c1_i32 : i32
-      %full = arith.maxsi %n7, %c0_i32 : i32
-      %n8 = arith.muli %full, %num_partitions : i32
-      %n9 = arith.addi %part, %n8 : i32
-      %n10 = arith.shli %n9, %c8_i32 : i32
-      %n11 = arith.subi %rel_len, %n10 : i32
-      %n12 = arith.addi %n11, %c15_i32 : i32
-      %n13 = arith.shrsi %n12, %c4_i32 : i32
-      %last_tiles = arith.minsi %n13, %c16_i32 : i32
-      %n14 = arith.shli %full, %c4_i32 : i32
-      %n15 = arith.addi %n14, %last_tiles : i32
-      %ntiles = arith.select %owns, %n15, %c0_i32 : i32
+      // ---- the block's positions (@block_positions) and the partition's
+      // tiles (@partition_tiles)
+      %bp:6 = func.call @block_positions(%blk#3, %ntok, %sliding_window) : (i32, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+      %ntiles = func.call @partition_tiles(%bp#5, %part, %num_partitions, %tgpp, %live_rows) : (i32, i32, i32, i32, i32) -> i32
       // ---- cache geometry
       %bs_shift = math.cttz %block_size : i32
       %bs_mask = arith.subi %block_size, %c1_i32 : i32
@@ -267,7 +228,7 @@ module attributes {gpu.container_module} {
         // software prefetch: tile 0 here; every tile issues the next tile's loads
         // before its own math. Two tiles per iteration so that the two load sets
         // alternate registers (no copies); an odd last tile runs after the loop.
-        %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
         %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
         %npairs = arith.shrui %ntiles, %c1_i32 : i32
         %npairs_ix = arith.index_cast %npairs : i32 to index
@@ -275,27 +236,27 @@ module attributes {gpu.container_module} {
           %pii = arith.index_cast %pi : index to i32
           %ta = arith.shli %pii, %c1_i32 : i32
           %tb = arith.addi %ta, %c1_i32 : i32
-          %fb = func.call @tile_first(%tb, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %fb = func.call @tile_first(%tb, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
           %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-          %fa = func.call @tile_first(%ta, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          %fa = func.call @tile_first(%ta, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
+          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
           // the last pair's prefetch targets no tile: it re-reads tile b's block-table
           // entry and gets a descriptor of 0 records (loads return zeros)
           %tc = arith.addi %tb, %c1_i32 : i32
           %tlive = arith.cmpi slt, %tc, %ntiles : i32
           %tn = arith.select %tlive, %tc, %tb : i32
           %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
-          %fc = func.call @tile_first(%tn, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+          %fc = func.call @tile_first(%tn, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
           %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
           scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
         }
         %odd = arith.andi %ntiles, %c1_i32 : i32
         %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
         %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
           %tl = arith.subi %ntiles, %c1_i32 : i32
-          %fl = func.call @tile_first(%tl, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
-          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %lim_lo, %ws_hi, %win_start, %win_len, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          %fl = func.call @tile_first(%tl, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
+          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
           scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
         } else {
           scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>

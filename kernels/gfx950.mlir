@@ -403,6 +403,72 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   return %k_offs, %v_offs, %ks_off, %vs_off : vector<2xi32>, vector<2xi32>, i32, i32
 }
 
+// ---- the block's positions (from its first token's position pos0 and its
+// ntok tokens): its first token attends < lim_lo = pos0 + 1,
+// its last < kv_end = pos0 + ntok (a decode: both seq_len). With a
+// sliding window W (0: none) its first token attends >= win_start =
+// max(0, lim_lo - W), its last >= ws_hi = max(0, kv_end - W). The walk
+// starts at win_base, win_start rounded down to a tile: partition p walks
+// the 256-token groups that start at win_base + (p + k*P)*256, k < TGPP,
+// over rel_len = kv_end - win_base positions. Nothing before win_base is
+// loaded; tiles that reach past lim_lo or start before ws_hi mask each
+// row to its own positions. Coverage invariant (the launch policy's):
+// P * TGPP * 256 >= rel_len, rel_len <= min(kv_end, W + ntok + 14).
+// Without a window win_base = win_start = 0 (the unshifted walk).
+func.func private @block_positions(%pos0: i32, %ntok: i32, %sliding_window: i32)
+    -> (i32, i32, i32, i32, i32, i32) {
+  %c1_i32 = arith.constant 1 : i32
+  %lim_lo = arith.addi %pos0, %c1_i32 : i32
+  %kv_end = arith.addi %pos0, %ntok : i32
+  %win_start = func.call @window_start(%lim_lo, %sliding_window) : (i32, i32) -> i32
+  %ws_hi = func.call @window_start(%kv_end, %sliding_window) : (i32, i32) -> i32
+  %tile_mask = arith.constant -16 : i32
+  %win_base = arith.andi %win_start, %tile_mask : i32
+  %win_len = arith.subi %kv_end, %win_start : i32
+  %rel_len = arith.subi %kv_end, %win_base : i32
+  return %lim_lo, %win_start, %ws_hi, %win_base, %win_len, %rel_len : i32, i32, i32, i32, i32, i32
+}
+
+// ---- the tiles partition `part` walks over rel_len positions: it owns the
+// 256-token groups p, p + P, ... (at most TGPP) and processes only tiles
+// that hold a position of the block (a flattened tile loop); none without
+// live rows.
+func.func private @partition_tiles(%rel_len: i32, %part: i32, %num_partitions: i32, %tgpp: i32,
+                                   %live_rows: i32) -> i32 {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c4_i32 = arith.constant 4 : i32
+  %c8_i32 = arith.constant 8 : i32
+  %c15_i32 = arith.constant 15 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c255_i32 = arith.constant 255 : i32
+  %n0 = arith.addi %rel_len, %c255_i32 : i32
+  %groups = arith.shrui %n0, %c8_i32 : i32
+  %n1 = arith.subi %groups, %part : i32
+  %owns0 = arith.cmpi sgt, %n1, %c0_i32 : i32
+  %has_rows = arith.cmpi sgt, %live_rows, %c0_i32 : i32
+  %owns = arith.andi %owns0, %has_rows : i1
+  %n2 = arith.maxsi %n1, %c1_i32 : i32
+  %n3 = arith.subi %num_partitions, %c1_i32 : i32
+  %n4 = arith.addi %n2, %n3 : i32
+  %n5 = arith.divui %n4, %num_partitions : i32
+  %n6 = arith.minsi %n5, %tgpp : i32
+  %my_groups = arith.select %owns, %n6, %c0_i32 : i32
+  %n7 = arith.subi %my_groups, %c1_i32 : i32
+  %full = arith.maxsi %n7, %c0_i32 : i32
+  %n8 = arith.muli %full, %num_partitions : i32
+  %n9 = arith.addi %part, %n8 : i32
+  %n10 = arith.shli %n9, %c8_i32 : i32
+  %n11 = arith.subi %rel_len, %n10 : i32
+  %n12 = arith.addi %n11, %c15_i32 : i32
+  %n13 = arith.shrsi %n12, %c4_i32 : i32
+  %last_tiles = arith.minsi %n13, %c16_i32 : i32
+  %n14 = arith.shli %full, %c4_i32 : i32
+  %n15 = arith.addi %n14, %last_tiles : i32
+  %ntiles = arith.select %owns, %n15, %c0_i32 : i32
+  return %ntiles : i32
+}
+
 // ---- the first token of tile t: partition p walks the 256-token groups that
 // start at win_base + (p + k*P) * 256; tile t is group t >> 4, tile t & 15.
 func.func private @tile_first(%t: i32, %part: i32, %num_partitions: i32, %win_base: i32) -> i32 {
@@ -420,6 +486,26 @@ func.func private @tile_first(%t: i32, %part: i32, %num_partitions: i32, %win_ba
   return %first : i32
 }
 
+// ---- the buffer view of the cache block holding the tile that starts at
+// token `first` (its 64-bit byte offset in the descriptor's base: caches
+// over 4 GiB do not wrap; `records` = 0 reads zeros without touching
+// memory) and the token's row offset in it.
+func.func private @tile_rsrc(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>, %first: i32,
+                             %records: i64, %bs_shift: i32, %bs_mask: i32, %bt_row: i64,
+                             %blk_bytes: i64, %pos_stride: i32) -> (!llvm.ptr<8>, i32) {
+  %blk = arith.shrui %first, %bs_shift : i32
+  %in_blk = arith.andi %first, %bs_mask : i32
+  %blk64 = arith.extui %blk : i32 to i64
+  %entry = arith.addi %bt_row, %blk64 : i64
+  %bt = llvm.getelementptr %block_tables[%entry] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+  %phys = llvm.load %bt invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
+  %phys64 = arith.extui %phys : i32 to i64
+  %blk_off = arith.muli %phys64, %blk_bytes : i64
+  %rsrc = "uq.buffer_rsrc"(%kv_cache, %blk_off, %records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
+  %row = arith.muli %in_blk, %pos_stride : i32
+  return %rsrc, %row : !llvm.ptr<8>, i32
+}
+
 // ---- the KV loads of the tile starting at token `first`: the block's 64-bit
 // byte offset goes into the descriptor base (caches over 4 GiB do not wrap),
 // the token's row offset into soffset. `records` = 0 makes every load read
@@ -432,16 +518,7 @@ func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c0_i32 = arith.constant 0 : i32
-  %blk = arith.shrui %first, %bs_shift : i32
-  %in_blk = arith.andi %first, %bs_mask : i32
-  %blk64 = arith.extui %blk : i32 to i64
-  %entry = arith.addi %bt_row, %blk64 : i64
-  %bt = llvm.getelementptr %block_tables[%entry] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
-  %phys = llvm.load %bt invariant {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-  %phys64 = arith.extui %phys : i32 to i64
-  %blk_off = arith.muli %phys64, %blk_bytes : i64
-  %rsrc = "uq.buffer_rsrc"(%kv_cache, %blk_off, %records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
-  %row = arith.muli %in_blk, %pos_stride : i32
+  %rsrc, %row = func.call @tile_rsrc(%kv_cache, %block_tables, %first, %records, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32) -> (!llvm.ptr<8>, i32)
   %zero = arith.constant dense<0> : vector<2x4xi32>
   %ni = func.call @issues(%d) : (index) -> index
   // D = 64 fills half an issue: lane groups 2 and 3 (K 64..127) hold zeros
