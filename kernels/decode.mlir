@@ -30,7 +30,7 @@ module attributes {gpu.container_module} {
     func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
     func.func private @tile_first(i32, i32, i32, i32) -> i32
     func.func private @tile_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
     func.func private @v_tile_scales(i32, i32, i32, i32, i32, i32) -> i32
     func.func private @v_words_per_load(index) -> index
     func.func private @v_word_to_lds(i32, i32, i32, i32, !llvm.ptr<3>, index)
@@ -84,7 +84,8 @@ module attributes {gpu.container_module} {
       %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
       %vlds = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
       %vs = func.call @v_tile_scales(%vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len) : (i32, i32, i32, i32, i32, i32) -> i32
-      %sm:5 = func.call @tile_scores(%m, %l, %k, %ksw, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+      %every_tile = arith.constant false
+      %sm:5 = func.call @tile_scores(%m, %l, %k, %ksw, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %every_tile, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
       // V: every word of the lane's chunk, once for every row tile
       %wpl = func.call @v_words_per_load(%d) : (index) -> index
       scf.for %h = %c0 to %ni step %c1 {

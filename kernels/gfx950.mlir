@@ -560,6 +560,177 @@ func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<
   return %kc, %vc, %ksw, %vsw : vector<2x4xi32>, vector<2x4xi32>, i32, i32
 }
 
+// ---- A KV tile shared by the waves of a workgroup (kernels/
+// attention_gfx950.mlir): each wave loads a share of the tile from global
+// memory once (@share_loads), puts it in the tile's LDS buffer
+// (@share_store), and after a barrier every wave reads the K operands it
+// needs (@share_k) and V in bf16. The shares keep @tile_loads' lane maps.
+// Wave w's share (@share_roles, fixed for the walk): the K codes of issue
+// w (16 B a lane) if w < issues, the K scale words if w = issues, and V
+// slice w = (load h, word i) of every lane's chunk, w = h min(4, D/32) +
+// i (at most 8 slices: a variant has at least as many waves), with the V
+// scale word, converted to bf16. A wave loads and stores every part of a
+// share, with or without a role: a part it has no role in loads at an
+// offset past the buffer's records (zeros, no memory read) and stores
+// into LDS nobody reads (the K image's spare area, V rows' 16-byte
+// padding), so the walk has no branch per role. The K image (3,584 B):
+// issue h, lane l at 1024 h + 16 l, the scale words at 2048 + 4 l, spare
+// codes at 2304 + 16 l and scale words at 3328 + 4 l. V: the bf16 rows of
+// @v_word_to_lds.
+
+// An offset no buffer view's records reach (the plan bounds a block's
+// bytes by 2^31 - 1): its loads return zeros and read no memory.
+func.func private @share_nowhere() -> i32 {
+  %c = arith.constant -256 : i32
+  return %c : i32
+}
+
+// The wave's share as offsets: loads (cache row-relative) of its K codes,
+// K scale word, V word and V scale word; the LDS offsets of its K codes
+// and scale word in the K image and of its V word's bf16 in the V rows;
+// the V word's load h (its scale byte).
+func.func private @share_roles(%k_offs: vector<2xi32>, %v_offs: vector<2xi32>, %ks_off: i32,
+                               %vs_off: i32, %wave: i32, %d: index)
+    -> (i32, i32, i32, i32, i32, i32, i32, i32) {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %c2_i32 = arith.constant 2 : i32
+  %c3_i32 = arith.constant 3 : i32
+  %c4_i32 = arith.constant 4 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c6_i32 = arith.constant 6 : i32
+  %c10_i32 = arith.constant 10 : i32
+  %c16_i32 = arith.constant 16 : i32
+  %c2048_i32 = arith.constant 2048 : i32
+  %c2304_i32 = arith.constant 2304 : i32
+  %c3328_i32 = arith.constant 3328 : i32
+  %nowhere = func.call @share_nowhere() : () -> i32
+  %ni_ix = func.call @issues(%d) : (index) -> index
+  %ni = arith.index_cast %ni_ix : index to i32
+  %wpl_ix = func.call @v_words_per_load(%d) : (index) -> index
+  %wpl = arith.index_cast %wpl_ix : index to i32
+  %nslices = arith.muli %ni, %wpl : i32
+  %vrb = func.call @v_row_bytes(%d) : (index) -> i32
+  %di = arith.index_cast %d : index to i32
+  %lane = func.call @lane() : () -> i32
+  // K codes of issue w; D = 64: lane groups 2 and 3 (K 64..127) zeros
+  %j = arith.shrui %lane, %c4_i32 : i32
+  %groups = arith.shrui %di, %c5_i32 : i32
+  %k_live = arith.cmpi ult, %j, %groups : i32
+  %is_codes = arith.cmpi ult, %wave, %ni : i32
+  %k_loads = arith.andi %is_codes, %k_live : i1
+  %ko0 = vector.extract %k_offs[0] : i32 from vector<2xi32>
+  %ko1 = vector.extract %k_offs[1] : i32 from vector<2xi32>
+  %second = arith.cmpi eq, %wave, %c1_i32 : i32
+  %ko = arith.select %second, %ko1, %ko0 : i32
+  %k_load = arith.select %k_loads, %ko, %nowhere : i32
+  %l16 = arith.shli %lane, %c4_i32 : i32
+  %kd0 = arith.shli %wave, %c10_i32 : i32
+  %kd1 = arith.addi %kd0, %l16 : i32
+  %kd2 = arith.addi %c2304_i32, %l16 : i32
+  %k_dst = arith.select %is_codes, %kd1, %kd2 : i32
+  // the K scale words
+  %is_scales = arith.cmpi eq, %wave, %ni : i32
+  %ks_load = arith.select %is_scales, %ks_off, %nowhere : i32
+  %l4 = arith.shli %lane, %c2_i32 : i32
+  %sd1 = arith.addi %c2048_i32, %l4 : i32
+  %sd2 = arith.addi %c3328_i32, %l4 : i32
+  %ks_dst = arith.select %is_scales, %sd1, %sd2 : i32
+  // V slice w: word i of load h
+  %is_v = arith.cmpi ult, %wave, %nslices : i32
+  %h0 = arith.divui %wave, %wpl : i32
+  %h = arith.select %is_v, %h0, %c0_i32 : i32
+  %hw = arith.muli %h, %wpl : i32
+  %i = arith.subi %wave, %hw : i32
+  %vo0 = vector.extract %v_offs[0] : i32 from vector<2xi32>
+  %vo1 = vector.extract %v_offs[1] : i32 from vector<2xi32>
+  %vsecond = arith.cmpi eq, %h, %c1_i32 : i32
+  %vo = arith.select %vsecond, %vo1, %vo0 : i32
+  %i4 = arith.shli %i, %c2_i32 : i32
+  %vi = arith.addi %vo, %i4 : i32
+  %v_load = arith.select %is_v, %vi, %nowhere : i32
+  %vs_load = arith.select %is_v, %vs_off, %nowhere : i32
+  // its bf16 (@v_word_to_lds's place), else the padding of the lane's row
+  %vtok = arith.shrui %lane, %c2_i32 : i32
+  %chunk = arith.andi %lane, %c3_i32 : i32
+  %vr0 = arith.muli %vtok, %vrb : i32
+  %d2 = arith.shrui %di, %c1_i32 : i32
+  %vr1 = arith.muli %chunk, %d2 : i32
+  %vrow = arith.addi %vr0, %vr1 : i32
+  %hb = arith.shli %h, %c6_i32 : i32
+  %ib = arith.muli %i, %c16_i32 : i32
+  %vd0 = arith.addi %vrow, %hb : i32
+  %vd1 = arith.addi %vd0, %ib : i32
+  %dd = arith.shli %di, %c1_i32 : i32
+  %pad = arith.addi %vr0, %dd : i32
+  %v_dst = arith.select %is_v, %vd1, %pad : i32
+  return %k_load, %ks_load, %v_load, %vs_load, %k_dst, %ks_dst, %v_dst, %h : i32, i32, i32, i32, i32, i32, i32, i32
+}
+
+// The wave's share of the tile starting at `first` (@share_roles' load
+// offsets): K codes, K scale word, V word, V scale word.
+func.func private @share_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>, %first: i32,
+                               %records: i64, %bs_shift: i32, %bs_mask: i32, %bt_row: i64,
+                               %blk_bytes: i64, %pos_stride: i32, %k_load: i32, %ks_load: i32,
+                               %v_load: i32, %vs_load: i32)
+    -> (vector<4xi32>, i32, i32, i32) {
+  %c0_i32 = arith.constant 0 : i32
+  %rsrc, %row = func.call @tile_rsrc(%kv_cache, %block_tables, %first, %records, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32) -> (!llvm.ptr<8>, i32)
+  // K first (the scores wait for it), then V
+  %ksw = rocdl.raw.ptr.buffer.load %rsrc, %ks_load, %row, %c0_i32 : i32
+  %kc = rocdl.raw.ptr.buffer.load %rsrc, %k_load, %row, %c0_i32 : vector<4xi32>
+  %vsw = rocdl.raw.ptr.buffer.load %rsrc, %vs_load, %row, %c0_i32 : i32
+  %vw = rocdl.raw.ptr.buffer.load %rsrc, %v_load, %row, %c0_i32 : i32
+  return %kc, %ksw, %vw, %vsw : vector<4xi32>, i32, i32, i32
+}
+
+// The wave's share of the tile starting at `first` into LDS (@share_roles'
+// LDS offsets): K words into the K image at %kb, its V word to bf16 in
+// the V rows at %vb (the scale word masked by @v_tile_scales).
+func.func private @share_store(%kc: vector<4xi32>, %ksw: i32, %vw: i32, %vsw: i32, %first: i32,
+                               %lim_lo: i32, %ws_hi: i32, %win_start: i32, %win_len: i32,
+                               %kb: !llvm.ptr<3>, %vb: !llvm.ptr<3>, %k_dst: i32, %ks_dst: i32,
+                               %v_dst: i32, %vh: i32, %d: index) {
+  %kp = llvm.getelementptr %kb[%k_dst] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  llvm.store %kc, %kp {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+  %sp = llvm.getelementptr %kb[%ks_dst] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  llvm.store %ksw, %sp {alignment = 4 : i64} : i32, !llvm.ptr<3>
+  %vs = func.call @v_tile_scales(%vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len) : (i32, i32, i32, i32, i32, i32) -> i32
+  %bf = func.call @v_word_bf16(%vw, %vs, %vh, %d) : (i32, i32, i32, index) -> vector<8xbf16>
+  %vp = llvm.getelementptr %vb[%v_dst] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  llvm.store %bf, %vp {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+  return
+}
+
+// The K codes and scale word of @tile_loads' lane map, from the K image at
+// %kb.
+func.func private @share_k(%kb: !llvm.ptr<3>, %d: index) -> (vector<2x4xi32>, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2_i32 = arith.constant 2 : i32
+  %c4_i32 = arith.constant 4 : i32
+  %c10_i32 = arith.constant 10 : i32
+  %c2048_i32 = arith.constant 2048 : i32
+  %zero = arith.constant dense<0> : vector<2x4xi32>
+  %ni = func.call @issues(%d) : (index) -> index
+  %lane = func.call @lane() : () -> i32
+  %o1 = arith.shli %lane, %c4_i32 : i32
+  %kc = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero) -> (vector<2x4xi32>) {
+    %hi = arith.index_cast %h : index to i32
+    %o0 = arith.shli %hi, %c10_i32 : i32
+    %o = arith.addi %o0, %o1 : i32
+    %p = llvm.getelementptr %kb[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+    %x = llvm.load %p {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+    %kn = vector.insert %x, %k[%h] : vector<4xi32> into vector<2x4xi32>
+    scf.yield %kn : vector<2x4xi32>
+  }
+  %s1 = arith.shli %lane, %c2_i32 : i32
+  %so = arith.addi %s1, %c2048_i32 : i32
+  %sp = llvm.getelementptr %kb[%so] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  %ksw = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+  return %kc, %ksw : vector<2x4xi32>, i32
+}
+
 // ---- the QK scores of one row tile: C[token][query row] over the K = 128
 // issues; A = K FP4 with its UE8M0 scale, B = Q E4M3 (scale 0x7F = 1);
 // the raw dot products (@softmax_step applies the softmax scale).
@@ -827,11 +998,14 @@ func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: 
 // in row tile t is 16 t + (l & 15), its own positions [row_ws[t], row_ws[t]
 // + row_wl[t]). Returns the new m and l, each row tile's rescale alpha,
 // bf16 P and whether its maximum moved (@pv_step takes the last three).
+// %every_tile (a constant) runs every row tile, live rows or not, without
+// a branch each: a row past live_rows is never stored, and its scores are
+// finite (zero Q) or masked like its block's last row's.
 func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<2x4xi32>,
                                %ksw: i32, %q: vector<4x2x8xi32>, %q_lds: !llvm.ptr<3>,
                                %first: i32, %lim_lo: i32, %ws_hi: i32, %row_ws: vector<4xi32>,
                                %row_wl: vector<4xi32>, %live_rows: i32, %softmax_scale: f32,
-                               %rt: index, %d: index)
+                               %every_tile: i1, %rt: index, %d: index)
     -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -871,7 +1045,8 @@ func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<
   %sm:5 = scf.for %t = %c0 to %rt step %c1 iter_args(%mv = %m, %lv = %l, %av = %ones4, %pv = %zp, %yv = %still) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>) {
     %ti = arith.index_cast %t : index to i32
     %r0 = arith.muli %ti, %c16_i32 : i32
-    %live = arith.cmpi slt, %r0, %live_rows : i32
+    %live0 = arith.cmpi slt, %r0, %live_rows : i32
+    %live = arith.ori %live0, %every_tile : i1
     %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
     %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
     %res:5 = scf.if %live -> (f32, f32, f32, vector<4xi16>, i1) {
@@ -939,19 +1114,14 @@ func.func private @v_tile_scales(%vsw: i32, %first: i32, %lim_lo: i32, %ws_hi: i
 
 // ---- one word of V (@tile_loads' lane map: token l >> 2, chunk c = l & 3,
 // word i of 16-byte load h) to bf16 with its UE8M0 scale fused, into the
-// tile's bf16 rows of 2D + 16 B at %vlds. The word's group g = floor(c D /
-// 128) + h: byte (D + D/32 + g) & 3 of the (masked) scale word %vs.
+// tile's bf16 rows of 2D + 16 B at %vlds (@v_word_bf16).
 func.func private @v_word_to_lds(%w: i32, %vs: i32, %h: i32, %i: i32, %vlds: !llvm.ptr<3>,
                                  %d: index) {
   %c1_i32 = arith.constant 1 : i32
   %c2_i32 = arith.constant 2 : i32
   %c3_i32 = arith.constant 3 : i32
-  %c5_i32 = arith.constant 5 : i32
-  %c7_i32 = arith.constant 7 : i32
   %c16_i32 = arith.constant 16 : i32
-  %c23_i32 = arith.constant 23 : i32
   %c64_i32 = arith.constant 64 : i32
-  %c255_i32 = arith.constant 255 : i32
   %v_row_bytes = func.call @v_row_bytes(%d) : (index) -> i32
   %di = arith.index_cast %d : index to i32
   %lane = func.call @lane() : () -> i32
@@ -961,6 +1131,28 @@ func.func private @v_word_to_lds(%w: i32, %vs: i32, %h: i32, %i: i32, %vlds: !ll
   %d2 = arith.shrui %di, %c1_i32 : i32
   %vr1 = arith.muli %chunk, %d2 : i32
   %vrow = arith.addi %vr0, %vr1 : i32
+  %bf = func.call @v_word_bf16(%w, %vs, %h, %d) : (i32, i32, i32, index) -> vector<8xbf16>
+  %hb = arith.muli %h, %c64_i32 : i32
+  %hrow = arith.addi %vrow, %hb : i32
+  %ib = arith.muli %i, %c16_i32 : i32
+  %off = arith.addi %hrow, %ib : i32
+  %ptr = llvm.getelementptr %vlds[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  llvm.store %bf, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+  return
+}
+
+// A V word of the lane's chunk from its 16-byte load h as eight bf16: the
+// word's group g = floor(c D / 128) + h (c = l & 3), its scale byte (D +
+// D/32 + g) & 3 of the (masked) scale word %vs fused into the conversion.
+func.func private @v_word_bf16(%w: i32, %vs: i32, %h: i32, %d: index) -> vector<8xbf16> {
+  %c3_i32 = arith.constant 3 : i32
+  %c5_i32 = arith.constant 5 : i32
+  %c7_i32 = arith.constant 7 : i32
+  %c23_i32 = arith.constant 23 : i32
+  %c255_i32 = arith.constant 255 : i32
+  %di = arith.index_cast %d : index to i32
+  %lane = func.call @lane() : () -> i32
+  %chunk = arith.andi %lane, %c3_i32 : i32
   %cd = arith.muli %chunk, %di : i32
   %g0 = arith.shrui %cd, %c7_i32 : i32
   %dg = arith.shrui %di, %c5_i32 : i32
@@ -974,13 +1166,7 @@ func.func private @v_word_to_lds(%w: i32, %vs: i32, %h: i32, %i: i32, %vlds: !ll
   %sbits = arith.shli %sbyte, %c23_i32 : i32
   %scale = arith.bitcast %sbits : i32 to f32
   %bf = "uq.fp4_to_bf16"(%w, %scale) : (i32, f32) -> vector<8xbf16>
-  %hb = arith.muli %h, %c64_i32 : i32
-  %hrow = arith.addi %vrow, %hb : i32
-  %ib = arith.muli %i, %c16_i32 : i32
-  %off = arith.addi %hrow, %ib : i32
-  %ptr = llvm.getelementptr %vlds[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  llvm.store %bf, %ptr {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
-  return
+  return %bf : vector<8xbf16>
 }
 
 // The words of V a lane converts per 16-byte load h: min(4, D/32).
@@ -1201,7 +1387,8 @@ func.func private @store_out4(%direct: i1, %segm_out: !llvm.ptr<1>, %e: i64,
 // lane addresses its own row in 64 bits (the rows of a block's tokens
 // lie Hk * P * QG rows apart). Rows by the PV's column groups: a row
 // tile's 16 (lane l: row l & 15, head dims 16i + 4 (l >> 4) ..), or with
-// @pv_pairs a pair's 32 (row l & 31, head dims 32u + 8k + 4 (l >> 5) ..).
+// @pv_pairs a pair's 32 (row l & 31, head dims 32u + 8k + 4 (l >> 5) ..),
+// counted from the wave's first row rb of the block (0 for one wave).
 func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
                                  %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
                                  %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,

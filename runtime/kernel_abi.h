@@ -5,7 +5,8 @@
 #ifndef UQ_RUNTIME_KERNEL_ABI_H_
 #define UQ_RUNTIME_KERNEL_ABI_H_
 
-// Decode: grid (B, num_kv_heads, num_partitions), one 64-lane wave each.
+// Decode: grid (B, num_kv_heads, num_partitions), one 64-lane wave each
+// (gfx950's multi-wave blocks: the waves their .reqd_workgroup_size states).
 // Which kernel serves a shape is in its typed record (uq/variant.h).
 typedef enum uq_decode_arg_e {
   UQ_DECODE_ARG_SEGM_OUT = 0,       // bf16* [B, Hk, P, QG, D]

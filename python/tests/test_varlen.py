@@ -90,7 +90,8 @@ def test_run_varlen_matches_reference(ctx, rng, head_dim):
     s = Step(rng, [1, 4, 9, 40], [30, 50, 9, 90], d=head_dim)
     with s.plan(ctx) as plan:
         shape = plan.varlen_shape(4, s.tokens, int(s.q_lens.max()))
-        assert shape["variant"].startswith(f"decode_d{head_dim}_")
+        # 40 tokens x QG 8 = 320 rows: the multi-wave blocks (min_rows 256)
+        assert shape["variant"].startswith(f"decode_mw_d{head_dim}_")
         assert shape["block_tokens"] >= 1 and shape["num_blocks"] >= 4
         out = np.full((s.tokens, s.hq, head_dim), POISON, np.uint16)
         plan.run_varlen(s.query, s.cache, s.tables, s.lens, s.qsl, out)

@@ -192,10 +192,13 @@ uq_status_t uq_rt_kernel_prepare(uq_context_t *context, uq_rt_object_t *object,
   UQ_RETURN_IF_ERROR(
       uq_rt_arg_layout_build(object->kernel, specs, count, out_layout),
       "variant %s", object->source.variant);
-  // Every gfx950 kernel runs one 64-lane wave per workgroup; the sm_90a
-  // ones take kernel_abi.h's block sizes (and have no hidden arguments).
+  // A gfx950 kernel runs 64-lane waves: one per workgroup, or the 1-16
+  // its code object requires (a multi-wave block states its
+  // .reqd_workgroup_size); the sm_90a ones take kernel_abi.h's block sizes
+  // (and have no hidden arguments).
   const uq_kernel_info_t *kernel = object->kernel;
   const uint32_t *reqd = kernel->reqd_workgroup_size;
+  uint32_t threads = reqd[0] ? reqd[0] : 64;
   if (strcmp(uq_rt_record_target(&object->source), "sm_90a") == 0) {
     if (kernel->wavefront_size != 32)
       return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
@@ -205,9 +208,12 @@ uq_status_t uq_rt_kernel_prepare(uq_context_t *context, uq_rt_object_t *object,
   } else if ((kernel->wavefront_size && kernel->wavefront_size != 64) ||
              (kernel->max_flat_workgroup_size &&
               kernel->max_flat_workgroup_size < 64) ||
-             (reqd[0] && (reqd[0] != 64 || reqd[1] > 1 || reqd[2] > 1)))
+             (reqd[0] && (reqd[0] % 64 != 0 || reqd[0] > 16 * 64 ||
+                          reqd[1] > 1 || reqd[2] > 1)) ||
+             (kernel->max_flat_workgroup_size &&
+              kernel->max_flat_workgroup_size < threads))
     return UQ_MAKE_STATUS(UQ_STATUS_FAILED_PRECONDITION,
-                          "kernel %s cannot run one 64-lane wave per "
+                          "kernel %s cannot run 1-16 64-lane waves per "
                           "workgroup (wavefront %u, max workgroup %u, "
                           "required %ux%ux%u)",
                           kernel->name, kernel->wavefront_size,
@@ -222,7 +228,7 @@ uq_status_t uq_rt_kernel_prepare(uq_context_t *context, uq_rt_object_t *object,
                           "out of memory for kernel arguments");
   uint8_t *args = *out_args;
   const uq_rt_arg_layout_t *l = out_layout;
-  uq_rt_arg_put(args, l->group_size[0], 2, 64);
+  uq_rt_arg_put(args, l->group_size[0], 2, threads);
   uq_rt_arg_put(args, l->group_size[1], 2, 1);
   uq_rt_arg_put(args, l->group_size[2], 2, 1);
   uq_rt_arg_put(args, l->grid_dims, 2, 3);

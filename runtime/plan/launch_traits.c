@@ -7,10 +7,11 @@
 #include "runtime/kernel_abi.h"
 
 // runtime/kernel_abi.h: gfx950's kernels are one 64-lane wave a workgroup
-// and its reduce takes 64 elements of a head a workgroup; sm_90a's decode
-// runs UQ_SM90_DECODE_THREADS threads on the dynamic shared memory its cubin
-// states, its reduce a whole head (one thread an element) and starts before
-// the decode ends (it waits in griddepcontrol.wait).
+// (a decode whose code object requires more runs those,
+// uq_rt_plan_decode_threads) and its reduce takes 64 elements of a head a
+// workgroup; sm_90a's decode runs UQ_SM90_DECODE_THREADS threads on the dynamic
+// shared memory its cubin states, its reduce a whole head (one thread an
+// element) and starts before the decode ends (it waits in griddepcontrol.wait).
 static const uq_rt_launch_traits_t launch_traits[] = {
     {.target = "gfx950",
      .decode_threads = 64,

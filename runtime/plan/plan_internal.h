@@ -82,9 +82,9 @@ typedef struct uq_rt_views_s {
   uint32_t threads;
 } uq_rt_views_t;
 
-// The most decode records a plan holds (gfx950 ships rows 8, 16, 32 and
-// 64 for D = 256).
-#define MAX_DECODE_KERNELS 4
+// The most decode records a plan holds (gfx950 ships rows 8, 16, 32, 64
+// and the multi-wave block's 256 for D = 256).
+#define MAX_DECODE_KERNELS 6
 
 struct uq_plan_s {
   uq_context_t *context;

@@ -407,6 +407,75 @@ static int test_min_rows_selection(void) {
   return failed;
 }
 
+// The variant the plan takes for `shape`'s run (its longest query).
+static int expect_variant(const uq_problem_shape_t *shape, const char *want) {
+  uq_problem_t *p = NULL;
+  UQ_EXPECT_OK(uq_problem_create(shape, &p));
+  uq_plan_t *plan = NULL;
+  UQ_EXPECT_OK(uq_plan_create(sim, &p->config, &plan));
+  uq_varlen_shape_t vs;
+  UQ_EXPECT_OK(uq_plan_varlen_shape(plan, shape->batch, p->num_tokens,
+                                    p->max_query_len, &vs));
+  UQ_EXPECT_STREQ(vs.variant, want);
+  uq_plan_destroy(plan);
+  uq_problem_destroy(p);
+  return 0;
+}
+
+// The multi-wave blocks (kernels/attention_gfx950.mlir: 256 rows a
+// workgroup, 4 or 8 waves sharing each KV tile through LDS), which the
+// plan gives runs of at least their records' min_rows (longest query x
+// QG): every head dim; QG 5, so a block of 51 tokens holds 255 rows and a
+// wave's rows start inside a token; a chunk whose first row sits
+// mid-tile (context 37) and spans several blocks, beside a decode and a
+// short verify (blocks whose waves have few or no live rows); windows and
+// sinks; P = 1 (rows written by the decode) and P > 1 (a long context:
+// partials and the reduce). The output is poisoned first and checked
+// against the faithful reference.
+static int test_multi_wave_blocks(void) {
+  static const uint32_t dims[3] = {64, 128, 256};
+  static const char *const variants[3] = {"decode_mw_d64_rows256_waves4",
+                                          "decode_mw_d128_rows256_waves4",
+                                          "decode_mw_d256_rows256_waves8"};
+  static const int32_t lens[3] = {37 + 120, 9, 1};
+  static const int32_t q_lens[3] = {120, 4, 1};
+  static const int32_t long_lens[2] = {7000, 3};
+  static const int32_t long_q[2] = {30, 3};
+  int failed = 0;
+  for (int i = 0; i < 3; ++i) {
+    for (int w = 0; w < 2; ++w) {
+      uq_problem_shape_t shape = base_shape();
+      shape.head_dim = dims[i];
+      shape.query_group = 5;
+      shape.batch = 3;
+      shape.max_seq = 160;
+      shape.seq_lens = lens;
+      shape.query_lens = q_lens;
+      shape.sliding_window = w ? 50 : 0;
+      shape.sinks = w;
+      failed |= expect_variant(&shape, variants[i]);
+      char label[64];
+      snprintf(label, sizeof(label), "waves D %u QG 5%s", dims[i],
+               w ? " window 50, sinks" : "");
+      failed |= uq_e2e_run_varlen_case(sim, &shape, 0, label);
+    }
+    // QG 16 (16 tokens a block) over a context of 7,000: partitions.
+    uq_problem_shape_t shape = base_shape();
+    shape.head_dim = dims[i];
+    shape.query_group = 16;
+    shape.batch = 2;
+    shape.max_seq = 7000;
+    shape.seq_lens = long_lens;
+    shape.query_lens = long_q;
+    shape.block_size = 64;
+    failed |= expect_variant(&shape, variants[i]);
+    char label[64];
+    snprintf(label, sizeof(label), "waves D %u QG 16, context 7000", dims[i]);
+    failed |= uq_e2e_run_varlen_case(sim, &shape, 0, label);
+  }
+  return failed;
+}
+
 static const uq_test_case_t tests[] = {
     {"exact_is_truncated_decode", test_exact_is_truncated_decode},
     {"faithful_block_invariance", test_faithful_block_invariance},
@@ -417,6 +486,7 @@ static const uq_test_case_t tests[] = {
     {"mixed_batch", test_mixed_batch},
     {"padding_and_errors", test_padding_and_errors},
     {"min_rows_selection", test_min_rows_selection},
+    {"multi_wave_blocks", test_multi_wave_blocks},
     {0, 0}};
 
 int main(int argc, char **argv) {
