@@ -132,6 +132,47 @@ module attributes {gpu.container_module} {
       return %sm#0, %sm#1, %accn, %ld#0, %ld#1, %ld#2, %ld#3 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32
     }
 
+    // ---- the walk of a wave without live rows: every tile's share into
+    // its buffer (tile n: buffer n & 1, as @walk_tile's) and the barrier,
+    // the next tile's share loaded after it; no scores, no PV.
+    func.func private @share_walk(%kc0: vector<4xi32>, %ksw0: i32, %vw0: i32, %vsw0: i32,
+                                  %ntiles: i32, %part: i32, %num_partitions: i32,
+                                  %kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>,
+                                  %bs_shift: i32, %bs_mask: i32, %bt_row: i64, %blk_bytes: i64,
+                                  %pos_stride: i32, %roles: vector<8xi32>, %lim_lo: i32,
+                                  %ws_hi: i32, %win_start: i32, %win_base: i32, %win_len: i32,
+                                  %d: index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c1_i32 = arith.constant 1 : i32
+      %c0_i64 = arith.constant 0 : i64
+      %k_load = vector.extract %roles[0] : i32 from vector<8xi32>
+      %ks_load = vector.extract %roles[1] : i32 from vector<8xi32>
+      %v_load = vector.extract %roles[2] : i32 from vector<8xi32>
+      %vs_load = vector.extract %roles[3] : i32 from vector<8xi32>
+      %k_dst = vector.extract %roles[4] : i32 from vector<8xi32>
+      %ks_dst = vector.extract %roles[5] : i32 from vector<8xi32>
+      %v_dst = vector.extract %roles[6] : i32 from vector<8xi32>
+      %vh = vector.extract %roles[7] : i32 from vector<8xi32>
+      %n_ix = arith.index_cast %ntiles : i32 to index
+      %r:4 = scf.for %t = %c0 to %n_ix step %c1 iter_args(%kc = %kc0, %ksw = %ksw0, %vw = %vw0, %vsw = %vsw0) -> (vector<4xi32>, i32, i32, i32) {
+        %ti = arith.index_cast %t : index to i32
+        %b = arith.andi %ti, %c1_i32 : i32
+        %first = func.call @tile_first(%ti, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %buf:2 = func.call @tile_buffers(%b) : (i32) -> (!llvm.ptr<3>, !llvm.ptr<3>)
+        func.call @share_store(%kc, %ksw, %vw, %vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len, %buf#0, %buf#1, %k_dst, %ks_dst, %v_dst, %vh, %d) : (vector<4xi32>, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, !llvm.ptr<3>, i32, i32, i32, i32, index) -> ()
+        gpu.barrier
+        %tn = arith.addi %ti, %c1_i32 : i32
+        %more = arith.cmpi slt, %tn, %ntiles : i32
+        %tl = arith.select %more, %tn, %ti : i32
+        %rec = arith.select %more, %blk_bytes, %c0_i64 : i64
+        %next = func.call @tile_first(%tl, %part, %num_partitions, %win_base) : (i32, i32, i32, i32) -> i32
+        %ld:4 = func.call @share_loads(%kv_cache, %block_tables, %next, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %k_load, %ks_load, %v_load, %vs_load) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, i32, i32, i32, i32) -> (vector<4xi32>, i32, i32, i32)
+        scf.yield %ld#0, %ld#1, %ld#2, %ld#3 : vector<4xi32>, i32, i32, i32
+      }
+      return
+    }
+
     gpu.func @uq_decode_mw(
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
@@ -251,35 +292,44 @@ module attributes {gpu.container_module} {
         // registers alternate); an odd last tile after the loop (buffer 0).
         %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
         %ld0:4 = func.call @share_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %rl#0, %rl#1, %rl#2, %rl#3) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, i32, i32, i32, i32) -> (vector<4xi32>, i32, i32, i32)
-        %npairs = arith.shrui %ntiles, %c1_i32 : i32
-        %npairs_ix = arith.index_cast %npairs : i32 to index
-        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %kc = %ld0#0, %ksw = %ld0#1, %vw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32) {
-          %pii = arith.index_cast %pi : index to i32
-          %ta = arith.shli %pii, %c1_i32 : i32
-          %tb = arith.addi %ta, %c1_i32 : i32
-          %fa = func.call @tile_first(%ta, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %fb = func.call @tile_first(%tb, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %sa:7 = func.call @walk_tile(%m, %l, %acc, %kc, %ksw, %vw, %vsw, %c0_i32, %fa, %fb, %blk_bytes, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
-          // past the last tile the next share is a descriptor of 0 records
-          %tc = arith.addi %tb, %c1_i32 : i32
-          %tlive = arith.cmpi slt, %tc, %ntiles : i32
-          %tn = arith.select %tlive, %tc, %tb : i32
-          %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
-          %fc = func.call @tile_first(%tn, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %sb:7 = func.call @walk_tile(%sa#0, %sa#1, %sa#2, %sa#3, %sa#4, %sa#5, %sa#6, %c1_i32, %fb, %fc, %rec, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
-          scf.yield %sb#0, %sb#1, %sb#2, %sb#3, %sb#4, %sb#5, %sb#6 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32
-        }
-        %odd = arith.andi %ntiles, %c1_i32 : i32
-        %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
-        %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
-          %tl = arith.subi %ntiles, %c1_i32 : i32
-          %fl = func.call @tile_first(%tl, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %st:7 = func.call @walk_tile(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %c0_i32, %fl, %fl, %c0_i64, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
-          scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        // a wave without live rows (a short sequence's block: a decode beside
+        // a long chunk) only shares the tiles, with the same barriers
+        %has_rows = arith.cmpi sgt, %wave_live, %c0_i32 : i32
+        %walk:3 = scf.if %has_rows -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+          %npairs = arith.shrui %ntiles, %c1_i32 : i32
+          %npairs_ix = arith.index_cast %npairs : i32 to index
+          %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %kc = %ld0#0, %ksw = %ld0#1, %vw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32) {
+            %pii = arith.index_cast %pi : index to i32
+            %ta = arith.shli %pii, %c1_i32 : i32
+            %tb = arith.addi %ta, %c1_i32 : i32
+            %fa = func.call @tile_first(%ta, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
+            %fb = func.call @tile_first(%tb, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
+            %sa:7 = func.call @walk_tile(%m, %l, %acc, %kc, %ksw, %vw, %vsw, %c0_i32, %fa, %fb, %blk_bytes, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
+            // past the last tile the next share is a descriptor of 0 records
+            %tc = arith.addi %tb, %c1_i32 : i32
+            %tlive = arith.cmpi slt, %tc, %ntiles : i32
+            %tn = arith.select %tlive, %tc, %tb : i32
+            %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
+            %fc = func.call @tile_first(%tn, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
+            %sb:7 = func.call @walk_tile(%sa#0, %sa#1, %sa#2, %sa#3, %sa#4, %sa#5, %sa#6, %c1_i32, %fb, %fc, %rec, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
+            scf.yield %sb#0, %sb#1, %sb#2, %sb#3, %sb#4, %sb#5, %sb#6 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32
+          }
+          %odd = arith.andi %ntiles, %c1_i32 : i32
+          %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
+          %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+            %tl = arith.subi %ntiles, %c1_i32 : i32
+            %fl = func.call @tile_first(%tl, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
+            %st:7 = func.call @walk_tile(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %c0_i32, %fl, %fl, %c0_i64, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
+            scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          } else {
+            scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          }
+          scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
         } else {
-          scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          func.call @share_walk(%ld0#0, %ld0#1, %ld0#2, %ld0#3, %ntiles, %part, %num_partitions, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %bp#0, %bp#2, %bp#1, %bp#3, %bp#4, %d) : (vector<4xi32>, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, i32, i32, i32, i32, i32, index) -> ()
+          scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
         }
-        scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        scf.yield %walk#0, %walk#1, %walk#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
       } else {
         scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
       }
