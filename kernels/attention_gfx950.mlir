@@ -9,11 +9,13 @@
 //
 // Per tile (every wave; docs/design.md "gfx950 blocks of many rows"):
 // - share: each wave stores its share of the tile, loaded from global
-//   memory one tile earlier (@share_loads: one K issue's codes or the K
-//   scale words, and V slices of each lane's chunk), into one of two LDS
-//   buffers: the K words as the scaled MFMA's A operand image, V converted
-//   to bf16 rows (@share_store); so K and V are read from global memory
-//   once per workgroup and V converted once for all its rows.
+//   memory one tile earlier (@share_roles, @share_loads: one K issue's
+//   codes or the K scale words, and one V slice of each lane's chunk; a
+//   wave with no role in a part loads zeros without reading memory), into
+//   one of two LDS buffers: the K words as the scaled MFMA's A operand
+//   image, V converted to bf16 rows (@share_store); so K and V are read
+//   from global memory once per workgroup and V converted once for all its
+//   rows.
 // - one s_barrier; then the next tile's share loads go out.
 // - each wave reads the K operands from the image (@share_k) and runs the
 //   decode's steps on its own row tiles: scores and the online softmax
@@ -24,13 +26,16 @@
 // Before the walk each wave rotates its own row tiles' queries through its
 // own 4 KiB of the same LDS (a barrier before the first tile's stores).
 // Every wave runs every barrier: the walk is the block's, and a wave
-// without live rows still loads and converts its share.
+// without live rows still loads and converts its share (@share_walk).
 module attributes {gpu.container_module} {
   // Variants: rows (of the workgroup) and waves; rows / waves rows per
   // wave in 16-row MFMA row tiles. uq.kernel_attrs: the workgroup size
   // (known_block_size, the code object's .reqd_workgroup_size, which the
-  // runtime launches with) and the register budget per wave, as the
-  // decode's blocks of the same rows per wave.
+  // runtime launches with) and the register budget per wave (D 128's 4
+  // row tiles take 257 registers: one wave a SIMD). min_rows: from the
+  // simulator's instruction counts (docs/benchmarks.md). A variant needs
+  // at least as many waves as the share has K roles (D/128 + 1) and V
+  // slices (8 at D 256, 4 at 128, 2 at 64; @share_roles).
   gpu.module @uq_decode_mw [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 256, waves = 4, min_rows = 256}, {d = 128, rows = 256, waves = 4, min_rows = 256}, {d = 256, rows = 256, waves = 8, min_rows = 192}], uq.kernel_attrs = [{rocdl.waves_per_eu = 2 : i32, known_block_size = array<i32: 256, 1, 1>}, {rocdl.waves_per_eu = 1 : i32, known_block_size = array<i32: 256, 1, 1>}, {rocdl.waves_per_eu = 2 : i32, known_block_size = array<i32: 512, 1, 1>}]} {
     // LDS: before the walk, wave w's query rotation image at 4096 w; in the
     // walk two tile buffers of 12,032 B (the K image's 3,584 B, then V's 16
