@@ -69,12 +69,18 @@ uq_status_t uq_rt_view_resolve(const char *what, int64_t stride_row,
                    (long long)stride_row, (long long)stride_head);
   view->gathered = true;
   view->stride_elem = stride_elem;
-  view->stride_head = stride_head ? stride_head : (int64_t)D * stride_elem;
+  view->stride_head = stride_head;
   view->stride_row = stride_row;
-  if (!stride_row && __builtin_mul_overflow((int64_t)heads, view->stride_head,
-                                            &view->stride_row))
+  // The defaults are products: -1 (refused below) where one overflows.
+  if (!stride_head &&
+      __builtin_mul_overflow((int64_t)D, stride_elem, &view->stride_head))
+    view->stride_head = -1;
+  if (!stride_row && view->stride_head >= 0 &&
+      __builtin_mul_overflow((int64_t)heads, view->stride_head,
+                             &view->stride_row))
     view->stride_row = -1;
-  if (view->stride_row < 0 || view_span(max_rows, heads, D, view) < 0)
+  if (view->stride_head < 0 || view->stride_row < 0 ||
+      view_span(max_rows, heads, D, view) < 0)
     return UQ_MAKE_STATUS(UQ_STATUS_OUT_OF_RANGE,
                           "%s strides (%lld, %lld, %lld) span more than "
                           "memory can hold for %u rows",

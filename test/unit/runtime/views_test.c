@@ -131,10 +131,11 @@ static int check_layouts(uq_context_t *context, const uq_problem_t *p,
             uint16_t expect =
                 t < written ? want[at(&dense, t, h, d)] : (uint16_t)0x7B7B;
             if (got[i] != expect) {
+              const uint16_t seen = got[i];
               free(got), free(in_view), free(want);
               UQ_TEST_FAIL_("%s: query %s, output %s: token %zu head %zu "
                             "dim %zu is 0x%04x, want 0x%04x",
-                            label, q->name, o->name, t, h, d, got[i], expect);
+                            label, q->name, o->name, t, h, d, seen, expect);
             }
           }
       for (size_t i = 0; i < o_elems; ++i)
