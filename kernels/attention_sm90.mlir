@@ -369,12 +369,10 @@ module attributes {gpu.container_module} {
       return %out : vector<32xf32>
     }
 
-    // S (64 x 64, f32) += A B over k = 16 (bf16): A (64 rows) and B (64
-    // rows) K-major in shared memory (descriptors %da, %db). The
-    // accumulators are in the wgmma fragment: entry i of a thread (lane l
-    // of warp w) is row 16 w + l / 4 + 8 ((i >> 1) & 1), column
-    // 8 (i >> 2) + 2 (l % 4) + (i & 1).
-    func.func private @wg_mma_ss(%acc: vector<32xf32>, %da: i64, %db: i64) -> vector<32xf32> {
+    // The 32 accumulators as the scalars an asm statement takes (the
+    // inverse of @wg_acc_vector). Inlined (uq.inline), so its callers'
+    // code is what it was when they extracted them themselves.
+    func.func private @wg_acc_scalars(%acc: vector<32xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) attributes {uq.inline} {
       %a0 = vector.extract %acc[0] : f32 from vector<32xf32>
       %a1 = vector.extract %acc[1] : f32 from vector<32xf32>
       %a2 = vector.extract %acc[2] : f32 from vector<32xf32>
@@ -407,7 +405,17 @@ module attributes {gpu.container_module} {
       %a29 = vector.extract %acc[29] : f32 from vector<32xf32>
       %a30 = vector.extract %acc[30] : f32 from vector<32xf32>
       %a31 = vector.extract %acc[31] : f32 from vector<32xf32>
-      %r = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, $64, $65, p, 1, 1, 0, 0; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,l,l" %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19, %a20, %a21, %a22, %a23, %a24, %a25, %a26, %a27, %a28, %a29, %a30, %a31, %da, %db : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i64, i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+      return %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19, %a20, %a21, %a22, %a23, %a24, %a25, %a26, %a27, %a28, %a29, %a30, %a31 : f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32
+    }
+
+    // S (64 x 64, f32) += A B over k = 16 (bf16): A (64 rows) and B (64
+    // rows) K-major in shared memory (descriptors %da, %db). The
+    // accumulators are in the wgmma fragment: entry i of a thread (lane l
+    // of warp w) is row 16 w + l / 4 + 8 ((i >> 1) & 1), column
+    // 8 (i >> 2) + 2 (l % 4) + (i & 1).
+    func.func private @wg_mma_ss(%acc: vector<32xf32>, %da: i64, %db: i64) -> vector<32xf32> {
+      %a:32 = func.call @wg_acc_scalars(%acc) : (vector<32xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+      %r = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, $64, $65, p, 1, 1, 0, 0; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,l,l" %a#0, %a#1, %a#2, %a#3, %a#4, %a#5, %a#6, %a#7, %a#8, %a#9, %a#10, %a#11, %a#12, %a#13, %a#14, %a#15, %a#16, %a#17, %a#18, %a#19, %a#20, %a#21, %a#22, %a#23, %a#24, %a#25, %a#26, %a#27, %a#28, %a#29, %a#30, %a#31, %da, %db : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i64, i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
       %out = func.call @wg_acc_vector(%r) : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>) -> vector<32xf32>
       return %out : vector<32xf32>
     }
@@ -416,43 +424,12 @@ module attributes {gpu.container_module} {
     // registers (%p: a warp's 16 rows in the m16n8k16 A layout), V (16
     // tokens x 64 head dims) MN-major in shared memory (%db, transposed).
     func.func private @wg_mma_rs(%acc: vector<32xf32>, %p: vector<4xi32>, %db: i64) -> vector<32xf32> {
-      %a0 = vector.extract %acc[0] : f32 from vector<32xf32>
-      %a1 = vector.extract %acc[1] : f32 from vector<32xf32>
-      %a2 = vector.extract %acc[2] : f32 from vector<32xf32>
-      %a3 = vector.extract %acc[3] : f32 from vector<32xf32>
-      %a4 = vector.extract %acc[4] : f32 from vector<32xf32>
-      %a5 = vector.extract %acc[5] : f32 from vector<32xf32>
-      %a6 = vector.extract %acc[6] : f32 from vector<32xf32>
-      %a7 = vector.extract %acc[7] : f32 from vector<32xf32>
-      %a8 = vector.extract %acc[8] : f32 from vector<32xf32>
-      %a9 = vector.extract %acc[9] : f32 from vector<32xf32>
-      %a10 = vector.extract %acc[10] : f32 from vector<32xf32>
-      %a11 = vector.extract %acc[11] : f32 from vector<32xf32>
-      %a12 = vector.extract %acc[12] : f32 from vector<32xf32>
-      %a13 = vector.extract %acc[13] : f32 from vector<32xf32>
-      %a14 = vector.extract %acc[14] : f32 from vector<32xf32>
-      %a15 = vector.extract %acc[15] : f32 from vector<32xf32>
-      %a16 = vector.extract %acc[16] : f32 from vector<32xf32>
-      %a17 = vector.extract %acc[17] : f32 from vector<32xf32>
-      %a18 = vector.extract %acc[18] : f32 from vector<32xf32>
-      %a19 = vector.extract %acc[19] : f32 from vector<32xf32>
-      %a20 = vector.extract %acc[20] : f32 from vector<32xf32>
-      %a21 = vector.extract %acc[21] : f32 from vector<32xf32>
-      %a22 = vector.extract %acc[22] : f32 from vector<32xf32>
-      %a23 = vector.extract %acc[23] : f32 from vector<32xf32>
-      %a24 = vector.extract %acc[24] : f32 from vector<32xf32>
-      %a25 = vector.extract %acc[25] : f32 from vector<32xf32>
-      %a26 = vector.extract %acc[26] : f32 from vector<32xf32>
-      %a27 = vector.extract %acc[27] : f32 from vector<32xf32>
-      %a28 = vector.extract %acc[28] : f32 from vector<32xf32>
-      %a29 = vector.extract %acc[29] : f32 from vector<32xf32>
-      %a30 = vector.extract %acc[30] : f32 from vector<32xf32>
-      %a31 = vector.extract %acc[31] : f32 from vector<32xf32>
+      %a:32 = func.call @wg_acc_scalars(%acc) : (vector<32xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
       %p0 = vector.extract %p[0] : i32 from vector<4xi32>
       %p1 = vector.extract %p[1] : i32 from vector<4xi32>
       %p2 = vector.extract %p[2] : i32 from vector<4xi32>
       %p3 = vector.extract %p[3] : i32 from vector<4xi32>
-      %r = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,r,r,r,r,l" %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19, %a20, %a21, %a22, %a23, %a24, %a25, %a26, %a27, %a28, %a29, %a30, %a31, %p0, %p1, %p2, %p3, %db : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+      %r = llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; setp.ne.b32 p, 1, 0; wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1; }", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,r,r,r,r,l" %a#0, %a#1, %a#2, %a#3, %a#4, %a#5, %a#6, %a#7, %a#8, %a#9, %a#10, %a#11, %a#12, %a#13, %a#14, %a#15, %a#16, %a#17, %a#18, %a#19, %a#20, %a#21, %a#22, %a#23, %a#24, %a#25, %a#26, %a#27, %a#28, %a#29, %a#30, %a#31, %p0, %p1, %p2, %p3, %db : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, i32, i32, i32, i32, i64) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
       %out = func.call @wg_acc_vector(%r) : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>) -> vector<32xf32>
       return %out : vector<32xf32>
     }
@@ -461,39 +438,8 @@ module attributes {gpu.container_module} {
     // writes each, so that no use of them is scheduled before the wait
     // (nothing else ties the asm results to it).
     func.func private @wg_hold(%acc: vector<32xf32>) -> vector<32xf32> {
-      %a0 = vector.extract %acc[0] : f32 from vector<32xf32>
-      %a1 = vector.extract %acc[1] : f32 from vector<32xf32>
-      %a2 = vector.extract %acc[2] : f32 from vector<32xf32>
-      %a3 = vector.extract %acc[3] : f32 from vector<32xf32>
-      %a4 = vector.extract %acc[4] : f32 from vector<32xf32>
-      %a5 = vector.extract %acc[5] : f32 from vector<32xf32>
-      %a6 = vector.extract %acc[6] : f32 from vector<32xf32>
-      %a7 = vector.extract %acc[7] : f32 from vector<32xf32>
-      %a8 = vector.extract %acc[8] : f32 from vector<32xf32>
-      %a9 = vector.extract %acc[9] : f32 from vector<32xf32>
-      %a10 = vector.extract %acc[10] : f32 from vector<32xf32>
-      %a11 = vector.extract %acc[11] : f32 from vector<32xf32>
-      %a12 = vector.extract %acc[12] : f32 from vector<32xf32>
-      %a13 = vector.extract %acc[13] : f32 from vector<32xf32>
-      %a14 = vector.extract %acc[14] : f32 from vector<32xf32>
-      %a15 = vector.extract %acc[15] : f32 from vector<32xf32>
-      %a16 = vector.extract %acc[16] : f32 from vector<32xf32>
-      %a17 = vector.extract %acc[17] : f32 from vector<32xf32>
-      %a18 = vector.extract %acc[18] : f32 from vector<32xf32>
-      %a19 = vector.extract %acc[19] : f32 from vector<32xf32>
-      %a20 = vector.extract %acc[20] : f32 from vector<32xf32>
-      %a21 = vector.extract %acc[21] : f32 from vector<32xf32>
-      %a22 = vector.extract %acc[22] : f32 from vector<32xf32>
-      %a23 = vector.extract %acc[23] : f32 from vector<32xf32>
-      %a24 = vector.extract %acc[24] : f32 from vector<32xf32>
-      %a25 = vector.extract %acc[25] : f32 from vector<32xf32>
-      %a26 = vector.extract %acc[26] : f32 from vector<32xf32>
-      %a27 = vector.extract %acc[27] : f32 from vector<32xf32>
-      %a28 = vector.extract %acc[28] : f32 from vector<32xf32>
-      %a29 = vector.extract %acc[29] : f32 from vector<32xf32>
-      %a30 = vector.extract %acc[30] : f32 from vector<32xf32>
-      %a31 = vector.extract %acc[31] : f32 from vector<32xf32>
-      %r = llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31" %a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7, %a8, %a9, %a10, %a11, %a12, %a13, %a14, %a15, %a16, %a17, %a18, %a19, %a20, %a21, %a22, %a23, %a24, %a25, %a26, %a27, %a28, %a29, %a30, %a31 : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+      %a:32 = func.call @wg_acc_scalars(%acc) : (vector<32xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+      %r = llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31" %a#0, %a#1, %a#2, %a#3, %a#4, %a#5, %a#6, %a#7, %a#8, %a#9, %a#10, %a#11, %a#12, %a#13, %a#14, %a#15, %a#16, %a#17, %a#18, %a#19, %a#20, %a#21, %a#22, %a#23, %a#24, %a#25, %a#26, %a#27, %a#28, %a#29, %a#30, %a#31 : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
       %out = func.call @wg_acc_vector(%r) : (!llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>) -> vector<32xf32>
       return %out : vector<32xf32>
     }
