@@ -410,6 +410,11 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_lazy_correction(f32, f32) -> f32
     func.func private @uq_sm90_tile_base(i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_fp4_bf16x2(i32, i32) -> i32
+    func.func private @uq_sm90_frag(vector<128xf32>, index) -> (f32, f32, f32, f32)
+    func.func private @uq_sm90_frag_set(vector<128xf32>, index, f32, f32, f32, f32) -> vector<128xf32>
+    func.func private @uq_sm90_frag_t(vector<64xf32>, index) -> (f32, f32, f32, f32)
+    func.func private @uq_sm90_frag_t_set(vector<64xf32>, index, f32, f32, f32, f32) -> vector<64xf32>
+    func.func private @uq_sm90_mma_bf16(i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
     func.func private @uq_sm90_scale_words(!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
     func.func private @uq_sm90_scale_row(!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
     func.func private @uq_sm90_qk(i32, i32, vector<8xi32>) -> vector<8xf32>
@@ -537,24 +542,10 @@ module attributes {gpu.container_module} {
                 %b1 = func.call @uq_sm90_fp4_bf16x2(%rhi, %ii) : (i32, i32) -> i32
                 %j4 = arith.muli %j, %i4 : index
                 %nt = arith.addi %j4, %i : index
-                %o = arith.muli %nt, %i4 : index
-                %o1 = arith.addi %o, %i1 : index
-                %o2 = arith.addi %o, %i2 : index
-                %o3 = arith.addi %o2, %i1 : index
-                %c0v = vector.extract %ai[%o] : f32 from vector<128xf32>
-                %c1v = vector.extract %ai[%o1] : f32 from vector<128xf32>
-                %c2v = vector.extract %ai[%o2] : f32 from vector<128xf32>
-                %c3v = vector.extract %ai[%o3] : f32 from vector<128xf32>
-                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %pj0, %pj1, %pj2, %pj3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-                %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-                %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-                %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-                %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
-                %u0 = vector.insert %d0, %ai[%o] : f32 into vector<128xf32>
-                %u1 = vector.insert %d1, %u0[%o1] : f32 into vector<128xf32>
-                %u2 = vector.insert %d2, %u1[%o2] : f32 into vector<128xf32>
-                %u3 = vector.insert %d3, %u2[%o3] : f32 into vector<128xf32>
-                scf.yield %u3 : vector<128xf32>
+                %c:4 = func.call @uq_sm90_frag(%ai, %nt) : (vector<128xf32>, index) -> (f32, f32, f32, f32)
+                %d:4 = func.call @uq_sm90_mma_bf16(%pj0, %pj1, %pj2, %pj3, %b0, %b1, %c#0, %c#1, %c#2, %c#3) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
+                %u = func.call @uq_sm90_frag_set(%ai, %nt, %d#0, %d#1, %d#2, %d#3) : (vector<128xf32>, index, f32, f32, f32, f32) -> vector<128xf32>
+                scf.yield %u : vector<128xf32>
               }
               scf.yield %aout : vector<128xf32>
             }
@@ -579,7 +570,6 @@ module attributes {gpu.container_module} {
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
-      %i4 = arith.constant 4 : index
           %p0 = vector.extract %p4[0] : f32 from vector<4xf32>
           %p1 = vector.extract %p4[1] : f32 from vector<4xf32>
           %p2 = vector.extract %p4[2] : f32 from vector<4xf32>
@@ -616,24 +606,10 @@ module attributes {gpu.container_module} {
                 %e3 = func.call @uq_sm90_fp4_bf16x2(%rhi, %n1) : (i32, i32) -> i32
                 %j2x = arith.muli %j, %i2 : index
                 %mt = arith.addi %j2x, %ip : index
-                %o = arith.muli %mt, %i4 : index
-                %o1 = arith.addi %o, %i1 : index
-                %o2 = arith.addi %o, %i2 : index
-                %o3 = arith.addi %o2, %i1 : index
-                %c0v = vector.extract %ai[%o] : f32 from vector<64xf32>
-                %c1v = vector.extract %ai[%o1] : f32 from vector<64xf32>
-                %c2v = vector.extract %ai[%o2] : f32 from vector<64xf32>
-                %c3v = vector.extract %ai[%o3] : f32 from vector<64xf32>
-                %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %e0, %e1, %e2, %e3, %pj0, %pj1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-                %r0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-                %r1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-                %r2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-                %r3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
-                %u0 = vector.insert %r0, %ai[%o] : f32 into vector<64xf32>
-                %u1 = vector.insert %r1, %u0[%o1] : f32 into vector<64xf32>
-                %u2 = vector.insert %r2, %u1[%o2] : f32 into vector<64xf32>
-                %u3 = vector.insert %r3, %u2[%o3] : f32 into vector<64xf32>
-                scf.yield %u3 : vector<64xf32>
+                %c:4 = func.call @uq_sm90_frag_t(%ai, %mt) : (vector<64xf32>, index) -> (f32, f32, f32, f32)
+                %r:4 = func.call @uq_sm90_mma_bf16(%e0, %e1, %e2, %e3, %pj0, %pj1, %c#0, %c#1, %c#2, %c#3) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
+                %u = func.call @uq_sm90_frag_t_set(%ai, %mt, %r#0, %r#1, %r#2, %r#3) : (vector<64xf32>, index, f32, f32, f32, f32) -> vector<64xf32>
+                scf.yield %u : vector<64xf32>
               }
               scf.yield %aout : vector<64xf32>
             }

@@ -502,6 +502,80 @@ func.func private @uq_sm90_fp4_e4m3(%w: i32) -> (i32, i32) {
   return %ev, %od : i32, i32
 }
 
+// The entries of fragment tile %tile's four accumulators c0..c3 in a
+// warp's accumulators, [tile][c0..c3] (m16n8k16 C fragments: n-tiles
+// for QG 16, m-tiles for QG <= 8): 4 tile + 0..3. Inlined (uq.inline).
+func.func private @uq_sm90_frag_entries(%tile: index) -> (index, index, index, index) attributes {uq.inline} {
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %i4 = arith.constant 4 : index
+  %o = arith.muli %tile, %i4 : index
+  %o1 = arith.addi %o, %i1 : index
+  %o2 = arith.addi %o, %i2 : index
+  %o3 = arith.addi %o2, %i1 : index
+  return %o, %o1, %o2, %o3 : index, index, index, index
+}
+
+// Fragment tile %tile's four accumulators c0..c3 of a QG 16 warp
+// (vector<128xf32>: D / 8 n-tiles, rows g: c0, c1; g + 8: c2, c3).
+// Inlined (uq.inline), so the entries are constants once the caller's
+// loop unrolls.
+func.func private @uq_sm90_frag(%acc: vector<128xf32>, %tile: index) -> (f32, f32, f32, f32) attributes {uq.inline} {
+  %o:4 = func.call @uq_sm90_frag_entries(%tile) : (index) -> (index, index, index, index)
+  %v0 = vector.extract %acc[%o#0] : f32 from vector<128xf32>
+  %v1 = vector.extract %acc[%o#1] : f32 from vector<128xf32>
+  %v2 = vector.extract %acc[%o#2] : f32 from vector<128xf32>
+  %v3 = vector.extract %acc[%o#3] : f32 from vector<128xf32>
+  return %v0, %v1, %v2, %v3 : f32, f32, f32, f32
+}
+
+// The accumulators with fragment tile %tile's c0..c3 replaced by %v0..%v3
+// (the inverse of @uq_sm90_frag; uq.inline).
+func.func private @uq_sm90_frag_set(%acc: vector<128xf32>, %tile: index, %v0: f32, %v1: f32, %v2: f32, %v3: f32) -> vector<128xf32> attributes {uq.inline} {
+  %o:4 = func.call @uq_sm90_frag_entries(%tile) : (index) -> (index, index, index, index)
+  %u0 = vector.insert %v0, %acc[%o#0] : f32 into vector<128xf32>
+  %u1 = vector.insert %v1, %u0[%o#1] : f32 into vector<128xf32>
+  %u2 = vector.insert %v2, %u1[%o#2] : f32 into vector<128xf32>
+  %u3 = vector.insert %v3, %u2[%o#3] : f32 into vector<128xf32>
+  return %u3 : vector<128xf32>
+}
+
+// Fragment tile %tile's four accumulators c0..c3 of a QG <= 8 warp
+// (vector<64xf32>: D / 16 m-tiles, query rows 2t: c0, c2; 2t + 1: c1, c3).
+// Inlined (uq.inline), so the entries are constants once the caller's
+// loop unrolls.
+func.func private @uq_sm90_frag_t(%acc: vector<64xf32>, %tile: index) -> (f32, f32, f32, f32) attributes {uq.inline} {
+  %o:4 = func.call @uq_sm90_frag_entries(%tile) : (index) -> (index, index, index, index)
+  %v0 = vector.extract %acc[%o#0] : f32 from vector<64xf32>
+  %v1 = vector.extract %acc[%o#1] : f32 from vector<64xf32>
+  %v2 = vector.extract %acc[%o#2] : f32 from vector<64xf32>
+  %v3 = vector.extract %acc[%o#3] : f32 from vector<64xf32>
+  return %v0, %v1, %v2, %v3 : f32, f32, f32, f32
+}
+
+// The accumulators with fragment tile %tile's c0..c3 replaced by %v0..%v3
+// (the inverse of @uq_sm90_frag_t; uq.inline).
+func.func private @uq_sm90_frag_t_set(%acc: vector<64xf32>, %tile: index, %v0: f32, %v1: f32, %v2: f32, %v3: f32) -> vector<64xf32> attributes {uq.inline} {
+  %o:4 = func.call @uq_sm90_frag_entries(%tile) : (index) -> (index, index, index, index)
+  %u0 = vector.insert %v0, %acc[%o#0] : f32 into vector<64xf32>
+  %u1 = vector.insert %v1, %u0[%o#1] : f32 into vector<64xf32>
+  %u2 = vector.insert %v2, %u1[%o#2] : f32 into vector<64xf32>
+  %u3 = vector.insert %v3, %u2[%o#3] : f32 into vector<64xf32>
+  return %u3 : vector<64xf32>
+}
+
+// D = A B + C of one mma.sync m16n8k16 in bf16 with f32 accumulators:
+// A's four and B's two bf16x2 registers, C's four values (the PV of both
+// layouts). Inlined (uq.inline), as when it was written at each call.
+func.func private @uq_sm90_mma_bf16(%a0: i32, %a1: i32, %a2: i32, %a3: i32, %b0: i32, %b1: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32) -> (f32, f32, f32, f32) attributes {uq.inline} {
+  %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %b0, %b1, %c0, %c1, %c2, %c3 : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+  %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+  %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+  %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+  %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+  return %d0, %d1, %d2, %d3 : f32, f32, f32, f32
+}
+
 // bf16 pair of nibble %i of both 16-bit halves of %r: magnitude bits
 // to 6..8 and sign to 15, the E2M1 value times 2^-126 exactly (the
 // codes of +-0.5 are bf16 subnormals, which the tensor cores take as
