@@ -1991,7 +1991,6 @@ func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
-  %i4 = arith.constant 4 : index
   %i8 = arith.constant 8 : index
       %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
       %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
@@ -2014,23 +2013,13 @@ func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l
         %mg4, %mh4 = func.call @uq_sm90_rows_reduce(%mg2, %mh2, %c0, %i2, %false, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         %mug, %muh, %corr_g, %corr_h = func.call @uq_sm90_lazy_update(%m_g, %m_g8, %mg4, %mh4) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
         %sc = scf.for %nt = %i0 to %nnt step %i1 iter_args(%ai = %acc) -> (vector<128xf32>) {
-          %o = arith.muli %nt, %i4 : index
-          %o1 = arith.addi %o, %i1 : index
-          %o2 = arith.addi %o, %i2 : index
-          %o3 = arith.addi %o2, %i1 : index
-          %v0 = vector.extract %ai[%o] : f32 from vector<128xf32>
-          %v1 = vector.extract %ai[%o1] : f32 from vector<128xf32>
-          %v2 = vector.extract %ai[%o2] : f32 from vector<128xf32>
-          %v3 = vector.extract %ai[%o3] : f32 from vector<128xf32>
-          %w0 = arith.mulf %v0, %corr_g : f32
-          %w1 = arith.mulf %v1, %corr_g : f32
-          %w2 = arith.mulf %v2, %corr_h : f32
-          %w3 = arith.mulf %v3, %corr_h : f32
-          %u0 = vector.insert %w0, %ai[%o] : f32 into vector<128xf32>
-          %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<128xf32>
-          %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<128xf32>
-          %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<128xf32>
-          scf.yield %u3 : vector<128xf32>
+          %v:4 = func.call @uq_sm90_frag(%ai, %nt) : (vector<128xf32>, index) -> (f32, f32, f32, f32)
+          %w0 = arith.mulf %v#0, %corr_g : f32
+          %w1 = arith.mulf %v#1, %corr_g : f32
+          %w2 = arith.mulf %v#2, %corr_h : f32
+          %w3 = arith.mulf %v#3, %corr_h : f32
+          %u = func.call @uq_sm90_frag_set(%ai, %nt, %w0, %w1, %w2, %w3) : (vector<128xf32>, index, f32, f32, f32, f32) -> vector<128xf32>
+          scf.yield %u : vector<128xf32>
         }
         scf.yield %mug, %muh, %corr_g, %corr_h, %sc : f32, f32, f32, f32, vector<128xf32>
       } else {
@@ -2099,23 +2088,13 @@ func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %
         // accumulator columns are query rows 2t, 2t + 1, this lane's
         // own (a column whose maximum stayed gets x 1, exact)
         %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
-          %o = arith.muli %mt, %i4 : index
-          %o1 = arith.addi %o, %i1 : index
-          %o2 = arith.addi %o, %i2 : index
-          %o3 = arith.addi %o2, %i1 : index
-          %v0 = vector.extract %ai[%o] : f32 from vector<64xf32>
-          %v1 = vector.extract %ai[%o1] : f32 from vector<64xf32>
-          %v2 = vector.extract %ai[%o2] : f32 from vector<64xf32>
-          %v3 = vector.extract %ai[%o3] : f32 from vector<64xf32>
-          %w0 = arith.mulf %v0, %cu0 : f32
-          %w1 = arith.mulf %v1, %cu1 : f32
-          %w2 = arith.mulf %v2, %cu0 : f32
-          %w3 = arith.mulf %v3, %cu1 : f32
-          %u0 = vector.insert %w0, %ai[%o] : f32 into vector<64xf32>
-          %u1 = vector.insert %w1, %u0[%o1] : f32 into vector<64xf32>
-          %u2 = vector.insert %w2, %u1[%o2] : f32 into vector<64xf32>
-          %u3 = vector.insert %w3, %u2[%o3] : f32 into vector<64xf32>
-          scf.yield %u3 : vector<64xf32>
+          %v:4 = func.call @uq_sm90_frag_t(%ai, %mt) : (vector<64xf32>, index) -> (f32, f32, f32, f32)
+          %w0 = arith.mulf %v#0, %cu0 : f32
+          %w1 = arith.mulf %v#1, %cu1 : f32
+          %w2 = arith.mulf %v#2, %cu0 : f32
+          %w3 = arith.mulf %v#3, %cu1 : f32
+          %u = func.call @uq_sm90_frag_t_set(%ai, %mt, %w0, %w1, %w2, %w3) : (vector<64xf32>, index, f32, f32, f32, f32) -> vector<64xf32>
+          scf.yield %u : vector<64xf32>
         }
         scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
       } else {
@@ -2186,8 +2165,6 @@ func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32
   %c32 = arith.constant 32 : i32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
-  %i2 = arith.constant 2 : index
-  %i4 = arith.constant 4 : index
   %g8 = arith.addi %g, %c8 : i32
   %wacc = arith.muli %warp, %accw : i32
   scf.for %nt = %i0 to %nnt step %i1 {
@@ -2209,14 +2186,7 @@ func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32
     %e1 = arith.addi %wacc, %e1a : i32
     %e2 = arith.addi %wacc, %e2a : i32
     %e3 = arith.addi %wacc, %e3a : i32
-    %o = arith.muli %nt, %i4 : index
-    %o1 = arith.addi %o, %i1 : index
-    %o2 = arith.addi %o, %i2 : index
-    %o3 = arith.addi %o2, %i1 : index
-    %v0 = vector.extract %acc_w[%o] : f32 from vector<128xf32>
-    %v1 = vector.extract %acc_w[%o1] : f32 from vector<128xf32>
-    %v2 = vector.extract %acc_w[%o2] : f32 from vector<128xf32>
-    %v3 = vector.extract %acc_w[%o3] : f32 from vector<128xf32>
+    %v0, %v1, %v2, %v3 = func.call @uq_sm90_frag(%acc_w, %nt) : (vector<128xf32>, index) -> (f32, f32, f32, f32)
     %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
     %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
     %q2 = llvm.getelementptr %smem[%e2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
@@ -2253,8 +2223,6 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
   %c32 = arith.constant 32 : i32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
-  %i2 = arith.constant 2 : index
-  %i4 = arith.constant 4 : index
   // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
   // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
   %wacc = arith.muli %warp, %accw : i32
@@ -2273,14 +2241,7 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
     %e1a = arith.addi %q1r, %dd : i32
     %e0 = arith.addi %wacc, %e0a : i32
     %e1 = arith.addi %wacc, %e1a : i32
-    %o = arith.muli %mt, %i4 : index
-    %o1 = arith.addi %o, %i1 : index
-    %o2 = arith.addi %o, %i2 : index
-    %o3 = arith.addi %o2, %i1 : index
-    %v0 = vector.extract %acc_w[%o] : f32 from vector<64xf32>
-    %v1 = vector.extract %acc_w[%o1] : f32 from vector<64xf32>
-    %v2 = vector.extract %acc_w[%o2] : f32 from vector<64xf32>
-    %v3 = vector.extract %acc_w[%o3] : f32 from vector<64xf32>
+    %v0, %v1, %v2, %v3 = func.call @uq_sm90_frag_t(%acc_w, %mt) : (vector<64xf32>, index) -> (f32, f32, f32, f32)
     // (c0, c2) and (c1, c3) are adjacent head dims of one row
     %q0 = llvm.getelementptr %smem[%e0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
     %q1 = llvm.getelementptr %smem[%e1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
