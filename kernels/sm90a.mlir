@@ -564,6 +564,18 @@ func.func private @uq_sm90_frag_t_set(%acc: vector<64xf32>, %tile: index, %v0: f
   return %u3 : vector<64xf32>
 }
 
+// D = A B + C of one mma.sync m16n8k16 in f16 with f32 accumulators
+// (the QK of both layouts; @uq_sm90_mma_bf16 is PV's). Inlined
+// (uq.inline), as when it was written at each call.
+func.func private @uq_sm90_mma_f16(%a0: i32, %a1: i32, %a2: i32, %a3: i32, %b0: i32, %b1: i32, %c0: f32, %c1: f32, %c2: f32, %c3: f32) -> (f32, f32, f32, f32) attributes {uq.inline} {
+  %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %b0, %b1, %c0, %c1, %c2, %c3 : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+  %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
+  %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
+  %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
+  %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+  return %d0, %d1, %d2, %d3 : f32, f32, f32, f32
+}
+
 // D = A B + C of one mma.sync m16n8k16 in bf16 with f32 accumulators:
 // A's four and B's two bf16x2 registers, C's four values (the PV of both
 // layouts). Inlined (uq.inline), as when it was written at each call.
@@ -698,6 +710,70 @@ func.func private @uq_sm90_k_pair(%lbase: i32, %jp: index) -> (i32, i32, i32, i3
   return %kf0, %kf1, %kf2, %kf3 : i32, i32, i32, i32
 }
 
+// f16 pairs of the E4M3 bytes of two words %x, %y (@uq_sm90_fp4_e4m3's
+// halves): x's low and high halves, then y's, by the hardware conversion.
+// Shared by both QK layouts; inlined (uq.inline).
+func.func private @uq_sm90_e4m3_f16(%x: i32, %y: i32) -> (i32, i32, i32, i32) attributes {uq.inline} {
+  %c16 = arith.constant 16 : i32
+  %xl = arith.trunci %x : i32 to i16
+  %xh0 = arith.shrui %x, %c16 : i32
+  %xh = arith.trunci %xh0 : i32 to i16
+  %yl = arith.trunci %y : i32 to i16
+  %yh0 = arith.shrui %y, %c16 : i32
+  %yh = arith.trunci %yh0 : i32 to i16
+  %h0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %xl : (i16) -> i32
+  %h1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %xh : (i16) -> i32
+  %h2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %yl : (i16) -> i32
+  %h3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %yh : (i16) -> i32
+  return %h0, %h1, %h2, %h3 : i32, i32, i32, i32
+}
+
+// Group j = 2 jp + jj of group pair %jp (@uq_sm90_k_pair's words
+// %kf0..%kf3): j (index and i32) and its code words of tokens g and
+// g + 8. Shared by both QK layouts; inlined (uq.inline).
+func.func private @uq_sm90_k_group(%kf0: i32, %kf1: i32, %kf2: i32, %kf3: i32, %jp: index, %jj: index) -> (index, i32, i32, i32) attributes {uq.inline} {
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %j2 = arith.muli %jp, %i2 : index
+  %j = arith.addi %j2, %jj : index
+  %ji = arith.index_cast %j : index to i32
+  %isodd = arith.cmpi eq, %jj, %i1 : index
+  %w0 = arith.select %isodd, %kf2, %kf0 : i32
+  %w1 = arith.select %isodd, %kf3, %kf1 : i32
+  return %j, %ji, %w0, %w1 : index, i32, i32, i32
+}
+
+// Where group %ji's UE8M0 scale sits in a token's 8-byte scale row: word
+// j >> 2 and the shift of byte j & 3 in it (@uq_sm90_k_scales). Shared by
+// both QK layouts; inlined (uq.inline).
+func.func private @uq_sm90_scale_byte(%ji: i32) -> (i32, i32) attributes {uq.inline} {
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c8 = arith.constant 8 : i32
+  %jw = arith.shrui %ji, %c2 : i32
+  %jb = arith.andi %ji, %c3 : i32
+  %jsh = arith.muli %jb, %c8 : i32
+  return %jw, %jsh : i32, i32
+}
+
+// Two tokens' UE8M0 scales of one group as f32 (2^(e - 127): e placed in
+// the exponent field), from their scale words %kw0, %kw1 and the group's
+// byte shift %jsh (@uq_sm90_scale_byte). Shared by both QK layouts;
+// inlined (uq.inline).
+func.func private @uq_sm90_k_scales(%kw0: i32, %kw1: i32, %jsh: i32) -> (f32, f32) attributes {uq.inline} {
+  %c23 = arith.constant 23 : i32
+  %c0xff = arith.constant 255 : i32
+  %kb0 = arith.shrui %kw0, %jsh : i32
+  %kb1 = arith.shrui %kw1, %jsh : i32
+  %kc0 = arith.andi %kb0, %c0xff : i32
+  %kc1 = arith.andi %kb1, %c0xff : i32
+  %ke0 = arith.shli %kc0, %c23 : i32
+  %ke1 = arith.shli %kc1, %c23 : i32
+  %sc0 = arith.bitcast %ke0 : i32 to f32
+  %sc1 = arith.bitcast %ke1 : i32 to f32
+  return %sc0, %sc1 : f32, f32
+}
+
 // S = Q K^T of one tile (D/32 groups) on mma.sync m16n8k16 f16 (Q's E4M3 values and
 // K's E2M1 x 2^-6 are exact in f16): per group j two k-steps from the
 // zero accumulator, then times the group's UE8M0 scale (column = token).
@@ -707,14 +783,8 @@ func.func private @uq_sm90_k_pair(%lbase: i32, %jp: index) -> (i32, i32, i32, i3
 // 8t + 4hi + 2e + s, which is what F2FP gives from the E4M3 bytes of one
 // code word (even elements of word t, then odd ones).
 func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> vector<8xf32> {
-  %c2 = arith.constant 2 : i32
-  %c3 = arith.constant 3 : i32
-  %c8 = arith.constant 8 : i32
-  %c16 = arith.constant 16 : i32
-  %c23 = arith.constant 23 : i32
   %c32 = arith.constant 32 : i32
   %c64 = arith.constant 64 : i32
-  %c0xff = arith.constant 255 : i32
   %zero_f = arith.constant 0.0 : f32
   %zero8 = arith.constant dense<0.0> : vector<8xf32>
   %i0 = arith.constant 0 : index
@@ -727,12 +797,7 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
     %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
     %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
-      %j2 = arith.muli %jp, %i2 : index
-      %j = arith.addi %j2, %jj : index
-      %ji = arith.index_cast %j : index to i32
-      %isodd = arith.cmpi eq, %jj, %i1 : index
-      %wn0 = arith.select %isodd, %kf2, %kf0 : i32
-      %wn1 = arith.select %isodd, %kf3, %kf1 : i32
+      %j, %ji, %wn0, %wn1 = func.call @uq_sm90_k_group(%kf0, %kf1, %kf2, %kf3, %jp, %jj) : (i32, i32, i32, i32, index, index) -> (index, i32, i32, i32)
       // Q fragments of group j, k-steps 0 and 1
       %qo = arith.muli %ji, %c64 : i32
       %qa0 = arith.addi %qaddr, %qo : i32
@@ -747,34 +812,19 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
       %q11 = llvm.extractvalue %q1[1] : !llvm.struct<(i32, i32, i32, i32)>
       %q12 = llvm.extractvalue %q1[2] : !llvm.struct<(i32, i32, i32, i32)>
       %q13 = llvm.extractvalue %q1[3] : !llvm.struct<(i32, i32, i32, i32)>
-      // group byte j of the 8-byte scale row: word j >> 2, byte j & 3
-      %jw = arith.shrui %ji, %c2 : i32
-      %jb = arith.andi %ji, %c3 : i32
-      %jsh = arith.muli %jb, %c8 : i32
+      // group byte j of the 8-byte scale row
+      %jw, %jsh = func.call @uq_sm90_scale_byte(%ji) : (i32) -> (i32, i32)
       %sout = scf.for %nt = %i0 to %i2 step %i1 iter_args(%sv = %sa) -> (vector<8xf32>) {
         %isn1 = arith.cmpi eq, %nt, %i1 : index
         %w = arith.select %isn1, %wn1, %wn0 : i32
         %b:2 = func.call @uq_sm90_fp4_e4m3(%w) : (i32) -> (i32, i32)
-        %el = arith.trunci %b#0 : i32 to i16
-        %eh0 = arith.shrui %b#0, %c16 : i32
-        %eh = arith.trunci %eh0 : i32 to i16
-        %ol = arith.trunci %b#1 : i32 to i16
-        %oh0 = arith.shrui %b#1, %c16 : i32
-        %oh = arith.trunci %oh0 : i32 to i16
-        %h0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %el : (i16) -> i32
-        %h1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %eh : (i16) -> i32
-        %h2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %ol : (i16) -> i32
-        %h3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %oh : (i16) -> i32
+        %h0, %h1, %h2, %h3 = func.call @uq_sm90_e4m3_f16(%b#0, %b#1) : (i32, i32) -> (i32, i32, i32, i32)
         %mma0 = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$10,$10,$10};", "=f,=f,=f,=f,r,r,r,r,r,r,f" %q00, %q01, %q02, %q03, %h0, %h1, %zero_f : (i32, i32, i32, i32, i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
         %a0 = llvm.extractvalue %mma0[0] : !llvm.struct<(f32, f32, f32, f32)>
         %a1 = llvm.extractvalue %mma0[1] : !llvm.struct<(f32, f32, f32, f32)>
         %a2 = llvm.extractvalue %mma0[2] : !llvm.struct<(f32, f32, f32, f32)>
         %a3 = llvm.extractvalue %mma0[3] : !llvm.struct<(f32, f32, f32, f32)>
-        %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %q10, %q11, %q12, %q13, %h2, %h3, %a0, %a1, %a2, %a3 : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-        %m0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-        %m1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-        %m2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-        %m3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+        %m0, %m1, %m2, %m3 = func.call @uq_sm90_mma_f16(%q10, %q11, %q12, %q13, %h2, %h3, %a0, %a1, %a2, %a3) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
         // scale words: column tokens e = 0, 1 of n-tile nt: ks[(2nt + e) * 2 + jw]
         %ntq4 = arith.muli %nt, %i4 : index
         %jwx = arith.index_cast %jw : i32 to index
@@ -782,14 +832,7 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
         %k1x = arith.addi %k0x, %i2 : index
         %kw0 = vector.extract %ks[%k0x] : i32 from vector<8xi32>
         %kw1 = vector.extract %ks[%k1x] : i32 from vector<8xi32>
-        %kb0 = arith.shrui %kw0, %jsh : i32
-        %kb1 = arith.shrui %kw1, %jsh : i32
-        %kc0 = arith.andi %kb0, %c0xff : i32
-        %kc1 = arith.andi %kb1, %c0xff : i32
-        %ke0 = arith.shli %kc0, %c23 : i32
-        %ke1 = arith.shli %kc1, %c23 : i32
-        %sc0 = arith.bitcast %ke0 : i32 to f32
-        %sc1 = arith.bitcast %ke1 : i32 to f32
+        %sc0, %sc1 = func.call @uq_sm90_k_scales(%kw0, %kw1, %jsh) : (i32, i32, i32) -> (f32, f32)
         %mv = vector.from_elements %m0, %m1, %m2, %m3 : vector<4xf32>
         %scv = vector.from_elements %sc0, %sc1, %sc0, %sc1 : vector<4xf32>
         %old = vector.extract_strided_slice %sv {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
@@ -958,14 +1001,6 @@ func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
 // @uq_sm90_q_frags). Element e: token g + 8 (e >> 1), query row
 // 2t + (e & 1). %ks: K scale words of tokens g, g + 8 (2 each).
 func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4xi32>) -> vector<4xf32> {
-  %c2 = arith.constant 2 : i32
-  %c3 = arith.constant 3 : i32
-  %c8 = arith.constant 8 : i32
-  %c16 = arith.constant 16 : i32
-  %c23 = arith.constant 23 : i32
-  %c32 = arith.constant 32 : i32
-  %c64 = arith.constant 64 : i32
-  %c0xff = arith.constant 255 : i32
   %zero4 = arith.constant dense<0.0> : vector<4xf32>
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
@@ -977,13 +1012,8 @@ func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4x
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero4) -> (vector<4xf32>) {
     %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
     %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
-      %j2 = arith.muli %jp, %i2 : index
-      %j = arith.addi %j2, %jj : index
-      %ji = arith.index_cast %j : index to i32
-      %isodd = arith.cmpi eq, %jj, %i1 : index
       // code words of tokens g and g + 8 in group j
-      %wg = arith.select %isodd, %kf2, %kf0 : i32
-      %wh = arith.select %isodd, %kf3, %kf1 : i32
+      %j, %ji, %wg, %wh = func.call @uq_sm90_k_group(%kf0, %kf1, %kf2, %kf3, %jp, %jj) : (i32, i32, i32, i32, index, index) -> (index, i32, i32, i32)
       %eg:2 = func.call @uq_sm90_fp4_e4m3(%wg) : (i32) -> (i32, i32)
       %eh:2 = func.call @uq_sm90_fp4_e4m3(%wh) : (i32) -> (i32, i32)
       %j4 = arith.muli %j, %i4 : index
@@ -1001,44 +1031,22 @@ func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4x
         %bh = arith.select %odd, %eh#1, %eh#0 : i32
         %b0 = arith.select %odd, %q2, %q0 : i32
         %b1 = arith.select %odd, %q3, %q1 : i32
-        %gl = arith.trunci %bg : i32 to i16
-        %gh0 = arith.shrui %bg, %c16 : i32
-        %gh = arith.trunci %gh0 : i32 to i16
-        %hl = arith.trunci %bh : i32 to i16
-        %hh0 = arith.shrui %bh, %c16 : i32
-        %hh = arith.trunci %hh0 : i32 to i16
-        %a0 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %gl : (i16) -> i32
-        %a1 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %hl : (i16) -> i32
-        %a2 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %gh : (i16) -> i32
-        %a3 = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %hh : (i16) -> i32
+        %a0, %a2, %a1, %a3 = func.call @uq_sm90_e4m3_f16(%bg, %bh) : (i32, i32) -> (i32, i32, i32, i32)
         %c0v = vector.extract %mv[0] : f32 from vector<4xf32>
         %c1v = vector.extract %mv[1] : f32 from vector<4xf32>
         %c2v = vector.extract %mv[2] : f32 from vector<4xf32>
         %c3v = vector.extract %mv[3] : f32 from vector<4xf32>
-        %mm = llvm.inline_asm asm_dialect = att "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0,$1,$2,$3}, {$4,$5,$6,$7}, {$8,$9}, {$10,$11,$12,$13};", "=f,=f,=f,=f,r,r,r,r,r,r,f,f,f,f" %a0, %a1, %a2, %a3, %b0, %b1, %c0v, %c1v, %c2v, %c3v : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-        %d0 = llvm.extractvalue %mm[0] : !llvm.struct<(f32, f32, f32, f32)>
-        %d1 = llvm.extractvalue %mm[1] : !llvm.struct<(f32, f32, f32, f32)>
-        %d2 = llvm.extractvalue %mm[2] : !llvm.struct<(f32, f32, f32, f32)>
-        %d3 = llvm.extractvalue %mm[3] : !llvm.struct<(f32, f32, f32, f32)>
+        %d0, %d1, %d2, %d3 = func.call @uq_sm90_mma_f16(%a0, %a1, %a2, %a3, %b0, %b1, %c0v, %c1v, %c2v, %c3v) : (i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
         %r = vector.from_elements %d0, %d1, %d2, %d3 : vector<4xf32>
         scf.yield %r : vector<4xf32>
       }
-      // group byte j of each token's scale row: word j >> 2, byte j & 3
-      %jw = arith.shrui %ji, %c2 : i32
-      %jb = arith.andi %ji, %c3 : i32
-      %jsh = arith.muli %jb, %c8 : i32
+      // group byte j of each token's scale row
+      %jw, %jsh = func.call @uq_sm90_scale_byte(%ji) : (i32) -> (i32, i32)
       %jwx = arith.index_cast %jw : i32 to index
       %jwh = arith.addi %jwx, %i2 : index
       %kw0 = vector.extract %ks[%jwx] : i32 from vector<4xi32>
       %kw1 = vector.extract %ks[%jwh] : i32 from vector<4xi32>
-      %kb0 = arith.shrui %kw0, %jsh : i32
-      %kb1 = arith.shrui %kw1, %jsh : i32
-      %kc0 = arith.andi %kb0, %c0xff : i32
-      %kc1 = arith.andi %kb1, %c0xff : i32
-      %ke0 = arith.shli %kc0, %c23 : i32
-      %ke1 = arith.shli %kc1, %c23 : i32
-      %sc0 = arith.bitcast %ke0 : i32 to f32
-      %sc1 = arith.bitcast %ke1 : i32 to f32
+      %sc0, %sc1 = func.call @uq_sm90_k_scales(%kw0, %kw1, %jsh) : (i32, i32, i32) -> (f32, f32)
       %scv = vector.from_elements %sc0, %sc0, %sc1, %sc1 : vector<4xf32>
       %new = math.fma %m, %scv, %sa : vector<4xf32>
       scf.yield %new : vector<4xf32>
