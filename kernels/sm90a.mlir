@@ -2156,6 +2156,20 @@ func.func private @uq_sm90_v_group(%v0: i32, %v1: i32, %v2: i32, %v3: i32, %vs: 
   return %j, %rlo, %rhi, %sv#0, %sv#1 : index, i32, i32, i32, i32
 }
 
+// Fragment tile %tile of a group of 2^%lg tiles of one 32-element
+// group: (the group j, the tile i in it) = (tile >> lg, tile & (2^lg - 1))
+// (@uq_sm90_stash: 4 n-tiles a group; @uq_sm90_stash_t: 2 m-tiles).
+// Inlined (uq.inline).
+func.func private @uq_sm90_tile_split(%tile: index, %lg: i32) -> (i32, i32) attributes {uq.inline} {
+  %c1 = arith.constant 1 : i32
+  %ti = arith.index_cast %tile : index to i32
+  %n = arith.shli %c1, %lg : i32
+  %mask = arith.subi %n, %c1 : i32
+  %j = arith.shrui %ti, %lg : i32
+  %i = arith.andi %ti, %mask : i32
+  return %j, %i : i32, i32
+}
+
 // Warp %warp's state after its tiles into shared memory for the merge
 // of the 4 warps (@uq_sm90_merge_layout), QG 16: the accumulators
 // %acc_w [n-tile][c0..c3] (rows g, g + 8; head dims 32 j + 8 t + i and
@@ -2166,7 +2180,6 @@ func.func private @uq_sm90_v_group(%v0: i32, %v1: i32, %v2: i32, %v3: i32, %vs: 
 func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32, %l_g_tot: f32, %l_h_tot: f32, %smem: !llvm.ptr<3>, %warp: i32, %accw: i32, %mbase: i32, %g: i32, %t: i32, %hd_i: i32, %nnt: index) attributes {uq.inline} {
   %c0 = arith.constant 0 : i32
   %c2 = arith.constant 2 : i32
-  %c3 = arith.constant 3 : i32
   %c4 = arith.constant 4 : i32
   %c8 = arith.constant 8 : i32
   %c16 = arith.constant 16 : i32
@@ -2176,9 +2189,7 @@ func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32
   %g8 = arith.addi %g, %c8 : i32
   %wacc = arith.muli %warp, %accw : i32
   scf.for %nt = %i0 to %nnt step %i1 {
-    %nti = arith.index_cast %nt : index to i32
-    %j = arith.shrui %nti, %c2 : i32
-    %i = arith.andi %nti, %c3 : i32
+    %j, %i = func.call @uq_sm90_tile_split(%nt, %c2) : (index, i32) -> (i32, i32)
     %d0a = arith.muli %j, %c32 : i32
     %d0b = arith.muli %t, %c8 : i32
     %d0c = arith.addi %d0a, %d0b : i32
@@ -2238,9 +2249,7 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
   %q1r = arith.addi %q0r, %hd_i : i32
   %g4 = arith.muli %g, %c4 : i32
   scf.for %mt = %i0 to %nmt step %i1 {
-    %mti = arith.index_cast %mt : index to i32
-    %j = arith.shrui %mti, %c1 : i32
-    %ip = arith.andi %mti, %c1 : i32
+    %j, %ip = func.call @uq_sm90_tile_split(%mt, %c1) : (index, i32) -> (i32, i32)
     %dj = arith.muli %j, %c32 : i32
     %dip = arith.shli %ip, %c1 : i32
     %dd0 = arith.addi %dj, %g4 : i32
