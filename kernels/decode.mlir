@@ -415,6 +415,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_frag_t(vector<64xf32>, index) -> (f32, f32, f32, f32)
     func.func private @uq_sm90_frag_t_set(vector<64xf32>, index, f32, f32, f32, f32) -> vector<64xf32>
     func.func private @uq_sm90_mma_bf16(i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> (f32, f32, f32, f32)
+    func.func private @uq_sm90_elements8(vector<8xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32)
     func.func private @uq_sm90_scale_words(!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
     func.func private @uq_sm90_scale_row(!llvm.ptr<3>, i32, i32, i32) -> (i32, i32)
     func.func private @uq_sm90_qk(i32, i32, vector<8xi32>) -> vector<8xf32>
@@ -503,14 +504,7 @@ module attributes {gpu.container_module} {
       %i1 = arith.constant 1 : index
       %i2 = arith.constant 2 : index
       %i4 = arith.constant 4 : index
-          %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
-          %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
-          %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
-          %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
-          %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
-          %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
-          %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
-          %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+          %p0, %p1, %p2, %p3, %p4, %p5, %p6, %p7v = func.call @uq_sm90_elements8(%pv) : (vector<8xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32)
           // P as the bf16 A fragments of m16n8k16 (rows g / g + 8, tokens 2t,
           // 2t + 1 then 2t + 8, 2t + 9): the QK C layout reused in registers.
           %pa0 = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %p1, %p0 : (f32, f32) -> i32

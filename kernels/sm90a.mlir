@@ -1980,6 +1980,20 @@ func.func private @uq_sm90_lazy_update(%m0: f32, %m1: f32, %mx0: f32, %mx1: f32)
   return %mu0, %mu1, %cu0, %cu1 : f32, f32, f32, f32
 }
 
+// The 8 elements of a QG 16 lane's tile vector (scores or weights in
+// the m16n8k16 C layout of two n-tiles) as scalars. Inlined (uq.inline).
+func.func private @uq_sm90_elements8(%v: vector<8xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32) attributes {uq.inline} {
+  %e0 = vector.extract %v[0] : f32 from vector<8xf32>
+  %e1 = vector.extract %v[1] : f32 from vector<8xf32>
+  %e2 = vector.extract %v[2] : f32 from vector<8xf32>
+  %e3 = vector.extract %v[3] : f32 from vector<8xf32>
+  %e4 = vector.extract %v[4] : f32 from vector<8xf32>
+  %e5 = vector.extract %v[5] : f32 from vector<8xf32>
+  %e6 = vector.extract %v[6] : f32 from vector<8xf32>
+  %e7 = vector.extract %v[7] : f32 from vector<8xf32>
+  return %e0, %e1, %e2, %e3, %e4, %e5, %e6, %e7 : f32, f32, f32, f32, f32, f32, f32, f32
+}
+
 // One tile's online softmax for QG 16 (S = Q K^T): the lane's scores %x8
 // of rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7) in the
 // m16n8k16 C layout of D / 8 n-tiles (%nnt), the rows' running (lazy)
@@ -2000,14 +2014,7 @@ func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
   %i8 = arith.constant 8 : index
-      %x0 = vector.extract %x8[0] : f32 from vector<8xf32>
-      %x1 = vector.extract %x8[1] : f32 from vector<8xf32>
-      %x2 = vector.extract %x8[2] : f32 from vector<8xf32>
-      %x3 = vector.extract %x8[3] : f32 from vector<8xf32>
-      %x4 = vector.extract %x8[4] : f32 from vector<8xf32>
-      %x5 = vector.extract %x8[5] : f32 from vector<8xf32>
-      %x6 = vector.extract %x8[6] : f32 from vector<8xf32>
-      %x7 = vector.extract %x8[7] : f32 from vector<8xf32>
+      %x0, %x1, %x2, %x3, %x4, %x5, %x6, %x7 = func.call @uq_sm90_elements8(%x8) : (vector<8xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32)
       // rows g (x0, x1, x4, x5) and g + 8 (x2, x3, x6, x7): the lazy
       // maximum's move found by one vote, as for QG <= 8 above
       %mg0 = arith.maximumf %x0, %x1 : f32
@@ -2044,14 +2051,7 @@ func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l
         %po = vector.insert %pe, %pp[%e] : f32 into vector<8xf32>
         scf.yield %po : vector<8xf32>
       }
-      %p0 = vector.extract %pv[0] : f32 from vector<8xf32>
-      %p1 = vector.extract %pv[1] : f32 from vector<8xf32>
-      %p2 = vector.extract %pv[2] : f32 from vector<8xf32>
-      %p3 = vector.extract %pv[3] : f32 from vector<8xf32>
-      %p4 = vector.extract %pv[4] : f32 from vector<8xf32>
-      %p5 = vector.extract %pv[5] : f32 from vector<8xf32>
-      %p6 = vector.extract %pv[6] : f32 from vector<8xf32>
-      %p7v = vector.extract %pv[7] : f32 from vector<8xf32>
+      %p0, %p1, %p2, %p3, %p4, %p5, %p6, %p7v = func.call @uq_sm90_elements8(%pv) : (vector<8xf32>) -> (f32, f32, f32, f32, f32, f32, f32, f32)
       %sg_0 = arith.addf %p0, %p1 : f32
       %sg_1 = arith.addf %p4, %p5 : f32
       %sg_2 = arith.addf %sg_0, %sg_1 : f32
