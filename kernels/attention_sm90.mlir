@@ -54,6 +54,8 @@ module attributes {gpu.container_module} {
     func.func private @act_narrow(f32, i1) -> i16
     // From kernels/sm90a.mlir, linked by uq-link.
     func.func private @uq_sm90_wht_lanes(vector<32xf32>, index, i32, index) -> vector<32xf32>
+    func.func private @uq_sm90_wht_scale(i32) -> f32
+    func.func private @uq_sm90_query_e4m3(f32, f32, f32) -> i32
     func.func private @uq_sm90_partial_row(i32, i32, i32, i32, i32, i32, i32) -> i32
     func.func private @uq_sm90_exp2(f32) -> f32
     func.func private @uq_sm90_rcp(f32) -> f32
@@ -467,7 +469,6 @@ module attributes {gpu.container_module} {
     func.func private @wg_stage_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32, %qtok: i32, %hq0: i32, %qgi: i32, %live_rows: i32, %tid: i32, %base: i32, %smem: !llvm.ptr<3>, %smem_i: i32, %hd: index, %hd_i: i32, %f16: i1) attributes {uq.inline} {
       %c1 = arith.constant 1 : i32
       %i64 = arith.constant 64 : index
-      %one_f = arith.constant 1.0 : f32
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %c0 = arith.constant 0 : i32
@@ -499,9 +500,7 @@ module attributes {gpu.container_module} {
       %npass = arith.divui %hd, %i64 : index
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
-      %hd_f = arith.uitofp %hd_i : i32 to f32
-      %inv_hd = arith.divf %one_f, %hd_f : f32
-      %wht_scale = math.sqrt %inv_hd : f32
+      %wht_scale = func.call @uq_sm90_wht_scale(%hd_i) : (i32) -> f32
       scf.for %pass = %i0 to %npass step %i1 {
         %pi = arith.index_cast %pass : index to i32
         %pr0 = arith.muli %pi, %per_pass : i32
@@ -546,14 +545,7 @@ module attributes {gpu.container_module} {
             %e1 = arith.addi %e0, %i4 : index
             %a = vector.extract %qh[%e0] : f32 from vector<32xf32>
             %b = vector.extract %qh[%e1] : f32 from vector<32xf32>
-            %sa = arith.mulf %a, %wht_scale : f32
-            %sb = arith.mulf %b, %wht_scale : f32
-            %za = arith.subf %sa, %sa : f32
-            %zb = arith.subf %sb, %sb : f32
-            %na = arith.addf %sa, %za : f32
-            %nb = arith.addf %sb, %zb : f32
-            %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %nb, %na : (f32, f32) -> i16
-            %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
+            %hv = func.call @uq_sm90_query_e4m3(%a, %b, %wht_scale) : (f32, f32, f32) -> i32
             %hv_v = vector.broadcast %hv : i32 to vector<1xi32>
             %hv2 = vector.bitcast %hv_v : vector<1xi32> to vector<2xf16>
             %f = arith.extf %hv2 : vector<2xf16> to vector<2xf32>

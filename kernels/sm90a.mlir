@@ -1155,6 +1155,35 @@ func.func private @uq_sm90_wht_lanes(%qv0: vector<32xf32>, %qe: index, %qchunk: 
   return %qv2 : vector<32xf32>
 }
 
+// The query rotation's factor 1/sqrt(D) as sqrt(1/D): uq_wht_scale's
+// f32 bit for bit (as in @uq_store), a constant once specialized. Both
+// sm_90a kernels' query steps; inlined (uq.inline).
+func.func private @uq_sm90_wht_scale(%hd_i: i32) -> f32 attributes {uq.inline} {
+  %one_f = arith.constant 1.0 : f32
+  %hd_f = arith.uitofp %hd_i : i32 to f32
+  %inv_hd = arith.divf %one_f, %hd_f : f32
+  %wht_scale = math.sqrt %inv_hd : f32
+  return %wht_scale : f32
+}
+
+// Two rotated query elements %a, %b times %scale (@uq_sm90_wht_scale),
+// rounded to E4M3 (saturating) and back to an f16 pair (a low, b high),
+// the values the QK multiplies. x + (x - x): +-inf -> NaN, so an infinite
+// query element gives a non-finite head (satfinite would clamp it to
+// +-448), as on gfx950. Both sm_90a kernels' query steps; inlined
+// (uq.inline).
+func.func private @uq_sm90_query_e4m3(%a: f32, %b: f32, %scale: f32) -> i32 attributes {uq.inline} {
+  %s0f = arith.mulf %a, %scale : f32
+  %s1f = arith.mulf %b, %scale : f32
+  %z0 = arith.subf %s0f, %s0f : f32
+  %z1 = arith.subf %s1f, %s1f : f32
+  %s0 = arith.addf %s0f, %z0 : f32
+  %s1 = arith.addf %s1f, %z1 : f32
+  %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
+  %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
+  return %hv : i32
+}
+
 // ---- Q: lane L of warp w rotates the row it loaded (zero past QG),
 // head dims E (L % R) .. + E - 1 in registers, E = D / R:
 // Walsh-Hadamard butterflies of strides 1 .. E / 2 in registers, E,
@@ -1180,7 +1209,6 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
   %c16 = arith.constant 16 : i32
   %c32 = arith.constant 32 : i32
   %zero_f = arith.constant 0.0 : f32
-  %one_f = arith.constant 1.0 : f32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
@@ -1201,9 +1229,7 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
   // apart; rows of 2 D + 16 B after the stages. 1/sqrt(D) as sqrt(1/D):
   // uq_wht_scale's f32 bit for bit (as in @uq_store), folded to a
   // constant once specialized.
-  %hd_f = arith.uitofp %hd_i : i32 to f32
-  %inv_hd = arith.divf %one_f, %hd_f : f32
-  %wht_scale = math.sqrt %inv_hd : f32
+  %wht_scale = func.call @uq_sm90_wht_scale(%hd_i) : (i32) -> f32
   %qrow_b = arith.muli %qrow_r, %qrow_bytes : i32
   %qrow_b2 = arith.addi %qrow_b, %q16_off : i32
   %c31_q = arith.constant 31 : i32
@@ -1225,16 +1251,7 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
     %x1 = arith.addi %x, %i1 : index
     %a = vector.extract %qv2[%x] : f32 from vector<32xf32>
     %b = vector.extract %qv2[%x1] : f32 from vector<32xf32>
-    %s0f = arith.mulf %a, %wht_scale : f32
-    %s1f = arith.mulf %b, %wht_scale : f32
-    // x + (x - x): +-inf -> NaN, so an infinite query element gives a
-    // non-finite head (satfinite would clamp it to +-448), as on gfx950.
-    %z0 = arith.subf %s0f, %s0f : f32
-    %z1 = arith.subf %s1f, %s1f : f32
-    %s0 = arith.addf %s0f, %z0 : f32
-    %s1 = arith.addf %s1f, %z1 : f32
-    %pk = llvm.inline_asm asm_dialect = att "cvt.rn.satfinite.e4m3x2.f32 $0, $1, $2;", "=h,f,f" %s1, %s0 : (f32, f32) -> i16
-    %hv = llvm.inline_asm asm_dialect = att "cvt.rn.f16x2.e4m3x2 $0, $1;", "=r,h" %pk : (i16) -> i32
+    %hv = func.call @uq_sm90_query_e4m3(%a, %b, %wht_scale) : (f32, f32, f32) -> i32
     %hlo = arith.trunci %hv : i32 to i16
     %hhi0 = arith.shrui %hv, %c16 : i32
     %hhi = arith.trunci %hhi0 : i32 to i16
