@@ -1,8 +1,10 @@
 // The sm_90a step helpers of the decode (kernels/decode.mlir's
 // @uq_decode_sm90 declares the ones it calls; uq-link copies them in): the
 // walk, cp.async tile copies, FP4 to E4M3 /
-// bf16 decodes, mma.sync QK (rows as M, and transposed: tokens as M), the
-// lazy maximum, the query's rotation, the partials and the cluster's merge.
+// bf16 decodes, mma.sync QK (rows as M, and transposed: tokens as M) and
+// the steps both layouts share (the MMAs, the accumulators' fragment
+// tiles), the lazy maximum, the query's rotation, the partials and the
+// cluster's merge.
 // Top-level func.func definitions: the kernel library (docs/design.md,
 // "Kernel sources" and "sm_90a kernels").
 
