@@ -854,6 +854,40 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
   return %S : vector<8xf32>
 }
 
+// One m16n8k16 C fragment's 4 scores in base-2 units (x mult), -inf
+// outside their rows' positions (@uq_sm90_mask_one): element e is token
+// tok + tstep (e >> 1) + toff + odd (e & 1), of the row whose positions
+// end at lim_b when e & rowbit, else at lim_a. QG 16 (@uq_sm90_mask, one
+// n-tile nt): tok = tb + 8 nt, toff = 2t, tstep = 0, odd = 1, rowbit = 2
+// (rows g, g + 8); QG <= 8 (@uq_sm90_mask_t): tok = tb + g, toff = 0,
+// tstep = 8, odd = 0, rowbit = 1 (query rows 2t, 2t + 1). Inlined before
+// the loop unrolls (uq.inline), so the layout's terms fold away.
+func.func private @uq_sm90_mask_frag(%S: vector<4xf32>, %tok: i32, %toff: i32, %tstep: i32, %odd: i32, %rowbit: i32, %lim_a: i32, %lim_b: i32, %sliding_window: i32, %mult: f32) -> vector<4xf32> attributes {uq.inline} {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i4 = arith.constant 4 : index
+  %x4m = scf.for %e = %i0 to %i4 step %i1 iter_args(%xv = %S) -> (vector<4xf32>) {
+    %ei = arith.index_cast %e : index to i32
+    %eh = arith.shrui %ei, %c1 : i32
+    %ehs = arith.muli %eh, %tstep : i32
+    %ea = arith.andi %ei, %c1 : i32
+    %ec = arith.muli %ea, %odd : i32
+    %tk0 = arith.addi %tok, %ehs : i32
+    %tk1 = arith.addi %tk0, %toff : i32
+    %tk = arith.addi %tk1, %ec : i32
+    %er0 = arith.andi %ei, %rowbit : i32
+    %er = arith.cmpi ne, %er0, %c0 : i32
+    %lim = arith.select %er, %lim_b, %lim_a : i32
+    %x = vector.extract %xv[%e] : f32 from vector<4xf32>
+    %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
+    %xo = vector.insert %xm, %xv[%e] : f32 into vector<4xf32>
+    scf.yield %xo : vector<4xf32>
+  }
+  return %x4m : vector<4xf32>
+}
+
 // Scores in base-2 units (x mult) with the positions a row does not
 // attend at -inf: row g's end at %lim_g, row g + 8's at %lim_h (>=
 // lim_g: a later token or the same), each from its window's start
@@ -863,10 +897,6 @@ func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %lim_g: i
   %c1 = arith.constant 1 : i32
   %c2 = arith.constant 2 : i32
   %c8 = arith.constant 8 : i32
-  %ninf = arith.constant 0xFF800000 : f32
-  %i0 = arith.constant 0 : index
-  %i1 = arith.constant 1 : index
-  %i8 = arith.constant 8 : index
   // ---- online softmax in base 2 over this tile (rows g and g + 8).
   // Element 4nt + e: row g (e = 0, 1) or g + 8 (e = 2, 3), token
   // tb + 8nt + 2t + (e & 1).
@@ -876,23 +906,15 @@ func.func private @uq_sm90_mask(%S: vector<8xf32>, %tb: i32, %t2: i32, %lim_g: i
     %xs = arith.mulf %S, %mv : vector<8xf32>
     scf.yield %xs : vector<8xf32>
   } else {
-  %x8m = scf.for %e = %i0 to %i8 step %i1 iter_args(%xv = %S) -> (vector<8xf32>) {
-    %ei = arith.index_cast %e : index to i32
-    %en = arith.shrui %ei, %c2 : i32
-    %en8 = arith.muli %en, %c8 : i32
-    %ec = arith.andi %ei, %c1 : i32
-    %tk0 = arith.addi %tb, %en8 : i32
-    %tk1 = arith.addi %tk0, %t2 : i32
-    %tk = arith.addi %tk1, %ec : i32
-    %eh0 = arith.andi %ei, %c2 : i32
-    %eh = arith.cmpi ne, %eh0, %c0 : i32
-    %lim = arith.select %eh, %lim_h, %lim_g : i32
-    %x = vector.extract %xv[%e] : f32 from vector<8xf32>
-    %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
-    %xo = vector.insert %xm, %xv[%e] : f32 into vector<8xf32>
-    scf.yield %xo : vector<8xf32>
-  }
-  scf.yield %x8m : vector<8xf32>
+    // each n-tile nt's fragment (@uq_sm90_mask_frag), its tokens from tb + 8nt
+    %s0 = vector.extract_strided_slice %S {offsets = [0], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+    %s1 = vector.extract_strided_slice %S {offsets = [4], sizes = [4], strides = [1]} : vector<8xf32> to vector<4xf32>
+    %tb8 = arith.addi %tb, %c8 : i32
+    %m0 = func.call @uq_sm90_mask_frag(%s0, %tb, %t2, %c0, %c1, %c2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
+    %m1 = func.call @uq_sm90_mask_frag(%s1, %tb8, %t2, %c0, %c1, %c2, %lim_g, %lim_h, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
+    %r0 = vector.insert_strided_slice %m0, %S {offsets = [0], strides = [1]} : vector<4xf32> into vector<8xf32>
+    %r1 = vector.insert_strided_slice %m1, %r0 {offsets = [4], strides = [1]} : vector<4xf32> into vector<8xf32>
+    scf.yield %r1 : vector<8xf32>
   }
   return %x8 : vector<8xf32>
 }
@@ -918,9 +940,6 @@ func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %lim_a: 
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c8 = arith.constant 8 : i32
-  %i0 = arith.constant 0 : index
-  %i1 = arith.constant 1 : index
-  %i4 = arith.constant 4 : index
   %tg = arith.addi %tb, %g : i32
   %inside = func.call @uq_sm90_tile_inside(%tb, %lim_a, %lim_b, %sliding_window) : (i32, i32, i32, i32) -> i1
   %x4 = scf.if %inside -> (vector<4xf32>) {
@@ -928,20 +947,8 @@ func.func private @uq_sm90_mask_t(%S: vector<4xf32>, %tb: i32, %g: i32, %lim_a: 
     %xs = arith.mulf %S, %mv : vector<4xf32>
     scf.yield %xs : vector<4xf32>
   } else {
-  %x4m = scf.for %e = %i0 to %i4 step %i1 iter_args(%xv = %S) -> (vector<4xf32>) {
-    %ei = arith.index_cast %e : index to i32
-    %eh = arith.shrui %ei, %c1 : i32
-    %eh8 = arith.muli %eh, %c8 : i32
-    %tk = arith.addi %tg, %eh8 : i32
-    %eo0 = arith.andi %ei, %c1 : i32
-    %eo = arith.cmpi ne, %eo0, %c0 : i32
-    %lim = arith.select %eo, %lim_b, %lim_a : i32
-    %x = vector.extract %xv[%e] : f32 from vector<4xf32>
-    %xm = func.call @uq_sm90_mask_one(%x, %tk, %lim, %sliding_window, %mult) : (f32, i32, i32, i32, f32) -> f32
-    %xo = vector.insert %xm, %xv[%e] : f32 into vector<4xf32>
-    scf.yield %xo : vector<4xf32>
-  }
-  scf.yield %x4m : vector<4xf32>
+    %x4m = func.call @uq_sm90_mask_frag(%S, %tg, %c0, %c8, %c0, %c1, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
+    scf.yield %x4m : vector<4xf32>
   }
   return %x4 : vector<4xf32>
 }
