@@ -2106,9 +2106,7 @@ func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %
   %one_f = arith.constant 1.0 : f32
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
-  %i2 = arith.constant 2 : index
   %i3 = arith.constant 3 : index
-  %i4 = arith.constant 4 : index
       %x0 = vector.extract %x4[0] : f32 from vector<4xf32>
       %x1 = vector.extract %x4[1] : f32 from vector<4xf32>
       %x2 = vector.extract %x4[2] : f32 from vector<4xf32>
