@@ -110,7 +110,7 @@ class Context:
                         "the loaded libuqrt predates uq_context_variant (0.7)")
         count = ctypes.c_size_t()
         check(lib.uq_context_variant_count(self.handle, ctypes.byref(count)))
-        kinds = {1: "decode", 2: "reduce", 3: "store"}
+        kinds = {1: "decode", 2: "reduce", 3: "store", 4: "view"}
         out = []
         for i in range(count.value):
             record = ctypes.POINTER(VariantRecord)()
