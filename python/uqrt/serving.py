@@ -363,6 +363,9 @@ _default_lock = threading.Lock()
 
 def _instance():
     global _default
+    default = _default  # made once: no lock on the per-call path
+    if default is not None:
+        return default
     with _default_lock:
         if _default is None:
             _default = UnifiedAttention()
@@ -379,8 +382,7 @@ def ultraquant_unified_attention(query, kv_cache, block_table, seq_lens,
     where torch has custom ops, so torch.compile and CUDA graphs hold it
     (a plain eager call runs the op's implementation without the
     dispatcher: torch_ops.eager_direct)."""
-    if (_is_torch(query) and torch_ops.registered() and
-            not torch_ops.eager_direct(query)):
+    if torch_ops.dispatched(query):
         del max_seq_len  # the block table's width sizes the walk
         if torch_ops.compiling():
             if PiT is not None:
@@ -412,8 +414,7 @@ def store(key, value, kv_cache, slot_mapping):
     """UnifiedAttention.store on the default instance (auto backend); on
     torch tensors through torch.ops.uqrt.store where torch has custom
     ops and the call needs the dispatcher (torch_ops.eager_direct)."""
-    if (_is_torch(key) and torch_ops.registered() and
-            not torch_ops.eager_direct(key)):
+    if torch_ops.dispatched(key):
         torch_ops.store(key, value, kv_cache, slot_mapping)
         return
     _instance().store(key, value, kv_cache, slot_mapping)

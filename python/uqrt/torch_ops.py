@@ -49,17 +49,20 @@ def why_not():
     return _why_not or ""
 
 
+_is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
+                        None)
+
+
 def compiling():
     """Whether torch.compile is tracing the caller (torch >= 2.3)."""
-    is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
-                           None)
-    return bool(is_compiling and is_compiling())
+    return bool(_is_compiling and _is_compiling())
 
 
 _dispatch_stack = getattr(getattr(torch, "_C", None),
                           "_len_torch_dispatch_stack", None)
 _function_mode = getattr(getattr(torch, "_C", None),
                          "_is_torch_function_mode_enabled", None)
+_direct_checks = _dispatch_stack is not None and _function_mode is not None
 
 
 def eager_direct(tensor):
@@ -67,9 +70,19 @@ def eager_direct(tensor):
     dispatch or function mode active, and a plain torch.Tensor (a
     FakeTensor or FunctionalTensor is a subclass). Where torch lacks the
     checks, no."""
-    return (type(tensor) is torch.Tensor and _dispatch_stack is not None and
-            _function_mode is not None and not _dispatch_stack() and
-            not _function_mode() and not compiling())
+    # is_compiling first: torch.compile folds it to True while tracing, so
+    # the tracer never meets the dispatch-state calls after it.
+    return (not (_is_compiling and _is_compiling()) and
+            type(tensor) is torch.Tensor and _direct_checks and
+            not _dispatch_stack() and not _function_mode())
+
+
+def dispatched(x):
+    """Whether a serving call on `x` goes through torch.ops.uqrt.*: a torch
+    tensor, the ops registered, and not eager_direct. One call on the
+    per-call path."""
+    return (_why_not is None and isinstance(x, torch.Tensor) and
+            not eager_direct(x))
 
 
 # The schemas: (a!) marks the tensor each op writes, so a compiled graph
