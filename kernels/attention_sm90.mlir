@@ -466,7 +466,10 @@ module attributes {gpu.container_module} {
     // E4M3 (saturating; an infinite element becomes NaN first) and
     // stored as bf16 in the K operand's pair order, zero past the
     // block's rows.
-    func.func private @wg_stage_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32, %qtok: i32, %hq0: i32, %qgi: i32, %live_rows: i32, %tid: i32, %base: i32, %smem: !llvm.ptr<3>, %smem_i: i32, %hd: index, %hd_i: i32, %f16: i1) attributes {uq.inline} {
+    func.func private @wg_stage_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_stride_head: i32, %qtok: i32, %hq0: i32, %qgi: i32, %live_rows: i32, %tid: i32, %base: i32, %hd: index, %f16: i1) attributes {uq.inline} {
+      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %hd_i = arith.index_cast %hd : index to i32
       %c1 = arith.constant 1 : i32
       %i64 = arith.constant 64 : index
       %i0 = arith.constant 0 : index
@@ -573,7 +576,11 @@ module attributes {gpu.container_module} {
     // L) with (max in natural units, L) as the partials. Entry (n, i) of
     // the accumulators is head dim 64 n + 8 (i >> 2) + t + 4 (i & 1) (the
     // pair order of the K and V rows); this thread's rows are row0 and row1.
-    func.func private @wg_store_rows(%m_r0: f32, %m_r1: f32, %l_r0: f32, %l_r1: f32, %acc_fin: vector<4x32xf32>, %row0: i32, %row1: i32, %t: i32, %live_rows: i32, %qgi: i32, %qtok: i32, %hq0: i32, %kvh: i32, %num_kv_heads: i32, %part: i32, %num_partitions: i32, %nc: index, %hd_i: i32, %f16: i1, %sinks: !llvm.ptr<1>, %output: !llvm.ptr<1>, %out_stride_seq: i32, %out_stride_head: i32, %segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>, %segm_sum: !llvm.ptr<1>) attributes {uq.inline} {
+    func.func private @wg_store_rows(%m_r0: f32, %m_r1: f32, %l_r0: f32, %l_r1: f32, %acc_fin: vector<4x32xf32>, %row0: i32, %row1: i32, %t: i32, %live_rows: i32, %qgi: i32, %qtok: i32, %hq0: i32, %kvh: i32, %num_kv_heads: i32, %part: i32, %num_partitions: i32, %nc: index, %f16: i1, %sinks: !llvm.ptr<1>, %output: !llvm.ptr<1>, %out_stride_seq: i32, %out_stride_head: i32, %segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>, %segm_sum: !llvm.ptr<1>) attributes {uq.inline} {
+      // D = 64 x the accumulators (of 64 head dims each)
+      %nc_i = arith.index_cast %nc : index to i32
+      %c64_d = arith.constant 64 : i32
+      %hd_i = arith.muli %nc_i, %c64_d : i32
       %c1 = arith.constant 1 : i32
       %c0 = arith.constant 0 : i32
       %i0 = arith.constant 0 : index
@@ -1000,7 +1007,7 @@ module attributes {gpu.container_module} {
       %lim_last = arith.addi %qt#3, %ntok : i32
       %live_rows = arith.muli %ntok, %qgi : i32
       %hq0 = arith.muli %kvh, %qgi : i32
-      func.call @wg_stage_query(%query, %q_stride_seq, %q_stride_head, %qtok, %hq0, %qgi, %live_rows, %tid, %base, %smem, %smem_i, %hd, %hd_i, %f16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, index, i32, i1) -> ()
+      func.call @wg_stage_query(%query, %q_stride_seq, %q_stride_head, %qtok, %hq0, %qgi, %live_rows, %tid, %base, %hd, %f16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, index, i1) -> ()
       // written by the generic proxy, read by wgmma's async proxy
       llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "~{memory}" : () -> ()
       // ---- the walk: this partition's 64-token tiles of the block's
@@ -1099,7 +1106,7 @@ module attributes {gpu.container_module} {
       %ofin = func.call @wg_hold_all(%fin#4, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
       llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_all;", "~{memory}" : () -> ()
       // ---- the rows' output (one partition) or partials
-      func.call @wg_store_rows(%fin#0, %fin#1, %fin#2, %fin#3, %ofin, %row0, %row1, %t, %live_rows, %qgi, %qtok, %hq0, %kvh, %num_kv_heads, %part, %num_partitions, %nc, %hd_i, %f16, %sinks, %output, %out_stride_seq, %out_stride_head, %segm_out, %segm_max, %segm_sum) : (f32, f32, f32, f32, vector<4x32xf32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, index, i32, i1, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
+      func.call @wg_store_rows(%fin#0, %fin#1, %fin#2, %fin#3, %ofin, %row0, %row1, %t, %live_rows, %qgi, %qtok, %hq0, %kvh, %num_kv_heads, %part, %num_partitions, %nc, %f16, %sinks, %output, %out_stride_seq, %out_stride_head, %segm_out, %segm_max, %segm_sum) : (f32, f32, f32, f32, vector<4x32xf32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, index, i1, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
       gpu.return
     ^done:
       gpu.return
