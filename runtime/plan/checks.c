@@ -6,16 +6,6 @@
 
 #include "runtime/plan/plan_internal.h"
 
-// Rows of D bf16 elements, `seqs` by `heads` at these strides: the bytes
-// from the first to the end of the last (strides >= 0, checked at plan
-// time to keep this in range).
-static uint64_t rows_bytes(uint32_t seqs, int64_t stride_seq, uint32_t heads,
-                           int64_t stride_head, uint32_t D) {
-  return ((uint64_t)(seqs - 1) * (uint64_t)stride_seq +
-          (uint64_t)(heads - 1) * (uint64_t)stride_head + D) *
-         sizeof(uint16_t);
-}
-
 // Sim and host: every buffer of the run lies in one allocation with room
 // for all the run reads or writes there, checked before anything is read
 // or written (the host reference would otherwise follow any pointer). A
@@ -28,16 +18,13 @@ uq_rt_plan_check_buffers(uq_plan_t *plan, const run_launch_t *run,
                          uq_device_ptr_t sinks, uq_device_ptr_t output) {
   const uq_decode_config_t *c = &plan->config;
   uint32_t hq = plan->num_query_heads;
-  const uq_rt_view_t *qv = &plan->views.query, *ov = &plan->views.output;
   const struct {
     const char *name;
     uq_device_ptr_t address;
     uint64_t bytes;
   } buffers[] = {
       {"query", query,
-       qv->gathered ? uq_rt_view_bytes(qv, run->rows, hq, c->head_dim)
-                    : rows_bytes(run->rows, c->query_stride_seq, hq,
-                                 c->query_stride_head, c->head_dim)},
+       uq_rt_view_bytes(&plan->views.query, run->rows, hq, c->head_dim)},
       {"kv_cache", kv_cache,
        (uint64_t)c->num_blocks * c->block_size * c->num_kv_heads *
            c->padded_slot},
@@ -49,9 +36,7 @@ uq_rt_plan_check_buffers(uq_plan_t *plan, const run_launch_t *run,
                             : 0},
       {"sinks", sinks, sinks ? (uint64_t)hq * sizeof(float) : 0},
       {"output", output,
-       ov->gathered ? uq_rt_view_bytes(ov, run->rows, hq, c->head_dim)
-                    : rows_bytes(run->rows, c->output_stride_seq, hq,
-                                 c->output_stride_head, c->head_dim)},
+       uq_rt_view_bytes(&plan->views.output, run->rows, hq, c->head_dim)},
   };
   uq_status_t status = UQ_OK;
   for (size_t i = 0; !status && i < sizeof(buffers) / sizeof(buffers[0]); ++i)

@@ -156,6 +156,16 @@ uq_status_t uq_rt_plan_check_config(const uq_decode_config_t *in,
                     max_rows, D));
   TRY(check_strides("output", out->output_stride_seq, out->output_stride_head,
                     hq, max_rows, D));
+  // The caller's view as the run checks it: a contiguous one is the rows
+  // the kernels read and write in place.
+  if (!views->query.gathered)
+    views->query = (uq_rt_view_t){.stride_row = out->query_stride_seq,
+                                  .stride_head = out->query_stride_head,
+                                  .stride_elem = 1};
+  if (!views->output.gathered)
+    views->output = (uq_rt_view_t){.stride_row = out->output_stride_seq,
+                                   .stride_head = out->output_stride_head,
+                                   .stride_elem = 1};
   // The kernel reads a kv head's QG query rows at 32-bit byte offsets from
   // the group's first row (the group's base itself is 64-bit).
   uint64_t group_bytes =

@@ -226,21 +226,24 @@ uq_rt_plan_check_tables(uq_plan_t *plan, uint32_t batch,
 
 // views.c
 // `view` from the caller's strides (0 defaults as uqrt.h says); `what` is
-// "query" or "output". A stride_elem of 0 or 1 leaves it not gathered.
+// "query" or "output". A stride_elem of 0 or 1 leaves it not gathered (its
+// strides are then the config's, check_config fills them in).
 uq_status_t uq_rt_view_resolve(const char *what, int64_t stride_row,
                                int64_t stride_head, int64_t stride_elem,
                                uint32_t heads, uint32_t max_rows, uint32_t D,
                                uq_rt_view_t *view);
-// The bytes `rows` rows of a gathered view span.
+// The bytes `rows` rows of a view span.
 uint64_t uq_rt_view_bytes(const uq_rt_view_t *view, uint32_t rows,
                           uint32_t heads, uint32_t D);
 // The dense rows and the view kernel of a plan whose views are gathered.
 uq_status_t uq_rt_views_prepare(uq_plan_t *plan);
 void uq_rt_views_release(uq_plan_t *plan);
-// Before a run's attention: the query view copied into its dense rows,
-// `*query` then pointing at them (unchanged for a contiguous query).
+// Before a run's attention: the query view copied into its dense rows;
+// `*query` and `*output` then the rows the attention reads and writes
+// (unchanged for a contiguous view).
 uq_status_t uq_rt_views_gather(uq_plan_t *plan, const run_launch_t *run,
-                               uq_device_ptr_t *query, uq_stream_t *stream);
+                               uq_device_ptr_t *query, uq_device_ptr_t *output,
+                               uq_stream_t *stream);
 // After it: the dense output rows copied into the caller's view.
 uq_status_t uq_rt_views_scatter(uq_plan_t *plan, const run_launch_t *run,
                                 uq_device_ptr_t output, uq_stream_t *stream);

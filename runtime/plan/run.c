@@ -97,9 +97,7 @@ static uq_status_t run_checked(uq_plan_t *plan, const run_launch_t *run,
   }
   // A view with an element stride goes through dense rows (views.c).
   const uq_device_ptr_t caller_output = output;
-  TRY(uq_rt_views_gather(plan, run, &query, stream));
-  if (plan->views.output.gathered)
-    output = plan->views.output.dense;
+  TRY(uq_rt_views_gather(plan, run, &query, &output, stream));
   if (!uq_rt_runs_kernels(device))
     TRY(run_on_device(plan, run, query, kv_cache, block_tables, seq_lens, sinks,
                       output));

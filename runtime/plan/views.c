@@ -211,13 +211,16 @@ static uq_status_t copy_rows(uq_plan_t *plan, const run_launch_t *run,
 }
 
 uq_status_t uq_rt_views_gather(uq_plan_t *plan, const run_launch_t *run,
-                               uq_device_ptr_t *query, uq_stream_t *stream) {
-  const uq_rt_view_t *view = &plan->views.query;
-  if (!view->gathered)
+                               uq_device_ptr_t *query, uq_device_ptr_t *output,
+                               uq_stream_t *stream) {
+  const uq_rt_views_t *v = &plan->views;
+  if (v->output.gathered)
+    *output = v->output.dense;
+  if (!v->query.gathered)
     return UQ_OK;
-  UQ_RETURN_IF_ERROR(copy_rows(plan, run, view, *query, false, stream),
+  UQ_RETURN_IF_ERROR(copy_rows(plan, run, &v->query, *query, false, stream),
                      "gathering the query view");
-  *query = view->dense;
+  *query = v->query.dense;
   return UQ_OK;
 }
 
