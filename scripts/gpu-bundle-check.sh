@@ -8,10 +8,29 @@
 # host reference, the wgmma kernel's quick cases with v and ov, prefill,
 # decode (old against v, bf16 and fp16) and verify figures, the torch
 # serving test and the host cost per call (scripts/host-cost.py).
-# usage: run from the repository root with build-gpu carried.
+# usage: here, scripts/gpu-bundle-check.sh --make BUILD OLD_LIB [OV_LIB]
+#        fills build-gpu/ (OV_LIB defaults to BUILD's libuqrt); then, on the
+#        device machine from the repository root with build-gpu carried,
+#        scripts/gpu-bundle-check.sh
 R=$PWD
 G=$R/build-gpu
 V=$G/v
+if [[ ${1:-} == --make ]]; then
+  set -euo pipefail
+  build=$2 old=$3 ov=${4:-$2/runtime/libuqrt.so.0}
+  rm -rf "$G" && mkdir -p "$V/runtime" "$V/test" "$V/tools" "$G/old" "$G/ov"
+  cp -L "$build/runtime/libuqrt.so.0" "$V/runtime/"
+  for t in runtime_cuda_views_test runtime_cuda_store_test; do
+    cp "$build/test/unit/runtime/$t" "$V/test/"
+  done
+  cp "$build/tools/uq-run/uq-run" "$build/tools/uq-bench-cuda/uq-bench-cuda" \
+    "$V/tools/"
+  cp -L "$old" "$G/old/libuqrt.so.0"
+  cp -L "$ov" "$G/ov/libuqrt.so.0"
+  cp "$R/scripts/wgmma-quick.sh" "$G/"
+  du -sh "$G"
+  exit 0
+fi
 log=${OUT:-/tmp}/gpu-bundle-check.txt
 exec > >(tee "$log") 2>&1
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
