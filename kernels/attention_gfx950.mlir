@@ -64,6 +64,8 @@ module attributes {gpu.container_module} {
     func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32)
     func.func private @row_ranges(i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+    func.func private @block_queries(!llvm.ptr<1>, !llvm.ptr<1>, i32, index, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+    func.func private @cache_geometry(i32, i32, i32, i32, i32) -> (i32, i32, i32, i64, i64)
     func.func private @block_positions(i32, i32, i32) -> (i32, i32, i32, i32, i32, i32)
     func.func private @partition_tiles(i32, i32, i32, i32, i32) -> i32
 
@@ -220,30 +222,19 @@ module attributes {gpu.container_module} {
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
       %part = arith.index_cast %part_ix : index to i32
-      // the block's queries: bt = rows / QG tokens (at least one)
-      %rows_i = arith.index_cast %rows : index to i32
-      %bt0 = arith.divui %rows_i, %query_group : i32
-      %bt = arith.maxui %bt0, %c1_i32 : i32
+      // the block's queries (@block_queries)
       %blk_x_ix = gpu.block_id x
       %blk_x = arith.index_cast %blk_x_ix : index to i32
-      %blk:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
-      %ntok = arith.maxsi %blk#2, %c0_i32 : i32
-      %live_rows = arith.muli %ntok, %query_group : i32
+      %blk:6 = func.call @block_queries(%query_start_loc, %seq_lens, %search_seqs, %rows, %query_group, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, index, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+      %ntok = arith.addi %blk#4, %c0_i32 : i32
+      %live_rows = arith.addi %blk#5, %c0_i32 : i32
       %wave_live = arith.subi %live_rows, %rb : i32
       // the block's positions and the partition's tiles (the whole
       // workgroup's: every wave walks them)
       %bp:6 = func.call @block_positions(%blk#3, %ntok, %sliding_window) : (i32, i32, i32) -> (i32, i32, i32, i32, i32, i32)
       %ntiles = func.call @partition_tiles(%bp#5, %part, %num_partitions, %tgpp, %live_rows) : (i32, i32, i32, i32, i32) -> i32
-      // ---- cache geometry (64-bit products as @uq_decode's)
-      %bs_shift = math.cttz %block_size : i32
-      %bs_mask = arith.subi %block_size, %c1_i32 : i32
-      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
-      %bs64 = arith.extui %block_size : i32 to i64
-      %ps64 = arith.extui %pos_stride : i32 to i64
-      %blk_bytes = arith.muli %bs64, %ps64 : i64
-      %seq64 = arith.extui %blk#0 : i32 to i64
-      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
-      %bt_row = arith.muli %seq64, %mbps64 : i64
+      // ---- cache geometry (@cache_geometry: 64-bit products)
+      %bs_shift, %bs_mask, %pos_stride, %blk_bytes, %bt_row = func.call @cache_geometry(%block_size, %num_kv_heads, %padded_slot, %blk#0, %max_blocks_per_seq) : (i32, i32, i32, i32, i32) -> (i32, i32, i32, i64, i64)
       %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
       %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt, %rb) : (i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
       %q_lds = func.call @wave_q_image(%wave, %c0, %rt, %d) : (i32, index, index, index) -> !llvm.ptr<3>

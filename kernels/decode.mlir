@@ -40,6 +40,8 @@ module attributes {gpu.container_module} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @window_start(i32, i32) -> i32
+    func.func private @block_queries(!llvm.ptr<1>, !llvm.ptr<1>, i32, index, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+    func.func private @cache_geometry(i32, i32, i32, i32, i32) -> (i32, i32, i32, i64, i64)
     func.func private @block_positions(i32, i32, i32) -> (i32, i32, i32, i32, i32, i32)
     func.func private @partition_tiles(i32, i32, i32, i32, i32) -> i32
 
@@ -154,37 +156,18 @@ module attributes {gpu.container_module} {
       %kvh = arith.index_cast %kvh_ix : index to i32
       %part_ix = gpu.block_id z
       %part = arith.index_cast %part_ix : index to i32
-      // the block's queries: bt = rows / QG tokens (at least one)
-      %rows_i = arith.index_cast %rows : index to i32
-      %bt0 = arith.divui %rows_i, %query_group : i32
-      %bt = arith.maxui %bt0, %c1_i32 : i32
+      // the block's queries (@block_queries)
       %blk_x_ix = gpu.block_id x
       %blk_x = arith.index_cast %blk_x_ix : index to i32
-      %blk:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
-      %ntok = arith.maxsi %blk#2, %c0_i32 : i32
-      %live_rows = arith.muli %ntok, %query_group : i32
+      %blk:6 = func.call @block_queries(%query_start_loc, %seq_lens, %search_seqs, %rows, %query_group, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, index, i32, i32) -> (i32, i32, i32, i32, i32, i32)
+      %ntok = arith.addi %blk#4, %c0_i32 : i32
+      %live_rows = arith.addi %blk#5, %c0_i32 : i32
       // ---- the block's positions (@block_positions) and the partition's
       // tiles (@partition_tiles)
       %bp:6 = func.call @block_positions(%blk#3, %ntok, %sliding_window) : (i32, i32, i32) -> (i32, i32, i32, i32, i32, i32)
       %ntiles = func.call @partition_tiles(%bp#5, %part, %num_partitions, %tgpp, %live_rows) : (i32, i32, i32, i32, i32) -> i32
-      // ---- cache geometry
-      %bs_shift = math.cttz %block_size : i32
-      %bs_mask = arith.subi %block_size, %c1_i32 : i32
-      // 64-BIT ADDRESSING (issue 13; keep it): a product of user sizes that can
-      // pass 2^31 is formed in i64. The block byte size is bounded by the plan
-      // (block_size * Hk * padded_slot <= 2^31 - 1: it is a buffer's 32-bit
-      // record count and every in-block offset is 32-bit), but block *
-      // blk_bytes reaches 2^31 * 2^31 and the block-table row offset
-      // seq * max_blocks_per_seq reaches 65535 * 2^24: both stay i64 up to the
-      // address (@tile_loads, @store_partial). test/unit/runtime/
-      // large_address_test.c runs a >4 GiB cache and an 8 GiB block table.
-      %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
-      %bs64 = arith.extui %block_size : i32 to i64
-      %ps64 = arith.extui %pos_stride : i32 to i64
-      %blk_bytes = arith.muli %bs64, %ps64 : i64
-      %seq64 = arith.extui %blk#0 : i32 to i64
-      %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
-      %bt_row = arith.muli %seq64, %mbps64 : i64
+      // ---- cache geometry (@cache_geometry: 64-bit products)
+      %bs_shift, %bs_mask, %pos_stride, %blk_bytes, %bt_row = func.call @cache_geometry(%block_size, %num_kv_heads, %padded_slot, %blk#0, %max_blocks_per_seq) : (i32, i32, i32, i32, i32) -> (i32, i32, i32, i64, i64)
       %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
       %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt, %c0_i32) : (i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32

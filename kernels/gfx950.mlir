@@ -58,6 +58,7 @@
 // From kernels/steps.mlir (resolved when the folder is read).
 func.func private @row_limit(i32, i32, i32, i32) -> i32
 func.func private @window_start(i32, i32) -> i32
+func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
 func.func private @act_widen4(vector<4xi16>, i1) -> vector<4xf32>
 func.func private @act_narrow4(vector<4xf32>, i1) -> vector<4xi16>
 
@@ -401,6 +402,50 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   %v6 = arith.andi %v5, %not3 : i32
   %vs_off = arith.addi %vrow, %v6 : i32
   return %k_offs, %v_offs, %ks_off, %vs_off : vector<2xi32>, vector<2xi32>, i32, i32
+}
+
+// ---- a varlen block's queries: bt = rows / QG tokens (at least one) of
+// block blk_x's sequence (@query_block's results: sequence, first token,
+// tokens, first token's position), ntok >= 0 of them live, live_rows =
+// ntok x QG query rows.
+func.func private @block_queries(%query_start_loc: !llvm.ptr<1>, %seq_lens: !llvm.ptr<1>,
+                                 %search_seqs: i32, %rows: index, %query_group: i32,
+                                 %blk_x: i32) -> (i32, i32, i32, i32, i32, i32) {
+  %c0_i32 = arith.constant 0 : i32
+  %c1_i32 = arith.constant 1 : i32
+  %rows_i = arith.index_cast %rows : index to i32
+  %bt0 = arith.divui %rows_i, %query_group : i32
+  %bt = arith.maxui %bt0, %c1_i32 : i32
+  %blk:4 = func.call @query_block(%query_start_loc, %seq_lens, %search_seqs, %bt, %blk_x) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
+  %ntok = arith.maxsi %blk#2, %c0_i32 : i32
+  %live_rows = arith.muli %ntok, %query_group : i32
+  return %blk#0, %blk#1, %blk#2, %blk#3, %ntok, %live_rows : i32, i32, i32, i32, i32, i32
+}
+
+// ---- the cache's geometry: a block's tokens as a shift and mask, bytes
+// between positions and between blocks, and the sequence's block-table row
+// offset. 64-BIT ADDRESSING (issue 13; keep it): a product of user sizes
+// that can pass 2^31 is formed in i64. The block byte size is bounded by
+// the plan (block_size * Hk * padded_slot <= 2^31 - 1: it is a buffer's
+// 32-bit record count and every in-block offset is 32-bit), but block *
+// blk_bytes reaches 2^31 * 2^31 and the block-table row offset
+// seq * max_blocks_per_seq reaches 65535 * 2^24: both stay i64 up to the
+// address (@tile_loads, @store_partial). test/unit/runtime/
+// large_address_test.c runs a >4 GiB cache and an 8 GiB block table.
+func.func private @cache_geometry(%block_size: i32, %num_kv_heads: i32, %padded_slot: i32,
+                                  %seq: i32, %max_blocks_per_seq: i32)
+    -> (i32, i32, i32, i64, i64) {
+  %c1_i32 = arith.constant 1 : i32
+  %bs_shift = math.cttz %block_size : i32
+  %bs_mask = arith.subi %block_size, %c1_i32 : i32
+  %pos_stride = arith.muli %num_kv_heads, %padded_slot : i32
+  %bs64 = arith.extui %block_size : i32 to i64
+  %ps64 = arith.extui %pos_stride : i32 to i64
+  %blk_bytes = arith.muli %bs64, %ps64 : i64
+  %seq64 = arith.extui %seq : i32 to i64
+  %mbps64 = arith.extui %max_blocks_per_seq : i32 to i64
+  %bt_row = arith.muli %seq64, %mbps64 : i64
+  return %bs_shift, %bs_mask, %pos_stride, %blk_bytes, %bt_row : i32, i32, i32, i64, i64
 }
 
 // ---- the block's positions (from its first token's position pos0 and its
