@@ -103,7 +103,7 @@ def test_slot_encode_decode(rng, head_dim):
 
 def test_cache_write_strided_skips_and_untouched_bytes(rng, head_dim):
     d, content = head_dim, uqrt.slot_content_bytes(head_dim)
-    blocks, block, hk, padded = 5, 16, 3, content + 16
+    blocks, block, hk, padded = 5, 16, 3, uqrt.slot_stride(d) + 16
     cache = uqrt.new_cache(blocks, block, hk, padded, fill=0xA5, head_dim=d)
     poison = cache.copy()
     t = 9
@@ -293,11 +293,11 @@ def test_format_entry_points_reject_bad_input():
 def test_unsupported_head_dims_name_the_supported_set():
     unsupported = [
         lambda: uqrt.wht(np.zeros(96, np.float32)),
-        lambda: uqrt.slot_encode(np.zeros(512, np.uint16),
-                                 np.zeros(512, np.uint16)),
-        lambda: uqrt.slot_decode(np.zeros(34, np.uint8)),  # D = 32
-        lambda: uqrt.slot_content_bytes(32),
-        lambda: uqrt.new_cache(1, 16, 1, padded_slot=544, head_dim=512),
+        lambda: uqrt.slot_encode(np.zeros(1024, np.uint16),
+                                 np.zeros(1024, np.uint16)),
+        lambda: uqrt.slot_decode(np.zeros(102, np.uint8)),  # D = 96
+        lambda: uqrt.slot_content_bytes(16),
+        lambda: uqrt.new_cache(1, 16, 1, padded_slot=1088, head_dim=1024),
         lambda: uqrt.cache_write(uqrt.new_cache(1, 16, 1), np.zeros(
             (1, 1, 96), np.uint16), np.zeros((1, 1, 96), np.uint16),
             np.zeros(1, np.int64), head_dim=96),
@@ -307,7 +307,7 @@ def test_unsupported_head_dims_name_the_supported_set():
         with pytest.raises(uqrt.Error) as e:
             call()
         assert e.value.code == uqrt.StatusCode.UNIMPLEMENTED, (i, e.value)
-        assert "64, 128 or 256" in e.value.message, (i, e.value)
+        assert "32, 64, 128, 256 or 512" in e.value.message, (i, e.value)
     with pytest.raises(uqrt.Error) as e:
         uqrt.new_cache(1, 16, 1, head_dim="256")
     assert e.value.code == uqrt.StatusCode.INVALID_ARGUMENT

@@ -14,12 +14,14 @@ A serving engine calls uqrt.ultraquant_unified_attention(...) and
 uqrt.store(...) (vLLM's argument names and shapes; torch tensors on a GPU,
 numpy on the host and sim backends): see uqrt.serving.
 
-Head dims 64, 128 and 256 (HEAD_DIMS): Plan and the cache functions take
-head_dim (default 256), the vector functions read it from their argument.
+Head dims 32, 64, 128, 256 and 512 (HEAD_DIMS): Plan and the cache
+functions take head_dim (default 256), the vector functions read it from
+their argument; Context.variants() lists the head dims each target's kernels
+serve (the host backend serves every one).
 """
 
 from ._library import (HEAD_DIM, HEAD_DIMS, SLOT_CONTENT_BYTES,
-                       slot_content_bytes)
+                       slot_content_bytes, slot_stride)
 from ._library import path as library_path
 from ._status import Error, StatusCode
 from .format import (bf16_from_float, cache_read_slot, cache_write,
@@ -48,7 +50,7 @@ __version__ = "{}.{}.0".format(*runtime_version())
 
 __all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM", "HEAD_DIMS",
            "hadamard",
-           "SLOT_CONTENT_BYTES", "slot_content_bytes", "library_path",
+           "SLOT_CONTENT_BYTES", "slot_content_bytes", "slot_stride", "library_path",
            "runtime_version", "bf16_from_float", "float_from_bf16", "wht",
            "wht256", "slot_encode", "slot_decode", "group_encode",
            "new_cache", "cache_write", "cache_read_slot",

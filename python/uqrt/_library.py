@@ -17,7 +17,9 @@ import numpy as np
 
 from ._status import Error, StatusCode
 
-HEAD_DIMS = (64, 128, 256)  # the head dims the format and kernels support
+# The head dims the format and the host backend take; Context.variants()
+# lists the ones each target's kernels serve.
+HEAD_DIMS = (32, 64, 128, 256, 512)
 HEAD_DIM = 256  # the default head dim
 SLOT_CONTENT_BYTES = 272  # D + D/16 content bytes of a slot, at D = 256
 
@@ -421,11 +423,12 @@ def head_dim_check(head_dim, name="head_dim"):
     if isinstance(head_dim, bool) or not isinstance(head_dim,
                                                     (int, np.integer)):
         raise Error(StatusCode.INVALID_ARGUMENT,
-                    f"{name} must be an integer (64, 128 or 256), got "
+                    f"{name} must be an integer (32, 64, 128, 256 or 512), got "
                     f"{head_dim!r}")
     if not -2**63 <= int(head_dim) < 2**63:
         raise Error(StatusCode.UNIMPLEMENTED,
-                    f"{name} {head_dim} is not supported (64, 128 or 256)")
+                    f"{name} {head_dim} is not supported (32, 64, 128, 256 "
+                    f"or 512)")
     check(lib.uq_head_dim_check(int(head_dim)))
     return int(head_dim)
 
@@ -434,6 +437,12 @@ def slot_content_bytes(head_dim=HEAD_DIM):
     """D + D/16: the content bytes of one (token, kv head) slot."""
     d = head_dim_check(head_dim)
     return d + d // 16
+
+
+def slot_stride(head_dim=HEAD_DIM):
+    """The smallest padded_slot: the content rounded up to 4 bytes (D = 32:
+    36; every other head dim's content is a multiple of 4)."""
+    return -(-slot_content_bytes(head_dim) // 4) * 4
 
 
 def check(status):

@@ -5,7 +5,7 @@ writer and reader, the exact reference decode and the launch policy.
 bf16 arrays are numpy uint16 (or int16) holding the bit patterns; since
 0.9 slot_encode, cache_write and reference_decode_exact also take numpy
 float16 (fp16 activations) where they take bf16. Head dims
-D = 64, 128 and 256: the vector functions (wht, slot_encode, slot_decode)
+D = 32, 64, 128, 256 and 512: the vector functions (wht, slot_encode, slot_decode)
 take D from their argument's length; the cache functions take head_dim
 (default 256), since a cache's padded slot does not say it.
 """
@@ -18,7 +18,8 @@ import numpy as np
 
 from . import _buffers
 from ._library import (HEAD_DIM, CacheLayout, DecodeProblem, KvTokens,
-                       check, head_dim_check, lib, slot_content_bytes)
+                       check, head_dim_check, lib, slot_content_bytes,
+                       slot_stride)
 from ._status import invalid
 
 FP8_OVERFLOW = {"saturate": 0, "nan": 1}
@@ -58,8 +59,9 @@ def _head_dim_of(x, name, dtype):
     """D from a vector of D elements (dtype), checked."""
     a = np.asarray(x)
     if a.dtype != dtype or a.ndim != 1:
-        raise invalid(f"{name}: expected {np.dtype(dtype).name} [D] (D = 64, "
-                      f"128 or 256), got {a.dtype.name} {list(a.shape)}")
+        raise invalid(f"{name}: expected {np.dtype(dtype).name} [D] (D = 32, "
+                      f"64, 128, 256 or 512), got {a.dtype.name} "
+                      f"{list(a.shape)}")
     return head_dim_check(a.shape[0], f"{name}'s length")
 
 
@@ -135,7 +137,7 @@ def new_cache(num_blocks, block_size, num_kv_heads, padded_slot=None, fill=0,
     """A zero (or `fill`) cache of a validated layout; padded_slot defaults
     to the slot's D + D/16 content bytes."""
     if padded_slot is None:
-        padded_slot = slot_content_bytes(head_dim)
+        padded_slot = slot_stride(head_dim)
     layout = CacheLayout(num_blocks, block_size, num_kv_heads, padded_slot,
                          head_dim_check(head_dim))
     size = ctypes.c_size_t()

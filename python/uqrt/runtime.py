@@ -25,7 +25,7 @@ from . import _buffers
 from ._library import (HEAD_DIM, ContextOptions, DecodeConfig,
                        KernelCounters, LaunchWalk, PlanInfo, VariantRecord,
                        VarlenShape,
-                       c_device_ptr, c_string, check, lib, slot_content_bytes)
+                       c_device_ptr, c_string, check, lib, slot_stride)
 from ._status import Error, StatusCode, invalid
 
 BACKENDS = {"auto": 0, "hip": 1, "sim": 2, "host": 3, "cuda": 4}
@@ -182,9 +182,11 @@ class Plan:
     of query, output, key and value (bf16 as uint16/int16 numpy or torch
     bfloat16/int16; f16 as numpy float16 or torch float16).
 
-    Shapes (D = head_dim: 64, 128 or 256): query [batch, Hq, D] (dtype)
+    Shapes (D = head_dim: 32, 64, 128, 256 or 512; the sim and GPU backends
+    need a kernel for it, Context.variants()): query [batch, Hq, D] (dtype)
     (Hq = num_kv_heads * query_group), kv_cache uint8 [num_blocks,
-    block_size, num_kv_heads, padded_slot] (padded_slot None: D + D/16),
+    block_size, num_kv_heads, padded_slot] (padded_slot None: D + D/16
+    rounded up to 4 bytes, uqrt.slot_stride),
     block_tables int32 [batch, max_blocks_per_seq], seq_lens int32 [batch],
     output [batch, Hq, D] (dtype), sinks float32 [Hq]. query_strides /
     output_strides: (seq, head) or, since 0.10, (seq, head, element) in
@@ -213,7 +215,7 @@ class Plan:
         config.query_dtype = config.output_dtype = (
             _buffers.ACTIVATION_DTYPES[dtype])
         if padded_slot is None:
-            padded_slot = slot_content_bytes(head_dim)
+            padded_slot = slot_stride(head_dim)
         try:
             config.num_kv_heads, config.query_group = num_kv_heads, query_group
             config.head_dim, config.block_size = head_dim, block_size

@@ -223,14 +223,17 @@ float uq_e8m0_to_float(uint8_t byte) {
 // ---- Head dims ------------------------------------------------------------
 
 uq_status_t uq_head_dim_check(int64_t head_dim) {
-  if (head_dim == 64 || head_dim == 128 || head_dim == 256)
+  if (head_dim == 32 || head_dim == 64 || head_dim == 128 || head_dim == 256 ||
+      head_dim == 512)
     return UQ_OK;
   if (head_dim <= 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "head_dim must be set (64, 128 or 256), got %lld",
+                          "head_dim must be set (32, 64, 128, 256 or 512), "
+                          "got %lld",
                           (long long)head_dim);
   return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
-                        "head_dim %lld is not supported (64, 128 or 256)",
+                        "head_dim %lld is not supported (32, 64, 128, 256 or "
+                        "512)",
                         (long long)head_dim);
 }
 
@@ -238,12 +241,16 @@ uq_status_t uq_head_dim_check(int64_t head_dim) {
 
 float uq_wht_scale(int64_t head_dim) {
   switch (head_dim) {
+  case 32:
+    return 0x1.6a09e6p-3f; // 1/sqrt(32) correctly rounded (0x3E3504F3)
   case 64:
     return 0.125f;
   case 128:
     return 0x1.6a09e6p-4f; // 1/sqrt(128) correctly rounded (0x3DB504F3)
   case 256:
     return 0.0625f;
+  case 512:
+    return 0x1.6a09e6p-5f; // 1/sqrt(512) correctly rounded (0x3D3504F3)
   default:
     return 0.0f;
   }

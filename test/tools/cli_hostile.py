@@ -315,7 +315,7 @@ ROWS = [
      ["--shape=1,16,1,8", "--case=2"], {}, 1,
      "--case and --shape exclude each other", []),
     ("uq-bench-cuda --head-dim=96", "uq-bench-cuda", ["--head-dim=96"], {}, 1,
-     "--head-dim must be 64, 128 or 256, got '96'", []),
+     "--head-dim must be 32, 64, 128, 256 or 512, got '96'", []),
     ("uq-bench-cuda --case=8", "uq-bench-cuda", ["--case=8"], {}, 1,
      "--case must be an integer in 0..7, got '8'", []),
     ("uq-bench-cuda --dtype=f32", "uq-bench-cuda", ["--dtype=f32"], {}, 1,

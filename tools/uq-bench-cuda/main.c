@@ -460,9 +460,9 @@ int main(int argc, char **argv) {
       only = flag_int("--case", a + 7, 0,
                       (int)(sizeof(shapes) / sizeof(shapes[0])) - 1);
     } else if (strncmp(a, "--head-dim=", 11) == 0) {
-      head_dim = flag_int("--head-dim", a + 11, 64, 256);
-      if (head_dim != 64 && head_dim != 128 && head_dim != 256)
-        die("--head-dim must be 64, 128 or 256, got '%s'", a + 11);
+      head_dim = flag_int("--head-dim", a + 11, 32, 512);
+      if (head_dim & (head_dim - 1)) // the powers of two 32..512
+        die("--head-dim must be 32, 64, 128, 256 or 512, got '%s'", a + 11);
     } else if (strncmp(a, "--shape=", 8) == 0) {
       parse_shape(a + 8, &custom);
     } else if (strncmp(a, "--query-len=", 12) == 0) {

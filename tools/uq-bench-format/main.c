@@ -101,7 +101,7 @@ static int accuracy_run(int D, uint64_t seed, int32_t len, double q_sigma,
   uq_cache_layout_t layout = {.num_blocks = blocks,
                               .block_size = BS,
                               .num_kv_heads = HK,
-                              .padded_slot = UQ_SLOT_CONTENT_BYTES(D),
+                              .padded_slot = UQ_SLOT_MIN_STRIDE(D),
                               .head_dim = D};
   size_t cache_size = 0;
   uq_status_t st = uq_cache_layout_size(&layout, &cache_size);

@@ -57,7 +57,7 @@ static uq_status_t build(uq_problem_t *p) {
   const uint32_t D = s->head_dim ? s->head_dim : 256;
   UQ_RETURN_IF_ERROR(uq_head_dim_check(D), "problem shape");
   const uint32_t padded_slot =
-      s->padded_slot ? s->padded_slot : UQ_SLOT_CONTENT_BYTES(D);
+      s->padded_slot ? s->padded_slot : UQ_SLOT_MIN_STRIDE(D);
   const uint32_t head_gap = s->padded_output == 2 ? 1
                             : s->padded_output    ? 64
                                                   : 0;

@@ -1,13 +1,14 @@
 // The UltraQuant cache format on the host: number conversions, the rotation,
 // the group encoder/decoder and the paged-cache writer, byte-compatible with
-// vLLM's `ultraquant` KV cache (head dims 64, 128 and 256, FP4 E2M1 codes,
-// UE8M0 group scales).
+// vLLM's `ultraquant` KV cache (head dims 32, 64, 128, 256 and 512, FP4 E2M1
+// codes, UE8M0 group scales).
 //
 // Every function here is pure or writes only through its arguments: no global
 // state, safe to call from any number of threads on disjoint outputs. The
 // pure conversions cannot fail; functions taking a head dim, user buffers or
 // sizes return a uq_status_t (UQ_OK = NULL) and write nothing when they fail
-// (a head dim outside 64, 128, 256 fails as uq_head_dim_check says).
+// (a head dim outside 32, 64, 128, 256, 512 fails as uq_head_dim_check
+// says).
 #ifndef UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_
 #define UQ_RUNTIME_INCLUDE_UQ_FORMAT_H_
 
@@ -24,28 +25,34 @@ extern "C" {
 // ---- Geometry of one slot (one token, one kv head) -------------------------
 
 // The head dims D the format, the host reference and the public API take:
-// 64, 128 and 256 (vLLM defines the cache for any multiple of 32 whose
-// Hadamard exists; these are the ones deployed models use). Groups of 32
-// elements share one scale byte, so a slot holds D/32 groups per tensor.
-#define UQ_MAX_HEAD_DIM 256
+// 32, 64, 128, 256 and 512 (vLLM defines the cache for any multiple of 32;
+// its rotation needs a power of two, and these are the ones models use).
+// Groups of 32 elements share one scale byte, so a slot holds D/32 groups
+// per tensor.
+#define UQ_MAX_HEAD_DIM 512
 #define UQ_GROUP_SIZE 32
 #define UQ_GROUP_CODE_BYTES 16
-#define UQ_MAX_NUM_GROUPS 8 // UQ_MAX_HEAD_DIM / UQ_GROUP_SIZE
+#define UQ_MAX_NUM_GROUPS 16 // UQ_MAX_HEAD_DIM / UQ_GROUP_SIZE
 // Byte offsets inside a slot of head dim D, as vLLM lays it out: K codes
 // (D/2 bytes), K scales (D/32), V codes (D/2), V scales (D/32). D = 256:
-// 0, 128, 136, 264; D = 128: 0, 64, 68, 132; D = 64: 0, 32, 34, 66.
+// 0, 128, 136, 264; D = 128: 0, 64, 68, 132; D = 64: 0, 32, 34, 66;
+// D = 32: 0, 16, 17, 33; D = 512: 0, 256, 272, 528.
 #define UQ_SLOT_NUM_GROUPS(D) ((D) / 32)
 #define UQ_SLOT_K_CODES_OFFSET(D) 0
 #define UQ_SLOT_K_SCALES_OFFSET(D) ((D) / 2)
 #define UQ_SLOT_V_CODES_OFFSET(D) ((D) / 2 + (D) / 32)
 #define UQ_SLOT_V_SCALES_OFFSET(D) ((D) + (D) / 32)
-// Bytes of content per slot, D + D/16: 68, 136, 272. The slot stride
-// (padded_slot) is at least this and a multiple of 4; bytes past the content
-// are never read or written.
+// Bytes of content per slot, D + D/16: 34, 68, 136, 272, 544. The slot
+// stride (padded_slot) is at least this and a multiple of 4 (D = 32: 36);
+// bytes past the content are never read or written.
 #define UQ_SLOT_CONTENT_BYTES(D) ((D) + (D) / 16)
-#define UQ_MAX_SLOT_CONTENT_BYTES 272
+// The smallest slot stride: the content rounded up to 4 bytes (only D = 32's
+// 34 is not a multiple of 4).
+#define UQ_SLOT_MIN_STRIDE(D) ((UQ_SLOT_CONTENT_BYTES(D) + 3) / 4 * 4)
+#define UQ_MAX_SLOT_CONTENT_BYTES 544
 
-// OK for a supported head dim (64, 128, 256); INVALID_ARGUMENT for zero or a
+// OK for a supported head dim (32, 64, 128, 256, 512); INVALID_ARGUMENT for
+// zero or a
 // negative value (a field left unset); UNIMPLEMENTED for any other value,
 // with a message naming the supported ones.
 UQ_API uq_status_t uq_head_dim_check(int64_t head_dim);
@@ -129,9 +136,9 @@ UQ_API float uq_e8m0_to_float(uint8_t byte);
 // ----------------------------------------------------------------
 
 // The fp32 normalization factor of the rotation of size D: 1/sqrt(D)
-// rounded to fp32 (correctly rounded): 0.125 (D = 64), 0x1.6a09e6p-4 =
-// 0.0883883461 (bits 0x3DB504F3, D = 128), 0.0625 (D = 256). 0 for an
-// unsupported head dim.
+// rounded to fp32 (correctly rounded): 0x1.6a09e6p-3 (D = 32), 0.125
+// (D = 64), 0x1.6a09e6p-4 = 0.0883883461 (bits 0x3DB504F3, D = 128), 0.0625
+// (D = 256), 0x1.6a09e6p-5 (D = 512). 0 for an unsupported head dim.
 UQ_API float uq_wht_scale(int64_t head_dim);
 
 // In place: x[0..D) <- H x with H the normalized DxD Sylvester Hadamard
@@ -143,7 +150,8 @@ UQ_API float uq_wht_scale(int64_t head_dim);
 // stage, for every pair (i, i + stride) with bit `stride` of i clear,
 // (a, b) <- (a + b, a - b) in fp32; then every element is multiplied by
 // uq_wht_scale(D) once, in fp32 (exact for D = 64 and 256 unless it
-// underflows; one rounding for D = 128). Fails (x untouched) for an
+// underflows; one rounding for D = 32, 128 and 512; D = 512 adds the stage
+// of stride 256). Fails (x untouched) for an
 // unsupported D.
 UQ_API uq_status_t uq_wht(int32_t head_dim, float *x);
 
@@ -227,7 +235,7 @@ typedef struct uq_cache_layout_s {
   int32_t block_size;   // > 0 tokens per block (the kernel needs 16..256)
   int32_t num_kv_heads; // > 0
   int32_t padded_slot;  // bytes per slot, >= D + D/16 and a multiple of 4
-  int32_t head_dim;     // D: 64, 128 or 256 (required; 0 is an error)
+  int32_t head_dim;     // D: 32, 64, 128, 256 or 512 (required; 0: error)
 } uq_cache_layout_t;
 
 // Checks a layout. INVALID_ARGUMENT for a NULL layout, a non-positive field,

@@ -13,8 +13,8 @@
 //
 // P * TGPP * 256 >= max_seq always holds, so every token is covered.
 //
-// The head dim D (64, 128 or 256) is an input so that a measured per-D rule
-// can land without an API change; today the rules above hold for every D:
+// The head dim D (32, 64, 128, 256 or 512) is an input so that a measured per-D
+// rule can land without an API change; today the rules above hold for every D:
 // a tile is 16 tokens and a tile-group 256 for every D, and both the
 // per-token work (loads, MFMAs) and a partition's fixed work (the query
 // rotation, the partial store, the reduce) scale with D, so the tokens a
@@ -53,8 +53,8 @@ typedef struct uq_launch_plan_s {
 // captured graph stays valid). `*out_plan` is written only on success.
 // INVALID_ARGUMENT: NULL out_plan, num_seqs or max_blocks_per_seq < 1,
 // block_size not in {16, 32, 64, 128, 256}, max_kv_splits < 0 (0 acts as 1,
-// as in the seed), head_dim 0; UNIMPLEMENTED: head_dim other than 64, 128,
-// 256.
+// as in the seed), head_dim 0; UNIMPLEMENTED: head_dim other than 32, 64,
+// 128, 256, 512.
 UQ_API uq_status_t uq_launch_policy(int32_t num_seqs,
                                     int32_t max_blocks_per_seq,
                                     int32_t block_size, int32_t head_dim,

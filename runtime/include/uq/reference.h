@@ -28,7 +28,7 @@ extern "C" {
 #define UQ_TILE_GROUP_TOKENS 256
 
 // One decode step for a batch: query [B, Hq, D] (Hq = Hk * QG; query
-// head hq = kv_head * QG + r; D = cache.head_dim: 64, 128 or 256) against
+// head hq = kv_head * QG + r; D = cache.head_dim: 32 ... 512) against
 // the paged cache, output [B, Hq, D], both in `dtype` (bf16 unless set).
 // Strides are in elements; the head dim is contiguous.
 typedef struct uq_decode_problem_s {
@@ -90,7 +90,7 @@ typedef struct uq_decode_problem_s {
 //   D elements overlap; a negative sliding_window; a sink that is NaN or
 //   +inf; query_start_loc[0] negative or an offset below the one before it;
 //   a q_len over its sequence's seq_len.
-// UNIMPLEMENTED: a head dim other than 64, 128, 256.
+// UNIMPLEMENTED: a head dim other than 32, 64, 128, 256, 512.
 // OUT_OF_RANGE: a negative seq_len or one past max_blocks_per_seq *
 //   block_size; a block id in the used part of a block-table row (entries
 //   first .. ceil(seq_len / block_size) - 1, first = 0 or, with a window,
@@ -202,7 +202,7 @@ typedef struct uq_reduce_problem_s {
   int32_t num_seqs;       // B >= 1
   int32_t num_kv_heads;   // Hk >= 1
   int32_t query_group;    // QG >= 1 (any; the kernel set is checked elsewhere)
-  int32_t head_dim;       // D: 64, 128 or 256
+  int32_t head_dim;       // D: 32, 64, 128, 256 or 512
   int32_t num_partitions; // P >= 1
   const uint16_t *segm_out; // [B, Hk, P, QG, D] bf16
   const float *segm_max;    // [B, Hk, P, QG]
@@ -219,7 +219,7 @@ typedef struct uq_reduce_problem_s {
 // INVALID_ARGUMENT for NULL pointers, non-positive sizes, negative or
 // overlapping output strides, a NaN or +inf sink, a dtype other than BF16
 // or F16; UNIMPLEMENTED for a head
-// dim other than 64, 128, 256; OUT_OF_RANGE when sizes overflow.
+// dim other than 32, 64, 128, 256, 512; OUT_OF_RANGE when sizes overflow.
 UQ_API uq_status_t uq_reference_reduce(const uq_reduce_problem_t *r);
 
 // Unquantized attention for accuracy measurements: one query row q [D]

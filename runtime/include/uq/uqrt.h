@@ -86,8 +86,11 @@ extern "C" {
 //        uq_decode_config_t.query_stride_elem/output_stride_elem (the
 //        struct grew: a break for binaries built against 0.9) and the view
 //        kernels (UQ_VARIANT_KIND_VIEW, records view_d<D>).
+//   0.11: head dims 32 and 512 in the format, the host references and the
+//        host backend (UQ_MAX_HEAD_DIM 512, UQ_SLOT_MIN_STRIDE); a backend
+//        that runs kernels refuses them while its table has none for them.
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 10
+#define UQRT_VERSION_MINOR 11
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
@@ -216,7 +219,7 @@ UQ_API uq_status_t uq_context_synchronize(uq_context_t *context,
 typedef struct uq_decode_config_s {
   uint32_t num_kv_heads;       // Hk >= 1
   uint32_t query_group;        // QG = Hq / Hk: 1..16
-  uint32_t head_dim;           // D: 64, 128 or 256
+  uint32_t head_dim;           // D: 32, 64, 128, 256 or 512
   uint32_t block_size;         // tokens per cache block: 16..256, power of 2
   uint32_t padded_slot;        // bytes per (token, kv head): >= D + D/16
                                // (68, 136, 272), % 4 == 0
@@ -287,12 +290,13 @@ typedef struct uq_plan_s uq_plan_t;
 // OUT_OF_RANGE (a product of sizes past the kernel's 32-bit offsets: a cache
 // block of more than 2^31 - 1 bytes, or a kv head's query rows spanning
 // more; the message names the field), UNIMPLEMENTED (a shape the API does
-// not cover: head dim other than 64, 128, 256 (the message names them), QG
-// over 16, block size, dtype; also, on hip and sim, a shape no record of the
-// table serves: the message lists the table), NOT_FOUND (the table holds no
-// decode or no reduce kernel at all), FAILED_PRECONDITION (a code object's
-// arguments disagree with the ABI), RESOURCE_EXHAUSTED. The caller destroys
-// the plan before the context.
+// not cover: head dim other than 32, 64, 128, 256, 512 (the message names
+// them), QG over 16, block size, dtype; also, on hip, cuda and sim, a shape
+// no record of the table serves, such as a head dim without kernels for the
+// target (D 32 and 512 today): the message lists the table), NOT_FOUND (the
+// table holds no decode or no reduce kernel at all), FAILED_PRECONDITION (a
+// code object's arguments disagree with the ABI), RESOURCE_EXHAUSTED. The
+// caller destroys the plan before the context.
 UQ_API uq_status_t uq_plan_create(uq_context_t *context,
                                   const uq_decode_config_t *config,
                                   uq_plan_t **out_plan);
@@ -400,7 +404,7 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 // INVALID_ARGUMENT (a null pointer with num_tokens > 0, num_tokens over
 // max_store_tokens), NOT_FOUND (the context has no store code object: custom
 // code objects without "store_d<D>"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from
-// the device. Every head dim the decode supports (64, 128, 256) has a store
+// the device. Every head dim with a decode kernel (64, 128, 256) has a store
 // kernel, on every backend (sm_90a included: "store_sm90_d<D>").
 UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
                                  uq_device_ptr_t key, uq_device_ptr_t value,

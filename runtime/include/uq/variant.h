@@ -76,7 +76,8 @@ typedef struct uq_variant_record_s {
 #define UQ_VARIANT_MAX_QUERY_GROUP 16
 
 static inline int uq_variant_head_dim_selectable(uint32_t head_dim) {
-  return head_dim == 64 || head_dim == 128 || head_dim == 256;
+  return head_dim == 32 || head_dim == 64 || head_dim == 128 ||
+         head_dim == 256 || head_dim == 512;
 }
 
 static inline int uq_variant_qg_max_selectable(uint32_t qg_max) {

@@ -412,23 +412,23 @@ static int test_ue8m0_e8m0_all_bytes(void) {
 
 // ---- Rotation -------------------------------------------------------------
 
-static const int32_t kHeadDims[3] = {64, 128, 256};
+static const int32_t kHeadDims[5] = {32, 64, 128, 256, 512};
 
 static int log2_int(int n) { return __builtin_ctz((unsigned)n); }
 
 static int test_head_dim_check(void) {
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < 5; ++i)
     UQ_EXPECT_OK(uq_head_dim_check(kHeadDims[i]));
   UQ_EXPECT_CODE(uq_head_dim_check(0), UQ_STATUS_INVALID_ARGUMENT);
   UQ_EXPECT_CODE(uq_head_dim_check(-64), UQ_STATUS_INVALID_ARGUMENT);
-  // Multiples of 32 vLLM allows but the library does not take.
-  UQ_EXPECT_CODE(uq_head_dim_check(32), UQ_STATUS_UNIMPLEMENTED);
+  // Multiples of 32 vLLM allows but the library does not take (no
+  // power-of-two Hadamard, or past every model).
   UQ_EXPECT_CODE(uq_head_dim_check(96), UQ_STATUS_UNIMPLEMENTED);
-  UQ_EXPECT_CODE(uq_head_dim_check(512), UQ_STATUS_UNIMPLEMENTED);
+  UQ_EXPECT_CODE(uq_head_dim_check(1024), UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT_CODE(uq_head_dim_check(255), UQ_STATUS_UNIMPLEMENTED);
   // The scale is 1/sqrt(D) correctly rounded to fp32: compare with the
   // neighbours in float64.
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 5; ++i) {
     double want = 1.0 / sqrt((double)kHeadDims[i]);
     float c = uq_wht_scale(kHeadDims[i]);
     UQ_EXPECT(fabs(c - want) <= fabs(nextafterf(c, 1.0f) - want));
@@ -436,7 +436,7 @@ static int test_head_dim_check(void) {
   }
   UQ_EXPECT_EQ_HEX(f2u(uq_wht_scale(128)), 0x3DB504F3u);
   UQ_EXPECT_EQ_HEX(f2u(uq_wht_scale(96)), 0u);
-  float x[256] = {1.0f};
+  float x[UQ_MAX_HEAD_DIM] = {1.0f};
   UQ_EXPECT_CODE(uq_wht(96, x), UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT_EQ_HEX(f2u(x[0]), f2u(1.0f)); // untouched on failure
   UQ_EXPECT_CODE(uq_wht(64, NULL), UQ_STATUS_INVALID_ARGUMENT);
@@ -445,11 +445,11 @@ static int test_head_dim_check(void) {
 
 static int test_wht_matches_matrix(void) {
   uq_rng_t rng = uq_rng_for(3);
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < 5; ++di) {
     const int D = kHeadDims[di], L = log2_int(D);
     const double c = 1.0 / sqrt((double)D);
     for (int trial = 0; trial < 20; ++trial) {
-      float x[256], y[256];
+      float x[UQ_MAX_HEAD_DIM], y[UQ_MAX_HEAD_DIM];
       double sum_abs = 0;
       for (int i = 0; i < D; ++i) {
         x[i] = (float)(uq_rng_gauss(&rng) * (trial % 2 ? 1e3 : 1.0));
@@ -483,7 +483,7 @@ static int test_wht_matches_matrix(void) {
     // sums are +-1 exactly.
     const float scale = uq_wht_scale(D);
     for (int j = 0; j < D; j += 37) {
-      float e[256] = {0};
+      float e[UQ_MAX_HEAD_DIM] = {0};
       e[j] = 1.0f;
       UQ_EXPECT_OK(uq_wht(D, e));
       for (int i = 0; i < D; ++i)
@@ -500,7 +500,7 @@ static int test_wht_matches_matrix(void) {
 // keeps the L2 norm of random vectors within its rounding.
 static int test_wht_orthonormal(void) {
   uq_rng_t rng = uq_rng_for(9);
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < 5; ++di) {
     const int D = kHeadDims[di];
     for (int i = 0; i < D; i += 7) {
       for (int j = 0; j < D; j += 5) {
@@ -512,7 +512,7 @@ static int test_wht_orthonormal(void) {
       }
     }
     for (int trial = 0; trial < 50; ++trial) {
-      float x[256];
+      float x[UQ_MAX_HEAD_DIM];
       double before = 0, after = 0;
       for (int i = 0; i < D; ++i) {
         x[i] = (float)uq_rng_gauss(&rng);
@@ -538,11 +538,11 @@ static int test_wht_orthonormal(void) {
 // for every D (the smaller D drop the last cross-lane stages).
 static int test_wht_kernel_lane_order(void) {
   uq_rng_t rng = uq_rng_for(8);
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < 5; ++di) {
     const int D = kHeadDims[di], lanes_used = D / 32;
     const float scale = uq_wht_scale(D);
     for (int trial = 0; trial < 200; ++trial) {
-      float lanes[8][32], x[256];
+      float lanes[16][32], x[UQ_MAX_HEAD_DIM];
       for (int i = 0; i < D; ++i) {
         x[i] = (float)(uq_rng_gauss(&rng) * ldexp(1.0, (int)(i % 13) - 6));
         lanes[i / 32][i % 32] = x[i];
@@ -557,7 +557,7 @@ static int test_wht_kernel_lane_order(void) {
         }
       }
       for (int k = 1; k < lanes_used; k <<= 1) {
-        float next[8][32];
+        float next[16][32];
         for (int c = 0; c < lanes_used; ++c) {
           float sign = (c & k) ? -1.0f : 1.0f;
           for (int t = 0; t < 32; ++t)
@@ -595,10 +595,10 @@ static int test_qperm(void) {
 
 static int test_query_rotate(void) {
   uq_rng_t rng = uq_rng_for(4);
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < 5; ++di) {
     const int D = kHeadDims[di];
-    uint16_t q[256];
-    float x[256], got[256];
+    uint16_t q[UQ_MAX_HEAD_DIM];
+    float x[UQ_MAX_HEAD_DIM], got[UQ_MAX_HEAD_DIM];
     for (int i = 0; i < D; ++i) {
       q[i] = uq_float_to_bf16((float)(uq_rng_gauss(&rng) * 1000.0));
       x[i] = uq_bf16_to_float(q[i]);
@@ -628,8 +628,8 @@ static int test_query_rotate(void) {
       UQ_EXPECT_EQ_HEX(f2u(got[i]), f2u(want));
     }
   }
-  float out[256];
-  uint16_t q[256] = {0};
+  float out[UQ_MAX_HEAD_DIM];
+  uint16_t q[UQ_MAX_HEAD_DIM] = {0};
   UQ_EXPECT_CODE(uq_query_rotate(100, q, UQ_FP8_OVERFLOW_SATURATE, out),
                  UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT_CODE(uq_query_rotate(64, NULL, UQ_FP8_OVERFLOW_SATURATE, out),
@@ -812,13 +812,13 @@ static int test_group_decode_zero_byte(void) {
 // vLLM's slot for head dim D: K codes [0, D/2), K scales [D/2, D/2 + D/32),
 // V codes next (D/2 bytes), V scales last (D/32 bytes): D + D/16 bytes.
 static int test_slot_geometry(void) {
-  static const int want[3][5] = {
+  static const int want[5][5] = {
       // D, K scales, V codes, V scales, content
-      {64, 32, 34, 66, 68},
-      {128, 64, 68, 132, 136},
-      {256, 128, 136, 264, 272},
+      {32, 16, 17, 33, 34},      {64, 32, 34, 66, 68},
+      {128, 64, 68, 132, 136},   {256, 128, 136, 264, 272},
+      {512, 256, 272, 528, 544},
   };
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 5; ++i) {
     const int D = want[i][0];
     UQ_EXPECT_EQ_INT(UQ_SLOT_K_CODES_OFFSET(D), 0);
     UQ_EXPECT_EQ_INT(UQ_SLOT_K_SCALES_OFFSET(D), want[i][1]);
@@ -827,7 +827,9 @@ static int test_slot_geometry(void) {
     UQ_EXPECT_EQ_INT(UQ_SLOT_CONTENT_BYTES(D), want[i][4]);
     UQ_EXPECT_EQ_INT(UQ_SLOT_NUM_GROUPS(D), D / 32);
   }
-  UQ_EXPECT_EQ_INT(UQ_MAX_SLOT_CONTENT_BYTES, UQ_SLOT_CONTENT_BYTES(256));
+  UQ_EXPECT_EQ_INT(UQ_MAX_SLOT_CONTENT_BYTES, UQ_SLOT_CONTENT_BYTES(512));
+  UQ_EXPECT_EQ_INT(UQ_SLOT_MIN_STRIDE(32), 36);
+  UQ_EXPECT_EQ_INT(UQ_SLOT_MIN_STRIDE(512), 544);
   UQ_EXPECT_EQ_INT(UQ_MAX_NUM_GROUPS, UQ_SLOT_NUM_GROUPS(UQ_MAX_HEAD_DIM));
   return 0;
 }
@@ -836,15 +838,17 @@ static int test_slot_geometry(void) {
 // is c = 1/sqrt(D) in every element; s = 0.156 c, exp = floor(log2 s + .5):
 // D = 64: c = .125, log2(.0195) = -5.68 -> -6 (byte 121), c * 2^6 = 8 -> 6;
 // D = 128: c = .0884, log2(.01379) = -6.18 -> -6 (121), c * 2^6 = 5.66 -> 6;
-// D = 256: c = .0625, log2(.00975) = -6.68 -> -7 (120), c * 2^7 = 8 -> 6.
+// D = 256: c = .0625, log2(.00975) = -6.68 -> -7 (120), c * 2^7 = 8 -> 6;
+// D = 32: c = .177, log2(.0276) = -5.18 -> -5 (122), c * 2^5 = 5.66 -> 6;
+// D = 512: c = .0442, log2(.00689) = -7.18 -> -7 (120), c * 2^7 = 5.66 -> 6.
 // So every K code is 7 (bytes 0x77). V group 0: absmax 1, log2(.156) =
 // -2.68 -> -3 (byte 124), 1 * 8 -> 6: code 7 in the low nibble of byte 0;
 // the other V groups are zero groups (byte 0, codes 0).
 static int test_slot_encode_hand_case(void) {
-  static const uint8_t k_byte[3] = {121, 121, 120};
-  for (int di = 0; di < 3; ++di) {
+  static const uint8_t k_byte[5] = {122, 121, 121, 120, 120};
+  for (int di = 0; di < 5; ++di) {
     const int D = kHeadDims[di];
-    uint16_t k[256] = {0}, v[256] = {0};
+    uint16_t k[UQ_MAX_HEAD_DIM] = {0}, v[UQ_MAX_HEAD_DIM] = {0};
     k[0] = v[0] = uq_float_to_bf16(1.0f);
     uint8_t slot[UQ_MAX_SLOT_CONTENT_BYTES + 4];
     memset(slot, 0xA5, sizeof slot);
@@ -863,23 +867,23 @@ static int test_slot_encode_hand_case(void) {
 
 static int test_slot_layout(void) {
   uq_rng_t rng = uq_rng_for(6);
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < 5; ++di) {
     const int D = kHeadDims[di], G = D / 32;
     const int ks = UQ_SLOT_K_SCALES_OFFSET(D), vc = UQ_SLOT_V_CODES_OFFSET(D),
               vs = UQ_SLOT_V_SCALES_OFFSET(D),
               content = UQ_SLOT_CONTENT_BYTES(D);
-    uint16_t k[256], v[256];
-    float kf[256], vf[256];
+    uint16_t k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM];
+    float kf[UQ_MAX_HEAD_DIM], vf[UQ_MAX_HEAD_DIM];
     for (int i = 0; i < D; ++i) {
       k[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
       v[i] = uq_float_to_bf16((float)uq_rng_gauss(&rng));
       kf[i] = uq_bf16_to_float(k[i]);
       vf[i] = uq_bf16_to_float(v[i]);
     }
-    uint8_t slot[288];
+    uint8_t slot[UQ_MAX_SLOT_CONTENT_BYTES + 16];
     memset(slot, 0xA5, sizeof slot);
     UQ_EXPECT_OK(uq_slot_encode(D, k, v, slot));
-    for (int i = content; i < 288; ++i)
+    for (int i = content; i < (int)sizeof slot; ++i)
       UQ_EXPECT_EQ_HEX(slot[i], 0xA5);
     UQ_EXPECT_OK(uq_wht(D, kf));
     for (int g = 0; g < G; ++g) {
@@ -895,7 +899,7 @@ static int test_slot_layout(void) {
     // most half the largest level gap (1 * 2^e) or, past the top level, the
     // clipping: 2^e >= s / sqrt(2) with s = 0.156 absmax, so
     // |x| / 2^e <= sqrt(2) / 0.156 = 9.07 and the error <= 3.07 * 2^e.
-    float kr[256], vd[256];
+    float kr[UQ_MAX_HEAD_DIM], vd[UQ_MAX_HEAD_DIM];
     UQ_EXPECT_OK(uq_slot_decode(D, slot, kr, vd));
     double err_rot = 0;
     for (int i = 0; i < D; ++i) {
@@ -916,9 +920,9 @@ static int test_slot_layout(void) {
     }
     UQ_EXPECT(sqrt(err) <= sqrt(err_rot) * 1.0001 + 1e-5 * sqrt(norm));
   }
-  uint16_t k[256] = {0};
-  uint8_t slot[288];
-  float out[256];
+  uint16_t k[UQ_MAX_HEAD_DIM] = {0};
+  uint8_t slot[UQ_MAX_SLOT_CONTENT_BYTES];
+  float out[UQ_MAX_HEAD_DIM];
   UQ_EXPECT_CODE(uq_slot_encode(192, k, k, slot), UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT_CODE(uq_slot_encode(64, k, NULL, slot), UQ_STATUS_INVALID_ARGUMENT);
   UQ_EXPECT_CODE(uq_slot_decode(0, slot, out, out), UQ_STATUS_INVALID_ARGUMENT);
@@ -928,8 +932,8 @@ static int test_slot_layout(void) {
 }
 
 static int test_layout_validation(void) {
-  for (int di = 0; di < 3; ++di) {
-    const int D = kHeadDims[di], content = D + D / 16;
+  for (int di = 0; di < 5; ++di) {
+    const int D = kHeadDims[di], content = UQ_SLOT_MIN_STRIDE(D);
     uq_cache_layout_t ok = {.num_blocks = 4,
                             .block_size = 16,
                             .num_kv_heads = 2,
@@ -968,7 +972,7 @@ static int test_layout_validation(void) {
 
 static int cache_write_and_read(int D) {
   uq_rng_t rng = uq_rng_for(7 + (uint64_t)D);
-  const int32_t P = UQ_SLOT_CONTENT_BYTES(D) + 16; // padded slot
+  const int32_t P = UQ_SLOT_MIN_STRIDE(D) + 16; // padded slot
   const uq_cache_layout_t layout = {.num_blocks = 5,
                                     .block_size = 16,
                                     .num_kv_heads = 3,
@@ -1005,7 +1009,8 @@ static int cache_write_and_read(int D) {
   }
   UQ_EXPECT(memcmp(cache, expect, size) == 0);
   // The reader decodes the same slot.
-  float k[256], v[256], kw[256], vw[256];
+  float k[UQ_MAX_HEAD_DIM], v[UQ_MAX_HEAD_DIM], kw[UQ_MAX_HEAD_DIM],
+      vw[UQ_MAX_HEAD_DIM];
   UQ_EXPECT_OK(uq_cache_read_slot(&layout, cache, size, 4, 15, 2, k, v));
   UQ_EXPECT_OK(uq_slot_decode(D, expect + ((size_t)79 * H + 2) * P, kw, vw));
   UQ_EXPECT(memcmp(k, kw, sizeof(float) * (size_t)D) == 0 &&
@@ -1080,7 +1085,7 @@ static int cache_write_and_read(int D) {
 }
 
 static int test_cache_write_and_read(void) {
-  for (int di = 0; di < 3; ++di)
+  for (int di = 0; di < 5; ++di)
     if (cache_write_and_read(kHeadDims[di]))
       return 1;
   return 0;

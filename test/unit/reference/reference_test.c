@@ -98,7 +98,7 @@ static int test_policy_errors(void) {
                  UQ_STATUS_INVALID_ARGUMENT);
   UQ_EXPECT_CODE(uq_launch_policy(1, 4, 16, 96, 32, &plan),
                  UQ_STATUS_UNIMPLEMENTED);
-  UQ_EXPECT_CODE(uq_launch_policy_window(1, 4, 16, 512, 32, 0, &plan),
+  UQ_EXPECT_CODE(uq_launch_policy_window(1, 4, 16, 1024, 32, 0, &plan),
                  UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT(plan.num_partitions == -5 && plan.tgpp == -5); // untouched
   return 0;
@@ -759,7 +759,7 @@ static int test_validation(void) {
   BAD(f.p.query_group = -4, inv);
   BAD(f.p.cache.head_dim = 0, inv);
   BAD(f.p.cache.head_dim = 96, unimpl);
-  BAD(f.p.cache.head_dim = 512, unimpl);
+  BAD(f.p.cache.head_dim = 1024, unimpl);
   // A smaller head dim fits the same slot: valid (the cache is then read as
   // D = 128 slots); padded_slot must hold D + D/16.
   f.p = good, f.p.cache.head_dim = 128;

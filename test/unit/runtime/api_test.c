@@ -319,7 +319,7 @@ typedef struct config_case_s {
 #define MUTATOR(name, body)                                                    \
   static void name(uq_decode_config_t *c) { body; }
 MUTATOR(head_dim_96, c->head_dim = 96)
-MUTATOR(head_dim_512, c->head_dim = 512)
+MUTATOR(head_dim_1024, c->head_dim = 1024)
 MUTATOR(head_dim_0, c->head_dim = 0)
 MUTATOR(qg_17, c->query_group = 17)
 MUTATOR(qg_0, c->query_group = 0)
@@ -352,7 +352,7 @@ MUTATOR(window_too_big, c->sliding_window = 0x80000000u)
 
 static const config_case_t config_cases[] = {
     {"head_dim 96", head_dim_96, UQ_STATUS_UNIMPLEMENTED},
-    {"head_dim 512", head_dim_512, UQ_STATUS_UNIMPLEMENTED},
+    {"head_dim 1024", head_dim_1024, UQ_STATUS_UNIMPLEMENTED},
     {"head_dim 0", head_dim_0, UQ_STATUS_INVALID_ARGUMENT},
     {"query_group 17", qg_17, UQ_STATUS_UNIMPLEMENTED},
     {"query_group 0", qg_0, UQ_STATUS_INVALID_ARGUMENT},

@@ -1,4 +1,5 @@
-// Head dims 64, 128, 256 and query groups 1..16 through the public API: the
+// Head dims 32, 64, 128, 256, 512 and query groups 1..16 through the public
+// API: the
 // plan takes every supported (D, QG) and refuses the rest with the right
 // code; the host backend decodes every pair against the oracles (the direct
 // faithful reference bit for bit, the float64 exact reference within the
@@ -16,7 +17,8 @@
 
 static uint64_t seed;
 
-static const uint32_t kHeadDims[3] = {64, 128, 256};
+enum { kNumHeadDims = 5 };
+static const uint32_t kHeadDims[kNumHeadDims] = {32, 64, 128, 256, 512};
 static const uint32_t kGroups[8] = {1, 2, 4, 5, 6, 7, 8, 16};
 
 // code_objects: 0 embedded, 1 the stub kernels (D = 256 records with
@@ -42,7 +44,7 @@ static uq_decode_config_t config_for(uint32_t d, uint32_t qg) {
                               .query_group = qg,
                               .head_dim = d,
                               .block_size = 16,
-                              .padded_slot = d + d / 16,
+                              .padded_slot = UQ_SLOT_MIN_STRIDE(d),
                               .max_blocks_per_seq = 8,
                               .num_blocks = 64,
                               .max_batch = 4};
@@ -57,7 +59,7 @@ static int test_plan_every_pair(void) {
   UQ_EXPECT_OK(make_context(UQ_BACKEND_HOST, 0, &host));
   UQ_EXPECT_OK(make_context(UQ_BACKEND_HOST, 2, &bare));
   UQ_EXPECT_OK(make_context(UQ_BACKEND_SIM, 1, &sim));
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < kNumHeadDims; ++di) {
     for (uint32_t qg = 1; qg <= 16; ++qg) {
       const uint32_t d = kHeadDims[di];
       uq_decode_config_t config = config_for(d, qg);
@@ -109,7 +111,8 @@ static int test_plan_every_pair(void) {
   uq_decode_config_t config = config_for(96, 8);
   uq_plan_t *plan = NULL;
   uq_status_t status = uq_plan_create(host, &config, &plan);
-  int names = status && strstr(uq_status_message(status), "64, 128 or 256");
+  int names =
+      status && strstr(uq_status_message(status), "32, 64, 128, 256 or 512");
   UQ_EXPECT_CODE(status, UQ_STATUS_UNIMPLEMENTED);
   UQ_EXPECT(names);
   uq_context_destroy(host);
@@ -208,7 +211,7 @@ static int test_host_every_pair(void) {
   UQ_EXPECT_OK(make_context(UQ_BACKEND_HOST, 0, &context));
   static const uint32_t block_sizes[5] = {16, 32, 64, 128, 256};
   int k = 0;
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < kNumHeadDims; ++di) {
     for (int gi = 0; gi < 8; ++gi, ++k) {
       const uint32_t d = kHeadDims[di], qg = kGroups[gi];
       uq_problem_shape_t shape = {
@@ -217,7 +220,7 @@ static int test_host_every_pair(void) {
           .query_group = qg,
           .head_dim = d,
           .block_size = block_sizes[k % 5],
-          .padded_slot = k % 4 == 1 ? d + d / 16 + 12 : 0,
+          .padded_slot = k % 4 == 1 ? UQ_SLOT_MIN_STRIDE(d) + 12 : 0,
           .max_seq = 300 + 97 * (uint32_t)(k % 4),
           .extra_blocks = 1,
           .spare_blocks = 2,
@@ -249,7 +252,7 @@ static int test_host_every_pair(void) {
 static int test_saturating_query(void) {
   uq_context_t *context = NULL;
   UQ_EXPECT_OK(make_context(UQ_BACKEND_HOST, 2, &context));
-  for (int di = 0; di < 3; ++di) {
+  for (int di = 0; di < kNumHeadDims; ++di) {
     const uint32_t d = kHeadDims[di];
     uq_problem_shape_t shape = {
         .batch = 2,
