@@ -32,13 +32,20 @@
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)
-#   UQ_TEST_SEED=N replays a run.
+#   UQ_TEST_SEED=N replays a run; UQ_CUDA_TEST_FROM=TEXT skips the steps
+#   before the first whose command line contains TEXT (resumes a run that a
+#   time limit cut).
 set -euo pipefail
 build=${1:-build}
 export UQ_TEST_SEED=${UQ_TEST_SEED:-$(date +%s)}
 echo "seed: UQ_TEST_SEED=$UQ_TEST_SEED"
 status=0
+from=${UQ_CUDA_TEST_FROM:-}
 run() {
+  if [[ -n $from ]]; then
+    [[ "$*" == *"$from"* ]] || return 0
+    from=
+  fi
   echo "== $*"
   "$@" || { rc=$?; ((rc == 77)) && echo "(skipped)" || status=1; }
 }

@@ -41,8 +41,8 @@ nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader
 export LD_LIBRARY_PATH=$V/runtime
 export UQ_TEST_SEED=${UQ_TEST_SEED:-$(date +%s)}
 SECONDS=0
-echo "=== scripts/cuda-test.sh"
-timeout 330 bash "$R/scripts/cuda-test.sh" "$V" 2>&1 |
+echo "=== scripts/cuda-test.sh ${UQ_CUDA_TEST_FROM:+from $UQ_CUDA_TEST_FROM}"
+timeout ${UQ_CUDA_TEST_LIMIT:-330} bash "$R/scripts/cuda-test.sh" "$V" 2>&1 |
   grep -E "^==|^seed|passed|failed|FAIL|skip|over tol|error|Error|result:|^ok|ok$" |
   grep -v "^\[  ok\]" | cut -c1-160
 echo "cuda-test.sh rc ${PIPESTATUS[0]} (${SECONDS}s)"
@@ -58,8 +58,8 @@ for d in $UQ_EXTRA_HEAD_DIMS; do
   run --head-dim=$d --seed=10 --query-len=4 --qg=8 --dtype=f16
   run --head-dim=$d --seed=11 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000
 done
-(cd "$G" && cp "$R/scripts/wgmma-quick.sh" . && RUN=$V/tools/uq-run/uq-run LIB=$V/runtime \
-  timeout 90 bash ./wgmma-quick.sh | grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190)
+RUN=$V/tools/uq-run/uq-run LIB=$V/runtime timeout 90 bash "$R/scripts/wgmma-quick.sh" |
+  grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
 echo "(${SECONDS}s)"
 B=$V/tools/uq-bench-cuda/uq-bench-cuda
 row() { awk -v tag="$1" '/^device-to-device copy:/ {c=$3} $1 ~ /^[0-9]+$/ {r = r sprintf(" %s/%s/%s/%s %s %s %s %s |", $1,$2,$3,$4,$5,$8,$10,$11)} END {printf "%s (copy %s):%s\n", tag, c, r}'; }

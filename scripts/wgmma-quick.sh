@@ -5,10 +5,11 @@
 # path alone), QG 1 blocks of 64 and 128 tokens, a token that attends one
 # position, a verify step at QG 16 (partials), a 512-token chunk, and a
 # mixed step with windows and sinks.
-# usage: [LIB=DIR] scripts/wgmma-quick.sh   (DIR holds libuqrt.so.0;
-#   default build/runtime)
+# usage: [LIB=DIR] [RUN=UQ_RUN] scripts/wgmma-quick.sh   (DIR holds
+#   libuqrt.so.0, default build/runtime; UQ_RUN default
+#   build/tools/uq-run/uq-run)
 export LD_LIBRARY_PATH=${LIB:-$PWD/build/runtime}
-run=build/tools/uq-run/uq-run
+run=${RUN:-build/tools/uq-run/uq-run}
 for args in \
   "--scale=0.000001 --query-len=64 --qg=1 --kv-heads=1 --seq-lens=100 --head-dim=64" \
   "--query-len=64 --qg=1 --kv-heads=1 --seq-lens=200 --head-dim=64" \
