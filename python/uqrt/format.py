@@ -104,8 +104,8 @@ def slot_decode(slot):
     host's UE8M0 rule."""
     n = np.asarray(slot).shape[-1] if np.ndim(slot) == 1 else 0
     if n % 17:
-        raise invalid(f"slot: expected uint8 [D + D/16] (68, 136 or 272), "
-                      f"got {list(np.shape(slot))}")
+        raise invalid(f"slot: expected uint8 [D + D/16] (34, 68, 136, 272 "
+                      f"or 544), got {list(np.shape(slot))}")
     d = head_dim_check(n // 17 * 16, "slot's head dim")
     s = _vector(slot, "slot", np.uint8, slot_content_bytes(d))
     k = np.empty(d, np.float32)
