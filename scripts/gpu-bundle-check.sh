@@ -10,7 +10,8 @@
 #      scripts/wgmma-quick.sh;
 #   3. uq-bench-cuda: prefill, decode (old against new, bf16 and fp16),
 #      verify; scripts/varlen-peers.py (torch SDPA on the same shapes);
-#   4. scripts/host-cost.py (host cost per call of the Python paths).
+#   4. scripts/host-cost.py (host cost per call of the Python paths), then,
+#      when dist/ holds a wheel (carried too), scripts/cuda-wheel-test.sh.
 # usage: here, scripts/gpu-bundle-check.sh --make BUILD OLD_LIB
 #        fills build-gpu/; then, on the device machine from the repository
 #        root with build-gpu carried, scripts/gpu-bundle-check.sh
@@ -76,7 +77,12 @@ timeout 40 $B --query-len=4 --replays=50 | row "bf16"
 timeout 40 $B --query-len=4 --replays=50 --dtype=f16 | row "f16"
 echo "(${SECONDS}s)"
 echo "=== host cost"
-PYTHONPATH=$R/python:$R/test/gpu timeout 60 python3 $R/scripts/host-cost.py --calls=2000 2>&1 | head -9
+PYTHONPATH=$R/python:$R/test/gpu timeout 90 python3 $R/scripts/host-cost.py --calls=2000 2>&1 | head -10
 echo "=== torch SDPA peers"
-timeout 120 python3 $R/scripts/varlen-peers.py --replays=20 2>&1 | tail -12
+timeout 150 python3 $R/scripts/varlen-peers.py --replays=20 2>&1 | grep -v "^$"
 echo "(${SECONDS}s)"
+if compgen -G "$R/dist/uqrt-*.whl" >/dev/null; then
+  echo "=== the wheel (scripts/cuda-wheel-test.sh)"
+  timeout 240 bash "$R/scripts/cuda-wheel-test.sh" 2>&1 | grep -vE "^\[  ok\]|^$" | tail -25
+  echo "wheel rc ${PIPESTATUS[0]} (${SECONDS}s)"
+fi
