@@ -53,15 +53,15 @@ module attributes {gpu.container_module} {
     func.func private @q_image_operand(!llvm.ptr<3>, index) -> vector<8xi32>
     func.func private @row_sum(f32) -> f32
     func.func private @rotate_query(!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index, i1)
-    func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+    func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>, i32, i32)
     func.func private @tile_first(i32, i32, i32, i32) -> i32
-    func.func private @share_roles(vector<2xi32>, vector<2xi32>, i32, i32, i32, index) -> (i32, i32, i32, i32, i32, i32, i32, i32)
+    func.func private @share_roles(vector<4xi32>, vector<4xi32>, i32, i32, i32, index) -> (i32, i32, i32, i32, i32, i32, i32, i32)
     func.func private @share_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, i32, i32, i32, i32) -> (vector<4xi32>, i32, i32, i32)
     func.func private @share_store(vector<4xi32>, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, !llvm.ptr<3>, i32, i32, i32, i32, index)
-    func.func private @share_k(!llvm.ptr<3>, index) -> (vector<2x4xi32>, i32)
-    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
-    func.func private @pv_step(vector<4x16x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x16x4xf32>
-    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32)
+    func.func private @share_k(!llvm.ptr<3>, index) -> (vector<4x4xi32>, i32)
+    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<4x4xi32>, i32, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+    func.func private @pv_step(vector<4x32x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x32x4xf32>
+    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32)
     func.func private @row_ranges(i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
     func.func private @block_queries(!llvm.ptr<1>, !llvm.ptr<1>, i32, index, i32, i32) -> (i32, i32, i32, i32, i32, i32)
@@ -110,16 +110,16 @@ module attributes {gpu.container_module} {
     // the barrier, the next tile's share loads (at `next`; past the last a
     // descriptor of 0 records, whose loads return zeros), then the wave's
     // row tiles' scores, softmax and PV. %roles: @share_roles.
-    func.func private @walk_tile(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
+    func.func private @walk_tile(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x32x4xf32>,
                                  %kc: vector<4xi32>, %ksw: i32, %vw: i32, %vsw: i32, %b: i32,
                                  %first: i32, %next: i32, %next_records: i64,
                                  %kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>,
                                  %bs_shift: i32, %bs_mask: i32, %bt_row: i64, %blk_bytes: i64,
-                                 %pos_stride: i32, %roles: vector<8xi32>, %q: vector<4x2x8xi32>,
+                                 %pos_stride: i32, %roles: vector<8xi32>, %q: vector<4x4x8xi32>,
                                  %q_lds: !llvm.ptr<3>, %lim_lo: i32, %ws_hi: i32, %win_start: i32,
                                  %win_len: i32, %row_ws: vector<4xi32>, %row_wl: vector<4xi32>,
                                  %live_rows: i32, %softmax_scale: f32, %rt: index, %d: index)
-        -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32) {
+        -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32) {
       %k_load = vector.extract %roles[0] : i32 from vector<8xi32>
       %ks_load = vector.extract %roles[1] : i32 from vector<8xi32>
       %v_load = vector.extract %roles[2] : i32 from vector<8xi32>
@@ -132,11 +132,11 @@ module attributes {gpu.container_module} {
       func.call @share_store(%kc, %ksw, %vw, %vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len, %buf#0, %buf#1, %k_dst, %ks_dst, %v_dst, %vh, %d) : (vector<4xi32>, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, !llvm.ptr<3>, i32, i32, i32, i32, index) -> ()
       gpu.barrier
       %ld:4 = func.call @share_loads(%kv_cache, %block_tables, %next, %next_records, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %k_load, %ks_load, %v_load, %vs_load) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, i32, i32, i32, i32) -> (vector<4xi32>, i32, i32, i32)
-      %k:2 = func.call @share_k(%buf#0, %d) : (!llvm.ptr<3>, index) -> (vector<2x4xi32>, i32)
+      %k:2 = func.call @share_k(%buf#0, %d) : (!llvm.ptr<3>, index) -> (vector<4x4xi32>, i32)
       %every_tile = arith.constant true
-      %sm:5 = func.call @tile_scores(%m, %l, %k#0, %k#1, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %every_tile, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
-      %accn = func.call @pv_step(%acc, %sm#2, %sm#3, %sm#4, %buf#1, %rt, %d) : (vector<4x16x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x16x4xf32>
-      return %sm#0, %sm#1, %accn, %ld#0, %ld#1, %ld#2, %ld#3 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32
+      %sm:5 = func.call @tile_scores(%m, %l, %k#0, %k#1, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %every_tile, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x4xi32>, i32, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+      %accn = func.call @pv_step(%acc, %sm#2, %sm#3, %sm#4, %buf#1, %rt, %d) : (vector<4x32x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x32x4xf32>
+      return %sm#0, %sm#1, %accn, %ld#0, %ld#1, %ld#2, %ld#3 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32
     }
 
     // ---- the walk of a wave without live rows: every tile's share into
@@ -210,7 +210,7 @@ module attributes {gpu.container_module} {
       %c0_i64 = arith.constant 0 : i64
       %ninf4 = arith.constant dense<0xFF800000> : vector<4xf32>
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %zero_acc = arith.constant dense<0.0> : vector<4x16x4xf32>
+      %zero_acc = arith.constant dense<0.0> : vector<4x32x4xf32>
       %f16 = arith.cmpi ne, %act_f16, %c0_i32 : i32
       // the wave's rows: rt row tiles from block row rb
       %wave_rows = arith.divui %rows, %waves : index
@@ -235,20 +235,20 @@ module attributes {gpu.container_module} {
       %ntiles = func.call @partition_tiles(%bp#5, %part, %num_partitions, %tgpp, %live_rows) : (i32, i32, i32, i32, i32) -> i32
       // ---- cache geometry (@cache_geometry: 64-bit products)
       %bs_shift, %bs_mask, %pos_stride, %blk_bytes, %bt_row = func.call @cache_geometry(%block_size, %num_kv_heads, %padded_slot, %blk#0, %max_blocks_per_seq) : (i32, i32, i32, i32, i32) -> (i32, i32, i32, i64, i64)
-      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>, i32, i32)
       %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt, %rb) : (i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
       %q_lds = func.call @wave_q_image(%wave, %c0, %rt, %d) : (i32, index, index, index) -> !llvm.ptr<3>
-      %rl:8 = func.call @share_roles(%offs#0, %offs#1, %offs#2, %offs#3, %wave, %d) : (vector<2xi32>, vector<2xi32>, i32, i32, i32, index) -> (i32, i32, i32, i32, i32, i32, i32, i32)
+      %rl:8 = func.call @share_roles(%offs#0, %offs#1, %offs#2, %offs#3, %wave, %d) : (vector<4xi32>, vector<4xi32>, i32, i32, i32, index) -> (i32, i32, i32, i32, i32, i32, i32, i32)
       %roles = vector.from_elements %rl#0, %rl#1, %rl#2, %rl#3, %rl#4, %rl#5, %rl#6, %rl#7 : vector<8xi32>
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
-      %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+      %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>) {
         // the Q operands of the wave's live row tiles (barriers outside the
         // wave's own branches: every wave runs each)
         %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-        %zq = arith.constant dense<0> : vector<4x2x8xi32>
+        %zq = arith.constant dense<0> : vector<4x4x8xi32>
         %ni = func.call @issues(%d) : (index) -> index
         %tile_rows = arith.constant 16 : index
-        %q = scf.for %t = %c0 to %rt step %c1 iter_args(%qa = %zq) -> (vector<4x2x8xi32>) {
+        %q = scf.for %t = %c0 to %rt step %c1 iter_args(%qa = %zq) -> (vector<4x4x8xi32>) {
           %ti = arith.index_cast %t : index to i32
           %r00 = arith.muli %ti, %c16_i32 : i32
           %r0 = arith.addi %r00, %rb : i32
@@ -268,20 +268,20 @@ module attributes {gpu.container_module} {
           %true = arith.constant true
           %in_regs = arith.xori %in_lds, %true : i1
           %read = arith.andi %live, %in_regs : i1
-          %qt = scf.if %read -> (vector<4x2x8xi32>) {
-            %qr = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
+          %qt = scf.if %read -> (vector<4x4x8xi32>) {
+            %qr = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x4x8xi32>) {
               %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
-              %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
-              scf.yield %nr : vector<4x2x8xi32>
+              %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x4x8xi32>
+              scf.yield %nr : vector<4x4x8xi32>
             }
-            scf.yield %qr : vector<4x2x8xi32>
+            scf.yield %qr : vector<4x4x8xi32>
           } else {
-            scf.yield %qa : vector<4x2x8xi32>
+            scf.yield %qa : vector<4x4x8xi32>
           }
           // the next row tile's rotation (or the first tile's stores)
           // overwrites the image
           gpu.barrier
-          scf.yield %qt : vector<4x2x8xi32>
+          scf.yield %qt : vector<4x4x8xi32>
         }
         // the walk: tile 0's share here; each tile loads the next one's
         // share. Two tiles per iteration, in buffers 0 and 1 (their share
@@ -291,43 +291,43 @@ module attributes {gpu.container_module} {
         // a wave without live rows (a short sequence's block: a decode beside
         // a long chunk) only shares the tiles, with the same barriers
         %has_rows = arith.cmpi sgt, %wave_live, %c0_i32 : i32
-        %walk:3 = scf.if %has_rows -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+        %walk:3 = scf.if %has_rows -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>) {
           %npairs = arith.shrui %ntiles, %c1_i32 : i32
           %npairs_ix = arith.index_cast %npairs : i32 to index
-          %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %kc = %ld0#0, %ksw = %ld0#1, %vw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32) {
+          %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %kc = %ld0#0, %ksw = %ld0#1, %vw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32) {
             %pii = arith.index_cast %pi : index to i32
             %ta = arith.shli %pii, %c1_i32 : i32
             %tb = arith.addi %ta, %c1_i32 : i32
             %fa = func.call @tile_first(%ta, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
             %fb = func.call @tile_first(%tb, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-            %sa:7 = func.call @walk_tile(%m, %l, %acc, %kc, %ksw, %vw, %vsw, %c0_i32, %fa, %fb, %blk_bytes, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
+            %sa:7 = func.call @walk_tile(%m, %l, %acc, %kc, %ksw, %vw, %vsw, %c0_i32, %fa, %fb, %blk_bytes, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32)
             // past the last tile the next share is a descriptor of 0 records
             %tc = arith.addi %tb, %c1_i32 : i32
             %tlive = arith.cmpi slt, %tc, %ntiles : i32
             %tn = arith.select %tlive, %tc, %tb : i32
             %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
             %fc = func.call @tile_first(%tn, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-            %sb:7 = func.call @walk_tile(%sa#0, %sa#1, %sa#2, %sa#3, %sa#4, %sa#5, %sa#6, %c1_i32, %fb, %fc, %rec, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
-            scf.yield %sb#0, %sb#1, %sb#2, %sb#3, %sb#4, %sb#5, %sb#6 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32
+            %sb:7 = func.call @walk_tile(%sa#0, %sa#1, %sa#2, %sa#3, %sa#4, %sa#5, %sa#6, %c1_i32, %fb, %fc, %rec, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32)
+            scf.yield %sb#0, %sb#1, %sb#2, %sb#3, %sb#4, %sb#5, %sb#6 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32
           }
           %odd = arith.andi %ntiles, %c1_i32 : i32
           %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
-          %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+          %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>) {
             %tl = arith.subi %ntiles, %c1_i32 : i32
             %fl = func.call @tile_first(%tl, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-            %st:7 = func.call @walk_tile(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %c0_i32, %fl, %fl, %c0_i64, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<4xi32>, i32, i32, i32)
-            scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+            %st:7 = func.call @walk_tile(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %c0_i32, %fl, %fl, %c0_i64, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %q, %q_lds, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %wave_live, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32, i32, i32, i32, i64, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4xi32>, i32, i32, i32)
+            scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
           } else {
-            scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+            scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
           }
-          scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
         } else {
           func.call @share_walk(%ld0#0, %ld0#1, %ld0#2, %ld0#3, %ntiles, %part, %num_partitions, %kv_cache, %block_tables, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %roles, %bp#0, %bp#2, %bp#1, %bp#3, %bp#4, %d) : (vector<4xi32>, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i64, i64, i32, vector<8xi32>, i32, i32, i32, i32, i32, index) -> ()
-          scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
         }
-        scf.yield %walk#0, %walk#1, %walk#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        scf.yield %walk#0, %walk#1, %walk#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
       } else {
-        scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
       }
       // the rows' sums: the lanes' running sums added
       %lsum = scf.for %t = %c0 to %rt step %c1 iter_args(%ls = %fin#1) -> (vector<4xf32>) {
@@ -336,7 +336,7 @@ module attributes {gpu.container_module} {
         %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
         scf.yield %ln : vector<4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16, %rb) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16, %rb) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
       gpu.return
     }
   }

@@ -27,15 +27,15 @@ module attributes {gpu.container_module} {
     func.func private @swap16(i32) -> (i32, i32)
     func.func private @row_sum(f32) -> f32
     func.func private @rotate_query(!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index, i1)
-    func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+    func.func private @kv_lane_offsets(i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>, i32, i32)
     func.func private @tile_first(i32, i32, i32, i32) -> i32
-    func.func private @tile_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+    func.func private @tile_loads(!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<4xi32>, vector<4xi32>, i32, i32, index) -> (vector<4x4xi32>, vector<4x4xi32>, i32, i32)
+    func.func private @tile_scores(vector<4xf32>, vector<4xf32>, vector<4x4xi32>, i32, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
     func.func private @v_tile_scales(i32, i32, i32, i32, i32, i32) -> i32
     func.func private @v_words_per_load(index) -> index
     func.func private @v_word_to_lds(i32, i32, i32, i32, !llvm.ptr<3>, index)
-    func.func private @pv_step(vector<4x16x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x16x4xf32>
-    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32)
+    func.func private @pv_step(vector<4x32x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x32x4xf32>
+    func.func private @store_partial(!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32)
     func.func private @row_ranges(i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
@@ -72,13 +72,13 @@ module attributes {gpu.container_module} {
     // softmax (@tile_scores), V to bf16 in LDS once for every row tile
     // (@v_word_to_lds), PV for every row tile (@pv_step). State per row
     // tile: running row max m, running row sum l, the PV accumulators.
-    func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x16x4xf32>,
-                                 %k: vector<2x4xi32>, %vc: vector<2x4xi32>, %ksw: i32, %vsw: i32,
-                                 %q: vector<4x2x8xi32>, %first: i32, %lim_lo: i32, %ws_hi: i32,
+    func.func private @tile_step(%m: vector<4xf32>, %l: vector<4xf32>, %acc: vector<4x32x4xf32>,
+                                 %k: vector<4x4xi32>, %vc: vector<4x4xi32>, %ksw: i32, %vsw: i32,
+                                 %q: vector<4x4x8xi32>, %first: i32, %lim_lo: i32, %ws_hi: i32,
                                  %win_start: i32, %win_len: i32, %row_ws: vector<4xi32>,
                                  %row_wl: vector<4xi32>, %live_rows: i32, %softmax_scale: f32,
                                  %rt: index, %d: index)
-        -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+        -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c0_i32 = arith.constant 0 : i32
@@ -87,12 +87,12 @@ module attributes {gpu.container_module} {
       %vlds = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
       %vs = func.call @v_tile_scales(%vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len) : (i32, i32, i32, i32, i32, i32) -> i32
       %every_tile = arith.constant false
-      %sm:5 = func.call @tile_scores(%m, %l, %k, %ksw, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %every_tile, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<2x4xi32>, i32, vector<4x2x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
+      %sm:5 = func.call @tile_scores(%m, %l, %k, %ksw, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %every_tile, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x4xi32>, i32, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)
       // V: every word of the lane's chunk, once for every row tile
       %wpl = func.call @v_words_per_load(%d) : (index) -> index
       scf.for %h = %c0 to %ni step %c1 {
         %hi = arith.index_cast %h : index to i32
-        %words = vector.extract %vc[%h] : vector<4xi32> from vector<2x4xi32>
+        %words = vector.extract %vc[%h] : vector<4xi32> from vector<4x4xi32>
         scf.for %i = %c0 to %wpl step %c1 {
           %ii = arith.index_cast %i : index to i32
           %w = vector.extract %words[%i] : i32 from vector<4xi32>
@@ -100,9 +100,9 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
-      %accn = func.call @pv_step(%acc, %sm#2, %sm#3, %sm#4, %vlds, %rt, %d) : (vector<4x16x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x16x4xf32>
+      %accn = func.call @pv_step(%acc, %sm#2, %sm#3, %sm#4, %vlds, %rt, %d) : (vector<4x32x4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>, !llvm.ptr<3>, index, index) -> vector<4x32x4xf32>
       gpu.barrier
-      return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+      return %sm#0, %sm#1, %accn : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
     }
 
     // The register budget of each variant is its rocdl.waves_per_eu
@@ -146,7 +146,7 @@ module attributes {gpu.container_module} {
       %zero_f = arith.constant 0.0 : f32
       %ninf4 = arith.constant dense<0xFF800000> : vector<4xf32>
       %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %zero_acc = arith.constant dense<0.0> : vector<4x16x4xf32>
+      %zero_acc = arith.constant dense<0.0> : vector<4x32x4xf32>
       %f16 = arith.cmpi ne, %act_f16, %c0_i32 : i32
       // row tiles of 16 MFMA rows; a smaller block (rows 8) rotates fewer rows
       %rt0 = arith.addi %rows, %c15 : index
@@ -168,18 +168,18 @@ module attributes {gpu.container_module} {
       %ntiles = func.call @partition_tiles(%bp#5, %part, %num_partitions, %tgpp, %live_rows) : (i32, i32, i32, i32, i32) -> i32
       // ---- cache geometry (@cache_geometry: 64-bit products)
       %bs_shift, %bs_mask, %pos_stride, %blk_bytes, %bt_row = func.call @cache_geometry(%block_size, %num_kv_heads, %padded_slot, %blk#0, %max_blocks_per_seq) : (i32, i32, i32, i32, i32) -> (i32, i32, i32, i64, i64)
-      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<2xi32>, vector<2xi32>, i32, i32)
+      %offs:4 = func.call @kv_lane_offsets(%kvh, %padded_slot, %pos_stride, %d) : (i32, i32, i32, index) -> (vector<4xi32>, vector<4xi32>, i32, i32)
       %rr:2 = func.call @row_ranges(%blk#3, %query_group, %live_rows, %sliding_window, %rt, %c0_i32) : (i32, i32, i32, i32, index, i32) -> (vector<4xi32>, vector<4xi32>)
       %has_tiles = arith.cmpi sgt, %ntiles, %c0_i32 : i32
-      %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+      %fin:3 = scf.if %has_tiles -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>) {
         // the Q operands of every live row tile, through the one LDS Q area
-        %zq = arith.constant dense<0> : vector<4x2x8xi32>
+        %zq = arith.constant dense<0> : vector<4x4x8xi32>
         %ni = func.call @issues(%d) : (index) -> index
-        %q = scf.for %t = %c0 to %rt step %c1 iter_args(%qa = %zq) -> (vector<4x2x8xi32>) {
+        %q = scf.for %t = %c0 to %rt step %c1 iter_args(%qa = %zq) -> (vector<4x4x8xi32>) {
           %ti = arith.index_cast %t : index to i32
           %r0 = arith.muli %ti, %c16_i32 : i32
           %live = arith.cmpi slt, %r0, %live_rows : i32
-          %qn = scf.if %live -> (vector<4x2x8xi32>) {
+          %qn = scf.if %live -> (vector<4x4x8xi32>) {
             %img = func.call @q_image(%t, %rt, %d) : (index, index, index) -> !llvm.ptr<3>
             // the dtype as a constant of each copy (@store_partial: likewise)
             scf.if %f16 {
@@ -191,39 +191,39 @@ module attributes {gpu.container_module} {
             }
             gpu.barrier
             %q_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-            %qt = scf.if %q_lds -> (vector<4x2x8xi32>) {
-              scf.yield %qa : vector<4x2x8xi32>
+            %qt = scf.if %q_lds -> (vector<4x4x8xi32>) {
+              scf.yield %qa : vector<4x4x8xi32>
             } else {
               // into registers before the next row tile's image overwrites it
-              %qr = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x2x8xi32>) {
+              %qr = scf.for %h = %c0 to %ni step %c1 iter_args(%acc = %qa) -> (vector<4x4x8xi32>) {
                 %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
-                %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x2x8xi32>
-                scf.yield %nr : vector<4x2x8xi32>
+                %nr = vector.insert %qh, %acc[%t, %h] : vector<8xi32> into vector<4x4x8xi32>
+                scf.yield %nr : vector<4x4x8xi32>
               }
               gpu.barrier
-              scf.yield %qr : vector<4x2x8xi32>
+              scf.yield %qr : vector<4x4x8xi32>
             }
-            scf.yield %qt : vector<4x2x8xi32>
+            scf.yield %qt : vector<4x4x8xi32>
           } else {
-            scf.yield %qa : vector<4x2x8xi32>
+            scf.yield %qa : vector<4x4x8xi32>
           }
-          scf.yield %qn : vector<4x2x8xi32>
+          scf.yield %qn : vector<4x4x8xi32>
         }
         // software prefetch: tile 0 here; every tile issues the next tile's loads
         // before its own math. Two tiles per iteration so that the two load sets
         // alternate registers (no copies); an odd last tile runs after the loop.
         %f0 = func.call @tile_first(%c0_i32, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-        %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+        %ld0:4 = func.call @tile_loads(%kv_cache, %block_tables, %f0, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<4xi32>, vector<4xi32>, i32, i32, index) -> (vector<4x4xi32>, vector<4x4xi32>, i32, i32)
         %npairs = arith.shrui %ntiles, %c1_i32 : i32
         %npairs_ix = arith.index_cast %npairs : i32 to index
-        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
+        %loop:7 = scf.for %pi = %c0 to %npairs_ix step %c1 iter_args(%m = %ninf4, %l = %zero4, %acc = %zero_acc, %k = %ld0#0, %vc = %ld0#1, %ksw = %ld0#2, %vsw = %ld0#3) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4x4xi32>, vector<4x4xi32>, i32, i32) {
           %pii = arith.index_cast %pi : index to i32
           %ta = arith.shli %pii, %c1_i32 : i32
           %tb = arith.addi %ta, %c1_i32 : i32
           %fb = func.call @tile_first(%tb, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
+          %ldb:4 = func.call @tile_loads(%kv_cache, %block_tables, %fb, %blk_bytes, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<4xi32>, vector<4xi32>, i32, i32, index) -> (vector<4x4xi32>, vector<4x4xi32>, i32, i32)
           %fa = func.call @tile_first(%ta, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
+          %sa:3 = func.call @tile_step(%m, %l, %acc, %k, %vc, %ksw, %vsw, %q, %fa, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4x4xi32>, vector<4x4xi32>, i32, i32, vector<4x4x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>)
           // the last pair's prefetch targets no tile: it re-reads tile b's block-table
           // entry and gets a descriptor of 0 records (loads return zeros)
           %tc = arith.addi %tb, %c1_i32 : i32
@@ -231,23 +231,23 @@ module attributes {gpu.container_module} {
           %tn = arith.select %tlive, %tc, %tb : i32
           %rec = arith.select %tlive, %blk_bytes, %c0_i64 : i64
           %fc = func.call @tile_first(%tn, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<2xi32>, vector<2xi32>, i32, i32, index) -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32)
-          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
-          scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32
+          %ldc:4 = func.call @tile_loads(%kv_cache, %block_tables, %fc, %rec, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride, %offs#0, %offs#1, %offs#2, %offs#3, %d) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32, vector<4xi32>, vector<4xi32>, i32, i32, index) -> (vector<4x4xi32>, vector<4x4xi32>, i32, i32)
+          %sb:3 = func.call @tile_step(%sa#0, %sa#1, %sa#2, %ldb#0, %ldb#1, %ldb#2, %ldb#3, %q, %fb, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4x4xi32>, vector<4x4xi32>, i32, i32, vector<4x4x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>)
+          scf.yield %sb#0, %sb#1, %sb#2, %ldc#0, %ldc#1, %ldc#2, %ldc#3 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4x4xi32>, vector<4x4xi32>, i32, i32
         }
         %odd = arith.andi %ntiles, %c1_i32 : i32
         %has_odd = arith.cmpi ne, %odd, %c0_i32 : i32
-        %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>) {
+        %tail:3 = scf.if %has_odd -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>) {
           %tl = arith.subi %ntiles, %c1_i32 : i32
           %fl = func.call @tile_first(%tl, %part, %num_partitions, %bp#3) : (i32, i32, i32, i32) -> i32
-          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, vector<2x4xi32>, vector<2x4xi32>, i32, i32, vector<4x2x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>)
-          scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          %st:3 = func.call @tile_step(%loop#0, %loop#1, %loop#2, %loop#3, %loop#4, %loop#5, %loop#6, %q, %fl, %bp#0, %bp#2, %bp#1, %bp#4, %rr#0, %rr#1, %live_rows, %softmax_scale, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, vector<4x4xi32>, vector<4x4xi32>, i32, i32, vector<4x4x8xi32>, i32, i32, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>)
+          scf.yield %st#0, %st#1, %st#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
         } else {
-          scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+          scf.yield %loop#0, %loop#1, %loop#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
         }
-        scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        scf.yield %tail#0, %tail#1, %tail#2 : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
       } else {
-        scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>
+        scf.yield %ninf4, %zero4, %zero_acc : vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>
       }
       // the rows' sums: the lanes' running sums added
       %lsum = scf.for %t = %c0 to %rt step %c1 iter_args(%ls = %fin#1) -> (vector<4xf32>) {
@@ -256,7 +256,7 @@ module attributes {gpu.container_module} {
         %ln = vector.insert %st, %ls[%t] : f32 into vector<4xf32>
         scf.yield %ln : vector<4xf32>
       }
-      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16, %c0_i32) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
+      func.call @store_partial(%segm_out, %segm_max, %segm_sum, %fin#0, %lsum, %fin#2, %blk#1, %kvh, %part, %num_kv_heads, %num_partitions, %query_group, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %f16, %c0_i32) : (!llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
       gpu.return
     }
   }

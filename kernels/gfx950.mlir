@@ -52,7 +52,7 @@
 //
 // Register arrays: K codes vector<2x4xi32> (issue h), V codes vector<2x4xi32>
 // (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
-// h), the PV accumulators vector<4x16x4xf32> (row tile t, head dims 16i ..
+// h), the PV accumulators vector<4x32x4xf32> (row tile t, head dims 16i ..
 // 16i + 15; with @pv_pairs the slots of a pair's 32x32 outputs, @acc_block).
 
 // From kernels/steps.mlir (resolved when the folder is read).
@@ -346,7 +346,7 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
 // h, the K and V scale words. Slot: K codes [0, D/2), K scales
 // [D/2, D/2 + D/32), V codes [.., D + D/32), V scales [.., D + D/16).
 func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i32, %d: index)
-    -> (vector<2xi32>, vector<2xi32>, i32, i32) {
+    -> (vector<4xi32>, vector<4xi32>, i32, i32) {
   %c1_i32 = arith.constant 1 : i32
   %c2_i32 = arith.constant 2 : i32
   %c3_i32 = arith.constant 3 : i32
@@ -356,8 +356,8 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   %c15_i32 = arith.constant 15 : i32
   %c16_i32 = arith.constant 16 : i32
   %not3 = arith.constant -4 : i32
-  %issue_bytes = arith.constant dense<[0, 64]> : vector<2xi32>
-  %load_bytes = arith.constant dense<[0, 16]> : vector<2xi32>
+  %issue_bytes = arith.constant dense<[0, 64, 128, 192]> : vector<4xi32>
+  %load_bytes = arith.constant dense<[0, 16, 32, 48]> : vector<4xi32>
   %di = arith.index_cast %d : index to i32
   %ni_ix = func.call @issues(%d) : (index) -> index
   %ni = arith.index_cast %ni_ix : index to i32
@@ -374,8 +374,8 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   %krow = arith.addi %k0, %head : i32
   %k1 = arith.muli %j, %c16_i32 : i32
   %k2 = arith.addi %krow, %k1 : i32
-  %k3 = vector.broadcast %k2 : i32 to vector<2xi32>
-  %k_offs = arith.addi %k3, %issue_bytes : vector<2xi32>
+  %k3 = vector.broadcast %k2 : i32 to vector<4xi32>
+  %k_offs = arith.addi %k3, %issue_bytes : vector<4xi32>
   // scale word j & (issues - 1): D = 256 rows alternate words 0 and 1
   %nim = arith.subi %ni, %c1_i32 : i32
   %k4 = arith.andi %j, %nim : i32
@@ -392,8 +392,8 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   %v1 = arith.muli %chunk, %d8 : i32
   %v2 = arith.addi %v_codes, %v1 : i32
   %v3 = arith.addi %vrow, %v2 : i32
-  %v4 = vector.broadcast %v3 : i32 to vector<2xi32>
-  %v_offs = arith.addi %v4, %load_bytes : vector<2xi32>
+  %v4 = vector.broadcast %v3 : i32 to vector<4xi32>
+  %v_offs = arith.addi %v4, %load_bytes : vector<4xi32>
   // the 4-byte word holding the chunk's scale bytes (first group c D / 128,
   // rounded down: D = 64 chunks 0, 1 are group 0)
   %cd = arith.muli %chunk, %di : i32
@@ -401,7 +401,7 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   %v5 = arith.addi %v_scales, %g0 : i32
   %v6 = arith.andi %v5, %not3 : i32
   %vs_off = arith.addi %vrow, %v6 : i32
-  return %k_offs, %v_offs, %ks_off, %vs_off : vector<2xi32>, vector<2xi32>, i32, i32
+  return %k_offs, %v_offs, %ks_off, %vs_off : vector<4xi32>, vector<4xi32>, i32, i32
 }
 
 // ---- a varlen block's queries: bt = rows / QG tokens (at least one) of
@@ -557,14 +557,14 @@ func.func private @tile_rsrc(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1
 // zeros without touching memory (the prefetch past the last tile).
 func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<1>, %first: i32,
                               %records: i64, %bs_shift: i32, %bs_mask: i32, %bt_row: i64,
-                              %blk_bytes: i64, %pos_stride: i32, %k_offs: vector<2xi32>,
-                              %v_offs: vector<2xi32>, %ks_off: i32, %vs_off: i32, %d: index)
-    -> (vector<2x4xi32>, vector<2x4xi32>, i32, i32) {
+                              %blk_bytes: i64, %pos_stride: i32, %k_offs: vector<4xi32>,
+                              %v_offs: vector<4xi32>, %ks_off: i32, %vs_off: i32, %d: index)
+    -> (vector<4x4xi32>, vector<4x4xi32>, i32, i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c0_i32 = arith.constant 0 : i32
   %rsrc, %row = func.call @tile_rsrc(%kv_cache, %block_tables, %first, %records, %bs_shift, %bs_mask, %bt_row, %blk_bytes, %pos_stride) : (!llvm.ptr<1>, !llvm.ptr<1>, i32, i64, i32, i32, i64, i64, i32) -> (!llvm.ptr<8>, i32)
-  %zero = arith.constant dense<0> : vector<2x4xi32>
+  %zero = arith.constant dense<0> : vector<4x4xi32>
   %ni = func.call @issues(%d) : (index) -> index
   // D = 64 fills half an issue: lane groups 2 and 3 (K 64..127) hold zeros
   %lane = func.call @lane() : () -> i32
@@ -578,16 +578,16 @@ func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<
   // issued in the order of first use (K scales and codes for the scores,
   // then V), so that waiting for the first leaves the rest in flight
   %ksw = rocdl.raw.ptr.buffer.load %rsrc, %ks_off, %row, %c0_i32 : i32
-  %kc = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero) -> (vector<2x4xi32>) {
-    %ko = vector.extract %k_offs[%h] : i32 from vector<2xi32>
+  %kc = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero) -> (vector<4x4xi32>) {
+    %ko = vector.extract %k_offs[%h] : i32 from vector<4xi32>
     %kr = rocdl.raw.ptr.buffer.load %rsrc, %ko, %row, %c0_i32 : vector<4xi32>
     %kl = arith.select %k_live, %kr, %zero4 : vector<4xi32>
-    %kn = vector.insert %kl, %k[%h] : vector<4xi32> into vector<2x4xi32>
-    scf.yield %kn : vector<2x4xi32>
+    %kn = vector.insert %kl, %k[%h] : vector<4xi32> into vector<4x4xi32>
+    scf.yield %kn : vector<4x4xi32>
   }
   %vsw = rocdl.raw.ptr.buffer.load %rsrc, %vs_off, %row, %c0_i32 : i32
-  %vc = scf.for %h = %c0 to %ni step %c1 iter_args(%v = %zero) -> (vector<2x4xi32>) {
-    %vo = vector.extract %v_offs[%h] : i32 from vector<2xi32>
+  %vc = scf.for %h = %c0 to %ni step %c1 iter_args(%v = %zero) -> (vector<4x4xi32>) {
+    %vo = vector.extract %v_offs[%h] : i32 from vector<4xi32>
     // D = 64: a lane's chunk is 8 bytes; a 16-byte load would read past
     // the last slot of the cache (the condition folds per variant)
     %wide = arith.cmpi uge, %groups, %c4_i32 : i32
@@ -599,10 +599,10 @@ func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<
       %v8x = vector.shuffle %v8, %v8 [0, 1, 2, 3] : vector<2xi32>, vector<2xi32>
       scf.yield %v8x : vector<4xi32>
     }
-    %vn = vector.insert %vl, %v[%h] : vector<4xi32> into vector<2x4xi32>
-    scf.yield %vn : vector<2x4xi32>
+    %vn = vector.insert %vl, %v[%h] : vector<4xi32> into vector<4x4xi32>
+    scf.yield %vn : vector<4x4xi32>
   }
-  return %kc, %vc, %ksw, %vsw : vector<2x4xi32>, vector<2x4xi32>, i32, i32
+  return %kc, %vc, %ksw, %vsw : vector<4x4xi32>, vector<4x4xi32>, i32, i32
 }
 
 // ---- A KV tile shared by the waves of a workgroup (kernels/
@@ -634,7 +634,7 @@ func.func private @share_nowhere() -> i32 {
 // K scale word, V word and V scale word; the LDS offsets of its K codes
 // and scale word in the K image and of its V word's bf16 in the V rows;
 // the V word's load h (its scale byte).
-func.func private @share_roles(%k_offs: vector<2xi32>, %v_offs: vector<2xi32>, %ks_off: i32,
+func.func private @share_roles(%k_offs: vector<4xi32>, %v_offs: vector<4xi32>, %ks_off: i32,
                                %vs_off: i32, %wave: i32, %d: index)
     -> (i32, i32, i32, i32, i32, i32, i32, i32) {
   %c0_i32 = arith.constant 0 : i32
@@ -664,8 +664,8 @@ func.func private @share_roles(%k_offs: vector<2xi32>, %v_offs: vector<2xi32>, %
   %k_live = arith.cmpi ult, %j, %groups : i32
   %is_codes = arith.cmpi ult, %wave, %ni : i32
   %k_loads = arith.andi %is_codes, %k_live : i1
-  %ko0 = vector.extract %k_offs[0] : i32 from vector<2xi32>
-  %ko1 = vector.extract %k_offs[1] : i32 from vector<2xi32>
+  %ko0 = vector.extract %k_offs[0] : i32 from vector<4xi32>
+  %ko1 = vector.extract %k_offs[1] : i32 from vector<4xi32>
   %second = arith.cmpi eq, %wave, %c1_i32 : i32
   %ko = arith.select %second, %ko1, %ko0 : i32
   %k_load = arith.select %k_loads, %ko, %nowhere : i32
@@ -687,8 +687,8 @@ func.func private @share_roles(%k_offs: vector<2xi32>, %v_offs: vector<2xi32>, %
   %h = arith.select %is_v, %h0, %c0_i32 : i32
   %hw = arith.muli %h, %wpl : i32
   %i = arith.subi %wave, %hw : i32
-  %vo0 = vector.extract %v_offs[0] : i32 from vector<2xi32>
-  %vo1 = vector.extract %v_offs[1] : i32 from vector<2xi32>
+  %vo0 = vector.extract %v_offs[0] : i32 from vector<4xi32>
+  %vo1 = vector.extract %v_offs[1] : i32 from vector<4xi32>
   %vsecond = arith.cmpi eq, %h, %c1_i32 : i32
   %vo = arith.select %vsecond, %vo1, %vo0 : i32
   %i4 = arith.shli %i, %c2_i32 : i32
@@ -749,37 +749,37 @@ func.func private @share_store(%kc: vector<4xi32>, %ksw: i32, %vw: i32, %vsw: i3
 
 // The K codes and scale word of @tile_loads' lane map, from the K image at
 // %kb.
-func.func private @share_k(%kb: !llvm.ptr<3>, %d: index) -> (vector<2x4xi32>, i32) {
+func.func private @share_k(%kb: !llvm.ptr<3>, %d: index) -> (vector<4x4xi32>, i32) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2_i32 = arith.constant 2 : i32
   %c4_i32 = arith.constant 4 : i32
   %c10_i32 = arith.constant 10 : i32
   %c2048_i32 = arith.constant 2048 : i32
-  %zero = arith.constant dense<0> : vector<2x4xi32>
+  %zero = arith.constant dense<0> : vector<4x4xi32>
   %ni = func.call @issues(%d) : (index) -> index
   %lane = func.call @lane() : () -> i32
   %o1 = arith.shli %lane, %c4_i32 : i32
-  %kc = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero) -> (vector<2x4xi32>) {
+  %kc = scf.for %h = %c0 to %ni step %c1 iter_args(%k = %zero) -> (vector<4x4xi32>) {
     %hi = arith.index_cast %h : index to i32
     %o0 = arith.shli %hi, %c10_i32 : i32
     %o = arith.addi %o0, %o1 : i32
     %p = llvm.getelementptr %kb[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
     %x = llvm.load %p {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-    %kn = vector.insert %x, %k[%h] : vector<4xi32> into vector<2x4xi32>
-    scf.yield %kn : vector<2x4xi32>
+    %kn = vector.insert %x, %k[%h] : vector<4xi32> into vector<4x4xi32>
+    scf.yield %kn : vector<4x4xi32>
   }
   %s1 = arith.shli %lane, %c2_i32 : i32
   %so = arith.addi %s1, %c2048_i32 : i32
   %sp = llvm.getelementptr %kb[%so] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   %ksw = llvm.load %sp {alignment = 4 : i64} : !llvm.ptr<3> -> i32
-  return %kc, %ksw : vector<2x4xi32>, i32
+  return %kc, %ksw : vector<4x4xi32>, i32
 }
 
 // ---- the QK scores of one row tile: C[token][query row] over the K = 128
 // issues; A = K FP4 with its UE8M0 scale, B = Q E4M3 (scale 0x7F = 1);
 // the raw dot products (@softmax_step applies the softmax scale).
-func.func private @qk_scores(%k: vector<2x4xi32>, %kscales: vector<2xi32>, %q: vector<2x8xi32>,
+func.func private @qk_scores(%k: vector<4x4xi32>, %kscales: vector<4xi32>, %q: vector<4x8xi32>,
                              %d: index) -> vector<4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -790,9 +790,9 @@ func.func private @qk_scores(%k: vector<2x4xi32>, %kscales: vector<2xi32>, %q: v
   %zero4 = arith.constant dense<0.0> : vector<4xf32>
   %ni = func.call @issues(%d) : (index) -> index
   %s0 = scf.for %h = %c0 to %ni step %c1 iter_args(%c = %zero4) -> (vector<4xf32>) {
-    %a = vector.extract %k[%h] : vector<4xi32> from vector<2x4xi32>
-    %b = vector.extract %q[%h] : vector<8xi32> from vector<2x8xi32>
-    %sa = vector.extract %kscales[%h] : i32 from vector<2xi32>
+    %a = vector.extract %k[%h] : vector<4xi32> from vector<4x4xi32>
+    %b = vector.extract %q[%h] : vector<8xi32> from vector<4x8xi32>
+    %sa = vector.extract %kscales[%h] : i32 from vector<4xi32>
     %mf = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %c, %fp4, %e4m3, %c0_i32, %sa, %c0_i32, %c127_i32 : (vector<4xi32>, vector<8xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
     scf.yield %mf : vector<4xf32>
   }
@@ -944,7 +944,7 @@ func.func private @pair_slots(%p: index, %u: index) -> (index, index) {
 }
 
 // The accumulators of pair p, head dims u, as the 32x32 MFMA's C, and back.
-func.func private @acc_block(%acc: vector<4x16x4xf32>, %p: index, %u: index) -> vector<16xf32> {
+func.func private @acc_block(%acc: vector<4x32x4xf32>, %p: index, %u: index) -> vector<16xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -952,27 +952,27 @@ func.func private @acc_block(%acc: vector<4x16x4xf32>, %p: index, %u: index) -> 
   %z = arith.constant dense<0.0> : vector<4x4xf32>
   %b = scf.for %k = %c0 to %c4 step %c1 iter_args(%bk = %z) -> (vector<4x4xf32>) {
     %i = arith.addi %s#1, %k : index
-    %x = vector.extract %acc[%s#0, %i] : vector<4xf32> from vector<4x16x4xf32>
+    %x = vector.extract %acc[%s#0, %i] : vector<4xf32> from vector<4x32x4xf32>
     %n = vector.insert %x, %bk[%k] : vector<4xf32> into vector<4x4xf32>
     scf.yield %n : vector<4x4xf32>
   }
   %f = vector.shape_cast %b : vector<4x4xf32> to vector<16xf32>
   return %f : vector<16xf32>
 }
-func.func private @acc_set_block(%acc: vector<4x16x4xf32>, %blk: vector<16xf32>, %p: index,
-                                 %u: index) -> vector<4x16x4xf32> {
+func.func private @acc_set_block(%acc: vector<4x32x4xf32>, %blk: vector<16xf32>, %p: index,
+                                 %u: index) -> vector<4x32x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %s:2 = func.call @pair_slots(%p, %u) : (index, index) -> (index, index)
   %b = vector.shape_cast %blk : vector<16xf32> to vector<4x4xf32>
-  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+  %r = scf.for %k = %c0 to %c4 step %c1 iter_args(%a = %acc) -> (vector<4x32x4xf32>) {
     %i = arith.addi %s#1, %k : index
     %x = vector.extract %b[%k] : vector<4xf32> from vector<4x4xf32>
-    %n = vector.insert %x, %a[%s#0, %i] : vector<4xf32> into vector<4x16x4xf32>
-    scf.yield %n : vector<4x16x4xf32>
+    %n = vector.insert %x, %a[%s#0, %i] : vector<4xf32> into vector<4x32x4xf32>
+    scf.yield %n : vector<4x32x4xf32>
   }
-  return %r : vector<4x16x4xf32>
+  return %r : vector<4x32x4xf32>
 }
 
 // The two row tiles of the pair that holds row tile t (@pv_pairs).
@@ -1009,29 +1009,29 @@ func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f3
 // Row tile t's Q operands, both issues: from the wave's registers %q,
 // or from LDS where they wait there (@q_operands_in_lds: row tile t's
 // image at %q_lds + 4096 t).
-func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: index,
-                              %q_lds: !llvm.ptr<3>) -> vector<2x8xi32> {
+func.func private @row_tile_q(%q: vector<4x4x8xi32>, %t: index, %rt: index, %d: index,
+                              %q_lds: !llvm.ptr<3>) -> vector<4x8xi32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %ni = func.call @issues(%d) : (index) -> index
   %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-  %qt = scf.if %in_lds -> (vector<2x8xi32>) {
+  %qt = scf.if %in_lds -> (vector<4x8xi32>) {
     %c4096 = arith.constant 4096 : index
     %o = arith.muli %t, %c4096 : index
     %oi = arith.index_cast %o : index to i32
     %img = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-    %zq = arith.constant dense<0> : vector<2x8xi32>
-    %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<2x8xi32>) {
+    %zq = arith.constant dense<0> : vector<4x8xi32>
+    %ql = scf.for %h = %c0 to %ni step %c1 iter_args(%qa = %zq) -> (vector<4x8xi32>) {
       %qh = func.call @q_image_operand(%img, %h) : (!llvm.ptr<3>, index) -> vector<8xi32>
-      %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<2x8xi32>
-      scf.yield %qn : vector<2x8xi32>
+      %qn = vector.insert %qh, %qa[%h] : vector<8xi32> into vector<4x8xi32>
+      scf.yield %qn : vector<4x8xi32>
     }
-    scf.yield %ql : vector<2x8xi32>
+    scf.yield %ql : vector<4x8xi32>
   } else {
-    %qr = vector.extract %q[%t] : vector<2x8xi32> from vector<4x2x8xi32>
-    scf.yield %qr : vector<2x8xi32>
+    %qr = vector.extract %q[%t] : vector<4x8xi32> from vector<4x4x8xi32>
+    scf.yield %qr : vector<4x8xi32>
   }
-  return %qt : vector<2x8xi32>
+  return %qt : vector<4x8xi32>
 }
 
 
@@ -1046,8 +1046,8 @@ func.func private @row_tile_q(%q: vector<4x2x8xi32>, %t: index, %rt: index, %d: 
 // %every_tile (a constant) runs every row tile, live rows or not, without
 // a branch each: a row past live_rows is never stored, and its scores are
 // finite (zero Q) or masked like its block's last row's.
-func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<2x4xi32>,
-                               %ksw: i32, %q: vector<4x2x8xi32>, %q_lds: !llvm.ptr<3>,
+func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<4x4xi32>,
+                               %ksw: i32, %q: vector<4x4x8xi32>, %q_lds: !llvm.ptr<3>,
                                %first: i32, %lim_lo: i32, %ws_hi: i32, %row_ws: vector<4xi32>,
                                %row_wl: vector<4xi32>, %live_rows: i32, %softmax_scale: f32,
                                %every_tile: i1, %rt: index, %d: index)
@@ -1069,7 +1069,9 @@ func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<
   // row j of 16 lanes loaded scale word j & 1; the swap gives every lane
   // word 0 (from row j & ~1) and word 1 (row j | 1). D <= 128: every row
   // loaded word 0. D = 64: lane groups 2, 3 (zero codes, the padding) get
-  // scale 0x7F, not the V code bytes after the two scales.
+  // scale 0x7F, not the V code bytes after the two scales. D = 512: row j
+  // loaded word j; the swaps across 32 lanes of those across 16 give every
+  // lane all four (words 0, 2 from row j & ~1's, 1, 3 from row j | 1's).
   %ks:2 = func.call @swap16(%ksw) : (i32) -> (i32, i32)
   %ksh = arith.shli %j, %c3_i32 : i32
   %ks0 = arith.shrui %ks#0, %ksh : i32
@@ -1077,7 +1079,20 @@ func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<
   %groups = arith.shrui %di, %c5_i32 : i32
   %k_live = arith.cmpi ult, %j, %groups : i32
   %ks0l = arith.select %k_live, %ks0, %c127_i32 : i32
-  %kscales = vector.from_elements %ks0l, %ks1 : vector<2xi32>
+  %c4 = arith.constant 4 : index
+  %ni = func.call @issues(%d) : (index) -> index
+  %four = arith.cmpi eq, %ni, %c4 : index
+  %kscales = scf.if %four -> (vector<4xi32>) {
+    %w02:2 = func.call @swap32(%ks#0) : (i32) -> (i32, i32)
+    %w13:2 = func.call @swap32(%ks#1) : (i32) -> (i32, i32)
+    %w = vector.from_elements %w02#0, %w13#0, %w02#1, %w13#1 : vector<4xi32>
+    %sh = vector.broadcast %ksh : i32 to vector<4xi32>
+    %ws = arith.shrui %w, %sh : vector<4xi32>
+    scf.yield %ws : vector<4xi32>
+  } else {
+    %ks2 = vector.from_elements %ks0l, %ks1, %ks1, %ks1 : vector<4xi32>
+    scf.yield %ks2 : vector<4xi32>
+  }
   // only such tiles need the mask (a wave-uniform branch; a decode: past
   // seq_len or before the window)
   %partial = func.call @tile_partial(%first, %lim_lo, %ws_hi) : (i32, i32, i32) -> i1
@@ -1095,8 +1110,8 @@ func.func private @tile_scores(%m: vector<4xf32>, %l: vector<4xf32>, %k: vector<
     %mt = vector.extract %mv[%t] : f32 from vector<4xf32>
     %lt = vector.extract %lv[%t] : f32 from vector<4xf32>
     %res:5 = scf.if %live -> (f32, f32, f32, vector<4xi16>, i1) {
-      %qt = func.call @row_tile_q(%q, %t, %rt, %d, %q_lds) : (vector<4x2x8xi32>, index, index, index, !llvm.ptr<3>) -> vector<2x8xi32>
-      %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<2x4xi32>, vector<2xi32>, vector<2x8xi32>, index) -> vector<4xf32>
+      %qt = func.call @row_tile_q(%q, %t, %rt, %d, %q_lds) : (vector<4x4x8xi32>, index, index, index, !llvm.ptr<3>) -> vector<4x8xi32>
+      %s = func.call @qk_scores(%k, %kscales, %qt, %d) : (vector<4x4xi32>, vector<4xi32>, vector<4x8xi32>, index) -> vector<4xf32>
       %sk = scf.if %partial -> (vector<4xf32>) {
         %wst = vector.extract %row_ws[%t] : i32 from vector<4xi32>
         %wlt = vector.extract %row_wl[%t] : i32 from vector<4xi32>
@@ -1230,14 +1245,14 @@ func.func private @v_words_per_load(%d: index) -> index {
 // may move (%moved, wave-uniform: skipping a multiply by exactly 1 changes
 // nothing; a row tile past live_rows keeps alpha 1), with @pv_pairs its
 // pair's.
-func.func private @pv_step(%acc: vector<4x16x4xf32>, %alpha: vector<4xf32>, %p: vector<4x4xi16>,
+func.func private @pv_step(%acc: vector<4x32x4xf32>, %alpha: vector<4xf32>, %p: vector<4x4xi16>,
                            %moved: vector<4xi1>, %vlds: !llvm.ptr<3>, %rt: index, %d: index)
-    -> vector<4x16x4xf32> {
+    -> vector<4x32x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c16i = arith.constant 16 : index
   %na = arith.divui %d, %c16i : index
-  %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+  %accr = scf.for %t = %c0 to %rt step %c1 iter_args(%a = %acc) -> (vector<4x32x4xf32>) {
     %al = func.call @acc_row_value(%alpha, %t, %rt) : (vector<4xf32>, index, index) -> f32
     %wide = func.call @pv_pairs(%rt) : (index) -> i1
     %tp:2 = func.call @pair_tiles(%t) : (index) -> (index, index)
@@ -1246,24 +1261,24 @@ func.func private @pv_step(%acc: vector<4x16x4xf32>, %alpha: vector<4xf32>, %p: 
     %yp = arith.ori %y0, %y1 : i1
     %yt = vector.extract %moved[%t] : i1 from vector<4xi1>
     %any = arith.select %wide, %yp, %yt : i1
-    %an = scf.if %any -> (vector<4x16x4xf32>) {
-      %at = vector.extract %a[%t] : vector<16x4xf32> from vector<4x16x4xf32>
+    %an = scf.if %any -> (vector<4x32x4xf32>) {
+      %at = vector.extract %a[%t] : vector<32x4xf32> from vector<4x32x4xf32>
       %a4 = vector.broadcast %al : f32 to vector<4xf32>
-      %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<16x4xf32>) {
-        %ai = vector.extract %ar[%i] : vector<4xf32> from vector<16x4xf32>
+      %r = scf.for %i = %c0 to %na step %c1 iter_args(%ar = %at) -> (vector<32x4xf32>) {
+        %ai = vector.extract %ar[%i] : vector<4xf32> from vector<32x4xf32>
         %m4 = arith.mulf %ai, %a4 : vector<4xf32>
-        %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<16x4xf32>
-        scf.yield %arn : vector<16x4xf32>
+        %arn = vector.insert %m4, %ar[%i] : vector<4xf32> into vector<32x4xf32>
+        scf.yield %arn : vector<32x4xf32>
       }
-      %anew = vector.insert %r, %a[%t] : vector<16x4xf32> into vector<4x16x4xf32>
-      scf.yield %anew : vector<4x16x4xf32>
+      %anew = vector.insert %r, %a[%t] : vector<32x4xf32> into vector<4x32x4xf32>
+      scf.yield %anew : vector<4x32x4xf32>
     } else {
-      scf.yield %a : vector<4x16x4xf32>
+      scf.yield %a : vector<4x32x4xf32>
     }
-    scf.yield %an : vector<4x16x4xf32>
+    scf.yield %an : vector<4x32x4xf32>
   }
-  %accn = func.call @pv_tiles(%accr, %p, %rt, %vlds, %d) : (vector<4x16x4xf32>, vector<4x4xi16>, index, !llvm.ptr<3>, index) -> vector<4x16x4xf32>
-  return %accn : vector<4x16x4xf32>
+  %accn = func.call @pv_tiles(%accr, %p, %rt, %vlds, %d) : (vector<4x32x4xf32>, vector<4x4xi16>, index, !llvm.ptr<3>, index) -> vector<4x32x4xf32>
+  return %accn : vector<4x32x4xf32>
 }
 
 // ---- PV of one tile for its n row tiles, V in bf16 rows at %vlds: per 16 head dims one
@@ -1278,8 +1293,8 @@ func.func private @pv_step(%acc: vector<4x16x4xf32>, %alpha: vector<4xf32>, %p: 
 // tokens 4G.. (K of the 16x16x16 A operand), dims 16i..; 32x32: group G
 // reads tokens 8 (G >> 1) .. (+ 4 for the second read), dims 32u + 16 (G
 // & 1) .. (A[m = l & 31][k = 8 (l >> 5) + e]).
-func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: index,
-                            %vlds: !llvm.ptr<3>, %d: index) -> vector<4x16x4xf32> {
+func.func private @pv_tiles(%acc: vector<4x32x4xf32>, %p: vector<4x4xi16>, %n: index,
+                            %vlds: !llvm.ptr<3>, %d: index) -> vector<4x32x4xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
@@ -1300,7 +1315,7 @@ func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: i
   %chunk = arith.andi %lane, %c3_i32 : i32
   %c8 = arith.muli %chunk, %c8_i32 : i32
   %wide = func.call @pv_pairs(%n) : (index) -> i1
-  %r = scf.if %wide -> (vector<4x16x4xf32>) {
+  %r = scf.if %wide -> (vector<4x32x4xf32>) {
     // B of pair pp: one v_permlane16_swap per register of its two row
     // tiles' P (X, Y; 16-lane rows 0..3) gives (X0 Y0 X2 Y2) = tokens 8g
     // .. 8g + 3 and (X1 Y1 X3 Y3) = 8g + 4 .. of column l & 31.
@@ -1339,7 +1354,7 @@ func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: i
     %base = arith.addi %t1b, %c8 : i32
     %second = arith.muli %vrb, %c4_i32 : i32
     %nu = arith.divui %d, %c32 : index
-    %ra = scf.for %u = %c0 to %nu step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+    %ra = scf.for %u = %c0 to %nu step %c1 iter_args(%a = %acc) -> (vector<4x32x4xf32>) {
       %ui = arith.index_cast %u : index to i32
       %uo = arith.muli %ui, %c64_i32 : i32
       %off0 = arith.addi %base, %uo : i32
@@ -1350,39 +1365,39 @@ func.func private @pv_tiles(%acc: vector<4x16x4xf32>, %p: vector<4x4xi16>, %n: i
       %v1 = rocdl.ds.read.tr16.b64 %p1 : !llvm.ptr<3> -> vector<4xi16>
       %v = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xi16>, vector<4xi16>
       %va = vector.bitcast %v : vector<8xi16> to vector<8xbf16>
-      %au = scf.for %pp = %c0 to %np step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+      %au = scf.for %pp = %c0 to %np step %c1 iter_args(%at = %a) -> (vector<4x32x4xf32>) {
         %bw = vector.extract %bs[%pp] : vector<4xi32> from vector<2x4xi32>
         %bb = vector.bitcast %bw : vector<4xi32> to vector<8xbf16>
-        %c = func.call @acc_block(%at, %pp, %u) : (vector<4x16x4xf32>, index, index) -> vector<16xf32>
+        %c = func.call @acc_block(%at, %pp, %u) : (vector<4x32x4xf32>, index, index) -> vector<16xf32>
         %m = rocdl.mfma.f32.32x32x16.bf16 %va, %bb, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<8xbf16>, vector<8xbf16>, vector<16xf32>, i32, i32, i32) -> vector<16xf32>
-        %atn = func.call @acc_set_block(%at, %m, %pp, %u) : (vector<4x16x4xf32>, vector<16xf32>, index, index) -> vector<4x16x4xf32>
-        scf.yield %atn : vector<4x16x4xf32>
+        %atn = func.call @acc_set_block(%at, %m, %pp, %u) : (vector<4x32x4xf32>, vector<16xf32>, index, index) -> vector<4x32x4xf32>
+        scf.yield %atn : vector<4x32x4xf32>
       }
-      scf.yield %au : vector<4x16x4xf32>
+      scf.yield %au : vector<4x32x4xf32>
     }
-    scf.yield %ra : vector<4x16x4xf32>
+    scf.yield %ra : vector<4x32x4xf32>
   } else {
     %t0 = arith.muli %q0, %vrb : i32
     %tbase = arith.addi %t0, %c8 : i32
     %na = arith.divui %d, %c16 : index
-    %rn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x16x4xf32>) {
+    %rn = scf.for %i = %c0 to %na step %c1 iter_args(%a = %acc) -> (vector<4x32x4xf32>) {
       %ii = arith.index_cast %i : index to i32
       %io = arith.muli %ii, %c32_i32 : i32
       %off = arith.addi %tbase, %io : i32
       %ptr = llvm.getelementptr %vlds[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       %v = rocdl.ds.read.tr16.b64 %ptr : !llvm.ptr<3> -> vector<4xi16>
-      %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x16x4xf32>) {
+      %ai = scf.for %t = %c0 to %n step %c1 iter_args(%at = %a) -> (vector<4x32x4xf32>) {
         %pt = vector.extract %p[%t] : vector<4xi16> from vector<4x4xi16>
-        %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x16x4xf32>
+        %c = vector.extract %at[%t, %i] : vector<4xf32> from vector<4x32x4xf32>
         %m = rocdl.mfma.f32.16x16x16bf16.1k %v, %pt, %c, %c0_i32, %c0_i32, %c0_i32 : (vector<4xi16>, vector<4xi16>, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
-        %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x16x4xf32>
-        scf.yield %atn : vector<4x16x4xf32>
+        %atn = vector.insert %m, %at[%t, %i] : vector<4xf32> into vector<4x32x4xf32>
+        scf.yield %atn : vector<4x32x4xf32>
       }
-      scf.yield %ai : vector<4x16x4xf32>
+      scf.yield %ai : vector<4x32x4xf32>
     }
-    scf.yield %rn : vector<4x16x4xf32>
+    scf.yield %rn : vector<4x32x4xf32>
   }
-  return %r : vector<4x16x4xf32>
+  return %r : vector<4x32x4xf32>
 }
 
 // Four consecutive head dims of a workspace row: bf16 of a x inv at
@@ -1436,7 +1451,7 @@ func.func private @store_out4(%direct: i1, %segm_out: !llvm.ptr<1>, %e: i64,
 // counted from the wave's first row rb of the block (0 for one wave).
 func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
                                  %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
-                                 %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
+                                 %acc: vector<4x32x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
                                  %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
                                  %live_rows: i32, %rt: index, %d: index,
                                  %output: !llvm.ptr<1>, %out_stride_seq: i32,
@@ -1451,12 +1466,12 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
   %false = arith.constant false
   scf.if %one {
     scf.if %f16 {
-      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %true, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
+      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %true, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
     } else {
-      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
+      func.call @store_rows(%true, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
     }
   } else {
-    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x16x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
+    func.call @store_rows(%false, %segm_out, %segm_max, %segm_sum, %m, %l, %acc, %tok0, %kvh, %part, %num_kv_heads, %num_partitions, %qg, %live_rows, %rt, %d, %output, %out_stride_seq, %out_stride_head, %sinks, %false, %rb) : (i1, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>, vector<4xf32>, vector<4xf32>, vector<4x32x4xf32>, i32, i32, i32, i32, i32, i32, i32, index, index, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, i1, i32) -> ()
   }
   return
 }
@@ -1465,7 +1480,7 @@ func.func private @store_partial(%segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1
 // the output (P = 1), else as partials.
 func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !llvm.ptr<1>,
                               %segm_sum: !llvm.ptr<1>, %m: vector<4xf32>, %l: vector<4xf32>,
-                              %acc: vector<4x16x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
+                              %acc: vector<4x32x4xf32>, %tok0: i32, %kvh: i32, %part: i32,
                               %num_kv_heads: i32, %num_partitions: i32, %qg: i32,
                               %live_rows: i32, %rt: index, %d: index,
                               %output: !llvm.ptr<1>, %out_stride_seq: i32,
@@ -1574,7 +1589,7 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
           %k = arith.andi %sidx, %c3 : index
           %sl:2 = func.call @pair_slots(%grp, %u) : (index, index) -> (index, index)
           %i = arith.addi %sl#1, %k : index
-          %a = vector.extract %acc[%sl#0, %i] : vector<4xf32> from vector<4x16x4xf32>
+          %a = vector.extract %acc[%sl#0, %i] : vector<4xf32> from vector<4x32x4xf32>
           %si = arith.index_cast %sidx : index to i32
           %dim = arith.muli %si, %c8_i32 : i32
           %dim64 = arith.extui %dim : i32 to i64
@@ -1584,7 +1599,7 @@ func.func private @store_rows(%direct: i1, %segm_out: !llvm.ptr<1>, %segm_max: !
         }
       } else {
         scf.for %i = %c0 to %na step %c1 {
-          %a = vector.extract %acc[%grp, %i] : vector<4xf32> from vector<4x16x4xf32>
+          %a = vector.extract %acc[%grp, %i] : vector<4xf32> from vector<4x32x4xf32>
           %ii = arith.index_cast %i : index to i32
           %dim = arith.muli %ii, %c16_i32 : i32
           %dim64 = arith.extui %dim : i32 to i64
