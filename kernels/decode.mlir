@@ -6,12 +6,14 @@
 // kernels/sm90a.mlir (declared here, copied in by uq-link); what touches a
 // module's own shared memory stays here. Argument order: runtime/kernel_abi.h. Design: docs/design.md.
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}, {d = 512, rows = 16}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 1 : i32}]} {
     // One LDS region, reused: first a row tile's Q operand image (E4M3 bytes
     // in the QK B operand's lane order, 2,048 B per issue, @rotate_query),
     // then the V tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448
-    // B). K never goes to LDS.
+    // B). K never goes to LDS. D = 512 takes the wider one (16 x 1,040 B),
+    // referenced only by its variants (@lds_at).
     llvm.mlir.global internal @uq_decode_lds() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8448 x i8>
+    llvm.mlir.global internal @uq_decode_lds_d512() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<16640 x i8>
     // The Q operands of a block whose registers cannot hold them
     // (@q_operands_in_lds): per row tile t and issue h, 64 lanes x 32 B
     // from byte 2048 (2t + h). Referenced only by those variants, so the
@@ -56,13 +58,17 @@ module attributes {gpu.container_module} {
       %oi = arith.index_cast %o : index to i32
       %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
       %own = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %shared = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
+      %shared = func.call @lds_at(%c0_i32, %d) : (i32, index) -> !llvm.ptr<3>
       %p = arith.select %in_lds, %own, %shared : !llvm.ptr<3>
       return %p : !llvm.ptr<3>
     }
 
-    func.func private @lds_at(%offset: i32) -> !llvm.ptr<3> {
-      %lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
+    func.func private @lds_at(%offset: i32, %d: index) -> !llvm.ptr<3> {
+      %c512 = arith.constant 512 : index
+      %wide = arith.cmpi eq, %d, %c512 : index
+      %narrow_lds = llvm.mlir.addressof @uq_decode_lds : !llvm.ptr<3>
+      %wide_lds = llvm.mlir.addressof @uq_decode_lds_d512 : !llvm.ptr<3>
+      %lds = arith.select %wide, %wide_lds, %narrow_lds : !llvm.ptr<3>
       %p = llvm.getelementptr %lds[%offset] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
       return %p : !llvm.ptr<3>
     }
@@ -84,7 +90,7 @@ module attributes {gpu.container_module} {
       %c0_i32 = arith.constant 0 : i32
       %ni = func.call @issues(%d) : (index) -> index
       %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
-      %vlds = func.call @lds_at(%c0_i32) : (i32) -> !llvm.ptr<3>
+      %vlds = func.call @lds_at(%c0_i32, %d) : (i32, index) -> !llvm.ptr<3>
       %vs = func.call @v_tile_scales(%vsw, %first, %lim_lo, %ws_hi, %win_start, %win_len) : (i32, i32, i32, i32, i32, i32) -> i32
       %every_tile = arith.constant false
       %sm:5 = func.call @tile_scores(%m, %l, %k, %ksw, %q, %q_lds, %first, %lim_lo, %ws_hi, %row_ws, %row_wl, %live_rows, %softmax_scale, %every_tile, %rt, %d) : (vector<4xf32>, vector<4xf32>, vector<4x4xi32>, i32, vector<4x4x8xi32>, !llvm.ptr<3>, i32, i32, i32, vector<4xi32>, vector<4xi32>, i32, f32, i1, index, index) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4x4xi16>, vector<4xi1>)

@@ -19,9 +19,12 @@
 // K = 128 scaled-MFMA issues per tile (D = 64: one issue, zero-padded: the
 // 32x32x64 form would change the output lane map and the softmax reductions
 // and make the tile 32 tokens, for one MFMA per tile either way), D / 16 PV
-// accumulators of 16 head dims. Register arrays are declared for D = 256
-// and used up to D; what a smaller D leaves unused folds away. The runtime
-// loops left are the tile loop and the reduce's partition loops.
+// accumulators of 16 head dims. Register arrays are declared for D = 512
+// and used up to D; what a smaller D leaves unused folds away (the code
+// objects of D <= 256 are byte for byte those of arrays sized for 256).
+// D = 512 has one variant, 16 rows at one wave per SIMD (280 VGPRs, no
+// spills; the V tile in the module's wider LDS area). The runtime loops
+// left are the tile loop and the reduce's partition loops.
 //
 // Build: uq-compile kernels -o DIR (uq-compile --print-pipeline shows
 // the pass pipeline). The algorithm steps upstream has no op for are uq ops,
@@ -41,8 +44,9 @@
 // Lane maps (64 lanes, l = lane, j = l >> 4):
 //   K loads     token l & 15, group 4h + j of issue h (16 B) = the scaled MFMA's
 //               FP4 A operand directly (no LDS round trip); D = 256: scale word
-//               j & 1, v_permlane16_swap hands each lane both words; D = 64:
-//               lane groups 2, 3 hold zeros (the padding).
+//               j & 1, v_permlane16_swap hands each lane both words; D = 512:
+//               word j, v_permlane32_swap of those gives each lane all four;
+//               D = 64: lane groups 2, 3 hold zeros (the padding).
 //   V loads     token l >> 2, chunk c = l & 3: head dims [c D/4, (c + 1) D/4),
 //               D / 32 words, and the scale word holding their groups.
 //   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row);
@@ -50,8 +54,8 @@
 //               lane l register r holds C[8 (r / 4) + 4 (l >> 5) + r % 4][l & 31].
 //   WHT         D / 32 lanes per query row, 32 head dims per lane.
 //
-// Register arrays: K codes vector<2x4xi32> (issue h), V codes vector<2x4xi32>
-// (16-byte load h of the lane's chunk), the Q operand vector<2x8xi32> (issue
+// Register arrays: K codes vector<4x4xi32> (issue h), V codes vector<4x4xi32>
+// (16-byte load h of the lane's chunk), the Q operand vector<4x8xi32> (issue
 // h), the PV accumulators vector<4x32x4xf32> (row tile t, head dims 16i ..
 // 16i + 15; with @pv_pairs the slots of a pair's 32x32 outputs, @acc_block).
 
@@ -235,7 +239,7 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
   %chunk = arith.andi %lane, %lpr_mask : i32
   %lrow = arith.divui %lane, %lpr : i32
   // this lane's first element at its permuted position:
-  // dest(d) = (d & 0x8F) | ((d >> 2) & 0x10) | ((d << 1) & 0x60), d = 32 * chunk
+  // dest(d) = (d & 0x18F) | ((d >> 2) & 0x10) | ((d << 1) & 0x60), d = 32 * chunk
   %p0 = arith.andi %chunk, %c2_i32 : i32
   %p1 = arith.shli %p0, %c3_i32 : i32
   %p2 = arith.andi %chunk, %c1_i32 : i32
@@ -243,7 +247,11 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
   %p4 = arith.andi %chunk, %c4_i32 : i32
   %p5 = arith.shli %p4, %c5_i32 : i32
   %p6 = arith.ori %p1, %p3 : i32
-  %dest0 = arith.ori %p6, %p5 : i32
+  %p7 = arith.ori %p6, %p5 : i32
+  // D = 512: chunk bit 3 (d bit 8, the issue's high bit) passes through
+  %p8 = arith.andi %chunk, %c8_i32 : i32
+  %p9 = arith.shli %p8, %c5_i32 : i32
+  %dest0 = arith.ori %p7, %p9 : i32
   // the block's query rows of this kv head: one descriptor at (token tok0,
   // head kvh * QG), 32-bit lane offsets (the plan bounds a block's span)
   %head0 = arith.muli %kvh, %qgi : i32

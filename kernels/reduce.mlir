@@ -2,7 +2,7 @@
 // (bf16 accumulators, f32 max and sum) merged with the sinks into the
 // output row (bf16, or fp16 with act_f16: @act_narrow). Argument order: runtime/kernel_abi.h.
 module attributes {gpu.container_module} {
-  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}]} {
+  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}, {d = 512}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
     func.func private @act_narrow(f32, i1) -> i16

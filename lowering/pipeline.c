@@ -194,6 +194,22 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
       uq_emit_error(op, "uq.variants must be an array of dictionaries");
       return false;
     }
+    // An entry's optional `target` (an index into the module's targets)
+    // builds it for that target alone: a head dim one target's other
+    // kernels do not serve yet.
+    MlirAttribute only = mlirDictionaryAttrGetElementByName(
+        dict, mlirStringRefCreateFromCString("target"));
+    if (!mlirAttributeIsNull(only)) {
+      if (!mlirAttributeIsAInteger(only) ||
+          mlirIntegerAttrGetValueInt(only) < 0 ||
+          mlirIntegerAttrGetValueInt(only) >= (targets ? targets : 1)) {
+        uq_emit_error(op, "uq.variants target must index the module's "
+                          "targets");
+        return false;
+      }
+      if (mlirIntegerAttrGetValueInt(only) != t)
+        continue;
+    }
     uq_variant_t v = base;
     snprintf(v.key, sizeof(v.key), "%.63s", stem);
     if (!mlirAttributeIsNull(kernel_attrs)) {
@@ -212,6 +228,8 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
       }
       MlirStringRef key = mlirIdentifierStr(entry.name);
       int64_t value = mlirIntegerAttrGetValueInt(entry.attribute);
+      if (key.length == 6 && strncmp(key.data, "target", 6) == 0)
+        continue; // which target builds the entry, checked above
       if (value < 0 || value > 4096) {
         uq_emit_error(op, "uq.variants value %" PRId64 " is out of range",
                       value);

@@ -72,13 +72,17 @@ static int64_t wht_head_dim(MlirOperation op) {
   if (mlirAttributeIsNull(value) || !mlirAttributeIsAInteger(value))
     return 0;
   int64_t head_dim = mlirIntegerAttrGetValueInt(value);
-  return head_dim == 64 || head_dim == 128 || head_dim == 256 ? head_dim : 0;
+  return head_dim == 32 || head_dim == 64 || head_dim == 128 ||
+                 head_dim == 256 || head_dim == 512
+             ? head_dim
+             : 0;
 }
 
 static bool lower_wht(MlirOperation op) {
   int64_t head_dim = wht_head_dim(op);
   if (!head_dim) {
-    uq_emit_error(op, "uq.wht needs a constant head dim of 64, 128 or 256 "
+    uq_emit_error(op, "uq.wht needs a constant head dim of 32, 64, 128, 256 "
+                      "or 512 "
                       "(run uq-specialize and canonicalize first)");
     return false;
   }
@@ -148,9 +152,11 @@ static bool lower_wht(MlirOperation op) {
     v = uq_build_value(&b, "math.fma", 3, fma_operands, v32, 0, NULL);
   }
   // 1/sqrt(D) rounded to f32, as the host reference (uq_wht_scale) uses.
-  float norm = head_dim == 64    ? 0.125f
+  float norm = head_dim == 32    ? 0x1.6a09e6p-3f
+               : head_dim == 64  ? 0.125f
                : head_dim == 128 ? 0x1.6a09e6p-4f
-                                 : 0.0625f;
+               : head_dim == 256 ? 0.0625f
+                                 : 0x1.6a09e6p-5f;
   MlirValue scale = splat_f32(&b, uq_build_const_f32(&b, norm));
   v = uq_build_binary(&b, "arith.mulf", v, scale);
   uq_replace_op(op, 1, &v);

@@ -1,6 +1,6 @@
 // RUN: %uq_opt %s --split-input-file --convert-uq-to-rocdl | FileCheck %s
 // The Walsh-Hadamard over D / 32 lanes: five in-register butterfly stages
-// (strides 1, 2, 4, 8, 16), log2(D / 32) swizzle stages (xor 1, 2, 4 within
+// (strides 1, 2, 4, 8, 16), log2(D / 32) swizzle stages (xor 1 .. 8 within
 // 32 lanes) with the per-lane sign (one fma: v * sign + partner), then the
 // 1/sqrt(D) normalization as the host reference rounds it.
 
@@ -53,3 +53,31 @@ func.func @wht64(%v: vector<32xf32>) -> vector<32xf32> {
   return %b : vector<32xf32>
 }
 
+
+// -----
+
+// D = 512: sixteen lanes a row (xor 1, 2, 4, 8), 1/sqrt(512) = 0x3D3504F3.
+// CHECK-LABEL: func.func @wht512
+// CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 1 : vector<32xf32>
+// CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 2 : vector<32xf32>
+// CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 4 : vector<32xf32>
+// CHECK: amdgpu.swizzle_bitmode %{{.*}} 31 0 8 : vector<32xf32>
+// CHECK-NOT: amdgpu.swizzle_bitmode
+// CHECK: arith.constant 0.0441941731 : f32
+func.func @wht512(%v: vector<32xf32>) -> vector<32xf32> {
+  %d = arith.constant 512 : index
+  %b = "uq.wht"(%v, %d) : (vector<32xf32>, index) -> vector<32xf32>
+  return %b : vector<32xf32>
+}
+
+// -----
+
+// D = 32: one lane a row, no cross-lane stage, 1/sqrt(32) = 0x3E3504F3.
+// CHECK-LABEL: func.func @wht32
+// CHECK-NOT: amdgpu.swizzle_bitmode
+// CHECK: arith.constant 0.176776692 : f32
+func.func @wht32(%v: vector<32xf32>) -> vector<32xf32> {
+  %d = arith.constant 32 : index
+  %b = "uq.wht"(%v, %d) : (vector<32xf32>, index) -> vector<32xf32>
+  return %b : vector<32xf32>
+}

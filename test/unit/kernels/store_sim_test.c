@@ -20,8 +20,8 @@
 #include "uq/format.h"
 #include "uq_test.h"
 
-enum { kHeads = 2, kBlock = 16, kBlocks = 3, kPadded = 280, kTokens = 7 };
-// kPadded holds the largest slot (D = 256); smaller D leave more padding.
+enum { kHeads = 2, kBlock = 16, kBlocks = 3, kPadded = 552, kTokens = 7 };
+// kPadded holds the largest slot (D = 512); smaller D leave more padding.
 enum { kSlots = kBlocks * kBlock, kCacheBytes = kSlots * kHeads * kPadded };
 enum { kGuardBytes = 64 * kHeads * kPadded }; // past the cache
 
@@ -64,8 +64,8 @@ static int skipped_slots_untouched(const char *dir, int D) {
   UQ_EXPECT_OK(uq_code_object_find_kernel(uq_sim_program_code_object(program),
                                           name, &kernel));
 
-  // K then V, each [kTokens, kHeads, D] (the arrays' 256 leave room).
-  static uint16_t kv[2][kTokens][kHeads][256];
+  // K then V, each [kTokens, kHeads, D] (the arrays' 512 leave room).
+  static uint16_t kv[2][kTokens][kHeads][512];
   for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0][0][0][0]); ++i)
     (&kv[0][0][0][0])[i] = random_bf16();
   const uint16_t *key = &kv[0][0][0][0], *value = key + kTokens * kHeads * D;
@@ -130,7 +130,7 @@ static int test_skipped_slots_untouched(void) {
   if (!dir || !*dir)
     return UQ_TEST_SKIP;
   rng = uq_test_seed() | 1;
-  static const int kHeadDims[] = {64, 128, 256};
+  static const int kHeadDims[] = {64, 128, 256, 512};
   for (size_t d = 0; d < sizeof(kHeadDims) / sizeof(kHeadDims[0]); ++d)
     if (skipped_slots_untouched(dir, kHeadDims[d]))
       return 1;

@@ -89,7 +89,8 @@ static inline uint16_t value_for(values_t kind, int g, int i,
 }
 
 // A store case: T tokens of Hk heads into a cache of num_blocks x 16 slots
-// of D + D/16 content bytes and `slot_padding` more.
+// of D + D/16 content bytes (rounded up to 4: UQ_SLOT_MIN_STRIDE) and
+// `slot_padding` more.
 typedef struct store_case_s {
   const char *label;
   values_t values;
@@ -106,7 +107,7 @@ enum { kBlock = 16, kQg = 8 };
 
 static inline int uq_store_run_case(uq_context_t *context,
                                     const store_case_t *c, const int32_t D) {
-  const uint32_t padded_slot = UQ_SLOT_CONTENT_BYTES(D) + c->slot_padding;
+  const uint32_t padded_slot = UQ_SLOT_MIN_STRIDE(D) + c->slot_padding;
   uint32_t hq = c->heads * kQg;
   uint32_t row_heads = c->fused ? hq + 2 * c->heads : c->heads;
   size_t tensor_elems = (size_t)c->tokens * row_heads * D;

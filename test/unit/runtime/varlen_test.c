@@ -159,17 +159,17 @@ static int test_faithful_vs_exact(void) {
 // on the sim and host backends (the same kernel, blocks of one token, the
 // same walk).
 static int test_decode_equivalence(void) {
-  static const uint32_t dims[3] = {64, 128, 256};
-  static const uint32_t groups[3] = {6, 8, 16};
+  static const uint32_t dims[4] = {64, 128, 256, 512};
+  static const uint32_t groups[4] = {6, 8, 16, 5};
   uq_context_t *contexts[2] = {sim, host};
   for (int c = 0; c < 2; ++c) {
-    for (int k = 0; k < 3; ++k) {
+    for (int k = 0; k < 4; ++k) {
       uq_problem_shape_t shape = base_shape();
       shape.batch = 5;
       shape.head_dim = dims[k];
       shape.query_group = groups[k];
-      shape.sliding_window = k == 1 ? 100 : 0;
-      shape.sinks = k == 2;
+      shape.sliding_window = k == 1 || k == 3 ? 100 : 0;
+      shape.sinks = k >= 2;
       uq_problem_t *dp = NULL, *vp = NULL;
       UQ_EXPECT_OK(uq_problem_create(&shape, &dp));
       shape.query_len = 1;
@@ -225,9 +225,9 @@ static int test_verify_chunks(void) {
 
 // Every head dim, with windows and sinks, blocks of several tiles.
 static int test_head_dims_windows_sinks(void) {
-  static const uint32_t dims[3] = {64, 128, 256};
+  static const uint32_t dims[4] = {64, 128, 256, 512};
   int failed = 0;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < 4; ++i) {
     for (int w = 0; w < 2; ++w) {
       uq_problem_shape_t shape = base_shape();
       shape.head_dim = dims[i];
