@@ -23,7 +23,8 @@
 // and used up to D; what a smaller D leaves unused folds away (the code
 // objects of D <= 256 are byte for byte those of arrays sized for 256).
 // D = 512 has one variant, 16 rows at one wave per SIMD (280 VGPRs, no
-// spills; the V tile in the module's wider LDS area). The runtime loops
+// spills; the V tile in the module's wider LDS area); D = 32 one, 16 rows,
+// a quarter of an issue (its Q image zeroes the rest of the operand). The runtime loops
 // left are the tile loop and the reduce's partition loops.
 //
 // Build: uq-compile kernels -o DIR (uq-compile --print-pipeline shows
@@ -46,7 +47,9 @@
 //               FP4 A operand directly (no LDS round trip); D = 256: scale word
 //               j & 1, v_permlane16_swap hands each lane both words; D = 512:
 //               word j, v_permlane32_swap of those gives each lane all four;
-//               D = 64: lane groups 2, 3 hold zeros (the padding).
+//               D = 64: lane groups 2, 3 hold zeros (the padding); D = 32:
+//               groups 1..3 (every group loads group 0's codes: the slot
+//               holds no others).
 //   V loads     token l >> 2, chunk c = l & 3: head dims [c D/4, (c + 1) D/4),
 //               D / 32 words, and the scale word holding their groups.
 //   MFMA out    lane l holds C[4j + i][l & 15], i = 0..3 (token or head dim, query row);
@@ -229,7 +232,9 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
   %c32_i32 = arith.constant 32 : i32
   %max_records = arith.constant 2147483647 : i64
   %lane = func.call @lane() : () -> i32
-  %padded = arith.cmpi eq, %d, %c64 : index
+  %padded = arith.cmpi ule, %d, %c64 : index
+  %c32_ix = arith.constant 32 : index
+  %quarter = arith.cmpi eq, %d, %c32_ix : index
   // lanes per row (a power of two) and rows per pass
   %lpr_ix = arith.divui %d, %c32 : index
   %rpp_ix = arith.divui %c64, %lpr_ix : index
@@ -332,7 +337,10 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
         %ptr = llvm.getelementptr %img[%off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
         %v = vector.extract %e4[%c] : vector<2xi32> from vector<4x2xi32>
         llvm.store %v, %ptr {alignment = 8 : i64} : vector<2xi32>, !llvm.ptr<3>
-        // D = 64: the run at byte 0 of a lane's 32 also zeroes its bytes 16..31
+        // D = 64 and 32: the run at byte 0 of a lane's 32 also zeroes its
+        // bytes 16..31; D = 32 fills lane groups 0 and 1 only, and its
+        // first run zeroes the row's 32 bytes of groups 2 and 3 (K's codes
+        // there are zeros, and 0 x a stale NaN byte would not be)
         %even = arith.cmpi eq, %lo, %c0_i32 : i32
         %pad = arith.andi %padded, %even : i1
         scf.if %pad {
@@ -340,6 +348,25 @@ func.func private @rotate_query(%query: !llvm.ptr<1>, %q_stride_seq: i32, %q_str
           %zp = llvm.getelementptr %img[%c16o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
           %z4 = arith.constant dense<0> : vector<4xi32>
           llvm.store %z4, %zp {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+        }
+        %first_run = arith.cmpi eq, %ci, %c0_i32 : i32
+        %unused = arith.andi %quarter, %first_run : i1
+        scf.if %unused {
+          %c1024_i32 = arith.constant 1024 : i32
+          %c1536_i32 = arith.constant 1536 : i32
+          %z4 = arith.constant dense<0> : vector<4xi32>
+          scf.for %g = %c0 to %c4 step %c1 {
+            %gi = arith.index_cast %g : index to i32
+            %gh = arith.shrui %gi, %c1_i32 : i32
+            %gl = arith.andi %gi, %c1_i32 : i32
+            %g3 = arith.cmpi ne, %gh, %c0_i32 : i32
+            %gb = arith.select %g3, %c1536_i32, %c1024_i32 : i32
+            %g16 = arith.muli %gl, %c16_i32 : i32
+            %go = arith.addi %gb, %g16 : i32
+            %zo = arith.addi %go, %dst_row : i32
+            %zq = llvm.getelementptr %img[%zo] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            llvm.store %z4, %zq {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+          }
         }
       }
     }
@@ -375,12 +402,18 @@ func.func private @kv_lane_offsets(%kvh: i32, %padded_slot: i32, %pos_stride: i3
   %v_scales = arith.addi %di, %d32 : i32
   %lane = func.call @lane() : () -> i32
   %head = arith.muli %kvh, %padded_slot : i32
-  // K: token l & 15, lane group j reads group 4h + j of issue h
+  // K: token l & 15, lane group j reads group 4h + j of issue h (D = 32:
+  // every group reads group 0, whose slot holds no group 1..3; @tile_loads
+  // zeroes the dead groups' codes)
   %ktok = arith.andi %lane, %c15_i32 : i32
   %j = arith.shrui %lane, %c4_i32 : i32
   %k0 = arith.muli %ktok, %pos_stride : i32
   %krow = arith.addi %k0, %head : i32
-  %k1 = arith.muli %j, %c16_i32 : i32
+  %c0_i32 = arith.constant 0 : i32
+  %c32_i32 = arith.constant 32 : i32
+  %one_group = arith.cmpi eq, %di, %c32_i32 : i32
+  %jk = arith.select %one_group, %c0_i32, %j : i32
+  %k1 = arith.muli %jk, %c16_i32 : i32
   %k2 = arith.addi %krow, %k1 : i32
   %k3 = vector.broadcast %k2 : i32 to vector<4xi32>
   %k_offs = arith.addi %k3, %issue_bytes : vector<4xi32>
@@ -596,16 +629,25 @@ func.func private @tile_loads(%kv_cache: !llvm.ptr<1>, %block_tables: !llvm.ptr<
   %vsw = rocdl.raw.ptr.buffer.load %rsrc, %vs_off, %row, %c0_i32 : i32
   %vc = scf.for %h = %c0 to %ni step %c1 iter_args(%v = %zero) -> (vector<4x4xi32>) {
     %vo = vector.extract %v_offs[%h] : i32 from vector<4xi32>
-    // D = 64: a lane's chunk is 8 bytes; a 16-byte load would read past
-    // the last slot of the cache (the condition folds per variant)
+    // D = 64 (32): a lane's chunk is 8 (4) bytes; a 16-byte load would
+    // read past the last slot of the cache (the conditions fold per variant)
     %wide = arith.cmpi uge, %groups, %c4_i32 : i32
+    %c2_i32 = arith.constant 2 : i32
+    %half = arith.cmpi eq, %groups, %c2_i32 : i32
     %vl = scf.if %wide -> (vector<4xi32>) {
       %v16 = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<4xi32>
       scf.yield %v16 : vector<4xi32>
     } else {
-      %v8 = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<2xi32>
-      %v8x = vector.shuffle %v8, %v8 [0, 1, 2, 3] : vector<2xi32>, vector<2xi32>
-      scf.yield %v8x : vector<4xi32>
+      %vn = scf.if %half -> (vector<4xi32>) {
+        %v8 = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : vector<2xi32>
+        %v8x = vector.shuffle %v8, %v8 [0, 1, 2, 3] : vector<2xi32>, vector<2xi32>
+        scf.yield %v8x : vector<4xi32>
+      } else {
+        %v4 = rocdl.raw.ptr.buffer.load %rsrc, %vo, %row, %c0_i32 : i32
+        %v4x = vector.broadcast %v4 : i32 to vector<4xi32>
+        scf.yield %v4x : vector<4xi32>
+      }
+      scf.yield %vn : vector<4xi32>
     }
     %vn = vector.insert %vl, %v[%h] : vector<4xi32> into vector<4x4xi32>
     scf.yield %vn : vector<4x4xi32>

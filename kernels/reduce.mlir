@@ -2,7 +2,7 @@
 // (bf16 accumulators, f32 max and sum) merged with the sinks into the
 // output row (bf16, or fp16 with act_f16: @act_narrow). Argument order: runtime/kernel_abi.h.
 module attributes {gpu.container_module} {
-  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}, {d = 512}]} {
+  gpu.module @uq_reduce [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 32}, {d = 64}, {d = 128}, {d = 256}, {d = 512}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
     func.func private @act_narrow(f32, i1) -> i16
@@ -41,7 +41,17 @@ module attributes {gpu.container_module} {
       %c1_i32 = arith.constant 1 : i32
       %c1_i64 = arith.constant 1 : i64
       %v1371 = arith.shli %dblk, %c6_i32 : i32
-      %v1372 = arith.addi %v1371, %lane : i32
+      // D = 32 fills half the wave: lanes past D merge a live lane's head
+      // dim again (their loads stay in the row) and store nothing
+      %c64_i32 = arith.constant 64 : i32
+      %narrow = arith.cmpi ult, %d, %c64_i32 : i32
+      %dm1 = arith.subi %d, %c1_i32 : i32
+      %lane_in_d = arith.andi %lane, %dm1 : i32
+      %lane_eff = arith.select %narrow, %lane_in_d, %lane : i32
+      %lane_live = arith.cmpi ult, %lane, %d : i32
+      %true = arith.constant true
+      %dim_live = arith.select %narrow, %lane_live, %true : i1
+      %v1372 = arith.addi %v1371, %lane_eff : i32
       %v1373 = arith.divui %hq, %qg : i32
       %v1374 = arith.remui %hq, %qg : i32
       // first workspace row (seq * Hk + kv head) * P in i64: a product of user
@@ -128,7 +138,8 @@ module attributes {gpu.container_module} {
       %v1433 = arith.shli %v1432, %c1_i64 : i64
       %v1435 = "uq.buffer_rsrc"(%output, %v1433, %max_records) : (!llvm.ptr<1>, i64, i64) -> !llvm.ptr<8>
       // a varlen run's padding rows are left alone (@query_row_live)
-      %in_span = func.call @query_row_live(%query_start_loc, %num_seqs, %seq) : (!llvm.ptr<1>, i32, i32) -> i1
+      %in_span0 = func.call @query_row_live(%query_start_loc, %num_seqs, %seq) : (!llvm.ptr<1>, i32, i32) -> i1
+      %in_span = arith.andi %in_span0, %dim_live : i1
       scf.if %in_span {
         rocdl.raw.ptr.buffer.store %v1436, %v1435, %v1389, %c0_i32, %c0_i32 : i16
       }

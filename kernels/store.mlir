@@ -19,8 +19,9 @@ module attributes {gpu.container_module} {
   //      piece, 4..4L/2 across lanes with gpu.shuffle xor, 4L in the lane
   //      across its two pieces: the host's order), times 1/sqrt(D) rounded
   //      to f32 (uq_wht_scale); V as is.
-  // One variant per head dim D = 64, 128, 256 and target; D = 512 on gfx950
-  // alone (`target = 0`: sm_90a has no D 512 decode to pair it with yet).
+  // One variant per head dim D = 64, 128, 256 and target; D = 32 and 512 on
+  // gfx950 alone (`target = 0`: sm_90a has no decode of those to pair them
+  // with yet).
   //   Group of 32 = 8 pieces (of one lane's pieces: L is a multiple of 8):
   //   absmax by integer max of |bits| (a NaN or inf
   //   shows as >= 0x7F800000 and makes a zero group, the host's rule);
@@ -30,7 +31,7 @@ module attributes {gpu.container_module} {
   //   for a subnormal s; no hardware log2. Codes: x * 2^-exp snapped over the
   //   7 midpoints with torch.bucketize ties (a tie takes the level toward
   //   -inf); magnitude 0 is +0.
-  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
+  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @fp4_codes(vector<4xf32>, i1) -> i16
     func.func private @group_scale(vector<4xf32>, i32) -> (i1, i32, f32)

@@ -92,12 +92,10 @@ def test_run_varlen_matches_reference(ctx, rng, head_dim):
     with s.plan(ctx) as plan:
         shape = plan.varlen_shape(4, s.tokens, int(s.q_lens.max()))
         # 40 tokens x QG 8 = 320 rows: the multi-wave blocks (min_rows 256;
-        # D 512's largest is 16 rows); without a record the host takes
-        # blocks of one token
-        want = "decode_d512_rows16" if head_dim == 512 else (
-            f"decode_mw_d{head_dim}_")
-        assert shape["variant"].startswith(want) or (
-            ctx.backend == "host" and shape["variant"] == "host")
+        # D 32's and 512's largest is 16 rows)
+        want = (f"decode_d{head_dim}_rows16" if head_dim in (32, 512) else
+                f"decode_mw_d{head_dim}_")
+        assert shape["variant"].startswith(want)
         assert shape["block_tokens"] >= 1 and shape["num_blocks"] >= 4
         out = np.full((s.tokens, s.hq, head_dim), POISON, np.uint16)
         plan.run_varlen(s.query, s.cache, s.tables, s.lens, s.qsl, out)

@@ -7,7 +7,7 @@
 #include "runtime/plan/plan_internal.h"
 
 // Head-dim elements a reduce workgroup of the plan merges (grid z covers
-// the head dim in slices of it).
+// the head dim in slices of it; D = 32 fills half of gfx950's one slice).
 static uint32_t reduce_slice(const uq_plan_t *plan) {
   uint32_t slice = plan->reduce_traits->reduce_slice;
   return slice ? slice : plan->config.head_dim;
@@ -75,7 +75,7 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
   uq_rt_arg_put(a, plan->reduce_layout.block_count[1], 4,
                 plan->num_query_heads);
   uq_rt_arg_put(a, plan->reduce_layout.block_count[2], 4,
-                c->head_dim / reduce_slice(plan));
+                (c->head_dim + reduce_slice(plan) - 1) / reduce_slice(plan));
   return UQ_OK;
 }
 
@@ -132,7 +132,8 @@ uq_status_t uq_rt_plan_launch(uq_plan_t *plan, const run_launch_t *run,
   uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, run->rows);
   uq_rt_launch_t reduce = {
       .function = plan->reduce->function,
-      .grid = {run->rows, plan->num_query_heads, plan->config.head_dim / slice},
+      .grid = {run->rows, plan->num_query_heads,
+               (plan->config.head_dim + slice - 1) / slice},
       .workgroup = {slice, 1, 1},
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,

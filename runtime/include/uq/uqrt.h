@@ -86,10 +86,11 @@ extern "C" {
 //        uq_decode_config_t.query_stride_elem/output_stride_elem (the
 //        struct grew: a break for binaries built against 0.9) and the view
 //        kernels (UQ_VARIANT_KIND_VIEW, records view_d<D>).
-//   0.11: head dims 32 and 512 in the format, the host references and the
-//        host backend (UQ_MAX_HEAD_DIM 512, UQ_SLOT_MIN_STRIDE), D 512 in
-//        the gfx950 kernels (decode_d512_rows16, reduce, store and view
-//        d512); a backend refuses a head dim its table has no kernel for.
+//   0.11: head dims 32 and 512 in the format, the host references, the
+//        host backend (UQ_MAX_HEAD_DIM 512, UQ_SLOT_MIN_STRIDE) and the
+//        gfx950 kernels (decode_d32_rows16, decode_d512_rows16; reduce,
+//        store and view d32 and d512); a backend refuses a head dim its
+//        table has no kernel for (sm_90a: D 32 and 512 today).
 #define UQRT_VERSION_MAJOR 0
 #define UQRT_VERSION_MINOR 11
 
@@ -294,7 +295,7 @@ typedef struct uq_plan_s uq_plan_t;
 // not cover: head dim other than 32, 64, 128, 256, 512 (the message names
 // them), QG over 16, block size, dtype; also, on hip, cuda and sim, a shape
 // no record of the table serves, such as a head dim without kernels for the
-// target (D 32 on both, D 512 on sm_90a today): the message lists the
+// target (D 32 and 512 on sm_90a today): the message lists the
 // table), NOT_FOUND (the
 // table holds no decode or no reduce kernel at all), FAILED_PRECONDITION (a
 // code object's arguments disagree with the ABI), RESOURCE_EXHAUSTED. The
@@ -406,8 +407,8 @@ uq_plan_run_with_sinks(uq_plan_t *plan, uint32_t batch, uq_device_ptr_t query,
 // INVALID_ARGUMENT (a null pointer with num_tokens > 0, num_tokens over
 // max_store_tokens), NOT_FOUND (the context has no store code object: custom
 // code objects without "store_d<D>"), OUT_OF_RANGE, UNAVAILABLE/INTERNAL from
-// the device. Every head dim with a decode kernel (64, 128, 256; 512 on
-// gfx950) has a store kernel, on every backend (sm_90a included:
+// the device. Every head dim with a decode kernel (64, 128, 256; 32 and 512
+// on gfx950) has a store kernel, on every backend (sm_90a included:
 // "store_sm90_d<D>").
 UQ_API uq_status_t uq_plan_store(uq_plan_t *plan, uint32_t num_tokens,
                                  uq_device_ptr_t key, uq_device_ptr_t value,

@@ -159,11 +159,11 @@ static int test_faithful_vs_exact(void) {
 // on the sim and host backends (the same kernel, blocks of one token, the
 // same walk).
 static int test_decode_equivalence(void) {
-  static const uint32_t dims[4] = {64, 128, 256, 512};
-  static const uint32_t groups[4] = {6, 8, 16, 5};
+  static const uint32_t dims[5] = {64, 128, 256, 512, 32};
+  static const uint32_t groups[5] = {6, 8, 16, 5, 3};
   uq_context_t *contexts[2] = {sim, host};
   for (int c = 0; c < 2; ++c) {
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < 5; ++k) {
       uq_problem_shape_t shape = base_shape();
       shape.batch = 5;
       shape.head_dim = dims[k];
@@ -225,9 +225,9 @@ static int test_verify_chunks(void) {
 
 // Every head dim, with windows and sinks, blocks of several tiles.
 static int test_head_dims_windows_sinks(void) {
-  static const uint32_t dims[4] = {64, 128, 256, 512};
+  static const uint32_t dims[5] = {32, 64, 128, 256, 512};
   int failed = 0;
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < 5; ++i) {
     for (int w = 0; w < 2; ++w) {
       uq_problem_shape_t shape = base_shape();
       shape.head_dim = dims[i];

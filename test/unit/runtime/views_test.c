@@ -180,15 +180,15 @@ static int check_shape(const uq_problem_shape_t *shape, const char *label) {
 }
 
 // Decodes (P > 1: the reduce writes the output view's dense rows) of every
-// head dim the target's kernels serve (sm_90a: to 256, gfx950: to 512),
-// fp16 and bf16.
+// head dim the target's kernels serve (sm_90a: 64 to 256, gfx950: 32 to
+// 512), fp16 and bf16.
 #ifdef UQ_VIEWS_TEST_CUDA
-enum { kMaxHeadDim = 256 };
+enum { kMinHeadDim = 64, kMaxHeadDim = 256 };
 #else
-enum { kMaxHeadDim = 512 };
+enum { kMinHeadDim = 32, kMaxHeadDim = 512 };
 #endif
 static int test_decode_views(void) {
-  for (uint32_t d = 64; d <= kMaxHeadDim; d *= 2) {
+  for (uint32_t d = kMinHeadDim; d <= kMaxHeadDim; d *= 2) {
     uq_problem_shape_t shape = views_shape(d);
     shape.sinks = d == 128;
     shape.dtype = d == 64 ? UQ_DTYPE_F16 : UQ_DTYPE_BF16;
