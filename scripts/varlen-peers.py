@@ -20,6 +20,7 @@ Shapes (B, N, Hk, QG, L): the verify steps of uq-bench-cuda --query-len=4
 """
 
 import argparse
+import gc
 import math
 import sys
 import warnings
@@ -106,6 +107,9 @@ def sdpa_call(backend, q, k, v, l, n):
                     return f(qq, kk, vv, attn_mask=mask, enable_gqa=gqa)
             step()
             torch.cuda.synchronize()
+            # a kept exception's traceback holds this frame, whose locals
+            # hold the form's tensors: a cycle only the collector breaks
+            error = None
             return step, how
         except Exception as e:  # the next form, or the backend is n/a
             error = e
@@ -236,6 +240,8 @@ def main():
                       f"{str(e).splitlines()[0][:90] if str(e) else ''})")
             torch.cuda.empty_cache()
         del q, k, v
+        gc.collect()  # whatever a refused form's exception still holds
+        torch.cuda.empty_cache()
         if best:
             print(f"  sdpa best      {cell(best[1])}  [{best[0]}]")
         if best and l > 4:
