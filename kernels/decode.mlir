@@ -49,7 +49,10 @@ module attributes {gpu.container_module} {
 
     // Where row tile t's Q operand image (@rotate_query) lives: its own 4 KiB
     // of @uq_decode_q_lds when the operands wait in LDS, else the start of
-    // the one LDS region (read into registers before the next tile's).
+    // the one LDS region (read into registers before the next tile's). 4 KiB
+    // holds two issues: a D = 512 block of several row tiles (not built:
+    // its 16-row block is the largest) would need 8 KiB a tile here and in
+    // @row_tile_q.
     func.func private @q_image(%t: index, %rt: index, %d: index) -> !llvm.ptr<3> {
       %c4096 = arith.constant 4096 : index
       %c0_i32 = arith.constant 0 : i32
