@@ -81,13 +81,3 @@ def assert_close_bf16(got, want, row_ulps=1):
                            f"{np.argwhere(bad)[0]}")
     assert np.isfinite(g).all()
 
-
-def skip_without_kernel(ctx, d, kind="decode"):
-    """The sim backend runs the gfx950 kernels: skips head dim d where none of
-    its records of `kind` serves it (the host backend serves every head
-    dim)."""
-    if ctx.backend == "host":
-        return
-    if not any(r["kind"] == kind and r["head_dim"] == d and
-               r["target"] == "gfx950" for r in ctx.variants()):
-        pytest.skip(f"no gfx950 {kind} kernel for head dim {d}")

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 import uqrt
-from conftest import (Problem, assert_close_bf16, random_bf16,
-                      skip_without_kernel)
+from conftest import Problem, assert_close_bf16, random_bf16
 
 
 @pytest.fixture(params=["host", "sim"])
@@ -23,7 +22,6 @@ def poisoned_cache(blocks, block, hk, padded=None, d=256):
 
 
 def test_store_matches_cache_write(ctx, rng, head_dim):
-    skip_without_kernel(ctx, head_dim)  # a plan needs its decode kernel
     blocks, block, hk, hq, t, d = 4, 16, 2, 16, 11, head_dim
     padded = uqrt.slot_stride(d) + 4
     # key and value are views of a fused QKV tensor [T, Hq + 2 Hk, D].
@@ -49,7 +47,6 @@ def test_store_matches_cache_write(ctx, rng, head_dim):
 
 
 def test_serving_step(ctx, rng, head_dim):
-    skip_without_kernel(ctx, head_dim)
     # Each step stores every sequence's new token, then decodes with it.
     p = Problem(rng, batch=2, kv_heads=1, max_seq=40, d=head_dim)
     cap = p.blocks_per_seq * p.block
@@ -104,7 +101,6 @@ BAD = {
 
 @pytest.mark.parametrize("case", sorted(BAD))
 def test_store_rejects_and_writes_nothing(ctx, rng, case, head_dim):
-    skip_without_kernel(ctx, head_dim)
     cache = poisoned_cache(4, 16, 2, d=head_dim)
     before = cache.copy()
     args = dict(key=random_bf16(rng, (3, 2, head_dim)),

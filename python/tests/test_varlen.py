@@ -10,7 +10,7 @@ import pytest
 
 import conftest
 import uqrt
-from conftest import random_bf16, skip_without_kernel
+from conftest import random_bf16
 
 POISON = 0x7FC1  # a NaN bf16 no run writes
 
@@ -86,7 +86,6 @@ class Step:
 
 
 def test_run_varlen_matches_reference(ctx, rng, head_dim):
-    skip_without_kernel(ctx, head_dim)
     # decodes, a verify chunk, a first chunk (all tokens new), a long one
     s = Step(rng, [1, 4, 9, 40], [30, 50, 9, 90], d=head_dim)
     with s.plan(ctx) as plan:
@@ -193,7 +192,6 @@ def test_pit_the_hadamard_is_accepted_any_other_refused(ctx, rng, head_dim):
     # vLLM's PiT: its default (the normalized Sylvester Hadamard, in any
     # float dtype that holds it) changes nothing; another rotation, a wrong
     # shape or non-finite values raise by name and write nothing.
-    skip_without_kernel(ctx, head_dim)
     s = Step(rng, [1, 4], [30, 50], d=head_dim)
     attention = uqrt.UnifiedAttention(context=ctx)
     plain = attention(s.query, s.cache, s.tables, s.lens, s.qsl, None)

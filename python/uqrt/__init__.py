@@ -50,7 +50,8 @@ __version__ = "{}.{}.0".format(*runtime_version())
 
 __all__ = ["Context", "Plan", "Error", "StatusCode", "HEAD_DIM", "HEAD_DIMS",
            "hadamard",
-           "SLOT_CONTENT_BYTES", "slot_content_bytes", "slot_stride", "library_path",
+           "SLOT_CONTENT_BYTES", "slot_content_bytes", "slot_stride",
+           "library_path",
            "runtime_version", "bf16_from_float", "float_from_bf16", "wht",
            "wht256", "slot_encode", "slot_decode", "group_encode",
            "new_cache", "cache_write", "cache_read_slot",
