@@ -80,4 +80,3 @@ def assert_close_bf16(got, want, row_ulps=1):
     assert not bad.any(), (f"{bad.sum()} entries outside tolerance, first at "
                            f"{np.argwhere(bad)[0]}")
     assert np.isfinite(g).all()
-
