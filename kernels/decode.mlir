@@ -6,7 +6,7 @@
 // kernels/sm90a.mlir (declared here, copied in by uq-link); what touches a
 // module's own shared memory stays here. Argument order: runtime/kernel_abi.h. Design: docs/design.md.
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}, {d = 512, rows = 16}, {d = 32, rows = 16}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 3 : i32}]} {
+  gpu.module @uq_decode [#rocdl.target<chip = "gfx950", O = 3>] attributes {uq.variants = [{d = 64, rows = 16}, {d = 128, rows = 16}, {d = 256, rows = 8}, {d = 256, rows = 16}, {d = 64, rows = 64}, {d = 128, rows = 64}, {d = 256, rows = 64}, {d = 256, rows = 32}, {d = 128, rows = 32}, {d = 64, rows = 32}, {d = 512, rows = 16}, {d = 32, rows = 16}, {d = 512, rows = 32}], uq.kernel_attrs = [{rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 2 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 1 : i32}, {rocdl.waves_per_eu = 3 : i32}, {rocdl.waves_per_eu = 1 : i32}]} {
     // One LDS region, reused: first a row tile's Q operand image (E4M3 bytes
     // in the QK B operand's lane order, 2,048 B per issue, @rotate_query),
     // then the V tile as bf16 rows of 2D + 16 B (D = 256: 16 x 528 = 8,448
@@ -26,6 +26,7 @@ module attributes {gpu.container_module} {
     func.func private @v_row_bytes(index) -> i32
     func.func private @q_operands_in_lds(index, index) -> i1
     func.func private @q_image_operand(!llvm.ptr<3>, index) -> vector<8xi32>
+    func.func private @q_image_bytes(index) -> index
     func.func private @swap16(i32) -> (i32, i32)
     func.func private @row_sum(f32) -> f32
     func.func private @rotate_query(!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, index, !llvm.ptr<3>, index, i1)
@@ -49,15 +50,13 @@ module attributes {gpu.container_module} {
 
     // Where row tile t's Q operand image (@rotate_query) lives: its own 4 KiB
     // of @uq_decode_q_lds when the operands wait in LDS, else the start of
-    // the one LDS region (read into registers before the next tile's). 4 KiB
-    // holds two issues: a D = 512 block of several row tiles (not built:
-    // its 16-row block is the largest) would need 8 KiB a tile here and in
-    // @row_tile_q.
+    // the one LDS region (read into registers before the next tile's):
+    // @q_image_bytes a tile (4 KiB, D = 512 8 KiB).
     func.func private @q_image(%t: index, %rt: index, %d: index) -> !llvm.ptr<3> {
-      %c4096 = arith.constant 4096 : index
       %c0_i32 = arith.constant 0 : i32
       %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
-      %o = arith.muli %t, %c4096 : index
+      %tile_bytes = func.call @q_image_bytes(%d) : (index) -> index
+      %o = arith.muli %t, %tile_bytes : index
       %oi = arith.index_cast %o : index to i32
       %q_lds = llvm.mlir.addressof @uq_decode_q_lds : !llvm.ptr<3>
       %own = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8

@@ -22,9 +22,10 @@
 // accumulators of 16 head dims. Register arrays are declared for D = 512
 // and used up to D; what a smaller D leaves unused folds away (the code
 // objects of D <= 256 are byte for byte those of arrays sized for 256).
-// D = 512 has one variant, 16 rows at one wave per SIMD (280 VGPRs, no
-// spills; the V tile in the module's wider LDS area); D = 32 one, 16 rows,
-// a quarter of an issue (its Q image zeroes the rest of the operand). The runtime loops
+// D = 512 has 16 and 32 rows at one wave per SIMD (280 and 420 VGPRs, no
+// spills; the V tile in the module's wider LDS area; 64 rows spill); D = 32
+// 16 rows, a quarter of an issue (its Q image zeroes the rest of the
+// operand). The runtime loops
 // left are the tile loop and the reduce's partition loops.
 //
 // Build: uq-compile kernels -o DIR (uq-compile --print-pipeline shows
@@ -1056,9 +1057,20 @@ func.func private @acc_row_value(%x: vector<4xf32>, %t: index, %rt: index) -> f3
   return %r : f32
 }
 
-// Row tile t's Q operands, both issues: from the wave's registers %q,
+// The bytes of a row tile's Q operand image: 2,048 per issue, at least
+// two issues' (the LDS areas' layout for D <= 256).
+func.func private @q_image_bytes(%d: index) -> index {
+  %c2 = arith.constant 2 : index
+  %c2048 = arith.constant 2048 : index
+  %ni = func.call @issues(%d) : (index) -> index
+  %n = arith.maxui %ni, %c2 : index
+  %b = arith.muli %n, %c2048 : index
+  return %b : index
+}
+
+// Row tile t's Q operands, every issue: from the wave's registers %q,
 // or from LDS where they wait there (@q_operands_in_lds: row tile t's
-// image at %q_lds + 4096 t).
+// image at %q_lds + t @q_image_bytes).
 func.func private @row_tile_q(%q: vector<4x4x8xi32>, %t: index, %rt: index, %d: index,
                               %q_lds: !llvm.ptr<3>) -> vector<4x8xi32> {
   %c0 = arith.constant 0 : index
@@ -1066,8 +1078,8 @@ func.func private @row_tile_q(%q: vector<4x4x8xi32>, %t: index, %rt: index, %d: 
   %ni = func.call @issues(%d) : (index) -> index
   %in_lds = func.call @q_operands_in_lds(%rt, %d) : (index, index) -> i1
   %qt = scf.if %in_lds -> (vector<4x8xi32>) {
-    %c4096 = arith.constant 4096 : index
-    %o = arith.muli %t, %c4096 : index
+    %tile_bytes = func.call @q_image_bytes(%d) : (index) -> index
+    %o = arith.muli %t, %tile_bytes : index
     %oi = arith.index_cast %o : index to i32
     %img = llvm.getelementptr %q_lds[%oi] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
     %zq = arith.constant dense<0> : vector<4x8xi32>

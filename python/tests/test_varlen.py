@@ -91,9 +91,9 @@ def test_run_varlen_matches_reference(ctx, rng, head_dim):
     with s.plan(ctx) as plan:
         shape = plan.varlen_shape(4, s.tokens, int(s.q_lens.max()))
         # 40 tokens x QG 8 = 320 rows: the multi-wave blocks (min_rows 256;
-        # D 32's and 512's largest is 16 rows)
-        want = (f"decode_d{head_dim}_rows16" if head_dim in (32, 512) else
-                f"decode_mw_d{head_dim}_")
+        # D 32's largest block is 16 rows, D 512's 32)
+        want = {32: "decode_d32_rows16", 512: "decode_d512_rows32"}.get(
+            head_dim, f"decode_mw_d{head_dim}_")
         assert shape["variant"].startswith(want)
         assert shape["block_tokens"] >= 1 and shape["num_blocks"] >= 4
         out = np.full((s.tokens, s.hq, head_dim), POISON, np.uint16)
