@@ -7,6 +7,7 @@
 #include "lowering/builder.h"
 #include "mlir-c/BuiltinAttributes.h"
 #include "mlir-c/BuiltinTypes.h"
+#include "uq/format.h"
 
 // Buffer resource word 3 for gfx9-family chips (gfx950 included): 32-bit
 // data format with the XYZW destination selects, as the upstream
@@ -72,10 +73,7 @@ static int64_t wht_head_dim(MlirOperation op) {
   if (mlirAttributeIsNull(value) || !mlirAttributeIsAInteger(value))
     return 0;
   int64_t head_dim = mlirIntegerAttrGetValueInt(value);
-  return head_dim == 32 || head_dim == 64 || head_dim == 128 ||
-                 head_dim == 256 || head_dim == 512
-             ? head_dim
-             : 0;
+  return uq_head_dim_supported(head_dim) ? head_dim : 0;
 }
 
 static bool lower_wht(MlirOperation op) {
@@ -151,12 +149,8 @@ static bool lower_wht(MlirOperation op) {
     MlirValue fma_operands[] = {v, splat_f32(&b, sign), partner};
     v = uq_build_value(&b, "math.fma", 3, fma_operands, v32, 0, NULL);
   }
-  // 1/sqrt(D) rounded to f32, as the host reference (uq_wht_scale) uses.
-  float norm = head_dim == 32    ? 0x1.6a09e6p-3f
-               : head_dim == 64  ? 0.125f
-               : head_dim == 128 ? 0x1.6a09e6p-4f
-               : head_dim == 256 ? 0.0625f
-                                 : 0x1.6a09e6p-5f;
+  // 1/sqrt(D) rounded to f32: the host reference's constant.
+  float norm = uq_wht_scale(head_dim);
   MlirValue scale = splat_f32(&b, uq_build_const_f32(&b, norm));
   v = uq_build_binary(&b, "arith.mulf", v, scale);
   uq_replace_op(op, 1, &v);

@@ -222,9 +222,13 @@ float uq_e8m0_to_float(uint8_t byte) {
 
 // ---- Head dims ------------------------------------------------------------
 
+int uq_head_dim_supported(int64_t head_dim) {
+  return head_dim == 32 || head_dim == 64 || head_dim == 128 ||
+         head_dim == 256 || head_dim == 512;
+}
+
 uq_status_t uq_head_dim_check(int64_t head_dim) {
-  if (head_dim == 32 || head_dim == 64 || head_dim == 128 || head_dim == 256 ||
-      head_dim == 512)
+  if (uq_head_dim_supported(head_dim))
     return UQ_OK;
   if (head_dim <= 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,

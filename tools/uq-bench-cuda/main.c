@@ -469,7 +469,7 @@ int main(int argc, char **argv) {
                       (int)(sizeof(shapes) / sizeof(shapes[0])) - 1);
     } else if (strncmp(a, "--head-dim=", 11) == 0) {
       head_dim = flag_int("--head-dim", a + 11, 32, 512);
-      if (head_dim & (head_dim - 1)) // the powers of two 32..512
+      if (!uq_head_dim_supported(head_dim))
         die("--head-dim must be 32, 64, 128, 256 or 512, got '%s'", a + 11);
     } else if (strncmp(a, "--shape=", 8) == 0) {
       parse_shape(a + 8, &custom);

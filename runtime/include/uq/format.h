@@ -51,6 +51,11 @@ extern "C" {
 #define UQ_SLOT_MIN_STRIDE(D) ((UQ_SLOT_CONTENT_BYTES(D) + 3) / 4 * 4)
 #define UQ_MAX_SLOT_CONTENT_BYTES 544
 
+// Whether the library takes head dim D: 32, 64, 128, 256 or 512. The one
+// list of them: uq_head_dim_check, the variant records a context accepts
+// (uq/variant.h) and uq-compile's uq.wht lowering all ask it.
+UQ_API int uq_head_dim_supported(int64_t head_dim);
+
 // OK for a supported head dim (32, 64, 128, 256, 512); INVALID_ARGUMENT for
 // zero or a
 // negative value (a field left unset); UNIMPLEMENTED for any other value,

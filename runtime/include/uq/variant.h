@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "uq/format.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -76,8 +78,7 @@ typedef struct uq_variant_record_s {
 #define UQ_VARIANT_MAX_QUERY_GROUP 16
 
 static inline int uq_variant_head_dim_selectable(uint32_t head_dim) {
-  return head_dim == 32 || head_dim == 64 || head_dim == 128 ||
-         head_dim == 256 || head_dim == 512;
+  return uq_head_dim_supported(head_dim);
 }
 
 static inline int uq_variant_qg_max_selectable(uint32_t qg_max) {

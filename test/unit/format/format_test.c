@@ -417,8 +417,12 @@ static const int32_t kHeadDims[5] = {32, 64, 128, 256, 512};
 static int log2_int(int n) { return __builtin_ctz((unsigned)n); }
 
 static int test_head_dim_check(void) {
-  for (int i = 0; i < 5; ++i)
+  for (int i = 0; i < 5; ++i) {
     UQ_EXPECT_OK(uq_head_dim_check(kHeadDims[i]));
+    UQ_EXPECT(uq_head_dim_supported(kHeadDims[i]));
+  }
+  UQ_EXPECT(!uq_head_dim_supported(96) && !uq_head_dim_supported(1024) &&
+            !uq_head_dim_supported(0));
   UQ_EXPECT_CODE(uq_head_dim_check(0), UQ_STATUS_INVALID_ARGUMENT);
   UQ_EXPECT_CODE(uq_head_dim_check(-64), UQ_STATUS_INVALID_ARGUMENT);
   // Multiples of 32 vLLM allows but the library does not take (no
