@@ -6,11 +6,15 @@
 
 #include "runtime/plan/plan_internal.h"
 
-// Head-dim elements a reduce workgroup of the plan merges (grid z covers
-// the head dim in slices of it; D = 32 fills half of gfx950's one slice).
+// Head-dim elements a reduce workgroup of the plan merges, and the
+// workgroups (grid z) that cover the head dim (D = 32 fills half of
+// gfx950's one slice of 64).
 static uint32_t reduce_slice(const uq_plan_t *plan) {
   uint32_t slice = plan->reduce_traits->reduce_slice;
   return slice ? slice : plan->config.head_dim;
+}
+static uint32_t reduce_slices(const uq_plan_t *plan) {
+  return (plan->config.head_dim + reduce_slice(plan) - 1) / reduce_slice(plan);
 }
 
 static uint32_t f32_bits(float value) {
@@ -74,8 +78,7 @@ uq_status_t uq_rt_plan_prepare_kernels(uq_plan_t *plan) {
                 (uint64_t)c->output_stride_head);
   uq_rt_arg_put(a, plan->reduce_layout.block_count[1], 4,
                 plan->num_query_heads);
-  uq_rt_arg_put(a, plan->reduce_layout.block_count[2], 4,
-                (c->head_dim + reduce_slice(plan) - 1) / reduce_slice(plan));
+  uq_rt_arg_put(a, plan->reduce_layout.block_count[2], 4, reduce_slices(plan));
   return UQ_OK;
 }
 
@@ -120,7 +123,6 @@ uq_status_t uq_rt_plan_launch(uq_plan_t *plan, const run_launch_t *run,
                     32,
   };
 
-  const uint32_t slice = reduce_slice(plan);
   const uint32_t *r = plan->reduce_layout.offset;
   a = plan->reduce_args;
   uq_rt_arg_put(a, r[UQ_REDUCE_ARG_OUTPUT], 8, output);
@@ -132,9 +134,8 @@ uq_status_t uq_rt_plan_launch(uq_plan_t *plan, const run_launch_t *run,
   uq_rt_arg_put(a, plan->reduce_layout.block_count[0], 4, run->rows);
   uq_rt_launch_t reduce = {
       .function = plan->reduce->function,
-      .grid = {run->rows, plan->num_query_heads,
-               (plan->config.head_dim + slice - 1) / slice},
-      .workgroup = {slice, 1, 1},
+      .grid = {run->rows, plan->num_query_heads, reduce_slices(plan)},
+      .workgroup = {reduce_slice(plan), 1, 1},
       .kernargs = plan->reduce_args,
       .kernarg_size = plan->reduce_layout.kernarg_size,
       // The reduce waits for the decode's partials itself, so it may launch
