@@ -15,6 +15,7 @@
 #include "mlir-c/Diagnostics.h"
 #include "mlir-c/Dialect/GPU.h"
 #include "mlir-c/Pass.h"
+#include "uq/variant.h"
 
 static bool append_variant(uq_variant_t **variants, size_t *count,
                            const uq_variant_t *v) {
@@ -237,9 +238,13 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
       }
       if (key.length == 1 && key.data[0] == 'd')
         v.head_dim = (uint32_t)value;
-      else if (key.length == 6 && strncmp(key.data, "qg_max", 6) == 0)
+      else if (key.length == 6 && strncmp(key.data, "qg_max", 6) == 0) {
         v.qg_max = (uint32_t)value;
-      else if (key.length == 4 && strncmp(key.data, "rows", 4) == 0)
+        // bound; named after the other keys, and only where it is not
+        // what `rows` implies (keys fit uq_plan_info_t.variant)
+        append_binding(v.bindings, sizeof(v.bindings), key, value);
+        continue;
+      } else if (key.length == 4 && strncmp(key.data, "rows", 4) == 0)
         v.rows = (uint32_t)value;
       else if (key.length == 8 && strncmp(key.data, "min_rows", 8) == 0) {
         // what the plan gives the kernel, not how it is built: bound (the
@@ -259,10 +264,26 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
     }
     // A decode of `rows` query rows serves query groups up to 16 (one MFMA
     // row tile of heads) and up to its rows; one of `qg_max` holds qg_max.
+    uint32_t implied_qg_max = v.rows < 16 ? v.rows : 16;
+    if (v.qg_max && (!v.rows || v.qg_max != implied_qg_max)) {
+      size_t used = strlen(v.key);
+      snprintf(v.key + used, sizeof(v.key) - used, "_qg_max%" PRIu32, v.qg_max);
+      used = strlen(v.suffix);
+      snprintf(v.suffix + used, sizeof(v.suffix) - used, "_qg_max%" PRIu32,
+               v.qg_max);
+    }
     if (v.rows && !v.qg_max)
-      v.qg_max = v.rows < 16 ? v.rows : 16;
+      v.qg_max = implied_qg_max;
     if (v.qg_max && !v.rows)
       v.rows = v.qg_max;
+    if (strlen(v.key) > UQ_VARIANT_KEY_MAX) {
+      uq_emit_error(op,
+                    "variant key '%s' is %zu characters; the runtime's "
+                    "records hold at most %d (uq/variant.h "
+                    "UQ_VARIANT_KEY_MAX)",
+                    v.key, strlen(v.key), UQ_VARIANT_KEY_MAX);
+      return false;
+    }
     if (!append_variant(out_variants, out_count, &v)) {
       *oom = true;
       return false;

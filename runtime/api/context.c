@@ -156,6 +156,11 @@ static uq_status_t parse_objects(uq_context_t *context,
     if (!source->variant || !source->kernel || !source->data)
       return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                             "code object %zu: NULL variant, kernel or data", i);
+    if (strlen(source->variant) > UQ_VARIANT_KEY_MAX)
+      return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
+                            "code object %zu: variant key '%.40s...' is "
+                            "longer than UQ_VARIANT_KEY_MAX (%d)",
+                            i, source->variant, UQ_VARIANT_KEY_MAX);
     if (source->kind != UQ_VARIANT_KIND_DECODE &&
         source->kind != UQ_VARIANT_KIND_REDUCE &&
         source->kind != UQ_VARIANT_KIND_STORE &&

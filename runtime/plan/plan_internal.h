@@ -91,7 +91,7 @@ struct uq_plan_s {
   uq_decode_config_t config; // defaults resolved
   uint32_t num_query_heads;  // Hq = Hk * QG
   uq_fp8_overflow_t q_overflow;
-  char variant[32];
+  char variant[UQ_VARIANT_KEY_MAX + 1];
   uint32_t max_partitions;
   // The GPU's SMs, for the resident policy (sm_90a; each kernel's own
   // figures in its resident_kernel_t); 0: the seed's policy (gfx950, sim,

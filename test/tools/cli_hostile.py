@@ -255,6 +255,12 @@ ROWS = [
      ["long.mlir", "-o", "out"],
      {"long.mlir": isa_with("gpu.module @uq_isa", "gpu.module @" + "m" * 64)},
      1, "gpu.module name of 64 bytes is longer than 63", []),
+    ("uq-compile variant key of 32 characters", "uq-compile",
+     ["long.mlir", "-o", "out"],
+     {"long.mlir": isa_with("gpu.module @uq_isa",
+                            "gpu.module @uq_" + "m" * 28)},
+     1, "variant key '" + "m" * 28 + "_qg8' is 32 characters; the runtime's "
+     "records hold at most 31", []),
     ("uq-compile decode qg_max 17", "uq-compile",
      ["k", "-o", "out"],
      kernel_folder("{d = 256, qg_max = 16}", "{d = 256, qg_max = 17}"), 1,

@@ -308,7 +308,7 @@ UQ_API void uq_plan_destroy(uq_plan_t *plan);
 typedef struct uq_plan_info_s {
   // The decode record's key, "decode_d256_rows8"; "host" on the host
   // backend when no record serves the shape.
-  char variant[32];
+  char variant[UQ_VARIANT_KEY_MAX + 1];
   uint32_t max_partitions; // largest P over every batch <= max_batch
   // Since 0.4 (in what was padding: the struct's size and the other
   // offsets are 0.3's). Decode runs (uq_plan_run) whose P
@@ -465,7 +465,7 @@ UQ_API uq_status_t uq_plan_run_varlen(
 // faithful's block_tokens), the blocks launched (grid x) and the walk of
 // each block's positions.
 typedef struct uq_varlen_shape_s {
-  char variant[32];
+  char variant[UQ_VARIANT_KEY_MAX + 1];
   uint32_t block_tokens;
   uint32_t num_blocks;
   uq_launch_walk_t walk;

@@ -35,6 +35,11 @@ typedef struct uq_variant_arg_s {
   uint32_t size;   // bytes
 } uq_variant_arg_t;
 
+// The longest variant key a record may have: uq_plan_info_t.variant and
+// uq_varlen_shape_t.variant hold it and its NUL (uq-compile refuses a
+// longer key, a context a longer record's).
+#define UQ_VARIANT_KEY_MAX 31
+
 typedef struct uq_variant_record_s {
   const char *variant; // key, e.g. "decode_d256_rows8" (messages, tools)
   const char *kernel;  // the kernel's name in the code object

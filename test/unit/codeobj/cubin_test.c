@@ -193,8 +193,8 @@ static int test_kernels_match_gfx950(void) {
       {"decode_sm90_d256_qg_max16.cubin", "decode_d256_rows16.hsaco"},
       {"decode_sm90_d128_qg_max16.cubin", "decode_d128_rows16.hsaco"},
       {"decode_sm90_d64_qg_max16.cubin", "decode_d64_rows16.hsaco"},
-      {"decode_wgmma_d256_qg_max16_rows128.cubin", "decode_d256_rows64.hsaco"},
-      {"decode_wgmma_d64_qg_max16_rows128.cubin", "decode_d64_rows64.hsaco"},
+      {"decode_wgmma_d256_rows128.cubin", "decode_d256_rows64.hsaco"},
+      {"decode_wgmma_d64_rows128.cubin", "decode_d64_rows64.hsaco"},
       {"reduce_sm90_d256.cubin", "reduce_d256.hsaco"},
       {"reduce_sm90_d128.cubin", "reduce_d128.hsaco"},
       {"reduce_sm90_d64.cubin", "reduce_d64.hsaco"}};

@@ -435,6 +435,23 @@ static uq_status_t record_qg_max_17(void) {
   return status;
 }
 
+// A caller's record whose key would not fit uq_plan_info_t.variant (its
+// name would come back cut short).
+static uq_status_t record_key_too_long(void) {
+  uq_code_object_source_t records[4];
+  size_t count = uq_stub_code_objects(NULL, records);
+  records[0].variant = "decode_wgmma_d256_qg_max16_rows128";
+  uq_context_options_t options;
+  uq_context_options_initialize(&options);
+  options.backend = UQ_BACKEND_SIM;
+  options.code_objects = records;
+  options.code_object_count = count;
+  uq_context_t *context = NULL;
+  uq_status_t status = uq_context_create(&options, &context);
+  uq_context_destroy(context);
+  return status;
+}
+
 //===--- Runaway kernels on the sim (issue 29) ----------------------===//
 
 static double now_seconds(void) {
@@ -693,6 +710,8 @@ static const hostile_row_t rows[] = {
     // code objects
     {"record with qg_max 17", record_qg_max_17, INVALID,
      "qg_max 17 is outside 1..16, the query groups a plan can ask for"},
+    {"record key of 34 characters", record_key_too_long, INVALID,
+     "longer than UQ_VARIANT_KEY_MAX (31)"},
     {"cubin: NOBITS .nv.info past the file", cubin_nobits_past_file,
      UQ_STATUS_DATA_LOSS,
      "section 10 (0 bytes at 140737488289792) lies "
