@@ -63,7 +63,7 @@ for d in $UQ_EXTRA_HEAD_DIMS; do
   run --head-dim=$d --seed=10 --query-len=4 --qg=8 --dtype=f16
   run --head-dim=$d --seed=11 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000
 done
-RUN=$V/tools/uq-run/uq-run LIB=$V/runtime timeout 90 bash "$R/scripts/wgmma-quick.sh" |
+RUN=$V/tools/uq-run/uq-run LIB=$V/runtime timeout 120 bash "$R/scripts/wgmma-quick.sh" |
   grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
 echo "(${SECONDS}s)"
 B=$V/tools/uq-bench-cuda/uq-bench-cuda
