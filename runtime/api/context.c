@@ -232,31 +232,41 @@ static uq_status_t parse_objects(uq_context_t *context,
   return UQ_OK;
 }
 
-// Appends "key (D d, QG 1-q)" for every record of `kind` to `out`.
-static void list_records(const uq_context_t *context, uq_variant_kind_t kind,
-                         char *out, size_t size) {
-  size_t used = strlen(out);
-  int listed = 0;
+// Writes what the context's target has of `kind` to `out`, one entry a
+// head dim in table order: "D 64 QG 1-16, D 256 QG 1-16" for decodes (the
+// largest query group of the head dim), "D 64, D 256" for the others;
+// empty when it has none. Short whatever the table's size: a record's
+// name and rows are in uq_context_variant.
+static void summarize_records(const uq_context_t *context,
+                              uq_variant_kind_t kind, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
   for (size_t i = 0; i < context->object_count && used + 1 < size; ++i) {
     const uq_variant_record_t *r = &context->objects[i].source;
-    if (r->kind != kind)
+    if (r->kind != kind || strcmp(uq_rt_record_target(r), context->target))
       continue;
-    if (kind == UQ_VARIANT_KIND_DECODE && uq_rt_record_rows(r) > r->qg_max)
-      snprintf(out + used, size - used, "%s%s (%s, D %u, QG 1-%u, %u rows)",
-               listed ? ", " : "", r->variant, uq_rt_record_target(r),
-               r->head_dim, r->qg_max, uq_rt_record_rows(r));
-    else if (kind == UQ_VARIANT_KIND_DECODE)
-      snprintf(out + used, size - used, "%s%s (%s, D %u, QG 1-%u)",
-               listed ? ", " : "", r->variant, uq_rt_record_target(r),
-               r->head_dim, r->qg_max);
+    uint32_t qg_max = r->qg_max;
+    int seen = 0;
+    for (size_t j = 0; j < context->object_count && !seen; ++j) {
+      const uq_variant_record_t *o = &context->objects[j].source;
+      if (o->kind != kind || o->head_dim != r->head_dim ||
+          strcmp(uq_rt_record_target(o), context->target))
+        continue;
+      if (j < i)
+        seen = 1; // listed with the head dim's first record
+      else if (o->qg_max > qg_max)
+        qg_max = o->qg_max;
+    }
+    if (seen)
+      continue;
+    if (kind == UQ_VARIANT_KIND_DECODE)
+      snprintf(out + used, size - used, "%sD %u QG 1-%u", used ? ", " : "",
+               r->head_dim, qg_max);
     else
-      snprintf(out + used, size - used, "%s%s (%s, D %u)", listed ? ", " : "",
-               r->variant, uq_rt_record_target(r), r->head_dim);
+      snprintf(out + used, size - used, "%sD %u", used ? ", " : "",
+               r->head_dim);
     used = strlen(out);
-    ++listed;
   }
-  if (!listed)
-    snprintf(out + used, size - used, "none");
 }
 
 uq_status_t uq_rt_context_find_variant(uq_context_t *context,
@@ -291,26 +301,32 @@ uq_status_t uq_rt_context_find_variant(uq_context_t *context,
   }
   if (*out_object)
     return UQ_OK;
-  char embedded[768] = "";
-  list_records(context, kind, embedded, sizeof(embedded));
   // No kernel of this kind at all is a table without it (NOT_FOUND); a
   // table that has some but none for this shape does not cover the shape.
-  uq_status_code_t code = strcmp(embedded, "none") == 0
-                              ? UQ_STATUS_NOT_FOUND
-                              : UQ_STATUS_UNIMPLEMENTED;
+  uq_status_code_t code = UQ_STATUS_NOT_FOUND;
+  for (size_t i = 0; i < context->object_count; ++i)
+    if (context->objects[i].source.kind == kind)
+      code = UQ_STATUS_UNIMPLEMENTED;
+  const char *what = kind == UQ_VARIANT_KIND_DECODE   ? "decode"
+                     : kind == UQ_VARIANT_KIND_REDUCE ? "reduce"
+                     : kind == UQ_VARIANT_KIND_STORE  ? "store"
+                                                      : "view";
+  char query[48] = "";
   if (kind == UQ_VARIANT_KIND_DECODE)
+    snprintf(query, sizeof(query), ", query_group %u", query_group);
+  char has[160];
+  summarize_records(context, kind, has, sizeof(has));
+  if (!has[0])
     return UQ_MAKE_STATUS(code,
-                          "no %s decode kernel for head_dim %u, query_group "
-                          "%u (the table has: %s)",
-                          context->target, head_dim, query_group, embedded);
+                          "no %s %s kernel for head_dim %u%s (the table has "
+                          "no %s %s kernel)",
+                          context->target, what, head_dim, query,
+                          context->target, what);
   return UQ_MAKE_STATUS(code,
-                        "no %s %s kernel for head_dim %u (the table "
-                        "has: %s)",
-                        context->target,
-                        kind == UQ_VARIANT_KIND_REDUCE  ? "reduce"
-                        : kind == UQ_VARIANT_KIND_STORE ? "store"
-                                                        : "view",
-                        head_dim, embedded);
+                        "no %s %s kernel for head_dim %u%s (the table's %s "
+                        "%s kernels: %s)",
+                        context->target, what, head_dim, query, context->target,
+                        what, has);
 }
 
 uq_status_t uq_rt_context_load_object(uq_context_t *context,

@@ -295,8 +295,9 @@ typedef struct uq_plan_s uq_plan_t;
 // not cover: head dim other than 32, 64, 128, 256, 512 (the message names
 // them), QG over 16, block size, dtype; also, on hip, cuda and sim, a shape
 // no record of the table serves, such as a head dim without kernels for the
-// target (D 32 and 512 on sm_90a today): the message lists the
-// table), NOT_FOUND (the
+// target (D 32 and 512 on sm_90a today): the message sums up the
+// target's kernels of that kind, "D 64 QG 1-16, D 128 QG 1-16, ..."),
+// NOT_FOUND (the
 // table holds no decode or no reduce kernel at all), FAILED_PRECONDITION (a
 // code object's arguments disagree with the ABI), RESOURCE_EXHAUSTED. The
 // caller destroys the plan before the context.
