@@ -171,6 +171,9 @@ typedef struct uq_kernel_info_s {
   // A cubin's uq_cluster_merge: whether a decode launched as a cluster of
   // its P partitions' CTAs merges them itself; 0 when not stated.
   uint32_t cluster_merge;
+  // A cubin's uq_pipeline_stages: the KV tiles a block has in flight in
+  // shared memory (its copy stages); 0: not stated.
+  uint32_t pipeline_stages;
   uint32_t private_segment_fixed_size; // scratch bytes per work-item
   uint32_t wavefront_size;
   uint32_t sgpr_count;

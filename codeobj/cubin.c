@@ -458,12 +458,15 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
       kernel_of_text[i] = UINT32_MAX;
   }
   uint32_t dynamic_shared = 0, walk_group_tiles = 0, cluster_merge = 0;
+  uint32_t pipeline_stages = 0;
   if (!status)
     status = read_u32_symbol(&c, "uq_dynamic_shared_bytes", &dynamic_shared);
   if (!status)
     status = read_u32_symbol(&c, "uq_walk_group_tiles", &walk_group_tiles);
   if (!status)
     status = read_u32_symbol(&c, "uq_cluster_merge", &cluster_merge);
+  if (!status)
+    status = read_u32_symbol(&c, "uq_pipeline_stages", &pipeline_stages);
   if (!status)
     status = read_kernels(&c, co, kernel_of_text);
   if (!status)
@@ -474,6 +477,7 @@ uq_status_t uq_cubin_parse(const uint8_t *data, size_t size,
     co->kernels[k].dynamic_shared_bytes = dynamic_shared;
     co->kernels[k].walk_group_tiles = walk_group_tiles;
     co->kernels[k].cluster_merge = cluster_merge != 0;
+    co->kernels[k].pipeline_stages = pipeline_stages;
   }
   free(by_name);
   free(have_registers);

@@ -22,7 +22,8 @@
 // its symbol into every kernel of the cubin; likewise a decode's
 // `uq_walk_group_tiles`, the group size of its partitions' walk, and
 // `uq_cluster_merge` (1: launched as a cluster of its P partitions' CTAs,
-// it merges them itself).
+// it merges them itself) and `uq_pipeline_stages` (the copy stages a block
+// keeps in flight, for uq-compile's table).
 #ifndef UQ_CODEOBJ_CUBIN_H_
 #define UQ_CODEOBJ_CUBIN_H_
 

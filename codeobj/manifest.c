@@ -143,7 +143,8 @@ uq_status_t uq_kernel_write_manifest_json(const uq_kernel_info_t *kernel,
           "\"reqd_workgroup_size\": [%u, %u, %u], "
           "\"occupancy\": %u, \"occupancy_workgroup_waves\": %u, "
           "\"dynamic_lds_bytes\": %u, \"walk_group_tiles\": %u, "
-          "\"cluster_merge\": %u, \"fp16_overflow\": %d}\n",
+          "\"cluster_merge\": %u, \"pipeline_stages\": %u, "
+          "\"fp16_overflow\": %d}\n",
           kernel->group_segment_fixed_size, kernel->sgpr_count,
           kernel->vgpr_count, kernel->agpr_count, kernel->sgpr_spill_count,
           kernel->vgpr_spill_count, kernel->private_segment_fixed_size,
@@ -152,7 +153,8 @@ uq_status_t uq_kernel_write_manifest_json(const uq_kernel_info_t *kernel,
           kernel->reqd_workgroup_size[2],
           uq_kernel_occupancy(kernel, workgroup_waves), workgroup_waves,
           kernel->dynamic_shared_bytes, kernel->walk_group_tiles,
-          kernel->cluster_merge, uq_kd_fp16_overflow(&kernel->descriptor));
+          kernel->cluster_merge, kernel->pipeline_stages,
+          uq_kd_fp16_overflow(&kernel->descriptor));
   if (fflush(f) != 0 || ferror(f))
     return UQ_MAKE_STATUS(UQ_STATUS_UNAVAILABLE,
                           "cannot write the manifest of %s", kernel->name);

@@ -45,6 +45,8 @@ module attributes {gpu.container_module} {
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @wg_shared_bytes} : i32
     // A partition walks groups of 4 16-token tiles: one 64-token tile here.
     llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @wg_walk_tiles} : i32
+    // Its copy stages (@wg_raw_stages), for uq-compile's table.
+    llvm.mlir.global external constant @uq_pipeline_stages() {addr_space = 4 : i32, uq.value_of = @wg_raw_stages} : i32
 
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_block(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32) -> (i32, i32, i32, i32)
@@ -62,6 +64,13 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_lazy_max(f32, f32) -> f32
     func.func private @uq_sm90_lazy_correction(f32, f32) -> f32
     func.func private @uq_sm90_fp4_bf16x2(i32, i32) -> i32
+
+    // Raw stages: tile k's slots are copied into stage k % 2 while tile
+    // k - 1 is decoded from the other (the walk indexes them by parity).
+    func.func private @wg_raw_stages() -> i32 {
+      %c2 = arith.constant 2 : i32
+      return %c2 : i32
+    }
 
     func.func private @wg_walk_tiles() -> i32 {
       %c4 = arith.constant 4 : i32
@@ -97,7 +106,8 @@ module attributes {gpu.container_module} {
       %v2 = arith.addi %v, %tile : i32
       %raw = arith.addi %v2, %tile : i32
       %stage = arith.muli %rs, %c64 : i32
-      %stages = arith.shli %stage, %c1 : i32
+      %nstages = func.call @wg_raw_stages() : () -> i32
+      %stages = arith.muli %stage, %nstages : i32
       %end = arith.addi %raw, %stages : i32
       %total = arith.addi %end, %c1024 : i32
       return %rs, %k, %v, %raw, %total : i32, i32, i32, i32, i32

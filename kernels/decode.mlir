@@ -353,6 +353,8 @@ module attributes {gpu.container_module} {
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @uq_sm90_shared_bytes} : i32
     // The walk's group size (@uq_sm90_walk_tiles), for the launch policy.
     llvm.mlir.global external constant @uq_walk_group_tiles() {addr_space = 4 : i32, uq.value_of = @uq_sm90_walk_tiles} : i32
+    // A warp's copy stages (@uq_sm90_stages), for uq-compile's table.
+    llvm.mlir.global external constant @uq_pipeline_stages() {addr_space = 4 : i32, uq.value_of = @uq_sm90_stages} : i32
     // Launched as a cluster of its P partitions' CTAs, it merges them
     // (below, after the walk).
     llvm.mlir.global external constant @uq_cluster_merge(1 : i32) {addr_space = 4 : i32} : i32

@@ -397,9 +397,9 @@ int main(int argc, char **argv) {
   }
   uq_compile_options_t options = {"gfx950", toolkit, emit_isa != 0, cuda_dir};
   if (!quiet)
-    printf("%-22s %-26s %8s %5s %5s %5s %7s %7s %6s %8s\n", "variant", "kernel",
-           "bytes", "vgpr", "agpr", "sgpr", "lds", "scratch", "waves",
-           "seconds");
+    printf("%-22s %-26s %8s %5s %5s %5s %7s %7s %6s %6s %8s\n", "variant",
+           "kernel", "bytes", "vgpr", "agpr", "sgpr", "lds", "scratch", "waves",
+           "stages", "seconds");
   for (size_t v = 0; v < variant_count; ++v) {
     int wanted = selected_count == 0;
     for (int s = 0; s < selected_count; ++s)
@@ -472,14 +472,18 @@ int main(int argc, char **argv) {
       snprintf(path, sizeof(path), "%s/%s.json", out_dir, variants[v].key);
       status = write_manifest(batch, path, kernel, variants[v].key);
     }
-    if (!quiet && status == UQ_OK)
-      printf("%-22s %-26s %8zu %5u %5u %5u %7u %7u %6u %8.3f\n",
+    if (!quiet && status == UQ_OK) {
+      char stages[16] = "-"; // stated by the sm_90a kernels that stage KV
+      if (kernel->pipeline_stages)
+        snprintf(stages, sizeof(stages), "%u", kernel->pipeline_stages);
+      printf("%-22s %-26s %8zu %5u %5u %5u %7u %7u %6u %6s %8.3f\n",
              variants[v].key, kernel->name, c->size, kernel->vgpr_count,
              kernel->agpr_count, kernel->sgpr_count,
              kernel->group_segment_fixed_size + kernel->dynamic_shared_bytes,
              kernel->private_segment_fixed_size,
              uq_kernel_occupancy(kernel, uq_kernel_workgroup_waves(kernel)),
-             seconds);
+             stages, seconds);
+    }
     uq_code_object_destroy(code_object);
     if (status) {
       rc = fail_status(status);

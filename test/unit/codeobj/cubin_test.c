@@ -230,7 +230,8 @@ static int test_kernels_match_gfx950(void) {
     // states its dynamic shared memory and its walk's groups (single tiles
     // at D = 128 and 256, tile-groups at 64; the two-warpgroup kernel's
     // 64-token tiles, 4) and that it merges a cluster of its partitions
-    // (not the two-warpgroup kernel), the reduce none of them; the
+    // (not the two-warpgroup kernel) and its copy stages (at least 2),
+    // the reduce none of them; the
     // two-warpgroup kernel requires its 256 threads (reqntid).
     int decode = strncmp(pairs[i][0], "decode", 6) == 0;
     int wgmma = strncmp(pairs[i][0], "decode_wgmma", 12) == 0;
@@ -245,6 +246,7 @@ static int test_kernels_match_gfx950(void) {
         (n->dynamic_shared_bytes > 0) == decode &&
         n->walk_group_tiles == want_walk &&
         n->cluster_merge == (decode && !wgmma) &&
+        (n->pipeline_stages >= 2) == decode &&
         n->reqd_workgroup_size[0] == (wgmma ? 256u : 0u);
     for (uint32_t j = 0; ok && j < twin_count; ++j)
       ok = n->args[j].size == twin_sizes[j];
