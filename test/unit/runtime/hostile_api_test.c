@@ -418,12 +418,12 @@ static uq_status_t cubin_nobits_past_file(void) {
   return status;
 }
 
-// A caller's decode record for query groups up to 17: no plan asks for
-// 17, and QG 9..16 would take a kernel built for 17 rows.
-static uq_status_t record_qg_max_17(void) {
+// A sim context over the stub table with its first record changed by
+// `mutate`: the status of uq_context_create.
+static uq_status_t stub_table_with(void (*mutate)(uq_code_object_source_t *)) {
   uq_code_object_source_t records[4];
   size_t count = uq_stub_code_objects(NULL, records);
-  records[0].qg_max = 17;
+  mutate(&records[0]);
   uq_context_options_t options;
   uq_context_options_initialize(&options);
   options.backend = UQ_BACKEND_SIM;
@@ -435,22 +435,17 @@ static uq_status_t record_qg_max_17(void) {
   return status;
 }
 
+// A caller's decode record for query groups up to 17: no plan asks for
+// 17, and QG 9..16 would take a kernel built for 17 rows.
+static void qg_max_17(uq_code_object_source_t *r) { r->qg_max = 17; }
+static uq_status_t record_qg_max_17(void) { return stub_table_with(qg_max_17); }
+
 // A caller's record whose key would not fit uq_plan_info_t.variant (its
 // name would come back cut short).
-static uq_status_t record_key_too_long(void) {
-  uq_code_object_source_t records[4];
-  size_t count = uq_stub_code_objects(NULL, records);
-  records[0].variant = "decode_wgmma_d256_qg_max16_rows128";
-  uq_context_options_t options;
-  uq_context_options_initialize(&options);
-  options.backend = UQ_BACKEND_SIM;
-  options.code_objects = records;
-  options.code_object_count = count;
-  uq_context_t *context = NULL;
-  uq_status_t status = uq_context_create(&options, &context);
-  uq_context_destroy(context);
-  return status;
+static void key_34(uq_code_object_source_t *r) {
+  r->variant = "decode_wgmma_d256_qg_max16_rows128";
 }
+static uq_status_t record_key_too_long(void) { return stub_table_with(key_34); }
 
 //===--- Runaway kernels on the sim (issue 29) ----------------------===//
 
