@@ -12,15 +12,21 @@
 #      verify; scripts/varlen-peers.py (torch SDPA on the same shapes);
 #   4. scripts/host-cost.py (host cost per call of the Python paths), then,
 #      when dist/ holds a wheel (carried too), scripts/cuda-wheel-test.sh.
-# usage: here, scripts/gpu-bundle-check.sh --make BUILD OLD_LIB
+# usage: here, scripts/gpu-bundle-check.sh --make BUILD OLD_LIB [NAME=LIB..]
 #        fills build-gpu/; then, on the device machine from the repository
 #        root with build-gpu carried, scripts/gpu-bundle-check.sh
+#        Each NAME=LIB (a libuqrt.so.0 built from other kernels, e.g. a
+#        branch's) goes to build-gpu/ab/NAME: the run checks it with
+#        scripts/wgmma-quick.sh (unless NAME starts with timing-: an
+#        ablation, wrong outputs by design) and times the prefill chunk at
+#        D 256, 128 and 64 with it, old and new in one scripts/sm90-ab.sh.
 R=$PWD
 G=$R/build-gpu
 V=$G/v
 if [[ ${1:-} == --make ]]; then
   set -euo pipefail
   build=$2 old=$(realpath "$3") && cp -L "$old" /tmp/uq-old-libuqrt.so.0
+  extra=("${@:4}")
   rm -rf "$G"
   mkdir -p "$V/runtime" "$V/test/unit/runtime" "$V/tools/uq-run" \
     "$V/tools/uq-bench-cuda" "$G/old"
@@ -33,6 +39,11 @@ if [[ ${1:-} == --make ]]; then
   cp "$build/tools/uq-run/uq-run" "$V/tools/uq-run/"
   cp "$build/tools/uq-bench-cuda/uq-bench-cuda" "$V/tools/uq-bench-cuda/"
   mv /tmp/uq-old-libuqrt.so.0 "$G/old/libuqrt.so.0"
+  for e in "${extra[@]}"; do
+    [[ $e == *=* ]] || { echo "$0: expected NAME=LIB, got '$e'" >&2; exit 2; }
+    mkdir -p "$G/ab/${e%%=*}"
+    cp -L "${e#*=}" "$G/ab/${e%%=*}/libuqrt.so.0"
+  done
   du -sh "$G"
   exit 0
 fi
@@ -66,6 +77,20 @@ done
 RUN=$V/tools/uq-run/uq-run LIB=$V/runtime timeout 120 bash "$R/scripts/wgmma-quick.sh" |
   grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
 echo "(${SECONDS}s)"
+if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
+  for lib in "$G"/ab/*/; do
+    [[ $(basename "$lib") == timing-* ]] && continue
+    echo "=== wgmma-quick with $(basename "$lib")"
+    RUN=$V/tools/uq-run/uq-run LIB=$lib timeout 120 bash "$R/scripts/wgmma-quick.sh" |
+      grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
+  done
+  for d in 256 128 64; do
+    echo "=== prefill chunk D $d: old, new, ${G}/ab/*"
+    timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
+      --query-len=2048 --shape=1,34816,1,8 --replays=10 --head-dim=$d
+  done
+  echo "(${SECONDS}s)"
+fi
 B=$V/tools/uq-bench-cuda/uq-bench-cuda
 row() { awk -v tag="$1" '/^device-to-device copy:/ {c=$3} $1 ~ /^[0-9]+$/ {r = r sprintf(" %s/%s/%s/%s %s %s %s %s |", $1,$2,$3,$4,$5,$8,$10,$11)} END {printf "%s (copy %s):%s\n", tag, c, r}'; }
 echo "=== prefill D256"
