@@ -17,8 +17,8 @@
 #        root with build-gpu carried, scripts/gpu-bundle-check.sh
 #        Each NAME=LIB (a libuqrt.so.0 built from other kernels, e.g. a
 #        branch's) goes to build-gpu/ab/NAME: the run checks it with
-#        scripts/wgmma-quick.sh (unless NAME starts with timing-: an
-#        ablation, wrong outputs by design) and times the prefill chunk at
+#        scripts/wgmma-quick.sh and runtime_cuda_device_test (unless NAME
+#        starts with timing-: an ablation, wrong outputs by design) and times the prefill chunk at
 #        D 256, 128 and 64 with it, old and new in one scripts/sm90-ab.sh.
 R=$PWD
 G=$R/build-gpu
@@ -83,6 +83,9 @@ if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
     echo "=== wgmma-quick with $(basename "$lib")"
     RUN=$V/tools/uq-run/uq-run LIB=$lib timeout 120 bash "$R/scripts/wgmma-quick.sh" |
       grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
+    echo "=== runtime_cuda_device_test with $(basename "$lib")"
+    LD_LIBRARY_PATH=$lib timeout 240 "$V/test/unit/runtime/runtime_cuda_device_test" 2>&1 |
+      grep -E "FAIL|passed|failed|error" | cut -c1-160
   done
   for d in 256 128 64; do
     echo "=== prefill chunk D $d: old, new, ${G}/ab/*"
