@@ -18,8 +18,9 @@
 #        Each NAME=LIB (a libuqrt.so.0 built from other kernels, e.g. a
 #        branch's) goes to build-gpu/ab/NAME: the run checks it with
 #        scripts/wgmma-quick.sh and runtime_cuda_device_test (unless NAME
-#        starts with timing-: an ablation, wrong outputs by design) and times the prefill chunk at
-#        D 256, 128 and 64 with it, old and new in one scripts/sm90-ab.sh.
+#        starts with timing-: an ablation, wrong outputs by design) and
+#        times the prefill chunk at D 256, 128 and 64 with it, old and new
+#        in one scripts/sm90-ab.sh.
 R=$PWD
 G=$R/build-gpu
 V=$G/v
