@@ -91,8 +91,14 @@ extern "C" {
 //        gfx950 kernels (decode_d32_rows16, decode_d512_rows16; reduce,
 //        store and view d32 and d512); a backend refuses a head dim its
 //        table has no kernel for (sm_90a: D 32 and 512 today).
+//   0.12: UQ_VARIANT_KEY_MAX (uq/variant.h), which sizes the variant
+//        fields of uq_plan_info_t and uq_varlen_shape_t (32 bytes, as
+//        before); uq_context_create refuses a record whose key is longer
+//        (it would come back cut short). The sm_90a wgmma records are
+//        decode_wgmma_d<D>_rows128 (were ..._qg_max16_rows128, 34
+//        characters, cut to 31).
 #define UQRT_VERSION_MAJOR 0
-#define UQRT_VERSION_MINOR 11
+#define UQRT_VERSION_MINOR 12
 
 // The version of the library actually loaded (compare with the macros).
 UQ_API uq_status_t uq_runtime_version(uint32_t *out_major, uint32_t *out_minor);
