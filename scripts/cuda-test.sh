@@ -70,6 +70,13 @@ run "$uq_run" --backend=cuda --head-dim=128 --query-len=5 --qg=8 --sinks --seed=
 run "$uq_run" --backend=cuda --head-dim=64 --query-len=16 --qg=4 --sliding-window=300 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=3 --qg=16 --batch=5 --kv-heads=1 --max-seq=20000 --fused-qkv --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --mixed --batch=6 --max-seq=3000 --sinks --sliding-window=1000 --seed="$UQ_TEST_SEED"
+# fp16 activations: the store byte for byte the host encoder every step,
+# decode, verify and the wgmma chunks at D 256 and 64
+run "$uq_run" --backend=cuda --dtype=f16 --steps=4 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --dtype=f16 --head-dim=128 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --dtype=f16 --query-len=4 --qg=16 --kv-heads=1 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --dtype=f16 --query-len=512 --qg=8 --kv-heads=1 --seq-lens=4096 --seed="$UQ_TEST_SEED"
+run "$uq_run" --backend=cuda --dtype=f16 --head-dim=64 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000 --sliding-window=700 --seed="$UQ_TEST_SEED"
 for script in torch_varlen.py torch_streams.py torch_compile.py; do
   run env PYTHONPATH="$(dirname "$0")/../python" \
     UQRT_LIBRARY="$build/runtime/libuqrt.so" \
