@@ -24,8 +24,6 @@ torch.library.Library, not custom_op, whose own Python layers cost more per
 call still.
 """
 
-from typing import Optional
-
 OPS = ("uqrt::unified_attention", "uqrt::store")
 
 try:
