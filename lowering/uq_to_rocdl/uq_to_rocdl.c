@@ -79,9 +79,8 @@ static int64_t wht_head_dim(MlirOperation op) {
 static bool lower_wht(MlirOperation op) {
   int64_t head_dim = wht_head_dim(op);
   if (!head_dim) {
-    uq_emit_error(op, "uq.wht needs a constant head dim of 32, 64, 128, 256 "
-                      "or 512 "
-                      "(run uq-specialize and canonicalize first)");
+    uq_emit_error(op, "uq.wht needs a constant head dim of " UQ_HEAD_DIMS_TEXT
+                      " (run uq-specialize and canonicalize first)");
     return false;
   }
   uq_builder_t b = uq_builder_before(op);

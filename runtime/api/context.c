@@ -181,7 +181,7 @@ static uq_status_t parse_objects(uq_context_t *context,
     if (!uq_variant_head_dim_selectable(source->head_dim))
       return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
                             "code object %zu (%s): head_dim %u is not one "
-                            "the runtime selects (32, 64, 128, 256, 512)",
+                            "the runtime selects (" UQ_HEAD_DIMS_TEXT ")",
                             i, source->variant, source->head_dim);
     if (source->kind == UQ_VARIANT_KIND_DECODE &&
         !uq_variant_qg_max_selectable(source->qg_max))

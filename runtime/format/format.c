@@ -232,12 +232,12 @@ uq_status_t uq_head_dim_check(int64_t head_dim) {
     return UQ_OK;
   if (head_dim <= 0)
     return UQ_MAKE_STATUS(UQ_STATUS_INVALID_ARGUMENT,
-                          "head_dim must be set (32, 64, 128, 256 or 512), "
-                          "got %lld",
+                          "head_dim must be set (" UQ_HEAD_DIMS_TEXT
+                          "), got %lld",
                           (long long)head_dim);
   return UQ_MAKE_STATUS(UQ_STATUS_UNIMPLEMENTED,
-                        "head_dim %lld is not supported (32, 64, 128, 256 or "
-                        "512)",
+                        "head_dim %lld is not supported (" UQ_HEAD_DIMS_TEXT
+                        ")",
                         (long long)head_dim);
 }
 

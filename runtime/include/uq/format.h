@@ -53,13 +53,14 @@ extern "C" {
 
 // Whether the library takes head dim D: 32, 64, 128, 256 or 512. The one
 // list of them: uq_head_dim_check, the variant records a context accepts
-// (uq/variant.h) and uq-compile's uq.wht lowering all ask it.
+// (uq/variant.h) and uq-compile's uq.wht lowering all ask it, and their
+// messages name it as UQ_HEAD_DIMS_TEXT.
 UQ_API int uq_head_dim_supported(int64_t head_dim);
+#define UQ_HEAD_DIMS_TEXT "32, 64, 128, 256 or 512"
 
 // OK for a supported head dim (32, 64, 128, 256, 512); INVALID_ARGUMENT for
-// zero or a
-// negative value (a field left unset); UNIMPLEMENTED for any other value,
-// with a message naming the supported ones.
+// zero or a negative value (a field left unset); UNIMPLEMENTED for any
+// other value, with a message naming the supported ones.
 UQ_API uq_status_t uq_head_dim_check(int64_t head_dim);
 
 // The encoder's scale constant, an fp32 constant as in vLLM's reference.

@@ -303,10 +303,9 @@ typedef struct uq_plan_s uq_plan_t;
 // no record of the table serves, such as a head dim without kernels for the
 // target (D 32 and 512 on sm_90a today): the message sums up the
 // target's kernels of that kind, "D 64 QG 1-16, D 128 QG 1-16, ..."),
-// NOT_FOUND (the
-// table holds no decode or no reduce kernel at all), FAILED_PRECONDITION (a
-// code object's arguments disagree with the ABI), RESOURCE_EXHAUSTED. The
-// caller destroys the plan before the context.
+// NOT_FOUND (the table holds no decode or no reduce kernel at all),
+// FAILED_PRECONDITION (a code object's arguments disagree with the ABI),
+// RESOURCE_EXHAUSTED. The caller destroys the plan before the context.
 UQ_API uq_status_t uq_plan_create(uq_context_t *context,
                                   const uq_decode_config_t *config,
                                   uq_plan_t **out_plan);
