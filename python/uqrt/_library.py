@@ -20,6 +20,9 @@ from ._status import Error, StatusCode
 # The head dims the format and the host backend take; Context.variants()
 # lists the ones each target's kernels serve.
 HEAD_DIMS = (32, 64, 128, 256, 512)
+# As messages name them (libuqrt's UQ_HEAD_DIMS_TEXT).
+HEAD_DIMS_TEXT = (", ".join(map(str, HEAD_DIMS[:-1])) +
+                  f" or {HEAD_DIMS[-1]}")
 HEAD_DIM = 256  # the default head dim
 SLOT_CONTENT_BYTES = 272  # D + D/16 content bytes of a slot, at D = 256
 
@@ -423,12 +426,11 @@ def head_dim_check(head_dim, name="head_dim"):
     if isinstance(head_dim, bool) or not isinstance(head_dim,
                                                     (int, np.integer)):
         raise Error(StatusCode.INVALID_ARGUMENT,
-                    f"{name} must be an integer (32, 64, 128, 256 or 512), got "
+                    f"{name} must be an integer ({HEAD_DIMS_TEXT}), got "
                     f"{head_dim!r}")
     if not -2**63 <= int(head_dim) < 2**63:
         raise Error(StatusCode.UNIMPLEMENTED,
-                    f"{name} {head_dim} is not supported (32, 64, 128, 256 "
-                    f"or 512)")
+                    f"{name} {head_dim} is not supported ({HEAD_DIMS_TEXT})")
     check(lib.uq_head_dim_check(int(head_dim)))
     return int(head_dim)
 

@@ -5,9 +5,9 @@ writer and reader, the exact reference decode and the launch policy.
 bf16 arrays are numpy uint16 (or int16) holding the bit patterns; since
 0.9 slot_encode, cache_write and reference_decode_exact also take numpy
 float16 (fp16 activations) where they take bf16. Head dims
-D = 32, 64, 128, 256 and 512: the vector functions (wht, slot_encode, slot_decode)
-take D from their argument's length; the cache functions take head_dim
-(default 256), since a cache's padded slot does not say it.
+D = 32, 64, 128, 256 and 512: the vector functions (wht, slot_encode,
+slot_decode) take D from their argument's length; the cache functions take
+head_dim (default 256), since a cache's padded slot does not say it.
 """
 
 import math
@@ -17,9 +17,9 @@ import ctypes
 import numpy as np
 
 from . import _buffers
-from ._library import (HEAD_DIM, CacheLayout, DecodeProblem, KvTokens,
-                       check, head_dim_check, lib, slot_content_bytes,
-                       slot_stride)
+from ._library import (HEAD_DIM, HEAD_DIMS_TEXT, CacheLayout, DecodeProblem,
+                       KvTokens, check, head_dim_check, lib,
+                       slot_content_bytes, slot_stride)
 from ._status import invalid
 
 FP8_OVERFLOW = {"saturate": 0, "nan": 1}
@@ -59,8 +59,8 @@ def _head_dim_of(x, name, dtype):
     """D from a vector of D elements (dtype), checked."""
     a = np.asarray(x)
     if a.dtype != dtype or a.ndim != 1:
-        raise invalid(f"{name}: expected {np.dtype(dtype).name} [D] (D = 32, "
-                      f"64, 128, 256 or 512), got {a.dtype.name} "
+        raise invalid(f"{name}: expected {np.dtype(dtype).name} [D] (D = "
+                      f"{HEAD_DIMS_TEXT}), got {a.dtype.name} "
                       f"{list(a.shape)}")
     return head_dim_check(a.shape[0], f"{name}'s length")
 
