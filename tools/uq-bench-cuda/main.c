@@ -470,7 +470,7 @@ int main(int argc, char **argv) {
     } else if (strncmp(a, "--head-dim=", 11) == 0) {
       head_dim = flag_int("--head-dim", a + 11, 32, 512);
       if (!uq_head_dim_supported(head_dim))
-        die("--head-dim must be 32, 64, 128, 256 or 512, got '%s'", a + 11);
+        die("--head-dim must be " UQ_HEAD_DIMS_TEXT ", got '%s'", a + 11);
     } else if (strncmp(a, "--shape=", 8) == 0) {
       parse_shape(a + 8, &custom);
     } else if (strncmp(a, "--query-len=", 12) == 0) {

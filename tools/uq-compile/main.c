@@ -178,7 +178,7 @@ static int check_variant_set(const uq_variant_t *variants, size_t count) {
       continue; // a test module: uq-compile builds it, nothing selects it
     if (!uq_variant_head_dim_selectable(x->head_dim))
       return fail("variant '%s': head dim d = %u is not one the runtime "
-                  "selects (32, 64, 128, 256, 512)",
+                  "selects (" UQ_HEAD_DIMS_TEXT ")",
                   x->key, x->head_dim);
     if (kind == UQ_VARIANT_KIND_DECODE &&
         !uq_variant_qg_max_selectable(x->qg_max))

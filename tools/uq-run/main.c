@@ -30,7 +30,7 @@ static void usage(FILE *out) {
         "  --dtype=bf16|f16   query, key, value and output dtype (default "
         "bf16)\n"
         "  --kv-heads=N       KV heads Hk (default 2)\n"
-        "  --head-dim=D       32, 64, 128, 256 or 512 (default 256)\n"
+        "  --head-dim=D       " UQ_HEAD_DIMS_TEXT " (default 256)\n"
         "  --qg=N             query heads per KV head, 1..16 (default 8)\n"
         "  --block-size=N     16, 32, 64, 128 or 256 (default 16)\n"
         "  --max-seq=N        longest sequence; others random 1..N (default "
@@ -302,7 +302,7 @@ int main(int argc, char **argv) {
     } else if (IS("--head-dim")) {
       // Any other value reaches the library, which names the supported ones.
       if (!parse_u64(value, 1u << 16, &n))
-        return fail("--head-dim must be 32, 64, 128, 256 or 512, got '%s'",
+        return fail("--head-dim must be " UQ_HEAD_DIMS_TEXT ", got '%s'",
                     value);
       shape.head_dim = (uint32_t)n;
     } else if (IS("--block-size")) {
