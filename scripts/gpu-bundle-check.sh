@@ -75,15 +75,18 @@ for d in $UQ_EXTRA_HEAD_DIMS; do
   run --head-dim=$d --seed=10 --query-len=4 --qg=8 --dtype=f16
   run --head-dim=$d --seed=11 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000
 done
-RUN=$V/tools/uq-run/uq-run LIB=$V/runtime timeout 120 bash "$R/scripts/wgmma-quick.sh" |
-  grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
+# scripts/wgmma-quick.sh with the libuqrt in $1
+quick() {
+  RUN=$V/tools/uq-run/uq-run LIB=$1 timeout 120 bash "$R/scripts/wgmma-quick.sh" |
+    grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
+}
+quick "$V/runtime"
 echo "(${SECONDS}s)"
 if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
   for lib in "$G"/ab/*/; do
     [[ $(basename "$lib") == timing-* ]] && continue
     echo "=== wgmma-quick with $(basename "$lib")"
-    RUN=$V/tools/uq-run/uq-run LIB=$lib timeout 120 bash "$R/scripts/wgmma-quick.sh" |
-      grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
+    quick "$lib"
     echo "=== runtime_cuda_device_test with $(basename "$lib")"
     LD_LIBRARY_PATH=$lib timeout 240 "$V/test/unit/runtime/runtime_cuda_device_test" 2>&1 |
       grep -E "FAIL|passed|failed|error" | cut -c1-160
