@@ -82,6 +82,19 @@ quick() {
 }
 quick "$V/runtime"
 echo "(${SECONDS}s)"
+# A canary for each extra library (an unproven kernel may hang, and a hang
+# would burn every later timeout): one wgmma chunk a head dim, 20 s each;
+# a library that times out is dropped from the run.
+for lib in "$G"/ab/*/; do
+  [[ -e $lib/libuqrt.so.0 ]] || continue
+  for d in 256 128 64; do
+    LD_LIBRARY_PATH=$lib timeout 20 "$V/tools/uq-run/uq-run" --backend=cuda \
+      --seed=5 --head-dim=$d --query-len=256 --qg=8 --kv-heads=1 \
+      --seq-lens=2000 >/dev/null 2>&1
+    [[ $? == 124 ]] || continue
+    echo "=== $(basename "$lib") hung at D $d: dropped" && rm -rf "$lib" && break
+  done
+done
 if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
   for lib in "$G"/ab/*/; do
     [[ $(basename "$lib") == timing-* ]] && continue
