@@ -7,7 +7,15 @@
 // (runtime/kernel_abi.h, docs/design.md "sm_90a kernels"): a query block of
 // floor(128 / QG) tokens, rows token-major, on vLLM's grid.
 //
-// Per tile, all 256 threads:
+// Two walks (the variant's `pwg`, producer warpgroup): with one (384
+// threads; D 64 and 128) warpgroup 2 copies and decodes each tile into the
+// buffers warpgroups 0 and 1 multiply, handed over through mbarriers
+// (@wg_barriers_init), and the consumers overlap the softmax of tile k
+// with P V of tile k - 1; without (256 threads; D 256) every thread
+// copies, decodes, then multiplies. On the prefill chunk (L 2048 over
+// 34,816 tokens, QG 8; H200, docs/experiments.md) the producer warpgroup
+// took 0.75x (D 64) and 0.93x (D 128) the time of the all-threads walk;
+// at D 256 it took 1.05x, with one K buffer as here or two. Per tile:
 // - copy: the 64 slots of the tile, as they are in the cache, into one of
 //   two raw stages with cp.async (the next tile's copy is in flight while
 //   this one is decoded and multiplied); tokens outside the block's
@@ -40,7 +48,7 @@
 // 128) in 1.1-2.1x: the tile decode and the MMAs of a CTA run one after
 // the other, which only a full block pays for.
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode_wgmma [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16, rows = 128, min_rows = 128}, {d = 128, qg_max = 16, rows = 128, min_rows = 128}, {d = 256, qg_max = 16, rows = 128, min_rows = 128}], uq.kernel_attrs = [{nvvm.minctasm = 1 : i32}, {nvvm.minctasm = 1 : i32}, {nvvm.minctasm = 1 : i32}]} {
+  gpu.module @uq_decode_wgmma [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16, rows = 128, min_rows = 128, pwg = 1}, {d = 128, qg_max = 16, rows = 128, min_rows = 128, pwg = 1}, {d = 256, qg_max = 16, rows = 128, min_rows = 128, pwg = 0}], uq.kernel_attrs = [{nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>}]} {
     llvm.mlir.global external @uq_decode_wgmma_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @wg_shared_bytes} : i32
     // A partition walks groups of 4 16-token tiles: one 64-token tile here.
@@ -83,7 +91,7 @@ module attributes {gpu.container_module} {
     // stages of 64 slots of %rs bytes (the slot's D + D/16 content rounded
     // up to 16). Returns (rs, K, V, raw, total bytes with the 1024 of
     // alignment slack).
-    func.func private @wg_layout() -> (i32, i32, i32, i32, i32) attributes {uq.inline} {
+    func.func private @wg_layout() -> (i32, i32, i32, i32, i32, i32) attributes {uq.inline} {
       %c1 = arith.constant 1 : i32
       %c4 = arith.constant 4 : i32
       %c15 = arith.constant 15 : i32
@@ -108,14 +116,19 @@ module attributes {gpu.container_module} {
       %stage = arith.muli %rs, %c64 : i32
       %nstages = func.call @wg_raw_stages() : () -> i32
       %stages = arith.muli %stage, %nstages : i32
-      %end = arith.addi %raw, %stages : i32
+      // the mbarriers (@wg_barriers_init), with a producer warpgroup only
+      %pwg = "uq.param"() {name = "pwg"} : () -> index
+      %pwg_i = arith.index_cast %pwg : index to i32
+      %bar_bytes = arith.muli %pwg_i, %c64 : i32
+      %bars = arith.addi %raw, %stages : i32
+      %end = arith.addi %bars, %bar_bytes : i32
       %total = arith.addi %end, %c1024 : i32
-      return %rs, %k, %v, %raw, %total : i32, i32, i32, i32, i32
+      return %rs, %k, %v, %raw, %bars, %total : i32, i32, i32, i32, i32, i32
     }
 
     func.func private @wg_shared_bytes() -> i32 {
-      %l:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
-      return %l#4 : i32
+      %l:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
+      return %l#5 : i32
     }
 
     // A wgmma shared-memory matrix descriptor: start address and leading
@@ -261,7 +274,7 @@ module attributes {gpu.container_module} {
     func.func private @wg_copy_piece(%i: i32, %n: i32, %u: i32, %blk: i32, %stage: i32, %tok0: i32, %lo: i32, %hi: i32,
                                      %kv_cache: !llvm.ptr<1>, %block_size: i32,
                                      %num_kv_heads: i32, %kvh: i32, %padded_slot: i32) -> (i64, i32) attributes {uq.inline} {
-      %l:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
+      %l:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
       %hk64 = arith.extui %num_kv_heads : i32 to i64
       %kvh64 = arith.extui %kvh : i32 to i64
       %ps64 = arith.extui %padded_slot : i32 to i64
@@ -305,14 +318,102 @@ module attributes {gpu.container_module} {
       return
     }
 
+    // The 16 code bytes at shared address %a (a group of 32 codes) as 4
+    // words, read 16, 8, 4 or 2 bytes at a time as %a's alignment allows
+    // (%align: 16, 8, 4 or 2, a constant once inlined).
+    func.func private @wg_load_group(%a: i32, %align: i32) -> vector<4xi32> attributes {uq.inline} {
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %o = arith.subi %a, %smem_i : i32
+      %p = llvm.getelementptr %smem[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %a16 = arith.cmpi eq, %align, %c16 : i32
+      %a8 = arith.cmpi eq, %align, %c8 : i32
+      %a4 = arith.cmpi eq, %align, %c4 : i32
+      %w = scf.if %a16 -> (vector<4xi32>) {
+        %v = llvm.load %p {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+        scf.yield %v : vector<4xi32>
+      } else {
+        %w8 = scf.if %a8 -> (vector<4xi32>) {
+          %p8 = llvm.getelementptr %p[8] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+          %lo = llvm.load %p {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+          %hi = llvm.load %p8 {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xi32>
+          %v = vector.shuffle %lo, %hi [0, 1, 2, 3] : vector<2xi32>, vector<2xi32>
+          scf.yield %v : vector<4xi32>
+        } else {
+          %w4 = scf.if %a4 -> (vector<4xi32>) {
+            %v = llvm.load %p {alignment = 4 : i64} : !llvm.ptr<3> -> vector<4xi32>
+            scf.yield %v : vector<4xi32>
+          } else {
+            %v = llvm.load %p {alignment = 2 : i64} : !llvm.ptr<3> -> vector<4xi32>
+            scf.yield %v : vector<4xi32>
+          }
+          scf.yield %w4 : vector<4xi32>
+        }
+        scf.yield %w8 : vector<4xi32>
+      }
+      return %w : vector<4xi32>
+    }
+
+    // Code word %word's 8 codes (@uq_sm90_fp4_bf16x2's pairs: element i
+    // with i + 4), scale %sc (the scale byte in both bf16 exponents, x
+    // 0x00800080), into bf16 chunk %j of row %t of the [64][D] region at
+    // %dst (@wg_chunk): each pair is the code's value x 2^-126, times 2^126
+    // and then 2^(s - 127) (both exact in bf16 for every scale the encoder
+    // writes; a scale byte 0 leaves 0 for the zero codes of its group).
+    func.func private @wg_decode_word(%word: i32, %sc: i32, %t: i32, %j: i32, %dst: i32) attributes {uq.inline} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c3 = arith.constant 3 : i32
+      %two126 = arith.constant 0x7E807E80 : i32
+      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %w0 = func.call @uq_sm90_fp4_bf16x2(%word, %c0) : (i32, i32) -> i32
+      %w1 = func.call @uq_sm90_fp4_bf16x2(%word, %c1) : (i32, i32) -> i32
+      %w2 = func.call @uq_sm90_fp4_bf16x2(%word, %c2) : (i32, i32) -> i32
+      %w3 = func.call @uq_sm90_fp4_bf16x2(%word, %c3) : (i32, i32) -> i32
+      %y = llvm.inline_asm asm_dialect = att "{ .reg .b32 t0, t1, t2, t3; mul.rn.bf16x2 t0, $4, $8; mul.rn.bf16x2 t1, $5, $8; mul.rn.bf16x2 t2, $6, $8; mul.rn.bf16x2 t3, $7, $8; mul.rn.bf16x2 $0, t0, $9; mul.rn.bf16x2 $1, t1, $9; mul.rn.bf16x2 $2, t2, $9; mul.rn.bf16x2 $3, t3, $9; }", "=r,=r,=r,=r,r,r,r,r,r,r" %w0, %w1, %w2, %w3, %two126, %sc : (i32, i32, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+      %y0 = llvm.extractvalue %y[0] : !llvm.struct<(i32, i32, i32, i32)>
+      %y1 = llvm.extractvalue %y[1] : !llvm.struct<(i32, i32, i32, i32)>
+      %y2 = llvm.extractvalue %y[2] : !llvm.struct<(i32, i32, i32, i32)>
+      %y3 = llvm.extractvalue %y[3] : !llvm.struct<(i32, i32, i32, i32)>
+      %ch = func.call @wg_chunk(%t, %j) : (i32, i32) -> i32
+      %da = arith.addi %dst, %ch : i32
+      %dso = arith.subi %da, %smem_i : i32
+      %dp = llvm.getelementptr %smem[%dso] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %v = vector.from_elements %y0, %y1, %y2, %y3 : vector<4xi32>
+      llvm.store %v, %dp {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+      return
+    }
+
+    // Scale byte %g of the raw slot row at shared address %row (scales
+    // from byte %scales), in both bf16 exponents of a word (x 0x00800080):
+    // @wg_decode_word's %sc.
+    func.func private @wg_group_scale(%row: i32, %scales: i32, %g: i32) -> i32 attributes {uq.inline} {
+      %spread = arith.constant 0x00800080 : i32
+      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %sa0 = arith.addi %row, %scales : i32
+      %sa = arith.addi %sa0, %g : i32
+      %so = arith.subi %sa, %smem_i : i32
+      %sp = llvm.getelementptr %smem[%so] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %sb = llvm.load %sp {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+      %s = arith.extui %sb : i8 to i32
+      %sc = arith.muli %s, %spread : i32
+      return %sc : i32
+    }
+
     // One 64-token tile of K or V (codes from byte %codes of each raw slot,
     // scales from %scales) into bf16 at shared address %dst ([64][D], the
-    // swizzled atoms of @wg_chunk): a thread a 32-bit word of 8 codes at a
-    // time, one 16-byte chunk out. Each pair (element i, element i + 4) of
-    // the word is @uq_sm90_fp4_bf16x2's value x 2^-126, times 2^126 and
-    // then 2^(s - 127) (both exact in bf16 for every scale the encoder
-    // writes; a scale byte 0 leaves 0 for the zero codes of its group).
-    // D = 64's V codes start at byte 34 of the slot: two 16-bit loads.
+    // swizzled atoms of @wg_chunk), by all 256 threads of the walk without
+    // a producer: a thread a 32-bit word of 8 codes at a time
+    // (@wg_decode_word). D = 64's V codes start at byte 34 of the slot: two
+    // 16-bit loads. (At D 256 this measured 7% faster than
+    // @wg_decode_groups over the same 256 threads, H200.)
     func.func private @wg_decode_tile(%src: i32, %codes: i32, %scales: i32, %dst: i32, %tid: i32) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
@@ -321,11 +422,9 @@ module attributes {gpu.container_module} {
       %c16 = arith.constant 16 : i32
       %c64 = arith.constant 64 : i32
       %c256 = arith.constant 256 : index
-      %two126 = arith.constant 0x7E807E80 : i32
-      %spread = arith.constant 0x00800080 : i32
       %hd = "uq.param"() {name = "d"} : () -> index
       %d = arith.index_cast %hd : index to i32
-      %l:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
+      %l:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
       %wpt = arith.shrui %d, %c3 : i32
       %total = arith.muli %wpt, %c64 : i32
       %wm = arith.subi %wpt, %c1 : i32
@@ -363,28 +462,76 @@ module attributes {gpu.container_module} {
           scf.yield %w : i32
         }
         %jg = arith.shrui %j, %c2 : i32
-        %sa0 = arith.addi %row, %scales : i32
-        %sa = arith.addi %sa0, %jg : i32
-        %so = arith.subi %sa, %smem_i : i32
-        %sp = llvm.getelementptr %smem[%so] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %sb = llvm.load %sp {alignment = 1 : i64} : !llvm.ptr<3> -> i8
-        %s = arith.extui %sb : i8 to i32
-        %sc = arith.muli %s, %spread : i32
-        %w0 = func.call @uq_sm90_fp4_bf16x2(%word, %c0) : (i32, i32) -> i32
-        %w1 = func.call @uq_sm90_fp4_bf16x2(%word, %c1) : (i32, i32) -> i32
-        %w2 = func.call @uq_sm90_fp4_bf16x2(%word, %c2) : (i32, i32) -> i32
-        %w3 = func.call @uq_sm90_fp4_bf16x2(%word, %c3) : (i32, i32) -> i32
-        %y = llvm.inline_asm asm_dialect = att "{ .reg .b32 t0, t1, t2, t3; mul.rn.bf16x2 t0, $4, $8; mul.rn.bf16x2 t1, $5, $8; mul.rn.bf16x2 t2, $6, $8; mul.rn.bf16x2 t3, $7, $8; mul.rn.bf16x2 $0, t0, $9; mul.rn.bf16x2 $1, t1, $9; mul.rn.bf16x2 $2, t2, $9; mul.rn.bf16x2 $3, t3, $9; }", "=r,=r,=r,=r,r,r,r,r,r,r" %w0, %w1, %w2, %w3, %two126, %sc : (i32, i32, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
-        %y0 = llvm.extractvalue %y[0] : !llvm.struct<(i32, i32, i32, i32)>
-        %y1 = llvm.extractvalue %y[1] : !llvm.struct<(i32, i32, i32, i32)>
-        %y2 = llvm.extractvalue %y[2] : !llvm.struct<(i32, i32, i32, i32)>
-        %y3 = llvm.extractvalue %y[3] : !llvm.struct<(i32, i32, i32, i32)>
-        %ch = func.call @wg_chunk(%t, %j) : (i32, i32) -> i32
-        %da = arith.addi %dst, %ch : i32
-        %dso = arith.subi %da, %smem_i : i32
-        %dp = llvm.getelementptr %smem[%dso] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-        %v = vector.from_elements %y0, %y1, %y2, %y3 : vector<4xi32>
-        llvm.store %v, %dp {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<3>
+        %sc = func.call @wg_group_scale(%row, %scales, %jg) : (i32, i32, i32) -> i32
+        func.call @wg_decode_word(%word, %sc, %t, %j, %dst) : (i32, i32, i32, i32, i32) -> ()
+      }
+      return
+    }
+
+    // The same tile decode by the producer warpgroup's %nthreads threads:
+    // a thread a group of 32 codes (16 bytes, one scale byte) a step, four
+    // words (@wg_decode_word), a constant trip count, unrolled: every
+    // group's loads in flight together.
+    func.func private @wg_decode_groups(%src: i32, %codes: i32, %scales: i32, %dst: i32, %tid: i32, %nthreads: index) attributes {uq.inline} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c2 = arith.constant 2 : i32
+      %c4 = arith.constant 4 : i32
+      %c5 = arith.constant 5 : i32
+      %c16 = arith.constant 16 : i32
+      %c64 = arith.constant 64 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i4 = arith.constant 4 : index
+      %hd = "uq.param"() {name = "d"} : () -> index
+      %d = arith.index_cast %hd : index to i32
+      %l:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
+      // groups per token, per tile
+      %gpt = arith.shrui %d, %c5 : i32
+      %total = arith.muli %gpt, %c64 : i32
+      %gm = arith.subi %gpt, %c1 : i32
+      // the codes' alignment in the slot (the stage is 16-byte aligned,
+      // rs a multiple of 16): the largest of 16, 8, 4, 2 dividing %codes
+      %c15 = arith.constant 15 : i32
+      %cl = arith.andi %codes, %c15 : i32
+      %cz = arith.cmpi eq, %cl, %c0 : i32
+      %neg = arith.subi %c0, %cl : i32
+      %low = arith.andi %cl, %neg : i32
+      %align = arith.select %cz, %c16, %low : i32
+      %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
+      %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
+      %tix = arith.index_cast %tid : i32 to index
+      %totx = arith.index_cast %total : i32 to index
+      // a thread past the last group decodes the last one again (the same
+      // bytes to the same place)
+      %nm = arith.subi %nthreads, %i1 : index
+      %totr = arith.addi %totx, %nm : index
+      %iters = arith.divui %totr, %nthreads : index
+      %last = arith.subi %total, %c1 : i32
+      %rem = arith.remui %totx, %nthreads : index
+      %exact = arith.cmpi eq, %rem, %i0 : index
+      scf.for %it = %i0 to %iters step %i1 {
+        %io = arith.muli %it, %nthreads : index
+        %ix = arith.addi %tix, %io : index
+        %iw = arith.index_cast %ix : index to i32
+        %im = arith.minui %iw, %last : i32
+        %i = arith.select %exact, %iw, %im : i32
+        %t = arith.divui %i, %gpt : i32
+        %g = arith.andi %i, %gm : i32
+        %tr = arith.muli %t, %l#0 : i32
+        %row = arith.addi %src, %tr : i32
+        %g16 = arith.shli %g, %c4 : i32
+        %ca0 = arith.addi %row, %codes : i32
+        %ca = arith.addi %ca0, %g16 : i32
+        %words = func.call @wg_load_group(%ca, %align) : (i32, i32) -> vector<4xi32>
+        %sc = func.call @wg_group_scale(%row, %scales, %g) : (i32, i32, i32) -> i32
+        %g4 = arith.shli %g, %c2 : i32
+        scf.for %w = %i0 to %i4 step %i1 {
+          %word = vector.extract %words[%w] : i32 from vector<4xi32>
+          %wi = arith.index_cast %w : index to i32
+          %j = arith.addi %g4, %wi : i32
+          func.call @wg_decode_word(%word, %sc, %t, %j, %dst) : (i32, i32, i32, i32, i32) -> ()
+        }
       }
       return
     }
@@ -791,7 +938,7 @@ module attributes {gpu.container_module} {
     // 2^(x - m) and their sums, O rescaled where the maximum moved, and P
     // as bf16 pairs in the A fragment of O += P V (k-step kt's registers
     // are entries 8 kt .. 8 kt + 7 in pairs). Returns (m0, m1, l0, l1, O, P).
-    func.func private @wg_online_softmax(%S: vector<32xf32>, %acc_h: vector<4x32xf32>, %m0: f32, %m1: f32, %l0: f32, %l1: f32, %ki: i32, %gstride: i32, %tok_first: i32, %lim0: i32, %ws_last: i32, %t: i32, %cs: f32, %lim_r0: i32, %lim_r1: i32, %ws_r0: i32, %ws_r1: i32) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>) attributes {uq.inline} {
+    func.func private @wg_online_softmax(%S: vector<32xf32>, %m0: f32, %m1: f32, %l0: f32, %l1: f32, %ki: i32, %gstride: i32, %tok_first: i32, %lim0: i32, %ws_last: i32, %t: i32, %cs: f32, %lim_r0: i32, %lim_r1: i32, %ws_r0: i32, %ws_r1: i32) -> (f32, f32, f32, f32, f32, f32, i1, vector<32xf32>) attributes {uq.inline} {
       %ninf = arith.constant 0xFF800000 : f32
       %zero_f = arith.constant 0.0 : f32
       %zero32 = arith.constant dense<0.0> : vector<32xf32>
@@ -884,18 +1031,51 @@ module attributes {gpu.container_module} {
       %lm1 = arith.mulf %l1, %al_1 : f32
       %ln0 = arith.addf %lm0, %pw#1 : f32
       %ln1 = arith.addf %lm1, %pw#2 : f32
-      %moved = arith.andi %same0, %same1 : i1
-      %acc_s = scf.if %moved -> (vector<4x32xf32>) {
-        scf.yield %acc_h : vector<4x32xf32>
+      %same = arith.andi %same0, %same1 : i1
+      return %mn0, %mn1, %ln0, %ln1, %al_0, %al_1, %same, %pw#0 : f32, f32, f32, f32, f32, f32, i1, vector<32xf32>
+    }
+
+    // The weights P (@wg_online_softmax) as bf16 pairs in the A fragment
+    // of O += P V: k-step kt's registers are entries 8 kt .. 8 kt + 7 in
+    // pairs.
+    func.func private @wg_pack_p(%p: vector<32xf32>) -> vector<16xi32> attributes {uq.inline} {
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i2 = arith.constant 2 : index
+      %i16 = arith.constant 16 : index
+      %zero16i = arith.constant dense<0> : vector<16xi32>
+      %pf = scf.for %q = %i0 to %i16 step %i1 iter_args(%f = %zero16i) -> (vector<16xi32>) {
+        %q2 = arith.muli %q, %i2 : index
+        %q21 = arith.addi %q2, %i1 : index
+        %lo = vector.extract %p[%q2] : f32 from vector<32xf32>
+        %hi2 = vector.extract %p[%q21] : f32 from vector<32xf32>
+        %pk = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %hi2, %lo : (f32, f32) -> i32
+        %f1 = vector.insert %pk, %f[%q] : i32 into vector<16xi32>
+        scf.yield %f1 : vector<16xi32>
+      }
+      return %pf : vector<16xi32>
+    }
+
+    // O's rows g and g + 8 times their corrections (%al0, %al1) where a
+    // row's maximum moved (%same: neither did), over the D / 64
+    // accumulators.
+    func.func private @wg_rescale(%acc: vector<4x32xf32>, %al0: f32, %al1: f32, %same: i1, %nc: index) -> vector<4x32xf32> attributes {uq.inline} {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i32 = arith.constant 32 : index
+      %r = scf.if %same -> (vector<4x32xf32>) {
+        scf.yield %acc : vector<4x32xf32>
       } else {
-        %r = scf.for %n = %i0 to %i4 step %i1 iter_args(%o = %acc_h) -> (vector<4x32xf32>) {
+        %o2 = scf.for %n = %i0 to %nc step %i1 iter_args(%o = %acc) -> (vector<4x32xf32>) {
           %on = vector.extract %o[%n] : vector<32xf32> from vector<4x32xf32>
           %sc = scf.for %i = %i0 to %i32 step %i1 iter_args(%w = %on) -> (vector<32xf32>) {
             %ii = arith.index_cast %i : index to i32
             %hsel0 = arith.shrui %ii, %c1 : i32
             %hsel = arith.andi %hsel0, %c1 : i32
             %hi1 = arith.cmpi ne, %hsel, %c0 : i32
-            %al = arith.select %hi1, %al_1, %al_0 : f32
+            %al = arith.select %hi1, %al1, %al0 : f32
             %y = vector.extract %w[%i] : f32 from vector<32xf32>
             %y1 = arith.mulf %y, %al : f32
             %w1 = vector.insert %y1, %w[%i] : f32 into vector<32xf32>
@@ -904,23 +1084,14 @@ module attributes {gpu.container_module} {
           %o1 = vector.insert %sc, %o[%n] : vector<32xf32> into vector<4x32xf32>
           scf.yield %o1 : vector<4x32xf32>
         }
-        scf.yield %r : vector<4x32xf32>
+        scf.yield %o2 : vector<4x32xf32>
       }
-      %pf = scf.for %q = %i0 to %i16 step %i1 iter_args(%f = %zero16i) -> (vector<16xi32>) {
-        %q2 = arith.muli %q, %i2 : index
-        %q21 = arith.addi %q2, %i1 : index
-        %lo = vector.extract %pw#0[%q2] : f32 from vector<32xf32>
-        %hi2 = vector.extract %pw#0[%q21] : f32 from vector<32xf32>
-        %pk = llvm.inline_asm asm_dialect = att "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" %hi2, %lo : (f32, f32) -> i32
-        %f1 = vector.insert %pk, %f[%q] : i32 into vector<16xi32>
-        scf.yield %f1 : vector<16xi32>
-      }
-      return %mn0, %mn1, %ln0, %ln1, %acc_s, %pf : f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>
+      return %r : vector<4x32xf32>
     }
 
     // S = Q K^T of the warpgroup's 64 rows and the tile's 64 tokens: D / 16
-    // wgmma k-steps of Q and K from shared memory, waited for (the
-    // accumulators O of the previous tile's P V with them).
+    // wgmma k-steps of Q and K from shared memory, committed as one group,
+    // not waited for (@wg_hold after the wait).
     func.func private @wg_scores(%qbase: i32, %kbase: i32, %nk: index) -> (vector<32xf32>) attributes {uq.inline} {
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
@@ -946,9 +1117,7 @@ module attributes {gpu.container_module} {
         scf.yield %sn : vector<32xf32>
       }
       nvvm.wgmma.commit.group.sync.aligned
-      nvvm.wgmma.wait.group.sync.aligned 0
-      %S = func.call @wg_hold(%sacc) : (vector<32xf32>) -> vector<32xf32>
-      return %S : vector<32xf32>
+      return %sacc : vector<32xf32>
     }
 
     // O += P V: D / 64 accumulators of 64 head dims, 4 k-steps each of P
@@ -993,6 +1162,67 @@ module attributes {gpu.container_module} {
       return %ov : vector<4x32xf32>
     }
 
+    // The pipeline between the producer warpgroup and the two consumer
+    // warpgroups: mbarriers in shared memory at %bars (@wg_layout), 8
+    // bytes each, a full and an empty one per buffer: K (+0, +8), V
+    // buffer b (+16 + 16 b, +24 + 16 b). A full barrier's phase takes the
+    // producer's 128 arrivals, an empty one's the consumers' 256. Use n of a barrier completes its phase n; a waiter for
+    // use n waits on parity n % 2, and a producer's first wait on an
+    // empty barrier (parity 1 of a fresh barrier) passes at once.
+    func.func private @wg_barriers_init(%bars: i32) {
+      %c8 = arith.constant 8 : i32
+      %c128 = arith.constant 128 : i32
+      %c256 = arith.constant 256 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i6 = arith.constant 6 : index
+      scf.for %b = %i0 to %i6 step %i1 {
+        %bi = arith.index_cast %b : index to i32
+        %off = arith.muli %bi, %c8 : i32
+        %addr = arith.addi %bars, %off : i32
+        %c1 = arith.constant 1 : i32
+        %odd = arith.andi %bi, %c1 : i32
+        %empty = arith.cmpi eq, %odd, %c1 : i32
+        %count = arith.select %empty, %c256, %c128 : i32
+        llvm.inline_asm has_side_effects asm_dialect = att "mbarrier.init.shared::cta.b64 [$0], $1;", "r,r,~{memory}" %addr, %count : (i32, i32) -> ()
+      }
+      llvm.inline_asm has_side_effects asm_dialect = att "fence.mbarrier_init.release.cluster;", "~{memory}" : () -> ()
+      return
+    }
+
+    // Waits until the phase of parity %parity of the barrier at %bar is
+    // complete (acquire: the writes before its arrivals are visible).
+    func.func private @wg_bar_wait(%bar: i32, %parity: i32) {
+      llvm.inline_asm has_side_effects asm_dialect = att "{ .reg .pred p; UQ_WAIT: mbarrier.try_wait.parity.shared::cta.b64 p, [$0], $1; @!p bra UQ_WAIT; }", "r,r,~{memory}" %bar, %parity : (i32, i32) -> ()
+      return
+    }
+
+    // A producer thread's arrival once its decoded chunks are stored:
+    // fenced first, since wgmma reads them through the async proxy.
+    func.func private @wg_bar_publish(%bar: i32) {
+      llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "~{memory}" : () -> ()
+      llvm.inline_asm has_side_effects asm_dialect = att "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}" %bar : (i32) -> ()
+      return
+    }
+
+    // A consumer thread's arrival once the wgmma reading a buffer is done.
+    func.func private @wg_bar_release(%bar: i32) {
+      llvm.inline_asm has_side_effects asm_dialect = att "mbarrier.arrive.shared::cta.b64 _, [$0];", "r,~{memory}" %bar : (i32) -> ()
+      return
+    }
+
+    // Named barriers of one role: 1 for the consumers' 256 threads, 2 for
+    // the producer's 128 (0 is the whole CTA's, gpu.barrier).
+    func.func private @wg_sync_consumers() {
+      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 1, 256;", "~{memory}" : () -> ()
+      return
+    }
+
+    func.func private @wg_sync_producers() {
+      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 2, 128;", "~{memory}" : () -> ()
+      return
+    }
+
     gpu.func @uq_decode(
         %segm_out: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %segm_max: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
@@ -1010,7 +1240,7 @@ module attributes {gpu.container_module} {
         %output: !llvm.ptr<1> {llvm.noalias, llvm.writeonly},
         %out_stride_seq: i32, %out_stride_head: i32,
         %sinks: !llvm.ptr<1> {llvm.noalias, llvm.readonly}, %act_f16: i32) kernel
-        attributes {nvvm.reqntid = array<i32: 256, 1, 1>} {
+        {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
       %c2 = arith.constant 2 : i32
@@ -1025,8 +1255,10 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : i32
       %c127 = arith.constant 127 : i32
       %c128 = arith.constant 128 : i32
-      %c1023 = arith.constant 1023 : i32
+      %c256 = arith.constant 256 : i32
+      %i128 = arith.constant 128 : index
       %i256 = arith.constant 256 : index
+      %c1023 = arith.constant 1023 : i32
       %cm16 = arith.constant -16 : i32
       %cm1024 = arith.constant -1024 : i32
       %i0 = arith.constant 0 : index
@@ -1038,13 +1270,14 @@ module attributes {gpu.container_module} {
       %zero_f = arith.constant 0.0 : f32
       %log2e = arith.constant 1.44269504088896340736 : f32
       %zero4x32 = arith.constant dense<0.0> : vector<4x32xf32>
+      %zero16i = arith.constant dense<0> : vector<16xi32>
       %hd = "uq.param"() {name = "d"} : () -> index
       %rows_ix = "uq.param"() {name = "rows"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
       %rows = arith.index_cast %rows_ix : index to i32
       %qgi = arith.addi %query_group, %c0 : i32
       %f16 = arith.cmpi ne, %act_f16, %c0 : i32
-      %lay:5 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32)
+      %lay:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
       %rs = arith.addi %lay#0, %c0 : i32
       %smem = llvm.mlir.addressof @uq_decode_wgmma_smem : !llvm.ptr<3>
       %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
@@ -1087,9 +1320,23 @@ module attributes {gpu.container_module} {
       %lim_last = arith.addi %qt#3, %ntok : i32
       %live_rows = arith.muli %ntok, %qgi : i32
       %hq0 = arith.muli %kvh, %qgi : i32
-      func.call @wg_stage_query(%query, %q_stride_seq, %q_stride_head, %qtok, %hq0, %qgi, %live_rows, %tid, %base, %hd, %f16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, index, i1) -> ()
-      // written by the generic proxy, read by wgmma's async proxy
-      llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "~{memory}" : () -> ()
+      // pwg = 1: warpgroup 2 copies and decodes, 0 and 1 multiply
+      // (384 threads); 0: all 256 threads copy, decode, then multiply
+      %producer_ix = "uq.param"() {name = "pwg"} : () -> index
+      %split = arith.cmpi ne, %producer_ix, %i0 : index
+      // the query rows into shared memory, by the threads that multiply
+      // (the CTA barrier after the mbarriers' set-up, or the all-threads
+      // walk's first, orders them before the first S)
+      %true = arith.constant true
+      %c256q = arith.constant 256 : i32
+      %multiplies = arith.cmpi ult, %tid, %c256q : i32
+      %no_split = arith.xori %split, %true : i1
+      %stages_q = arith.ori %no_split, %multiplies : i1
+      scf.if %stages_q {
+        func.call @wg_stage_query(%query, %q_stride_seq, %q_stride_head, %qtok, %hq0, %qgi, %live_rows, %tid, %base, %hd, %f16) : (!llvm.ptr<1>, i32, i32, i32, i32, i32, i32, i32, i32, index, i1) -> ()
+        // written by the generic proxy, read by wgmma's async proxy
+        llvm.inline_asm has_side_effects asm_dialect = att "fence.proxy.async.shared::cta;", "~{memory}" : () -> ()
+      }
       // ---- the walk: this partition's 64-token tiles of the block's
       // positions [first row's window start, last row's end), partition p
       // taking tiles p, p + P, .. (groups of 4 16-token tiles), at most
@@ -1118,6 +1365,171 @@ module attributes {gpu.container_module} {
       %gstride = arith.muli %num_partitions, %c64 : i32
       %part64 = arith.muli %part, %c64 : i32
       %tok_first = arith.addi %win_base, %part64 : i32
+      // this thread's rows: g and g + 8 of its warp's 16 in its
+      // warpgroup's 64; their positions [window start, limit)
+      %wr0 = arith.shli %wg, %c6 : i32
+      %wr1 = arith.shli %warp, %c4 : i32
+      %wr2 = arith.addi %wr0, %wr1 : i32
+      %row0 = arith.addi %wr2, %g : i32
+      %row1 = arith.addi %row0, %c8 : i32
+      %qwbytes = arith.muli %hd_i, %c128 : i32
+      %kcount_ix = arith.index_cast %kcount : i32 to index
+      // the pipeline's barriers (@wg_barriers): K full/empty, V full/empty
+      // per buffer
+      %bars = arith.addi %base, %lay#4 : i32
+      %b_kfull = arith.addi %bars, %c0 : i32
+      %b_kempty = arith.addi %bars, %c8 : i32
+      %c16b = arith.constant 16 : i32
+      %c24b = arith.constant 24 : i32
+      %b_vfull = arith.addi %bars, %c16b : i32
+      %b_vempty = arith.addi %bars, %c24b : i32
+      cf.cond_br %split, ^split, ^rows
+    ^split:
+      %is_first = arith.cmpi eq, %tid, %c0 : i32
+      scf.if %is_first {
+        func.call @wg_barriers_init(%bars) : (i32) -> ()
+      }
+      gpu.barrier
+      %producer = arith.cmpi uge, %tid, %c256 : i32
+      cf.cond_br %producer, ^produce, ^consume
+    ^produce:
+      // ---- warpgroup 2: copies each tile's slots (two raw stages) and
+      // decodes K and V into the consumers' buffers
+      llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.dec.sync.aligned.u32 88;", "~{memory}" : () -> ()
+      %ptid = arith.subi %tid, %c256 : i32
+      scf.for %s = %i0 to %i2 step %i1 {
+        %si = arith.index_cast %s : index to i32
+        %live = arith.cmpi slt, %si, %kcount : i32
+        scf.if %live {
+          %so = arith.muli %si, %gstride : i32
+          %tok0 = arith.addi %tok_first, %so : i32
+          %sb = arith.muli %si, %rawstage : i32
+          %stage = arith.addi %rawbase, %sb : i32
+          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %ptid, %i128) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+      }
+      scf.for %k = %i0 to %kcount_ix step %i1 {
+        %ki = arith.index_cast %k : index to i32
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 1;", "~{memory}" : () -> ()
+        func.call @wg_sync_producers() : () -> ()
+        %stg0 = arith.andi %ki, %c1 : i32
+        %stg1 = arith.muli %stg0, %rawstage : i32
+        %src = arith.addi %rawbase, %stg1 : i32
+        // K: one buffer, free once both warpgroups' S of the last tile
+        // is done (use k waits for the release of use k - 1)
+        %kpar0 = arith.andi %ki, %c1 : i32
+        %kpar = arith.xori %kpar0, %c1 : i32
+        func.call @wg_bar_wait(%b_kempty, %kpar) : (i32, i32) -> ()
+        func.call @wg_decode_groups(%src, %c0, %kso, %kbase, %ptid, %i128) : (i32, i32, i32, i32, i32, index) -> ()
+        func.call @wg_bar_publish(%b_kfull) : (i32) -> ()
+        // V: two buffers, tile k in buffer k % 2 (its use k / 2)
+        %vsel = arith.muli %stg0, %qwbytes : i32
+        %vbuf = arith.addi %vbase, %vsel : i32
+        %vb16 = arith.muli %stg0, %c16b : i32
+        %b_ve = arith.addi %b_vempty, %vb16 : i32
+        %b_vf = arith.addi %b_vfull, %vb16 : i32
+        %vuse = arith.shrui %ki, %c1 : i32
+        %vpar0 = arith.andi %vuse, %c1 : i32
+        %vpar = arith.xori %vpar0, %c1 : i32
+        func.call @wg_bar_wait(%b_ve, %vpar) : (i32, i32) -> ()
+        func.call @wg_decode_groups(%src, %vco, %vso, %vbuf, %ptid, %i128) : (i32, i32, i32, i32, i32, index) -> ()
+        func.call @wg_bar_publish(%b_vf) : (i32) -> ()
+        // every producer thread is done with the raw stage: the tile two
+        // ahead goes there
+        func.call @wg_sync_producers() : () -> ()
+        %k2 = arith.addi %ki, %c2 : i32
+        %more = arith.cmpi slt, %k2, %kcount : i32
+        scf.if %more {
+          %so = arith.muli %k2, %gstride : i32
+          %tok2 = arith.addi %tok_first, %so : i32
+          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %ptid, %i128) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+        }
+        llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
+      }
+      llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_all;", "~{memory}" : () -> ()
+      gpu.return
+    ^consume:
+      // ---- warpgroups 0 and 1: 64 query rows each
+      llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.inc.sync.aligned.u32 208;", "~{memory}" : () -> ()
+      cf.br ^rows
+    ^rows:
+      %lim_r0 = func.call @row_limit(%row0, %qgi, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
+      %lim_r1 = func.call @row_limit(%row1, %qgi, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
+      %ws_r0 = func.call @window_start(%lim_r0, %sliding_window) : (i32, i32) -> i32
+      %ws_r1 = func.call @window_start(%lim_r1, %sliding_window) : (i32, i32) -> i32
+      %cs = arith.mulf %softmax_scale, %log2e : f32
+      %qwoff = arith.muli %wg, %qwbytes : i32
+      %qbase = arith.addi %base, %qwoff : i32
+      %nk = arith.divui %hd, %i16 : index
+      %nc = arith.divui %hd, %i64 : index
+      cf.cond_br %split, ^consume_walk, ^together_walk
+    ^consume_walk:
+      // Per tile k: S(k) = Q K(k)^T is issued, then O += P(k-1) V(k-1)
+      // behind it; the softmax of S(k) runs while that P V is on the tensor
+      // cores, and O is rescaled once it is done.
+      %fin:6 = scf.for %k = %i0 to %kcount_ix step %i1 iter_args(%m0 = %ninf, %m1 = %ninf, %l0 = %zero_f, %l1 = %zero_f, %acc = %zero4x32, %pprev = %zero16i) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>) {
+        %ki = arith.index_cast %k : index to i32
+        %kpar = arith.andi %ki, %c1 : i32
+        func.call @wg_bar_wait(%b_kfull, %kpar) : (i32, i32) -> ()
+        %Sa = func.call @wg_scores(%qbase, %kbase, %nk) : (i32, i32, index) -> (vector<32xf32>)
+        %not_first = arith.cmpi ne, %ki, %c0 : i32
+        %stg0 = arith.andi %ki, %c1 : i32
+        %pstg = arith.xori %stg0, %c1 : i32
+        %pb16 = arith.muli %pstg, %c16b : i32
+        %b_pve = arith.addi %b_vempty, %pb16 : i32
+        %b_pvf = arith.addi %b_vfull, %pb16 : i32
+        %acc1 = scf.if %not_first -> (vector<4x32xf32>) {
+          %kp = arith.subi %ki, %c1 : i32
+          %puse = arith.shrui %kp, %c1 : i32
+          %ppar = arith.andi %puse, %c1 : i32
+          func.call @wg_bar_wait(%b_pvf, %ppar) : (i32, i32) -> ()
+          %pvsel = arith.muli %pstg, %qwbytes : i32
+          %ov = func.call @wg_pv(%acc, %pprev, %vbase, %pvsel, %nc) : (vector<4x32xf32>, vector<16xi32>, i32, i32, index) -> (vector<4x32xf32>)
+          nvvm.wgmma.wait.group.sync.aligned 1
+          scf.yield %ov : vector<4x32xf32>
+        } else {
+          nvvm.wgmma.wait.group.sync.aligned 0
+          scf.yield %acc : vector<4x32xf32>
+        }
+        %S = func.call @wg_hold(%Sa) : (vector<32xf32>) -> vector<32xf32>
+        func.call @wg_bar_release(%b_kempty) : (i32) -> ()
+        // ---- the online softmax of S(k): (m, l) of rows g and g + 8, the
+        // corrections of O, P(k) packed as bf16
+        %sm:8 = func.call @wg_online_softmax(%S, %m0, %m1, %l0, %l1, %ki, %gstride, %tok_first, %lim0, %ws_last, %t, %cs, %lim_r0, %lim_r1, %ws_r0, %ws_r1) : (vector<32xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, f32, i32, i32, i32, i32) -> (f32, f32, f32, f32, f32, f32, i1, vector<32xf32>)
+        %pk = func.call @wg_pack_p(%sm#7) : (vector<32xf32>) -> vector<16xi32>
+        // ---- P(k-1) V(k-1) done: its V buffer is free, O is rescaled
+        nvvm.wgmma.wait.group.sync.aligned 0
+        %acc2 = func.call @wg_hold_all(%acc1, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
+        scf.if %not_first {
+          func.call @wg_bar_release(%b_pve) : (i32) -> ()
+        }
+        %acc3 = func.call @wg_rescale(%acc2, %sm#4, %sm#5, %sm#6, %nc) : (vector<4x32xf32>, f32, f32, i1, index) -> vector<4x32xf32>
+        scf.yield %sm#0, %sm#1, %sm#2, %sm#3, %acc3, %pk : f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>
+      }
+      // the last tile's O += P V
+      %any = arith.cmpi sgt, %kcount, %c0 : i32
+      %ofin = scf.if %any -> (vector<4x32xf32>) {
+        %kl = arith.subi %kcount, %c1 : i32
+        %lstg = arith.andi %kl, %c1 : i32
+        %lb16 = arith.muli %lstg, %c16b : i32
+        %b_lvf = arith.addi %b_vfull, %lb16 : i32
+        %luse = arith.shrui %kl, %c1 : i32
+        %lpar = arith.andi %luse, %c1 : i32
+        func.call @wg_bar_wait(%b_lvf, %lpar) : (i32, i32) -> ()
+        %lvsel = arith.muli %lstg, %qwbytes : i32
+        %ov = func.call @wg_pv(%fin#4, %fin#5, %vbase, %lvsel, %nc) : (vector<4x32xf32>, vector<16xi32>, i32, i32, index) -> (vector<4x32xf32>)
+        nvvm.wgmma.wait.group.sync.aligned 0
+        %oh = func.call @wg_hold_all(%ov, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
+        scf.yield %oh : vector<4x32xf32>
+      } else {
+        scf.yield %fin#4 : vector<4x32xf32>
+      }
+      cf.br ^store(%fin#0, %fin#1, %fin#2, %fin#3, %ofin : f32, f32, f32, f32, vector<4x32xf32>)
+    ^together_walk:
+      // ---- all 256 threads, per tile: the copy two tiles ahead, K and V
+      // decoded, then S = Q K^T, the softmax and O += P V (left in flight
+      // while the next tile is decoded)
       scf.for %s = %i0 to %i2 step %i1 {
         %si = arith.index_cast %s : index to i32
         %live = arith.cmpi slt, %si, %kcount : i32
@@ -1130,26 +1542,7 @@ module attributes {gpu.container_module} {
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
       }
-      // this thread's rows: g and g + 8 of its warp's 16 in its
-      // warpgroup's 64; their positions [window start, limit)
-      %wr0 = arith.shli %wg, %c6 : i32
-      %wr1 = arith.shli %warp, %c4 : i32
-      %wr2 = arith.addi %wr0, %wr1 : i32
-      %row0 = arith.addi %wr2, %g : i32
-      %row1 = arith.addi %row0, %c8 : i32
-      %lim_r0 = func.call @row_limit(%row0, %qgi, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
-      %lim_r1 = func.call @row_limit(%row1, %qgi, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
-      %ws_r0 = func.call @window_start(%lim_r0, %sliding_window) : (i32, i32) -> i32
-      %ws_r1 = func.call @window_start(%lim_r1, %sliding_window) : (i32, i32) -> i32
-      %cs = arith.mulf %softmax_scale, %log2e : f32
-      %qwbytes = arith.muli %hd_i, %c128 : i32
-      %qwoff = arith.muli %wg, %qwbytes : i32
-      %qbase = arith.addi %base, %qwoff : i32
-      %nk = arith.divui %hd, %i16 : index
-      %nc = arith.divui %hd, %i64 : index
-      %c0_ix = arith.index_cast %c0 : i32 to index
-      %kcount_ix = arith.index_cast %kcount : i32 to index
-      %fin:5 = scf.for %k = %c0_ix to %kcount_ix step %i1 iter_args(%m0 = %ninf, %m1 = %ninf, %l0 = %zero_f, %l1 = %zero_f, %acc = %zero4x32) -> (f32, f32, f32, f32, vector<4x32xf32>) {
+      %tfin:5 = scf.for %k = %i0 to %kcount_ix step %i1 iter_args(%m0 = %ninf, %m1 = %ninf, %l0 = %zero_f, %l1 = %zero_f, %acc = %zero4x32) -> (f32, f32, f32, f32, vector<4x32xf32>) {
         %ki = arith.index_cast %k : index to i32
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 1;", "~{memory}" : () -> ()
         gpu.barrier
@@ -1171,22 +1564,24 @@ module attributes {gpu.container_module} {
           func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %i256) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
-        // ---- S = Q K^T, then O's accumulators back from wgmma
-        %S = func.call @wg_scores(%qbase, %kbase, %nk) : (i32, i32, index) -> (vector<32xf32>)
+        // S = Q K^T, waited for with the last tile's O += P V
+        %Sa = func.call @wg_scores(%qbase, %kbase, %nk) : (i32, i32, index) -> (vector<32xf32>)
+        nvvm.wgmma.wait.group.sync.aligned 0
+        %S = func.call @wg_hold(%Sa) : (vector<32xf32>) -> vector<32xf32>
         %acc_h = func.call @wg_hold_all(%acc, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
-        // ---- the online softmax: (m, l) of rows g and g + 8, O rescaled,
-        // P packed as bf16
-        %sm:6 = func.call @wg_online_softmax(%S, %acc_h, %m0, %m1, %l0, %l1, %ki, %gstride, %tok_first, %lim0, %ws_last, %t, %cs, %lim_r0, %lim_r1, %ws_r0, %ws_r1) : (vector<32xf32>, vector<4x32xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, f32, i32, i32, i32, i32) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>)
-        // ---- O += P V, left in flight into the next tile
-        %ov = func.call @wg_pv(%sm#4, %sm#5, %vbase, %vsel, %nc) : (vector<4x32xf32>, vector<16xi32>, i32, i32, index) -> (vector<4x32xf32>)
+        %sm:8 = func.call @wg_online_softmax(%S, %m0, %m1, %l0, %l1, %ki, %gstride, %tok_first, %lim0, %ws_last, %t, %cs, %lim_r0, %lim_r1, %ws_r0, %ws_r1) : (vector<32xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, f32, i32, i32, i32, i32) -> (f32, f32, f32, f32, f32, f32, i1, vector<32xf32>)
+        %acc_s = func.call @wg_rescale(%acc_h, %sm#4, %sm#5, %sm#6, %nc) : (vector<4x32xf32>, f32, f32, i1, index) -> vector<4x32xf32>
+        %pk = func.call @wg_pack_p(%sm#7) : (vector<32xf32>) -> vector<16xi32>
+        %ov = func.call @wg_pv(%acc_s, %pk, %vbase, %vsel, %nc) : (vector<4x32xf32>, vector<16xi32>, i32, i32, index) -> (vector<4x32xf32>)
         scf.yield %sm#0, %sm#1, %sm#2, %sm#3, %ov : f32, f32, f32, f32, vector<4x32xf32>
       }
-      // the last tile's O += P V
       nvvm.wgmma.wait.group.sync.aligned 0
-      %ofin = func.call @wg_hold_all(%fin#4, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
+      %tofin = func.call @wg_hold_all(%tfin#4, %nc) : (vector<4x32xf32>, index) -> vector<4x32xf32>
       llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_all;", "~{memory}" : () -> ()
+      cf.br ^store(%tfin#0, %tfin#1, %tfin#2, %tfin#3, %tofin : f32, f32, f32, f32, vector<4x32xf32>)
+    ^store(%fm0: f32, %fm1: f32, %fl0: f32, %fl1: f32, %fo: vector<4x32xf32>):
       // ---- the rows' output (one partition) or partials
-      func.call @wg_store_rows(%fin#0, %fin#1, %fin#2, %fin#3, %ofin, %row0, %row1, %t, %live_rows, %qgi, %qtok, %hq0, %kvh, %num_kv_heads, %part, %num_partitions, %nc, %f16, %sinks, %output, %out_stride_seq, %out_stride_head, %segm_out, %segm_max, %segm_sum) : (f32, f32, f32, f32, vector<4x32xf32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, index, i1, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
+      func.call @wg_store_rows(%fm0, %fm1, %fl0, %fl1, %fo, %row0, %row1, %t, %live_rows, %qgi, %qtok, %hq0, %kvh, %num_kv_heads, %part, %num_partitions, %nc, %f16, %sinks, %output, %out_stride_seq, %out_stride_head, %segm_out, %segm_max, %segm_sum) : (f32, f32, f32, f32, vector<4x32xf32>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, index, i1, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, !llvm.ptr<1>) -> ()
       gpu.return
     ^done:
       gpu.return

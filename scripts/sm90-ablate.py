@@ -123,6 +123,46 @@ def no_wht(files):
     return edit(files, "sm90a.mlir", skip)  # @uq_sm90_rotate_query
 
 
+def producer_only(files):
+    # The wgmma kernel's consumers (kernels/attention_sm90.mlir, pwg = 1)
+    # only take each decoded K and V tile and hand it back: no MMA, no
+    # softmax. A prefill chunk then times the producer warpgroup alone (the
+    # copy and the decode: issue 40's decoded-tile pipeline), KV bytes read
+    # over that time against the copy kernel's bandwidth.
+    def cut(src):
+        head = ("      %fin:6 = scf.for %k = %i0 to %kcount_ix step %i1 "
+                "iter_args(")
+        i = src.index(head)
+        body = src.index("{\n", i) + 2
+        end = src.index("      // the last tile's O += P V", body)
+        end = src.rindex("      }\n", body, end)
+        taken = (
+            "        %ki = arith.index_cast %k : index to i32\n"
+            "        %kpar = arith.andi %ki, %c1 : i32\n"
+            "        func.call @wg_bar_wait(%b_kfull, %kpar) : (i32, i32) -> ()\n"
+            "        func.call @wg_bar_release(%b_kempty) : (i32) -> ()\n"
+            "        %stg0 = arith.andi %ki, %c1 : i32\n"
+            "        %vb16 = arith.muli %stg0, %c16b : i32\n"
+            "        %b_vf = arith.addi %b_vfull, %vb16 : i32\n"
+            "        %b_ve = arith.addi %b_vempty, %vb16 : i32\n"
+            "        %vuse = arith.shrui %ki, %c1 : i32\n"
+            "        %vpar = arith.andi %vuse, %c1 : i32\n"
+            "        func.call @wg_bar_wait(%b_vf, %vpar) : (i32, i32) -> ()\n"
+            "        func.call @wg_bar_release(%b_ve) : (i32) -> ()\n"
+            "        scf.yield %m0, %m1, %l0, %l1, %acc, %pprev : f32, f32, "
+            "f32, f32, vector<4x32xf32>, vector<16xi32>\n")
+        src = src[:body] + taken + src[end:]
+        # every head dim with the producer warpgroup (D 256 too)
+        i, j = between(src, "uq.variants = [", "]} {")
+        variants = src[i:j]
+        if "pwg = 0" not in variants:
+            raise ValueError("no pwg = 0 variant in attention_sm90.mlir")
+        variants = variants.replace("pwg = 0", "pwg = 1").replace(
+            "array<i32: 256, 1, 1>", "array<i32: 384, 1, 1>")
+        return src[:i] + variants + src[j:]
+    return edit(files, "attention_sm90.mlir", cut)
+
+
 ABLATIONS = {
     "no-copy": (no_copy, "no KV copies (stale shared memory)"),
     "no-k-decode": (no_k_decode, "K code words into the HMMA undecoded"),
@@ -130,6 +170,8 @@ ABLATIONS = {
     "no-v-decode": (no_v_decode, "V's FP4 -> bf16 one shift instead"),
     "no-decode": (no_decode, "neither K nor V decoded, every query group"),
     "no-wht": (no_wht, "no Walsh-Hadamard rotation of Q"),
+    "producer-only": (producer_only, "wgmma kernel: the producer warpgroup "
+                      "alone (consumers hand each tile back)"),
 }
 
 

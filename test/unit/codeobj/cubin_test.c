@@ -193,8 +193,8 @@ static int test_kernels_match_gfx950(void) {
       {"decode_sm90_d256_qg_max16.cubin", "decode_d256_rows16.hsaco"},
       {"decode_sm90_d128_qg_max16.cubin", "decode_d128_rows16.hsaco"},
       {"decode_sm90_d64_qg_max16.cubin", "decode_d64_rows16.hsaco"},
-      {"decode_wgmma_d256_rows128.cubin", "decode_d256_rows64.hsaco"},
-      {"decode_wgmma_d64_rows128.cubin", "decode_d64_rows64.hsaco"},
+      {"decode_wgmma_d256_pwg0_rows128.cubin", "decode_d256_rows64.hsaco"},
+      {"decode_wgmma_d64_pwg1_rows128.cubin", "decode_d64_rows64.hsaco"},
       {"reduce_sm90_d256.cubin", "reduce_d256.hsaco"},
       {"reduce_sm90_d128.cubin", "reduce_d128.hsaco"},
       {"reduce_sm90_d64.cubin", "reduce_d64.hsaco"}};
@@ -231,8 +231,8 @@ static int test_kernels_match_gfx950(void) {
     // at D = 128 and 256, tile-groups at 64; the two-warpgroup kernel's
     // 64-token tiles, 4) and that it merges a cluster of its partitions
     // (not the two-warpgroup kernel) and its copy stages (at least 2),
-    // the reduce none of them; the
-    // two-warpgroup kernel requires its 256 threads (reqntid).
+    // the reduce none of them; the warpgroup-MMA kernel requires its
+    // threads (reqntid): 384 with a producer warpgroup, else 256.
     int decode = strncmp(pairs[i][0], "decode", 6) == 0;
     int wgmma = strncmp(pairs[i][0], "decode_wgmma", 12) == 0;
     uint32_t want_walk = !decode                        ? 0
@@ -247,7 +247,9 @@ static int test_kernels_match_gfx950(void) {
         n->walk_group_tiles == want_walk &&
         n->cluster_merge == (decode && !wgmma) &&
         (n->pipeline_stages >= 2) == decode &&
-        n->reqd_workgroup_size[0] == (wgmma ? 256u : 0u);
+        n->reqd_workgroup_size[0] == (!wgmma                        ? 0u
+                                      : strstr(pairs[i][0], "pwg1") ? 384u
+                                                                    : 256u);
     for (uint32_t j = 0; ok && j < twin_count; ++j)
       ok = n->args[j].size == twin_sizes[j];
     uq_code_object_destroy(cubin);
