@@ -13,9 +13,9 @@
 // (@wg_barriers_init), and the consumers overlap the softmax of tile k
 // with P V of tile k - 1; without (256 threads; D 256) every thread
 // copies, decodes, then multiplies. On the prefill chunk (L 2048 over
-// 34,816 tokens, QG 8; H200, docs/experiments.md) the producer warpgroup
-// took 0.75x (D 64) and 0.93x (D 128) the time of the all-threads walk;
-// at D 256 it took 1.05x, with one K buffer as here or two. Per tile:
+// 34,816 tokens, QG 8; H100, docs/benchmarks.md) the producer warpgroup
+// took 0.80x (D 64) and 0.94x (D 128) the time of the all-threads walk;
+// at D 256 it took 1.05x (H200, docs/experiments.md). Per tile:
 // - copy: the 64 slots of the tile, as they are in the cache, into one of
 //   two raw stages with cp.async (the next tile's copy is in flight while
 //   this one is decoded and multiplied); tokens outside the block's
