@@ -1211,13 +1211,9 @@ module attributes {gpu.container_module} {
       return
     }
 
-    // Named barriers of one role: 1 for the consumers' 256 threads, 2 for
-    // the producer's 128 (0 is the whole CTA's, gpu.barrier).
-    func.func private @wg_sync_consumers() {
-      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 1, 256;", "~{memory}" : () -> ()
-      return
-    }
-
+    // The producer warpgroup's own barrier: named barrier 2 for its 128
+    // threads (0 is the whole CTA's, gpu.barrier; the consumers wait on
+    // mbarriers only).
     func.func private @wg_sync_producers() {
       llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 2, 128;", "~{memory}" : () -> ()
       return
