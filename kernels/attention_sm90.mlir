@@ -89,8 +89,9 @@ module attributes {gpu.container_module} {
     // function of the address): Q [rows][D] bf16 (two warpgroups' 64 rows,
     // each 128 D bytes), K [64][D] bf16, two V [64][D] bf16, then two raw
     // stages of 64 slots of %rs bytes (the slot's D + D/16 content rounded
-    // up to 16). Returns (rs, K, V, raw, total bytes with the 1024 of
-    // alignment slack).
+    // up to 16), then, with a producer warpgroup, its 8 mbarriers (64
+    // bytes). Returns (rs, K, V, raw, barriers, total bytes with the 1024
+    // of alignment slack).
     func.func private @wg_layout() -> (i32, i32, i32, i32, i32, i32) attributes {uq.inline} {
       %c1 = arith.constant 1 : i32
       %c4 = arith.constant 4 : i32
