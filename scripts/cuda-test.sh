@@ -20,7 +20,8 @@
 #                             and varlen runs (verify chunks, a mixed step,
 #                             a captured varlen run)
 #   uq-run --backend=cuda     whole decode and varlen steps against the host
-#                             oracles
+#                             oracles (scripts/wgmma-quick.sh: the
+#                             warpgroup-MMA kernel's shapes)
 #   test/gpu/torch_varlen.py  uqrt.store and ultraquant_unified_attention on
 #                             torch CUDA tensors, eager and captured in
 #                             torch.cuda.graph (skips without torch)
@@ -63,13 +64,14 @@ run "$uq_run" --backend=cuda --head-dim=128 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=128 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=64 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=64 --qg=16 --sinks --fused-qkv --seed="$UQ_TEST_SEED"
-run "$uq_run" --backend=cuda --query-len=4 --qg=16 --kv-heads=1 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=4 --qg=8 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=7 --qg=3 --sliding-window=500 --sinks --seed="$UQ_TEST_SEED"
-run "$uq_run" --backend=cuda --head-dim=128 --query-len=5 --qg=8 --sinks --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --head-dim=64 --query-len=16 --qg=4 --sliding-window=300 --seed="$UQ_TEST_SEED"
 run "$uq_run" --backend=cuda --query-len=3 --qg=16 --batch=5 --kv-heads=1 --max-seq=20000 --fused-qkv --seed="$UQ_TEST_SEED"
-run "$uq_run" --backend=cuda --mixed --batch=6 --max-seq=3000 --sinks --sliding-window=1000 --seed="$UQ_TEST_SEED"
+# the warpgroup-MMA kernel's varlen shapes (verify steps, chunks, a mixed
+# step; both walks, partials and the output written in the kernel)
+run env RUN="$uq_run" LIB="$build/runtime" SEED="$UQ_TEST_SEED" \
+  bash "$(dirname "$0")/wgmma-quick.sh"
 # fp16 activations: the store byte for byte the host encoder every step,
 # decode, verify and the wgmma chunks at D 256 and 64
 run "$uq_run" --backend=cuda --dtype=f16 --steps=4 --seed="$UQ_TEST_SEED"
