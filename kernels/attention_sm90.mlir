@@ -1167,9 +1167,10 @@ module attributes {gpu.container_module} {
     // warpgroups: mbarriers in shared memory at %bars (@wg_layout), 8
     // bytes each, a full and an empty one per buffer: K (+0, +8), V
     // buffer b (+16 + 16 b, +24 + 16 b). A full barrier's phase takes the
-    // producer's 128 arrivals, an empty one's the consumers' 256. Use n of a barrier completes its phase n; a waiter for
-    // use n waits on parity n % 2, and a producer's first wait on an
-    // empty barrier (parity 1 of a fresh barrier) passes at once.
+    // producer's 128 arrivals, an empty one's the consumers' 256. Use n of
+    // a barrier completes its phase n; a waiter for use n waits on parity
+    // n % 2, and a producer's first wait on an empty barrier (parity 1 of a
+    // fresh barrier) passes at once.
     func.func private @wg_barriers_init(%bars: i32) {
       %c8 = arith.constant 8 : i32
       %c128 = arith.constant 128 : i32
