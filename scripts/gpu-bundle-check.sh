@@ -19,8 +19,8 @@
 #        branch's) goes to build-gpu/ab/NAME: the run checks it with
 #        scripts/wgmma-quick.sh and runtime_cuda_device_test (unless NAME
 #        starts with timing-: an ablation, wrong outputs by design) and
-#        times the prefill chunk at D 256, 128 and 64 with it, old and new
-#        in one scripts/sm90-ab.sh.
+#        times the prefill chunk at D 256, 128 and 64 and the verify steps
+#        with it, old and new in one scripts/sm90-ab.sh each.
 R=$PWD
 G=$R/build-gpu
 V=$G/v
@@ -109,6 +109,9 @@ if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
     timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
       --query-len=2048 --shape=1,34816,1,8 --replays=10 --head-dim=$d
   done
+  echo "=== verify q_len 4 (uq-bench-cuda's shapes): old, new, ${G}/ab/*"
+  timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
+    --query-len=4 --replays=50
   echo "(${SECONDS}s)"
 fi
 B=$V/tools/uq-bench-cuda/uq-bench-cuda
