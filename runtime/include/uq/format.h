@@ -58,7 +58,7 @@ extern "C" {
 UQ_API int uq_head_dim_supported(int64_t head_dim);
 #define UQ_HEAD_DIMS_TEXT "32, 64, 128, 256 or 512"
 
-// OK for a supported head dim (32, 64, 128, 256, 512); INVALID_ARGUMENT for
+// OK for a supported head dim (UQ_HEAD_DIMS_TEXT); INVALID_ARGUMENT for
 // zero or a negative value (a field left unset); UNIMPLEMENTED for any
 // other value, with a message naming the supported ones.
 UQ_API uq_status_t uq_head_dim_check(int64_t head_dim);
