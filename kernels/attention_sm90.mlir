@@ -119,8 +119,10 @@ module attributes {gpu.container_module} {
       %stages = arith.muli %stage, %nstages : i32
       // the mbarriers (@wg_barriers_init), with a producer warpgroup only
       %pwg = "uq.param"() {name = "pwg"} : () -> index
-      %pwg_i = arith.index_cast %pwg : index to i32
-      %bar_bytes = arith.muli %pwg_i, %c64 : i32
+      %no_pwg = arith.constant 0 : index
+      %has_pwg = arith.cmpi ne, %pwg, %no_pwg : index
+      %c0b = arith.constant 0 : i32
+      %bar_bytes = arith.select %has_pwg, %c64, %c0b : i32
       %bars = arith.addi %raw, %stages : i32
       %end = arith.addi %bars, %bar_bytes : i32
       %total = arith.addi %end, %c1024 : i32
