@@ -32,26 +32,63 @@
 #                             sync; vLLM's PiT checked once
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
+# The steps run side by side, UQ_CUDA_TEST_JOBS at a time (default 6;
+# runtime_cuda_device_test as one process per case: its host references
+# take minutes on one core), each into its own log; the logs are printed
+# in the steps' order as they finish, with each step's seconds and exit
+# status.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)
 #   UQ_TEST_SEED=N replays a run; UQ_CUDA_TEST_FROM=TEXT skips the steps
 #   before the first whose command line contains TEXT (resumes a run that a
-#   time limit cut).
+#   time limit cut); UQ_CUDA_TEST_LOGS=DIR keeps the logs there.
 set -euo pipefail
 build=${1:-build}
 export UQ_TEST_SEED=${UQ_TEST_SEED:-$(date +%s)}
 echo "seed: UQ_TEST_SEED=$UQ_TEST_SEED"
-status=0
 from=${UQ_CUDA_TEST_FROM:-}
+logs=${UQ_CUDA_TEST_LOGS:-$(mktemp -d)}
+mkdir -p "$logs"
+steps=0 shown=0 status=0
+# Prints the finished logs from the first not yet shown, in order.
+show() {
+  while ((shown < steps)) && [[ -e $logs/$shown.rc ]]; do
+    cat "$logs/$shown.cmd" "$logs/$shown.log"
+    local rc
+    rc=$(cat "$logs/$shown.rc")
+    if ((rc == 77)); then
+      echo "(skipped)"
+    elif ((rc != 0)); then
+      echo "(exit $rc)"
+      status=1
+    fi
+    shown=$((shown + 1))
+  done
+}
 run() {
   if [[ -n $from ]]; then
     [[ "$*" == *"$from"* ]] || return 0
     from=
   fi
-  echo "== $*"
-  "$@" || { rc=$?; ((rc == 77)) && echo "(skipped)" || status=1; }
+  while (($(jobs -rp | wc -l) >= ${UQ_CUDA_TEST_JOBS:-6})); do
+    wait -n || true
+    show
+  done
+  local n=$steps
+  echo "== $*" >"$logs/$n.cmd"
+  (
+    start=$SECONDS
+    rc=0
+    "$@" >"$logs/$n.log" 2>&1 || rc=$?
+    echo "($((SECONDS - start))s)" >>"$logs/$n.log"
+    echo $rc >"$logs/$n.rc"
+  ) &
+  steps=$((steps + 1))
 }
+device_test=$build/test/unit/runtime/runtime_cuda_device_test
 run "$build/test/unit/runtime/runtime_cuda_test"
-run "$build/test/unit/runtime/runtime_cuda_device_test"
+for case in $("$device_test" --list); do
+  run "$device_test" "$case"
+done
 run "$build/test/unit/runtime/runtime_cuda_store_test"
 run "$build/test/unit/runtime/runtime_cuda_views_test"
 uq_run=$build/tools/uq-run/uq-run
@@ -84,4 +121,6 @@ for script in torch_varlen.py torch_streams.py torch_compile.py; do
     UQRT_LIBRARY="$build/runtime/libuqrt.so" \
     python3 "$(dirname "$0")/../test/gpu/$script"
 done
+wait
+show
 exit $status

@@ -117,11 +117,26 @@ static inline uint64_t uq_test_seed(void) {
   return seed;
 }
 
+// With `--list` as the only argument: prints the names of `tests`, one a
+// line, and returns 1 (the caller exits 0 and runs nothing; a test whose
+// main sets up a device calls it first, so the list needs none). Else 0.
+// scripts/cuda-test.sh runs a test's cases as processes side by side.
+static inline int uq_test_list(int argc, char **argv,
+                               const uq_test_case_t *tests) {
+  if (argc != 2 || strcmp(argv[1], "--list") != 0)
+    return 0;
+  for (const uq_test_case_t *t = tests; t->name; ++t)
+    printf("%s\n", t->name);
+  return 1;
+}
+
 // Runs every test in `tests` (terminated by a {0, 0} entry), or only those
 // whose names are given on the command line. Prints one line per test and a
-// closing "N passed, N failed, N skipped" line.
+// closing "N passed, N failed, N skipped" line (`--list`: uq_test_list).
 static inline int uq_test_main(int argc, char **argv,
                                const uq_test_case_t *tests) {
+  if (uq_test_list(argc, argv, tests))
+    return 0;
   int passed = 0, failed = 0, skipped = 0;
   for (const uq_test_case_t *t = tests; t->name; ++t) {
     if (argc > 1) {

@@ -604,6 +604,8 @@ static const uq_test_case_t tests[] = {
     {0, 0}};
 
 int main(int argc, char **argv) {
+  if (uq_test_list(argc, argv, tests))
+    return 0;
   uq_context_options_t options;
   uq_context_options_initialize(&options);
   options.backend = UQ_BACKEND_CUDA;
