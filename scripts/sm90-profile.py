@@ -12,10 +12,11 @@ SASS source page and prints:
 Needs an H100/H200 with ncu on PATH and libuqrt on LD_LIBRARY_PATH.
 
 usage: scripts/sm90-profile.py B,N,HK,QG [BUILD_DIR] [--csv OUT.csv]
-                               [--query-len=L]
+                               [--query-len=L] [--head-dim=D]
        (BUILD_DIR: where tools/uq-bench-cuda/uq-bench-cuda is; default build;
        --query-len=L profiles the varlen step of L query tokens a sequence,
-       uq-bench-cuda's verify and prefill shapes, instead of a decode)
+       uq-bench-cuda's verify and prefill shapes, instead of a decode;
+       --head-dim=D the shapes at head dim D)
 """
 import collections
 import csv
@@ -109,8 +110,8 @@ def main(argv):
     while rest:
         if rest[0] == "--csv" and len(rest) > 1:
             csv_path, rest = rest[1], rest[2:]
-        elif re.fullmatch(r"--query-len=\d+", rest[0]):
-            bench_args, rest = [rest[0]], rest[1:]
+        elif re.fullmatch(r"--(query-len|head-dim)=\d+", rest[0]):
+            bench_args, rest = bench_args + [rest[0]], rest[1:]
         elif not rest[0].startswith("-"):
             build, rest = rest[0], rest[1:]
         else:
