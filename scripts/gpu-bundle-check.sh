@@ -57,10 +57,13 @@ export UQ_TEST_SEED=${UQ_TEST_SEED:-$(date +%s)}
 SECONDS=0
 # UQ_CUDA_TEST_LIMIT: seconds for cuda-test.sh (0 skips it, for a call
 # that runs it alone); UQ_CUDA_TEST_FROM resumes it (scripts/cuda-test.sh).
+# UQ_AB: the extras' A/Bs, "prefill,verify" (default) or one of them;
+# UQ_AB_VERIFY_DIMS: head dims besides 256 for the verify A/B ("128 64").
+UQ_AB=${UQ_AB:-prefill,verify}
 if [[ ${UQ_CUDA_TEST_LIMIT:-330} != 0 ]]; then
   echo "=== scripts/cuda-test.sh ${UQ_CUDA_TEST_FROM:+from $UQ_CUDA_TEST_FROM}"
   timeout ${UQ_CUDA_TEST_LIMIT:-330} bash "$R/scripts/cuda-test.sh" "$V" 2>&1 |
-    grep -E "^==|^seed|passed|failed|FAIL|skip|over tol|error|Error|result:|^ok|ok$" |
+    grep -E "^==|^seed|passed|failed|FAIL|skip|over tol|error|Error|result:|^ok|ok$|^\([0-9]+s\)|^\(exit" |
     grep -v "^\[  ok\]" | cut -c1-160
   echo "cuda-test.sh rc ${PIPESTATUS[0]} (${SECONDS}s)"
 fi
@@ -108,13 +111,16 @@ if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
       grep -E "FAIL|passed|failed|error" | cut -c1-160
   done
   for d in 256 128 64; do
+    [[ $UQ_AB == *prefill* ]] || continue
     echo "=== prefill chunk D $d: old, new, ${G}/ab/*"
     timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
       --query-len=2048 --shape=1,34816,1,8 --replays=10 --head-dim=$d
   done
-  echo "=== verify q_len 4 (uq-bench-cuda's shapes): old, new, ${G}/ab/*"
-  timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
-    --query-len=4 --replays=50
+  for d in 256 ${UQ_AB_VERIFY_DIMS:-}; do
+    echo "=== verify q_len 4 D $d (uq-bench-cuda's shapes): old, new, ${G}/ab/*"
+    timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
+      --query-len=4 --replays=50 --head-dim=$d
+  done
   echo "(${SECONDS}s)"
 fi
 B=$V/tools/uq-bench-cuda/uq-bench-cuda
