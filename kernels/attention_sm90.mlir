@@ -7,12 +7,15 @@
 // (runtime/kernel_abi.h, docs/design.md "sm_90a kernels"): a query block of
 // floor(128 / QG) tokens, rows token-major, on vLLM's grid.
 //
-// Two walks (the variant's `pwg`, producer warpgroup): with one (384
-// threads; D 64 and 128) warpgroup 2 copies and decodes each tile into the
-// buffers warpgroups 0 and 1 multiply, handed over through mbarriers
-// (@wg_barriers_init), and the consumers overlap the softmax of tile k
-// with P V of tile k - 1; without (256 threads; D 256) every thread
-// copies, decodes, then multiplies. On the prefill chunk (L 2048 over
+// Two walks (the variant's `pwg`, producer warpgroups): with pwg of them
+// (D 64 and 128: one, 384 threads) the warpgroups past the consumers copy
+// and decode each tile into the buffers the consumers multiply, handed
+// over through mbarriers (@wg_barriers_init), and the consumers overlap
+// the softmax of tile k with P V of tile k - 1; without (256 threads; D
+// 256) every thread copies, decodes, then multiplies. The block's rows and
+// pwg are parameters: rows / 64 consumer warpgroups, and the barrier
+// counts, the query staging and the register split follow them
+// (@wg_move_registers). On the prefill chunk (L 2048 over
 // 34,816 tokens, QG 8; H100, docs/benchmarks.md) the producer warpgroup
 // took 0.80x (D 64) and 0.94x (D 128) the time of the all-threads walk;
 // at D 256 it took 1.05x (H200, docs/experiments.md). Per tile:
@@ -412,8 +415,8 @@ module attributes {gpu.container_module} {
 
     // One 64-token tile of K or V (codes from byte %codes of each raw slot,
     // scales from %scales) into bf16 at shared address %dst ([64][D], the
-    // swizzled atoms of @wg_chunk), by all 256 threads of the walk without
-    // a producer: a thread a 32-bit word of 8 codes at a time
+    // swizzled atoms of @wg_chunk), by all 2 x rows threads of the walk
+    // without a producer: a thread a 32-bit word of 8 codes at a time
     // (@wg_decode_word). D = 64's V codes start at byte 34 of the slot: two
     // 16-bit loads. (At D 256 this measured 7% faster than
     // @wg_decode_groups over the same 256 threads, H200.)
@@ -424,9 +427,11 @@ module attributes {gpu.container_module} {
       %c3 = arith.constant 3 : i32
       %c16 = arith.constant 16 : i32
       %c64 = arith.constant 64 : i32
-      %c256 = arith.constant 256 : index
       %hd = "uq.param"() {name = "d"} : () -> index
       %d = arith.index_cast %hd : index to i32
+      %rows = "uq.param"() {name = "rows"} : () -> index
+      %i2 = arith.constant 2 : index
+      %nthreads = arith.muli %rows, %i2 : index
       %l:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
       %wpt = arith.shrui %d, %c3 : i32
       %total = arith.muli %wpt, %c64 : i32
@@ -438,7 +443,7 @@ module attributes {gpu.container_module} {
       %smem_i = llvm.ptrtoint %smem : !llvm.ptr<3> to i32
       %tix = arith.index_cast %tid : i32 to index
       %totx = arith.index_cast %total : i32 to index
-      scf.for %ix = %tix to %totx step %c256 {
+      scf.for %ix = %tix to %totx step %nthreads {
         %i = arith.index_cast %ix : index to i32
         %t = arith.divui %i, %wpt : i32
         %j = arith.andi %i, %wm : i32
@@ -727,8 +732,11 @@ module attributes {gpu.container_module} {
       %rmask = arith.subi %rlanes, %c1 : i32
       %qchunk = arith.andi %tid, %rmask : i32
       %qprow = arith.shrui %tid, %rl : i32
-      %c256_i = arith.constant 256 : i32
-      %per_pass = arith.shrui %c256_i, %rl : i32
+      // 2 x rows threads stage it (the consumer warpgroups)
+      %rows_ix = "uq.param"() {name = "rows"} : () -> index
+      %rows_i = arith.index_cast %rows_ix : index to i32
+      %stagers = arith.shli %rows_i, %c1 : i32
+      %per_pass = arith.shrui %stagers, %rl : i32
       %npass = arith.divui %hd, %i64 : index
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
@@ -1165,18 +1173,25 @@ module attributes {gpu.container_module} {
       return %ov : vector<4x32xf32>
     }
 
-    // The pipeline between the producer warpgroup and the two consumer
-    // warpgroups: mbarriers in shared memory at %bars (@wg_layout), 8
-    // bytes each, a full and an empty one per buffer: K (+0, +8), V
-    // buffer b (+16 + 16 b, +24 + 16 b). A full barrier's phase takes the
-    // producer's 128 arrivals, an empty one's the consumers' 256. Use n of
+    // The pipeline between the producer and the consumer warpgroups:
+    // mbarriers in shared memory at %bars (@wg_layout), 8 bytes each, a
+    // full and an empty one per buffer: K (+0, +8), V buffer b (+16 + 16 b,
+    // +24 + 16 b). A full barrier's phase takes every producer thread's
+    // arrival (128 x pwg), an empty one's every consumer's (2 x rows). Use n of
     // a barrier completes its phase n; a waiter for use n waits on parity
     // n % 2, and a producer's first wait on an empty barrier (parity 1 of a
     // fresh barrier) passes at once.
     func.func private @wg_barriers_init(%bars: i32) {
       %c8 = arith.constant 8 : i32
-      %c128 = arith.constant 128 : i32
-      %c256 = arith.constant 256 : i32
+      %c1b = arith.constant 1 : i32
+      %c7b = arith.constant 7 : i32
+      // full: every producer thread arrives; empty: every consumer thread
+      %pwg = "uq.param"() {name = "pwg"} : () -> index
+      %rows_ix = "uq.param"() {name = "rows"} : () -> index
+      %pwg_i = arith.index_cast %pwg : index to i32
+      %rows_i = arith.index_cast %rows_ix : index to i32
+      %producers = arith.shli %pwg_i, %c7b : i32
+      %consumers = arith.shli %rows_i, %c1b : i32
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i6 = arith.constant 6 : index
@@ -1187,7 +1202,7 @@ module attributes {gpu.container_module} {
         %c1 = arith.constant 1 : i32
         %odd = arith.andi %bi, %c1 : i32
         %empty = arith.cmpi eq, %odd, %c1 : i32
-        %count = arith.select %empty, %c256, %c128 : i32
+        %count = arith.select %empty, %consumers, %producers : i32
         llvm.inline_asm has_side_effects asm_dialect = att "mbarrier.init.shared::cta.b64 [$0], $1;", "r,r,~{memory}" %addr, %count : (i32, i32) -> ()
       }
       llvm.inline_asm has_side_effects asm_dialect = att "fence.mbarrier_init.release.cluster;", "~{memory}" : () -> ()
@@ -1215,11 +1230,54 @@ module attributes {gpu.container_module} {
       return
     }
 
-    // The producer warpgroup's own barrier: named barrier 2 for its 128
-    // threads (0 is the whole CTA's, gpu.barrier; the consumers wait on
-    // mbarriers only).
+    // The producer warpgroups' own barrier: named barrier 2 for their
+    // 128 x pwg threads (0 is the whole CTA's, gpu.barrier; the consumers
+    // wait on mbarriers only).
     func.func private @wg_sync_producers() {
-      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 2, 128;", "~{memory}" : () -> ()
+      %c7 = arith.constant 7 : i32
+      %pwg = "uq.param"() {name = "pwg"} : () -> index
+      %pwg_i = arith.index_cast %pwg : index to i32
+      %n = arith.shli %pwg_i, %c7 : i32
+      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 2, $0;", "r,~{memory}" %n : (i32) -> ()
+      return
+    }
+
+    // Registers moved from the producers to the consumers where the CTA
+    // has three warpgroups (ptxas gives each thread 168): setmaxnreg draws
+    // on the CTA's own pool, so consumers x c + producers x p <= 3 x 168
+    // = 504 (docs/experiments.md). Two consumers take 208 and the
+    // producer 88; one consumer (D 256's accumulators) takes 240 and two
+    // producers 128. A CTA of two warpgroups has 256 a thread already.
+    // setmaxnreg takes an immediate: one case per split.
+    func.func private @wg_move_registers(%producer: i1) attributes {uq.inline} {
+      %i3 = arith.constant 3 : index
+      %i64 = arith.constant 64 : index
+      %pwg = "uq.param"() {name = "pwg"} : () -> index
+      %rows = "uq.param"() {name = "rows"} : () -> index
+      %cwg = arith.divui %rows, %i64 : index
+      %wgs = arith.addi %cwg, %pwg : index
+      %three = arith.cmpi eq, %wgs, %i3 : index
+      scf.if %three {
+        scf.index_switch %pwg
+        case 1 {
+          scf.if %producer {
+            llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.dec.sync.aligned.u32 88;", "~{memory}" : () -> ()
+          } else {
+            llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.inc.sync.aligned.u32 208;", "~{memory}" : () -> ()
+          }
+          scf.yield
+        }
+        case 2 {
+          scf.if %producer {
+            llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.dec.sync.aligned.u32 128;", "~{memory}" : () -> ()
+          } else {
+            llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.inc.sync.aligned.u32 240;", "~{memory}" : () -> ()
+          }
+          scf.yield
+        }
+        default {
+        }
+      }
       return
     }
 
@@ -1275,6 +1333,7 @@ module attributes {gpu.container_module} {
       %rows_ix = "uq.param"() {name = "rows"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
       %rows = arith.index_cast %rows_ix : index to i32
+      %rows2_ix = arith.muli %rows_ix, %i2 : index
       %qgi = arith.addi %query_group, %c0 : i32
       %f16 = arith.cmpi ne, %act_f16, %c0 : i32
       %lay:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
@@ -1328,8 +1387,8 @@ module attributes {gpu.container_module} {
       // (the CTA barrier after the mbarriers' set-up, or the all-threads
       // walk's first, orders them before the first S)
       %true = arith.constant true
-      %c256q = arith.constant 256 : i32
-      %multiplies = arith.cmpi ult, %tid, %c256q : i32
+      %consumer_threads = arith.shli %rows, %c1 : i32
+      %multiplies = arith.cmpi ult, %tid, %consumer_threads : i32
       %no_split = arith.xori %split, %true : i1
       %stages_q = arith.ori %no_split, %multiplies : i1
       scf.if %stages_q {
@@ -1390,13 +1449,14 @@ module attributes {gpu.container_module} {
         func.call @wg_barriers_init(%bars) : (i32) -> ()
       }
       gpu.barrier
-      %producer = arith.cmpi uge, %tid, %c256 : i32
+      %producer = arith.cmpi uge, %tid, %consumer_threads : i32
       cf.cond_br %producer, ^produce, ^consume
     ^produce:
-      // ---- warpgroup 2: copies each tile's slots (two raw stages) and
-      // decodes K and V into the consumers' buffers
-      llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.dec.sync.aligned.u32 88;", "~{memory}" : () -> ()
-      %ptid = arith.subi %tid, %c256 : i32
+      // ---- the producer warpgroups: copy each tile's slots (two raw
+      // stages) and decode K and V into the consumers' buffers
+      func.call @wg_move_registers(%true) : (i1) -> ()
+      %ptid = arith.subi %tid, %consumer_threads : i32
+      %pthreads_i = arith.muli %producer_ix, %i128 : index
       scf.for %s = %i0 to %i2 step %i1 {
         %si = arith.index_cast %s : index to i32
         %live = arith.cmpi slt, %si, %kcount : i32
@@ -1405,7 +1465,7 @@ module attributes {gpu.container_module} {
           %tok0 = arith.addi %tok_first, %so : i32
           %sb = arith.muli %si, %rawstage : i32
           %stage = arith.addi %rawbase, %sb : i32
-          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %ptid, %i128) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
       }
@@ -1421,7 +1481,7 @@ module attributes {gpu.container_module} {
         %kpar0 = arith.andi %ki, %c1 : i32
         %kpar = arith.xori %kpar0, %c1 : i32
         func.call @wg_bar_wait(%b_kempty, %kpar) : (i32, i32) -> ()
-        func.call @wg_decode_groups(%src, %c0, %kso, %kbase, %ptid, %i128) : (i32, i32, i32, i32, i32, index) -> ()
+        func.call @wg_decode_groups(%src, %c0, %kso, %kbase, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, index) -> ()
         func.call @wg_bar_publish(%b_kfull) : (i32) -> ()
         // V: two buffers, tile k in buffer k % 2 (its use k / 2)
         %vsel = arith.muli %stg0, %qwbytes : i32
@@ -1433,7 +1493,7 @@ module attributes {gpu.container_module} {
         %vpar0 = arith.andi %vuse, %c1 : i32
         %vpar = arith.xori %vpar0, %c1 : i32
         func.call @wg_bar_wait(%b_ve, %vpar) : (i32, i32) -> ()
-        func.call @wg_decode_groups(%src, %vco, %vso, %vbuf, %ptid, %i128) : (i32, i32, i32, i32, i32, index) -> ()
+        func.call @wg_decode_groups(%src, %vco, %vso, %vbuf, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, index) -> ()
         func.call @wg_bar_publish(%b_vf) : (i32) -> ()
         // every producer thread is done with the raw stage: the tile two
         // ahead goes there
@@ -1443,15 +1503,16 @@ module attributes {gpu.container_module} {
         scf.if %more {
           %so = arith.muli %k2, %gstride : i32
           %tok2 = arith.addi %tok_first, %so : i32
-          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %ptid, %i128) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
       }
       llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_all;", "~{memory}" : () -> ()
       gpu.return
     ^consume:
-      // ---- warpgroups 0 and 1: 64 query rows each
-      llvm.inline_asm has_side_effects asm_dialect = att "setmaxnreg.inc.sync.aligned.u32 208;", "~{memory}" : () -> ()
+      // ---- the consumer warpgroups: 64 query rows each
+      %false = arith.constant false
+      func.call @wg_move_registers(%false) : (i1) -> ()
       cf.br ^rows
     ^rows:
       %lim_r0 = func.call @row_limit(%row0, %qgi, %live_rows, %lim0) : (i32, i32, i32, i32) -> i32
@@ -1538,7 +1599,7 @@ module attributes {gpu.container_module} {
           %tok0 = arith.addi %tok_first, %so : i32
           %sb = arith.muli %si, %rawstage : i32
           %stage = arith.addi %rawbase, %sb : i32
-          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %i256) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %rows2_ix) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
       }
@@ -1561,7 +1622,7 @@ module attributes {gpu.container_module} {
         scf.if %more {
           %so = arith.muli %k2, %gstride : i32
           %tok2 = arith.addi %tok_first, %so : i32
-          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %i256) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %rows2_ix) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         // S = Q K^T, waited for with the last tile's O += P V

@@ -183,6 +183,16 @@ static int test_corruption(void) {
 // are each target's own), and no local memory (a spill would be local
 // memory). The counts are printed: a cubin with fewer parameters than its
 // twin lacks the trailing ones (kernel_abi.h says which).
+// The threads a warpgroup-MMA variant requires, from its key's pwg and
+// rows: a consumer warpgroup per 64 rows and pwg producer warpgroups; with
+// none, 2 x rows threads (every thread copies, decodes and multiplies).
+static uint32_t wgmma_threads(const char *name) {
+  unsigned d = 0, pwg = 0, rows = 0;
+  if (sscanf(name, "decode_wgmma_d%u_pwg%u_rows%u", &d, &pwg, &rows) != 3)
+    return 0;
+  return pwg ? (rows / 64 + pwg) * 128 : 2 * rows;
+}
+
 static int test_kernels_match_gfx950(void) {
   if (!g_kernels) {
     printf("  no kernels directory given\n");
@@ -232,7 +242,7 @@ static int test_kernels_match_gfx950(void) {
     // 64-token tiles, 4) and that it merges a cluster of its partitions
     // (not the two-warpgroup kernel) and its copy stages (at least 2),
     // the reduce none of them; the warpgroup-MMA kernel requires its
-    // threads (reqntid): 384 with a producer warpgroup, else 256.
+    // threads (reqntid, @wgmma_threads).
     int decode = strncmp(pairs[i][0], "decode", 6) == 0;
     int wgmma = strncmp(pairs[i][0], "decode_wgmma", 12) == 0;
     uint32_t want_walk = !decode                        ? 0
@@ -247,9 +257,7 @@ static int test_kernels_match_gfx950(void) {
         n->walk_group_tiles == want_walk &&
         n->cluster_merge == (decode && !wgmma) &&
         (n->pipeline_stages >= 2) == decode &&
-        n->reqd_workgroup_size[0] == (!wgmma                        ? 0u
-                                      : strstr(pairs[i][0], "pwg1") ? 384u
-                                                                    : 256u);
+        n->reqd_workgroup_size[0] == (wgmma ? wgmma_threads(pairs[i][0]) : 0u);
     for (uint32_t j = 0; ok && j < twin_count; ++j)
       ok = n->args[j].size == twin_sizes[j];
     uq_code_object_destroy(cubin);
