@@ -178,11 +178,6 @@ static int test_corruption(void) {
   return 0;
 }
 
-// The kernels' cubins against their gfx950 twins: every parameter the cubin
-// has is the size of the twin's explicit argument at that position (offsets
-// are each target's own), and no local memory (a spill would be local
-// memory). The counts are printed: a cubin with fewer parameters than its
-// twin lacks the trailing ones (kernel_abi.h says which).
 // The threads a warpgroup-MMA variant requires, from its key's pwg and
 // rows: a consumer warpgroup per 64 rows and pwg producer warpgroups; with
 // none, 2 x rows threads (every thread copies, decodes and multiplies).
@@ -193,6 +188,11 @@ static uint32_t wgmma_threads(const char *name) {
   return pwg ? (rows / 64 + pwg) * 128 : 2 * rows;
 }
 
+// The kernels' cubins against their gfx950 twins: every parameter the cubin
+// has is the size of the twin's explicit argument at that position (offsets
+// are each target's own), and no local memory (a spill would be local
+// memory). The counts are printed: a cubin with fewer parameters than its
+// twin lacks the trailing ones (kernel_abi.h says which).
 static int test_kernels_match_gfx950(void) {
   if (!g_kernels) {
     printf("  no kernels directory given\n");
