@@ -137,6 +137,21 @@ module attributes {gpu.container_module} {
       return %l#5 : i32
     }
 
+    // The CTA's threads by role: 2 x rows consumers (a warpgroup per 64
+    // rows; every thread of the walk without producers) and 128 x pwg
+    // producers, threads 2 x rows on.
+    func.func private @wg_threads() -> (i32, i32) attributes {uq.inline} {
+      %c1 = arith.constant 1 : i32
+      %c7 = arith.constant 7 : i32
+      %rows = "uq.param"() {name = "rows"} : () -> index
+      %pwg = "uq.param"() {name = "pwg"} : () -> index
+      %r = arith.index_cast %rows : index to i32
+      %p = arith.index_cast %pwg : index to i32
+      %consumers = arith.shli %r, %c1 : i32
+      %producers = arith.shli %p, %c7 : i32
+      return %consumers, %producers : i32, i32
+    }
+
     // A wgmma shared-memory matrix descriptor: start address and leading
     // byte offset in 16-byte units, stride byte offset 1024 (the next 8
     // rows of 128-byte swizzled atoms), 128-byte swizzle (bits 62-63 = 1).
@@ -429,9 +444,8 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : i32
       %hd = "uq.param"() {name = "d"} : () -> index
       %d = arith.index_cast %hd : index to i32
-      %rows = "uq.param"() {name = "rows"} : () -> index
-      %i2 = arith.constant 2 : index
-      %nthreads = arith.muli %rows, %i2 : index
+      %th:2 = func.call @wg_threads() : () -> (i32, i32)
+      %nthreads = arith.index_cast %th#0 : i32 to index
       %l:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
       %wpt = arith.shrui %d, %c3 : i32
       %total = arith.muli %wpt, %c64 : i32
@@ -732,11 +746,9 @@ module attributes {gpu.container_module} {
       %rmask = arith.subi %rlanes, %c1 : i32
       %qchunk = arith.andi %tid, %rmask : i32
       %qprow = arith.shrui %tid, %rl : i32
-      // 2 x rows threads stage it (the consumer warpgroups)
-      %rows_ix = "uq.param"() {name = "rows"} : () -> index
-      %rows_i = arith.index_cast %rows_ix : index to i32
-      %stagers = arith.shli %rows_i, %c1 : i32
-      %per_pass = arith.shrui %stagers, %rl : i32
+      // the consumers stage it
+      %th:2 = func.call @wg_threads() : () -> (i32, i32)
+      %per_pass = arith.shrui %th#0, %rl : i32
       %npass = arith.divui %hd, %i64 : index
       %qss64 = arith.extui %q_stride_seq : i32 to i64
       %qsh64 = arith.extui %q_stride_head : i32 to i64
@@ -1183,15 +1195,8 @@ module attributes {gpu.container_module} {
     // fresh barrier) passes at once.
     func.func private @wg_barriers_init(%bars: i32) {
       %c8 = arith.constant 8 : i32
-      %c1b = arith.constant 1 : i32
-      %c7b = arith.constant 7 : i32
       // full: every producer thread arrives; empty: every consumer thread
-      %pwg = "uq.param"() {name = "pwg"} : () -> index
-      %rows_ix = "uq.param"() {name = "rows"} : () -> index
-      %pwg_i = arith.index_cast %pwg : index to i32
-      %rows_i = arith.index_cast %rows_ix : index to i32
-      %producers = arith.shli %pwg_i, %c7b : i32
-      %consumers = arith.shli %rows_i, %c1b : i32
+      %th:2 = func.call @wg_threads() : () -> (i32, i32)
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
       %i6 = arith.constant 6 : index
@@ -1202,7 +1207,7 @@ module attributes {gpu.container_module} {
         %c1 = arith.constant 1 : i32
         %odd = arith.andi %bi, %c1 : i32
         %empty = arith.cmpi eq, %odd, %c1 : i32
-        %count = arith.select %empty, %consumers, %producers : i32
+        %count = arith.select %empty, %th#0, %th#1 : i32
         llvm.inline_asm has_side_effects asm_dialect = att "mbarrier.init.shared::cta.b64 [$0], $1;", "r,r,~{memory}" %addr, %count : (i32, i32) -> ()
       }
       llvm.inline_asm has_side_effects asm_dialect = att "fence.mbarrier_init.release.cluster;", "~{memory}" : () -> ()
@@ -1234,11 +1239,8 @@ module attributes {gpu.container_module} {
     // 128 x pwg threads (0 is the whole CTA's, gpu.barrier; the consumers
     // wait on mbarriers only).
     func.func private @wg_sync_producers() {
-      %c7 = arith.constant 7 : i32
-      %pwg = "uq.param"() {name = "pwg"} : () -> index
-      %pwg_i = arith.index_cast %pwg : index to i32
-      %n = arith.shli %pwg_i, %c7 : i32
-      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 2, $0;", "r,~{memory}" %n : (i32) -> ()
+      %th:2 = func.call @wg_threads() : () -> (i32, i32)
+      llvm.inline_asm has_side_effects asm_dialect = att "bar.sync 2, $0;", "r,~{memory}" %th#1 : (i32) -> ()
       return
     }
 
@@ -1333,7 +1335,6 @@ module attributes {gpu.container_module} {
       %rows_ix = "uq.param"() {name = "rows"} : () -> index
       %hd_i = arith.index_cast %hd : index to i32
       %rows = arith.index_cast %rows_ix : index to i32
-      %rows2_ix = arith.muli %rows_ix, %i2 : index
       %qgi = arith.addi %query_group, %c0 : i32
       %f16 = arith.cmpi ne, %act_f16, %c0 : i32
       %lay:6 = func.call @wg_layout() : () -> (i32, i32, i32, i32, i32, i32)
@@ -1387,7 +1388,9 @@ module attributes {gpu.container_module} {
       // (the CTA barrier after the mbarriers' set-up, or the all-threads
       // walk's first, orders them before the first S)
       %true = arith.constant true
-      %consumer_threads = arith.shli %rows, %c1 : i32
+      %th:2 = func.call @wg_threads() : () -> (i32, i32)
+      %consumer_threads = arith.addi %th#0, %c0 : i32
+      %consumers_ix = arith.index_cast %th#0 : i32 to index
       %multiplies = arith.cmpi ult, %tid, %consumer_threads : i32
       %no_split = arith.xori %split, %true : i1
       %stages_q = arith.ori %no_split, %multiplies : i1
@@ -1456,7 +1459,7 @@ module attributes {gpu.container_module} {
       // stages) and decode K and V into the consumers' buffers
       func.call @wg_move_registers(%true) : (i1) -> ()
       %ptid = arith.subi %tid, %consumer_threads : i32
-      %pthreads_i = arith.muli %producer_ix, %i128 : index
+      %pthreads_i = arith.index_cast %th#1 : i32 to index
       scf.for %s = %i0 to %i2 step %i1 {
         %si = arith.index_cast %s : index to i32
         %live = arith.cmpi slt, %si, %kcount : i32
@@ -1599,7 +1602,7 @@ module attributes {gpu.container_module} {
           %tok0 = arith.addi %tok_first, %so : i32
           %sb = arith.muli %si, %rawstage : i32
           %stage = arith.addi %rawbase, %sb : i32
-          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %rows2_ix) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+          func.call @wg_copy_tile(%stage, %tok0, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %consumers_ix) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
       }
@@ -1622,7 +1625,7 @@ module attributes {gpu.container_module} {
         scf.if %more {
           %so = arith.muli %k2, %gstride : i32
           %tok2 = arith.addi %tok_first, %so : i32
-          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %rows2_ix) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
+          func.call @wg_copy_tile(%src, %tok2, %ws_first, %hi, %seq, %kv_cache, %block_tables, %max_blocks_per_seq, %block_size, %num_kv_heads, %kvh, %padded_slot, %wide, %tid, %consumers_ix) : (i32, i32, i32, i32, i32, !llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32, i32, i1, i32, index) -> ()
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", "~{memory}" : () -> ()
         // S = Q K^T, waited for with the last tile's O += P V
