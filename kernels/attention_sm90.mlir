@@ -1,11 +1,11 @@
 // The sm_90a attention for blocks of many query rows (prefill chunks,
-// verify steps): a CTA of two warpgroups holds 128 query rows of one
-// (sequence, KV head) and decodes each 64-token KV tile once, into bf16
-// in shared memory, for all of them; each warpgroup multiplies its 64 rows
-// with warpgroup MMAs (wgmma.mma_async) reading Q, K and V from shared
-// memory. The arguments, partials and grid are the decode's
+// verify steps): a CTA holds a block of query rows (the record's `rows`,
+// 128 today) of one (sequence, KV head) and decodes each 64-token KV tile
+// once, into bf16 in shared memory, for all of them; a warpgroup multiplies
+// each 64 rows with warpgroup MMAs (wgmma.mma_async) reading Q, K and V
+// from shared memory. The arguments, partials and grid are the decode's
 // (runtime/kernel_abi.h, docs/design.md "sm_90a kernels"): a query block of
-// floor(128 / QG) tokens, rows token-major, on vLLM's grid.
+// floor(rows / QG) tokens, rows token-major, on vLLM's grid.
 //
 // Two walks (the variant's `pwg`, producer warpgroups): with pwg of them
 // (D 64 and 128: one, 384 threads) the warpgroups past the consumers copy
@@ -89,8 +89,8 @@ module attributes {gpu.container_module} {
     }
 
     // Shared memory, from the first 1024-aligned byte (the swizzle is a
-    // function of the address): Q [rows][D] bf16 (two warpgroups' 64 rows,
-    // each 128 D bytes), K [64][D] bf16, two V [64][D] bf16, then two raw
+    // function of the address): Q [rows][D] bf16 (each consumer
+    // warpgroup's 64 rows, 128 D bytes), K [64][D] bf16, two V [64][D] bf16, then two raw
     // stages of 64 slots of %rs bytes (the slot's D + D/16 content rounded
     // up to 16), then, with a producer warpgroup, its 8 mbarriers (64
     // bytes). Returns (rs, K, V, raw, barriers, total bytes with the 1024
@@ -1189,10 +1189,10 @@ module attributes {gpu.container_module} {
     // mbarriers in shared memory at %bars (@wg_layout), 8 bytes each, a
     // full and an empty one per buffer: K (+0, +8), V buffer b (+16 + 16 b,
     // +24 + 16 b). A full barrier's phase takes every producer thread's
-    // arrival (128 x pwg), an empty one's every consumer's (2 x rows). Use n of
-    // a barrier completes its phase n; a waiter for use n waits on parity
-    // n % 2, and a producer's first wait on an empty barrier (parity 1 of a
-    // fresh barrier) passes at once.
+    // arrival (128 x pwg), an empty one's every consumer's (2 x rows). Use
+    // n of a barrier completes its phase n; a waiter for use n waits on
+    // parity n % 2, and a producer's first wait on an empty barrier (parity
+    // 1 of a fresh barrier) passes at once.
     func.func private @wg_barriers_init(%bars: i32) {
       %c8 = arith.constant 8 : i32
       // full: every producer thread arrives; empty: every consumer thread
@@ -1315,9 +1315,6 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : i32
       %c127 = arith.constant 127 : i32
       %c128 = arith.constant 128 : i32
-      %c256 = arith.constant 256 : i32
-      %i128 = arith.constant 128 : index
-      %i256 = arith.constant 256 : index
       %c1023 = arith.constant 1023 : i32
       %cm16 = arith.constant -16 : i32
       %cm1024 = arith.constant -1024 : i32
@@ -1389,9 +1386,8 @@ module attributes {gpu.container_module} {
       // walk's first, orders them before the first S)
       %true = arith.constant true
       %th:2 = func.call @wg_threads() : () -> (i32, i32)
-      %consumer_threads = arith.addi %th#0, %c0 : i32
       %consumers_ix = arith.index_cast %th#0 : i32 to index
-      %multiplies = arith.cmpi ult, %tid, %consumer_threads : i32
+      %multiplies = arith.cmpi ult, %tid, %th#0 : i32
       %no_split = arith.xori %split, %true : i1
       %stages_q = arith.ori %no_split, %multiplies : i1
       scf.if %stages_q {
@@ -1452,13 +1448,13 @@ module attributes {gpu.container_module} {
         func.call @wg_barriers_init(%bars) : (i32) -> ()
       }
       gpu.barrier
-      %producer = arith.cmpi uge, %tid, %consumer_threads : i32
+      %producer = arith.cmpi uge, %tid, %th#0 : i32
       cf.cond_br %producer, ^produce, ^consume
     ^produce:
       // ---- the producer warpgroups: copy each tile's slots (two raw
       // stages) and decode K and V into the consumers' buffers
       func.call @wg_move_registers(%true) : (i1) -> ()
-      %ptid = arith.subi %tid, %consumer_threads : i32
+      %ptid = arith.subi %tid, %th#0 : i32
       %pthreads_i = arith.index_cast %th#1 : i32 to index
       scf.for %s = %i0 to %i2 step %i1 {
         %si = arith.index_cast %s : index to i32
