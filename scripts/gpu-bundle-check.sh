@@ -110,13 +110,15 @@ if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
     LD_LIBRARY_PATH=$lib timeout 120 "$V/test/unit/runtime/runtime_cuda_device_test" varlen 2>&1 |
       grep -E "FAIL|passed|failed|error" | cut -c1-160
   done
-  for d in 256 128 64; do
-    [[ $UQ_AB == *prefill* ]] || continue
+  prefill_dims="" verify_dims=""
+  [[ $UQ_AB == *prefill* ]] && prefill_dims="256 128 64"
+  [[ $UQ_AB == *verify* ]] && verify_dims="256 ${UQ_AB_VERIFY_DIMS:-}"
+  for d in $prefill_dims; do
     echo "=== prefill chunk D $d: old, new, ${G}/ab/*"
     timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
       --query-len=2048 --shape=1,34816,1,8 --replays=10 --head-dim=$d
   done
-  for d in 256 ${UQ_AB_VERIFY_DIMS:-}; do
+  for d in $verify_dims; do
     echo "=== verify q_len 4 D $d (uq-bench-cuda's shapes): old, new, ${G}/ab/*"
     timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
       --query-len=4 --replays=50 --head-dim=$d

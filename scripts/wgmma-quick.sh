@@ -6,7 +6,7 @@
 # position, a verify step at QG 16 (partials), a 512-token chunk, a mixed
 # step with windows and sinks, chunks of 128 rows or more at D 128 and 64
 # (the producer-warpgroup kernel; the 64-token D 64 cases above are decode
-# blocks: under min_rows), and 128-row verify steps split into many
+# blocks: under min_rows), 128-row verify steps split into many
 # partitions at D 128 and 64 (its partials), and verify steps of 64 to 127
 # rows (q_len 4 and 7 at QG 16, 13 tokens at QG 5: the decode's blocks
 # while the kernel has no 64-row record, docs/experiments.md).

@@ -96,8 +96,8 @@ extern "C" {
 //        before); uq_context_create refuses a record whose key is longer
 //        (it would come back cut short). The sm_90a wgmma records are
 //        decode_wgmma_d<D>_pwg<P>_rows128 (were ..._qg_max16_rows128, 34
-//        characters, cut to 31; P 1 where a producer warpgroup copies and
-//        decodes the tiles).
+//        characters, cut to 31; P the warpgroups that copy and decode
+//        the tiles, 0 where every thread does).
 #define UQRT_VERSION_MAJOR 0
 #define UQRT_VERSION_MINOR 12
 
