@@ -1,6 +1,6 @@
 // The sm_90a attention for blocks of many query rows (prefill chunks,
 // verify steps): a CTA holds a block of query rows (the record's `rows`,
-// 128 today) of one (sequence, KV head) and decodes each 64-token KV tile
+// 64 or 128) of one (sequence, KV head) and decodes each 64-token KV tile
 // once, into bf16 in shared memory, for all of them; a warpgroup multiplies
 // each 64 rows with warpgroup MMAs (wgmma.mma_async) reading Q, K and V
 // from shared memory. The arguments, partials and grid are the decode's
@@ -8,13 +8,14 @@
 // floor(rows / QG) tokens, rows token-major, on vLLM's grid.
 //
 // Two walks (the variant's `pwg`, producer warpgroups): with pwg of them
-// (D 64 and 128: one, 384 threads) the warpgroups past the consumers copy
-// and decode each tile into the buffers the consumers multiply, handed
-// over through mbarriers (@wg_barriers_init), and the consumers overlap
-// the softmax of tile k with P V of tile k - 1; without (256 threads; D
-// 256) every thread copies, decodes, then multiplies. The block's rows and
-// pwg are parameters: rows / 64 consumer warpgroups, and the barrier
-// counts, the query staging and the register split follow them
+// (128 rows at D 64 and 128: one; 64 rows: one, or two at D 256) the
+// warpgroups past the consumers copy and decode each tile into the
+// buffers the consumers multiply, handed over through mbarriers
+// (@wg_barriers_init), and the consumers overlap the softmax of tile k
+// with P V of tile k - 1; without (128 rows at D 256, 256 threads) every
+// thread copies, decodes, then multiplies. The block's rows and pwg are
+// parameters: rows / 64 consumer warpgroups, and the barrier counts, the
+// query staging and the register split follow them
 // (@wg_move_registers). On the prefill chunk (L 2048 over
 // 34,816 tokens, QG 8; H100, docs/benchmarks.md) the producer warpgroup
 // took 0.80x (D 64) and 0.94x (D 128) the time of the all-threads walk;
@@ -44,14 +45,14 @@
 // With one partition the CTA writes its rows of the output itself (the
 // reduce's arithmetic with the sinks); with more it writes the partials the
 // reduce merges.
-// min_rows (a run's longest query x QG): the plan gives it only runs that
-// fill a block. On an H100 (scripts/sm90-ab.sh, docs/benchmarks.md) it
-// takes a 2,048-token prefill chunk at QG 8 in 0.54x the time of the
-// decode kernel's blocks, and a 4-token verify step (32 or 64 rows of its
-// 128) in 1.1-2.1x: the tile decode and the MMAs of a CTA run one after
-// the other, which only a full block pays for.
+// min_rows (a run's longest query x QG): the plan gives a block only runs
+// that fill it. On an H100 (scripts/sm90-ab.sh, docs/benchmarks.md) the
+// 128-row block takes a 2,048-token prefill chunk at QG 8 in 0.54x the
+// time of the decode kernel's blocks but a 4-token verify step (32 or 64
+// of its rows) in 1.1-2.1x; the 64-row block takes that step at QG 16 in
+// 0.79-0.94x (docs/experiments.md, stop 51).
 module attributes {gpu.container_module} {
-  gpu.module @uq_decode_wgmma [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16, rows = 128, min_rows = 128, pwg = 1}, {d = 128, qg_max = 16, rows = 128, min_rows = 128, pwg = 1}, {d = 256, qg_max = 16, rows = 128, min_rows = 128, pwg = 0}], uq.kernel_attrs = [{nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>}]} {
+  gpu.module @uq_decode_wgmma [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 16, rows = 128, min_rows = 128, pwg = 1}, {d = 128, qg_max = 16, rows = 128, min_rows = 128, pwg = 1}, {d = 256, qg_max = 16, rows = 128, min_rows = 128, pwg = 0}, {d = 64, qg_max = 16, rows = 64, min_rows = 64, pwg = 1}, {d = 128, qg_max = 16, rows = 64, min_rows = 64, pwg = 1}, {d = 256, qg_max = 16, rows = 64, min_rows = 64, pwg = 2}], uq.kernel_attrs = [{nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>}, {nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>}]} {
     llvm.mlir.global external @uq_decode_wgmma_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
     llvm.mlir.global external constant @uq_dynamic_shared_bytes() {addr_space = 4 : i32, uq.value_of = @wg_shared_bytes} : i32
     // A partition walks groups of 4 16-token tiles: one 64-token tile here.

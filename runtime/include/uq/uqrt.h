@@ -95,9 +95,10 @@ extern "C" {
 //        fields of uq_plan_info_t and uq_varlen_shape_t (32 bytes, as
 //        before); uq_context_create refuses a record whose key is longer
 //        (it would come back cut short). The sm_90a wgmma records are
-//        decode_wgmma_d<D>_pwg<P>_rows128 (were ..._qg_max16_rows128, 34
-//        characters, cut to 31; P the warpgroups that copy and decode
-//        the tiles, 0 where every thread does).
+//        decode_wgmma_d<D>_pwg<P>_rows<R> (were ..._qg_max16_rows128,
+//        34 characters, cut to 31; P the warpgroups that copy and decode
+//        the tiles, 0 where every thread does; R 128, and 64 since
+//        stop 51).
 #define UQRT_VERSION_MAJOR 0
 #define UQRT_VERSION_MINOR 12
 
