@@ -32,11 +32,12 @@
 #                             sync; vLLM's PiT checked once
 # Needs only the CUDA driver there (libuqrt links libc/libm): build here,
 # carry the build tree's binaries and libuqrt.so.
-# The steps run side by side, UQ_CUDA_TEST_JOBS at a time (default 6;
-# runtime_cuda_device_test as one process per case: its host references
-# take minutes on one core), each into its own log; the logs are printed
-# in the steps' order as they finish, with each step's seconds and exit
-# status.
+# The steps run side by side, UQ_CUDA_TEST_JOBS at a time (default: the
+# machine's cores, nproc; runtime_cuda_device_test as one process per
+# case: its host references take minutes on one core; on a 16-core H100
+# machine 14 at a time ran the whole script in 129 s), each into its own
+# log; the logs are printed in the steps' order as they finish, with each
+# step's seconds and exit status.
 # usage: scripts/cuda-test.sh [BUILD_DIR]   (default: build)
 #   UQ_TEST_SEED=N replays a run; UQ_CUDA_TEST_FROM=TEXT skips the steps
 #   before the first whose command line contains TEXT (resumes a run that a
@@ -69,7 +70,7 @@ run() {
     [[ "$*" == *"$from"* ]] || return 0
     from=
   fi
-  while (($(jobs -rp | wc -l) >= ${UQ_CUDA_TEST_JOBS:-6})); do
+  while (($(jobs -rp | wc -l) >= ${UQ_CUDA_TEST_JOBS:-$(nproc)})); do
     wait -n || true
     show
   done
