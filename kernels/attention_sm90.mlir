@@ -84,6 +84,17 @@ module attributes {gpu.container_module} {
       return %c2 : i32
     }
 
+    // K buffers of the walk with producer warpgroups: tile k's K goes to
+    // buffer k % n. With one, the producers decode tile k + 1's K only
+    // once the consumers' S(k) has read tile k's; with two they decode it
+    // during S(k). Two are built (every wgmma cubin compiles without
+    // spills; shared memory grows by one [64][D] bf16 tile: 200,768 B at
+    // D 256 / 64 rows) and not yet timed (docs/experiments.md, stop 51).
+    func.func private @wg_k_buffers() -> i32 {
+      %c1 = arith.constant 1 : i32
+      return %c1 : i32
+    }
+
     func.func private @wg_walk_tiles() -> i32 {
       %c4 = arith.constant 4 : i32
       return %c4 : i32
@@ -91,10 +102,11 @@ module attributes {gpu.container_module} {
 
     // Shared memory, from the first 1024-aligned byte (the swizzle is a
     // function of the address): Q [rows][D] bf16 (each consumer
-    // warpgroup's 64 rows, 128 D bytes), K [64][D] bf16, two V [64][D] bf16, then two raw
-    // stages of 64 slots of %rs bytes (the slot's D + D/16 content rounded
-    // up to 16), then, with a producer warpgroup, its 8 mbarriers (64
-    // bytes). Returns (rs, K, V, raw, barriers, total bytes with the 1024
+    // warpgroup's 64 rows, 128 D bytes), K [64][D] bf16 (@wg_k_buffers of
+    // them with producer warpgroups, one without), two V [64][D] bf16,
+    // then two raw stages of 64 slots of %rs bytes (the slot's D + D/16
+    // content rounded up to 16), then, with producer warpgroups, their
+    // mbarriers (64 bytes). Returns (rs, K, V, raw, barriers, total bytes with the 1024
     // of alignment slack).
     func.func private @wg_layout() -> (i32, i32, i32, i32, i32, i32) attributes {uq.inline} {
       %c1 = arith.constant 1 : i32
@@ -113,18 +125,21 @@ module attributes {gpu.container_module} {
       %rs0 = arith.addi %content, %c15 : i32
       %rs = arith.andi %rs0, %cm16 : i32
       %tile = arith.muli %d, %c128 : i32
+      %pwg = "uq.param"() {name = "pwg"} : () -> index
+      %no_pwg = arith.constant 0 : index
+      %has_pwg = arith.cmpi ne, %pwg, %no_pwg : index
+      %kbufs = func.call @wg_k_buffers() : () -> i32
+      %ktiles = arith.select %has_pwg, %kbufs, %c1 : i32
+      %kbytes = arith.muli %ktiles, %tile : i32
       %q0 = arith.muli %r, %d : i32
       %k = arith.shli %q0, %c1 : i32
-      %v = arith.addi %k, %tile : i32
+      %v = arith.addi %k, %kbytes : i32
       %v2 = arith.addi %v, %tile : i32
       %raw = arith.addi %v2, %tile : i32
       %stage = arith.muli %rs, %c64 : i32
       %nstages = func.call @wg_raw_stages() : () -> i32
       %stages = arith.muli %stage, %nstages : i32
-      // the mbarriers (@wg_barriers_init), with a producer warpgroup only
-      %pwg = "uq.param"() {name = "pwg"} : () -> index
-      %no_pwg = arith.constant 0 : index
-      %has_pwg = arith.cmpi ne, %pwg, %no_pwg : index
+      // the mbarriers (@wg_barriers_init), with producer warpgroups only
       %c0b = arith.constant 0 : i32
       %bar_bytes = arith.select %has_pwg, %c64, %c0b : i32
       %bars = arith.addi %raw, %stages : i32
@@ -1188,8 +1203,9 @@ module attributes {gpu.container_module} {
 
     // The pipeline between the producer and the consumer warpgroups:
     // mbarriers in shared memory at %bars (@wg_layout), 8 bytes each, a
-    // full and an empty one per buffer: K (+0, +8), V buffer b (+16 + 16 b,
-    // +24 + 16 b). A full barrier's phase takes every producer thread's
+    // full and an empty one per buffer: K buffer b (+32 b, +8 + 32 b), V
+    // buffer b (+16 + 16 n b, +24 + 16 n b) for n = @wg_k_buffers: 6
+    // barriers, or 8. A full barrier's phase takes every producer thread's
     // arrival (128 x pwg), an empty one's every consumer's (2 x rows). Use
     // n of a barrier completes its phase n; a waiter for use n waits on
     // parity n % 2, and a producer's first wait on an empty barrier (parity
@@ -1200,8 +1216,12 @@ module attributes {gpu.container_module} {
       %th:2 = func.call @wg_threads() : () -> (i32, i32)
       %i0 = arith.constant 0 : index
       %i1 = arith.constant 1 : index
-      %i6 = arith.constant 6 : index
-      scf.for %b = %i0 to %i6 step %i1 {
+      %c4 = arith.constant 4 : i32
+      %kbufs = func.call @wg_k_buffers() : () -> i32
+      %kb2 = arith.addi %kbufs, %kbufs : i32
+      %nbars = arith.addi %kb2, %c4 : i32
+      %nbars_ix = arith.index_cast %nbars : i32 to index
+      scf.for %b = %i0 to %nbars_ix step %i1 {
         %bi = arith.index_cast %b : index to i32
         %off = arith.muli %bi, %c8 : i32
         %addr = arith.addi %bars, %off : i32
@@ -1433,15 +1453,20 @@ module attributes {gpu.container_module} {
       %row1 = arith.addi %row0, %c8 : i32
       %qwbytes = arith.muli %hd_i, %c128 : i32
       %kcount_ix = arith.index_cast %kcount : i32 to index
-      // the pipeline's barriers (@wg_barriers): K full/empty, V full/empty
-      // per buffer
+      // the pipeline's barriers (@wg_barriers_init): K full/empty and V
+      // full/empty of buffer 0, the next buffer's 32 (K) and 16 n (V)
+      // bytes on; tile k's K in buffer k % n (its use k / n), V in k % 2
       %bars = arith.addi %base, %lay#4 : i32
       %b_kfull = arith.addi %bars, %c0 : i32
       %b_kempty = arith.addi %bars, %c8 : i32
       %c16b = arith.constant 16 : i32
       %c24b = arith.constant 24 : i32
+      %c32b = arith.constant 32 : i32
       %b_vfull = arith.addi %bars, %c16b : i32
       %b_vempty = arith.addi %bars, %c24b : i32
+      %kbufs = func.call @wg_k_buffers() : () -> i32
+      %kmask = arith.subi %kbufs, %c1 : i32
+      %vbstride = arith.muli %kbufs, %c16b : i32
       cf.cond_br %split, ^split, ^rows
     ^split:
       %is_first = arith.cmpi eq, %tid, %c0 : i32
@@ -1476,17 +1501,24 @@ module attributes {gpu.container_module} {
         %stg0 = arith.andi %ki, %c1 : i32
         %stg1 = arith.muli %stg0, %rawstage : i32
         %src = arith.addi %rawbase, %stg1 : i32
-        // K: one buffer, free once both warpgroups' S of the last tile
-        // is done (use k waits for the release of use k - 1)
-        %kpar0 = arith.andi %ki, %c1 : i32
+        // K: buffer k % n, free once the consumers' S of tile k - n is
+        // done (use k / n waits for the release of the use before)
+        %kb = arith.andi %ki, %kmask : i32
+        %kuse = arith.divui %ki, %kbufs : i32
+        %kpar0 = arith.andi %kuse, %c1 : i32
         %kpar = arith.xori %kpar0, %c1 : i32
-        func.call @wg_bar_wait(%b_kempty, %kpar) : (i32, i32) -> ()
-        func.call @wg_decode_groups(%src, %c0, %kso, %kbase, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, index) -> ()
-        func.call @wg_bar_publish(%b_kfull) : (i32) -> ()
+        %kb32 = arith.muli %kb, %c32b : i32
+        %b_ke = arith.addi %b_kempty, %kb32 : i32
+        %b_kf = arith.addi %b_kfull, %kb32 : i32
+        %ksel = arith.muli %kb, %qwbytes : i32
+        %kbuf = arith.addi %kbase, %ksel : i32
+        func.call @wg_bar_wait(%b_ke, %kpar) : (i32, i32) -> ()
+        func.call @wg_decode_groups(%src, %c0, %kso, %kbuf, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, index) -> ()
+        func.call @wg_bar_publish(%b_kf) : (i32) -> ()
         // V: two buffers, tile k in buffer k % 2 (its use k / 2)
         %vsel = arith.muli %stg0, %qwbytes : i32
         %vbuf = arith.addi %vbase, %vsel : i32
-        %vb16 = arith.muli %stg0, %c16b : i32
+        %vb16 = arith.muli %stg0, %vbstride : i32
         %b_ve = arith.addi %b_vempty, %vb16 : i32
         %b_vf = arith.addi %b_vfull, %vb16 : i32
         %vuse = arith.shrui %ki, %c1 : i32
@@ -1531,13 +1563,20 @@ module attributes {gpu.container_module} {
       // cores, and O is rescaled once it is done.
       %fin:6 = scf.for %k = %i0 to %kcount_ix step %i1 iter_args(%m0 = %ninf, %m1 = %ninf, %l0 = %zero_f, %l1 = %zero_f, %acc = %zero4x32, %pprev = %zero16i) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>) {
         %ki = arith.index_cast %k : index to i32
-        %kpar = arith.andi %ki, %c1 : i32
-        func.call @wg_bar_wait(%b_kfull, %kpar) : (i32, i32) -> ()
-        %Sa = func.call @wg_scores(%qbase, %kbase, %nk) : (i32, i32, index) -> (vector<32xf32>)
+        %kb = arith.andi %ki, %kmask : i32
+        %kuse = arith.divui %ki, %kbufs : i32
+        %kpar = arith.andi %kuse, %c1 : i32
+        %kb32 = arith.muli %kb, %c32b : i32
+        %b_kf = arith.addi %b_kfull, %kb32 : i32
+        %b_ke = arith.addi %b_kempty, %kb32 : i32
+        func.call @wg_bar_wait(%b_kf, %kpar) : (i32, i32) -> ()
+        %ksel = arith.muli %kb, %qwbytes : i32
+        %kbuf = arith.addi %kbase, %ksel : i32
+        %Sa = func.call @wg_scores(%qbase, %kbuf, %nk) : (i32, i32, index) -> (vector<32xf32>)
         %not_first = arith.cmpi ne, %ki, %c0 : i32
         %stg0 = arith.andi %ki, %c1 : i32
         %pstg = arith.xori %stg0, %c1 : i32
-        %pb16 = arith.muli %pstg, %c16b : i32
+        %pb16 = arith.muli %pstg, %vbstride : i32
         %b_pve = arith.addi %b_vempty, %pb16 : i32
         %b_pvf = arith.addi %b_vfull, %pb16 : i32
         %acc1 = scf.if %not_first -> (vector<4x32xf32>) {
@@ -1554,7 +1593,7 @@ module attributes {gpu.container_module} {
           scf.yield %acc : vector<4x32xf32>
         }
         %S = func.call @wg_hold(%Sa) : (vector<32xf32>) -> vector<32xf32>
-        func.call @wg_bar_release(%b_kempty) : (i32) -> ()
+        func.call @wg_bar_release(%b_ke) : (i32) -> ()
         // ---- the online softmax of S(k): (m, l) of rows g and g + 8, the
         // corrections of O, P(k) packed as bf16
         %sm:8 = func.call @wg_online_softmax(%S, %m0, %m1, %l0, %l1, %ki, %gstride, %tok_first, %lim0, %ws_last, %t, %cs, %lim_r0, %lim_r1, %ws_r0, %ws_r1) : (vector<32xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, f32, i32, i32, i32, i32) -> (f32, f32, f32, f32, f32, f32, i1, vector<32xf32>)
@@ -1573,7 +1612,7 @@ module attributes {gpu.container_module} {
       %ofin = scf.if %any -> (vector<4x32xf32>) {
         %kl = arith.subi %kcount, %c1 : i32
         %lstg = arith.andi %kl, %c1 : i32
-        %lb16 = arith.muli %lstg, %c16b : i32
+        %lb16 = arith.muli %lstg, %vbstride : i32
         %b_lvf = arith.addi %b_vfull, %lb16 : i32
         %luse = arith.shrui %kl, %c1 : i32
         %lpar = arith.andi %luse, %c1 : i32

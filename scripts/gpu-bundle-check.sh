@@ -5,9 +5,9 @@
 # and uq-bench-cuda under tools/; build-gpu/old holds a baseline libuqrt for
 # the decode A/B. In order, most needed first:
 #   1. scripts/cuda-test.sh over build-gpu/v (every CUDA test, the uq-run
-#      steps against the host oracles, the torch tests);
-#   2. fp16 and the head dims' uq-run steps against the host reference,
-#      scripts/wgmma-quick.sh;
+#      steps against the host oracles, the torch tests), and beside it the
+#      extra libraries' checks (below);
+#   2. the extras' A/Bs against old and new (scripts/sm90-ab.sh);
 #   3. uq-bench-cuda: prefill, decode (old against new, bf16 and fp16),
 #      verify; scripts/varlen-peers.py (torch SDPA on the same shapes);
 #   4. scripts/host-cost.py (host cost per call of the Python paths), then,
@@ -21,7 +21,7 @@
 #        cases (unless NAME starts with timing-: an ablation, wrong outputs
 #        by design) and times the prefill chunk at D 256, 128 and 64 and
 #        the verify steps with it, old and new in one scripts/sm90-ab.sh
-#        each.
+#        each. UQ_EXTRA_HEAD_DIMS="D.." adds uq-run steps at those dims.
 R=$PWD
 G=$R/build-gpu
 V=$G/v
@@ -58,73 +58,99 @@ SECONDS=0
 # UQ_CUDA_TEST_LIMIT: seconds for cuda-test.sh (0 skips it, for a call
 # that runs it alone); UQ_CUDA_TEST_FROM resumes it (scripts/cuda-test.sh).
 # UQ_AB: the extras' A/Bs, "prefill,verify" (default) or one of them;
-# UQ_AB_VERIFY_DIMS: head dims besides 256 for the verify A/B ("128 64").
+# UQ_AB_VERIFY_DIMS: head dims besides 256 for the verify A/B ("128 64");
+# UQ_AB_PREFILL_DIMS: the prefill A/B's head dims ("256 128 64");
+# UQ_AB_OLD=0 leaves the old library out of them (new against the extras).
+# UQ_BENCH=0 ends the run after the A/Bs.
 UQ_AB=${UQ_AB:-prefill,verify}
-if [[ ${UQ_CUDA_TEST_LIMIT:-330} != 0 ]]; then
-  echo "=== scripts/cuda-test.sh ${UQ_CUDA_TEST_FROM:+from $UQ_CUDA_TEST_FROM}"
-  timeout ${UQ_CUDA_TEST_LIMIT:-330} bash "$R/scripts/cuda-test.sh" "$V" 2>&1 |
-    grep -E "^==|^seed|passed|failed|FAIL|skip|over tol|error|Error|result:|^ok|ok$|^\([0-9]+s\)|^\(exit" |
-    grep -v "^\[  ok\]" | cut -c1-160
-  echo "cuda-test.sh rc ${PIPESTATUS[0]} (${SECONDS}s)"
-fi
 export UQRT_LIBRARY=$V/runtime/libuqrt.so
+# scripts/wgmma-quick.sh with the libuqrt in $1
+quick() {
+  RUN=$V/tools/uq-run/uq-run LIB=$1 timeout 150 bash "$R/scripts/wgmma-quick.sh" |
+    grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
+}
+# A canary for each extra library (an unproven kernel may hang, and a hang
+# would burn every later timeout): one wgmma chunk and one verify step a
+# head dim, 20 s each; a library that times out is dropped from the run.
+for lib in "$G"/ab/*/; do
+  [[ -e $lib/libuqrt.so.0 ]] || continue
+  for d in 256 128 64; do
+    for q in "--query-len=256 --qg=8" "--query-len=4 --qg=16"; do
+      LD_LIBRARY_PATH=$lib timeout 20 "$V/tools/uq-run/uq-run" --backend=cuda \
+        --seed=5 --head-dim=$d $q --kv-heads=1 --seq-lens=2000 >/dev/null 2>&1
+      [[ $? == 124 ]] || continue
+      echo "=== $(basename "$lib") hung at D $d ($q): dropped" && rm -rf "$lib" && continue 3
+    done
+  done
+done
+# cuda-test.sh and each extra library's checks (scripts/wgmma-quick.sh and
+# runtime_cuda_device_test's varlen cases; its decode cases run kernels
+# the extras share with main) side by side, none of them timed; a
+# library named timing-* (an ablation, wrong outputs by design) is not
+# checked. Their logs print in that order once all are done.
+checks=$(mktemp -d) pids=()
+if [[ ${UQ_CUDA_TEST_LIMIT:-330} != 0 ]]; then
+  (
+    echo "=== scripts/cuda-test.sh ${UQ_CUDA_TEST_FROM:+from $UQ_CUDA_TEST_FROM}"
+    start=$SECONDS
+    timeout ${UQ_CUDA_TEST_LIMIT:-330} bash "$R/scripts/cuda-test.sh" "$V" 2>&1 |
+      grep -E "^==|^seed|passed|failed|FAIL|skip|over tol|error|Error|result:|^ok|ok$|^\([0-9]+s\)|^\(exit" |
+      grep -v "^\[  ok\]" | cut -c1-160
+    echo "cuda-test.sh rc ${PIPESTATUS[0]} ($((SECONDS - start))s)"
+  ) >"$checks/0" 2>&1 &
+  pids+=($!)
+fi
+for lib in "$G"/ab/*/; do
+  name=$(basename "$lib")
+  [[ -e $lib/libuqrt.so.0 && $name != timing-* ]] || continue
+  (
+    echo "=== wgmma-quick with $name"
+    quick "$lib"
+  ) >"$checks/$name.1" 2>&1 &
+  pids+=($!)
+  (
+    echo "=== runtime_cuda_device_test varlen with $name"
+    LD_LIBRARY_PATH=$lib timeout 150 "$V/test/unit/runtime/runtime_cuda_device_test" varlen 2>&1 |
+      grep -E "FAIL|passed|failed|error" | cut -c1-160
+  ) >"$checks/$name.2" 2>&1 &
+  pids+=($!)
+done
+# (the pids: a bare wait would wait for the tee above too)
+wait "${pids[@]}"
+cat "$checks"/* 2>/dev/null
+rm -rf "$checks"
+echo "(${SECONDS}s)"
+if [[ ${UQ_CUDA_TEST_LIMIT:-330} == 0 ]]; then
+  # without cuda-test.sh: main's own wgmma-quick
+  echo "=== wgmma-quick"
+  quick "$V/runtime"
+fi
 run() { echo "== $*"; timeout 40 $V/tools/uq-run/uq-run --backend=cuda "$@" 2>&1 | grep -E "variant|vs faithful|result|error" | cut -c1-100 | paste - - - ; }
-echo "=== fp16 and head dims"
-run --dtype=f16 --seed=3
-run --dtype=f16 --seed=6 --query-len=4 --qg=16 --kv-heads=1
-run --dtype=f16 --seed=7 --query-len=512 --qg=8 --kv-heads=1 --seq-lens=4096
 for d in $UQ_EXTRA_HEAD_DIMS; do
+  echo "=== head dim $d"
   run --head-dim=$d --seed=8
   run --head-dim=$d --seed=9 --qg=16 --sinks --sliding-window=700
   run --head-dim=$d --seed=10 --query-len=4 --qg=8 --dtype=f16
   run --head-dim=$d --seed=11 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000
 done
-# scripts/wgmma-quick.sh with the libuqrt in $1
-quick() {
-  RUN=$V/tools/uq-run/uq-run LIB=$1 timeout 120 bash "$R/scripts/wgmma-quick.sh" |
-    grep -E "^==|over tol|result|error" | cut -c1-100 | paste - - - | cut -c1-190
-}
-quick "$V/runtime"
-echo "(${SECONDS}s)"
-# A canary for each extra library (an unproven kernel may hang, and a hang
-# would burn every later timeout): one wgmma chunk a head dim, 20 s each;
-# a library that times out is dropped from the run.
-for lib in "$G"/ab/*/; do
-  [[ -e $lib/libuqrt.so.0 ]] || continue
-  for d in 256 128 64; do
-    LD_LIBRARY_PATH=$lib timeout 20 "$V/tools/uq-run/uq-run" --backend=cuda \
-      --seed=5 --head-dim=$d --query-len=256 --qg=8 --kv-heads=1 \
-      --seq-lens=2000 >/dev/null 2>&1
-    [[ $? == 124 ]] || continue
-    echo "=== $(basename "$lib") hung at D $d: dropped" && rm -rf "$lib" && break
-  done
-done
 if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
-  for lib in "$G"/ab/*/; do
-    [[ $(basename "$lib") == timing-* ]] && continue
-    echo "=== wgmma-quick with $(basename "$lib")"
-    quick "$lib"
-    # its varlen cases only: the decode cases, over 200 s of the whole
-    # test, run kernels the extra libraries share with main
-    echo "=== runtime_cuda_device_test varlen with $(basename "$lib")"
-    LD_LIBRARY_PATH=$lib timeout 120 "$V/test/unit/runtime/runtime_cuda_device_test" varlen 2>&1 |
-      grep -E "FAIL|passed|failed|error" | cut -c1-160
-  done
-  prefill_dims="" verify_dims=""
-  [[ $UQ_AB == *prefill* ]] && prefill_dims="256 128 64"
+  prefill_dims="" verify_dims="" old=$G/old
+  [[ ${UQ_AB_OLD:-1} == 0 ]] && old=""
+  [[ $UQ_AB == *prefill* ]] && prefill_dims=${UQ_AB_PREFILL_DIMS:-256 128 64}
   [[ $UQ_AB == *verify* ]] && verify_dims="256 ${UQ_AB_VERIFY_DIMS:-}"
   for d in $prefill_dims; do
     echo "=== prefill chunk D $d: old, new, ${G}/ab/*"
-    timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
+    timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" $old "$V/runtime" "$G"/ab/*/ -- \
       --query-len=2048 --shape=1,34816,1,8 --replays=10 --head-dim=$d
   done
   for d in $verify_dims; do
     echo "=== verify q_len 4 D $d (uq-bench-cuda's shapes): old, new, ${G}/ab/*"
-    timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" "$G/old" "$V/runtime" "$G"/ab/*/ -- \
+    timeout 120 bash "$R/scripts/sm90-ab.sh" -r 2 "$V" $old "$V/runtime" "$G"/ab/*/ -- \
       --query-len=4 --replays=50 --head-dim=$d
   done
   echo "(${SECONDS}s)"
 fi
+[[ ${UQ_BENCH:-1} == 0 ]] && exit 0
 B=$V/tools/uq-bench-cuda/uq-bench-cuda
 row() { awk -v tag="$1" '/^device-to-device copy:/ {c=$3} $1 ~ /^[0-9]+$/ {r = r sprintf(" %s/%s/%s/%s %s %s %s %s |", $1,$2,$3,$4,$5,$8,$10,$11)} END {printf "%s (copy %s):%s\n", tag, c, r}'; }
 echo "=== prefill D256"
