@@ -106,8 +106,8 @@ module attributes {gpu.container_module} {
     // them with producer warpgroups, one without), two V [64][D] bf16,
     // then two raw stages of 64 slots of %rs bytes (the slot's D + D/16
     // content rounded up to 16), then, with producer warpgroups, their
-    // mbarriers (64 bytes). Returns (rs, K, V, raw, barriers, total bytes with the 1024
-    // of alignment slack).
+    // mbarriers (64 bytes). Returns (rs, K, V, raw, barriers, total bytes
+    // with the 1024 of alignment slack).
     func.func private @wg_layout() -> (i32, i32, i32, i32, i32, i32) attributes {uq.inline} {
       %c1 = arith.constant 1 : i32
       %c4 = arith.constant 4 : i32
