@@ -473,13 +473,23 @@ static int test_varlen(void) {
       {256, 3, 7, 500, 0},
       {256, 4, 4, 300, 0},
       {64, 2, 3, 0, 0},
-      // the two-warpgroup kernel (decode_wgmma, blocks of 128 rows):
+      // the warpgroup-MMA kernel's 128-row blocks (decode_wgmma_*_rows128):
       // blocks of 128, 25, 8 and 16 tokens whose first rows sit anywhere
       // in a 64-token tile, with sinks and windows
       {256, 1, 200, 0, 1},
       {128, 5, 60, 700, 0},
       {64, 16, 20, 0, 1},
       {256, 8, 300, 1000, 1},
+      // its 64-row blocks (runs of 64 to 127 rows): a verify step of 4
+      // tokens at QG 16 (one block), 7 at QG 16 (a full block and one of
+      // 3 tokens), 100 tokens at QG 1 and 20 at QG 5 (blocks of 64 and
+      // 12 tokens, the second's first row inside a token's heads), 12 at
+      // QG 8 under a window
+      {256, 16, 4, 0, 1},
+      {128, 16, 7, 0, 0},
+      {64, 1, 100, 0, 1},
+      {128, 5, 20, 300, 1},
+      {256, 8, 12, 700, 0},
   };
   for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); ++i) {
     uq_problem_shape_t shape = base_shape();
