@@ -1235,6 +1235,26 @@ module attributes {gpu.container_module} {
       return
     }
 
+    // Tile k's K buffer, k % n (n = @wg_k_buffers, %kmask = n - 1): its
+    // address (buffers of %tile bytes from %kbase), its full and empty
+    // barriers (@wg_barriers_init) and the parity of its use k / n (a
+    // consumer waits on the full one with it, a producer on the empty one
+    // with the other). The producers' and the consumers' walks both take
+    // it. Inlined (uq.inline).
+    func.func private @wg_k_slot(%k: i32, %kmask: i32, %kbufs: i32, %kbase: i32, %tile: i32, %b_kfull: i32, %b_kempty: i32) -> (i32, i32, i32, i32) attributes {uq.inline} {
+      %c1 = arith.constant 1 : i32
+      %c32 = arith.constant 32 : i32
+      %kb = arith.andi %k, %kmask : i32
+      %kuse = arith.divui %k, %kbufs : i32
+      %kpar = arith.andi %kuse, %c1 : i32
+      %kb32 = arith.muli %kb, %c32 : i32
+      %b_ke = arith.addi %b_kempty, %kb32 : i32
+      %b_kf = arith.addi %b_kfull, %kb32 : i32
+      %ksel = arith.muli %kb, %tile : i32
+      %kbuf = arith.addi %kbase, %ksel : i32
+      return %kbuf, %b_kf, %b_ke, %kpar : i32, i32, i32, i32
+    }
+
     // Waits until the phase of parity %parity of the barrier at %bar is
     // complete (acquire: the writes before its arrivals are visible).
     func.func private @wg_bar_wait(%bar: i32, %parity: i32) {
@@ -1461,7 +1481,6 @@ module attributes {gpu.container_module} {
       %b_kempty = arith.addi %bars, %c8 : i32
       %c16b = arith.constant 16 : i32
       %c24b = arith.constant 24 : i32
-      %c32b = arith.constant 32 : i32
       %b_vfull = arith.addi %bars, %c16b : i32
       %b_vempty = arith.addi %bars, %c24b : i32
       %kbufs = func.call @wg_k_buffers() : () -> i32
@@ -1503,18 +1522,11 @@ module attributes {gpu.container_module} {
         %src = arith.addi %rawbase, %stg1 : i32
         // K: buffer k % n, free once the consumers' S of tile k - n is
         // done (use k / n waits for the release of the use before)
-        %kb = arith.andi %ki, %kmask : i32
-        %kuse = arith.divui %ki, %kbufs : i32
-        %kpar0 = arith.andi %kuse, %c1 : i32
-        %kpar = arith.xori %kpar0, %c1 : i32
-        %kb32 = arith.muli %kb, %c32b : i32
-        %b_ke = arith.addi %b_kempty, %kb32 : i32
-        %b_kf = arith.addi %b_kfull, %kb32 : i32
-        %ksel = arith.muli %kb, %qwbytes : i32
-        %kbuf = arith.addi %kbase, %ksel : i32
-        func.call @wg_bar_wait(%b_ke, %kpar) : (i32, i32) -> ()
-        func.call @wg_decode_groups(%src, %c0, %kso, %kbuf, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, index) -> ()
-        func.call @wg_bar_publish(%b_kf) : (i32) -> ()
+        %ks:4 = func.call @wg_k_slot(%ki, %kmask, %kbufs, %kbase, %qwbytes, %b_kfull, %b_kempty) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+        %kpar = arith.xori %ks#3, %c1 : i32
+        func.call @wg_bar_wait(%ks#2, %kpar) : (i32, i32) -> ()
+        func.call @wg_decode_groups(%src, %c0, %kso, %ks#0, %ptid, %pthreads_i) : (i32, i32, i32, i32, i32, index) -> ()
+        func.call @wg_bar_publish(%ks#1) : (i32) -> ()
         // V: two buffers, tile k in buffer k % 2 (its use k / 2)
         %vsel = arith.muli %stg0, %qwbytes : i32
         %vbuf = arith.addi %vbase, %vsel : i32
@@ -1563,16 +1575,9 @@ module attributes {gpu.container_module} {
       // cores, and O is rescaled once it is done.
       %fin:6 = scf.for %k = %i0 to %kcount_ix step %i1 iter_args(%m0 = %ninf, %m1 = %ninf, %l0 = %zero_f, %l1 = %zero_f, %acc = %zero4x32, %pprev = %zero16i) -> (f32, f32, f32, f32, vector<4x32xf32>, vector<16xi32>) {
         %ki = arith.index_cast %k : index to i32
-        %kb = arith.andi %ki, %kmask : i32
-        %kuse = arith.divui %ki, %kbufs : i32
-        %kpar = arith.andi %kuse, %c1 : i32
-        %kb32 = arith.muli %kb, %c32b : i32
-        %b_kf = arith.addi %b_kfull, %kb32 : i32
-        %b_ke = arith.addi %b_kempty, %kb32 : i32
-        func.call @wg_bar_wait(%b_kf, %kpar) : (i32, i32) -> ()
-        %ksel = arith.muli %kb, %qwbytes : i32
-        %kbuf = arith.addi %kbase, %ksel : i32
-        %Sa = func.call @wg_scores(%qbase, %kbuf, %nk) : (i32, i32, index) -> (vector<32xf32>)
+        %ks:4 = func.call @wg_k_slot(%ki, %kmask, %kbufs, %kbase, %qwbytes, %b_kfull, %b_kempty) : (i32, i32, i32, i32, i32, i32, i32) -> (i32, i32, i32, i32)
+        func.call @wg_bar_wait(%ks#1, %ks#3) : (i32, i32) -> ()
+        %Sa = func.call @wg_scores(%qbase, %ks#0, %nk) : (i32, i32, index) -> (vector<32xf32>)
         %not_first = arith.cmpi ne, %ki, %c0 : i32
         %stg0 = arith.andi %ki, %c1 : i32
         %pstg = arith.xori %stg0, %c1 : i32
@@ -1593,7 +1598,7 @@ module attributes {gpu.container_module} {
           scf.yield %acc : vector<4x32xf32>
         }
         %S = func.call @wg_hold(%Sa) : (vector<32xf32>) -> vector<32xf32>
-        func.call @wg_bar_release(%b_ke) : (i32) -> ()
+        func.call @wg_bar_release(%ks#2) : (i32) -> ()
         // ---- the online softmax of S(k): (m, l) of rows g and g + 8, the
         // corrections of O, P(k) packed as bf16
         %sm:8 = func.call @wg_online_softmax(%S, %m0, %m1, %l0, %l1, %ki, %gstride, %tok_first, %lim0, %ws_last, %t, %cs, %lim_r0, %lim_r1, %ws_r0, %ws_r1) : (vector<32xf32>, f32, f32, f32, f32, i32, i32, i32, i32, i32, i32, f32, i32, i32, i32, i32) -> (f32, f32, f32, f32, f32, f32, i1, vector<32xf32>)
