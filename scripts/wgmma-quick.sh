@@ -8,8 +8,7 @@
 # (the producer-warpgroup kernel; the 64-token D 64 cases above are decode
 # blocks: under min_rows), 128-row verify steps split into many
 # partitions at D 128 and 64 (its partials), and verify steps of 64 to 127
-# rows (q_len 4 and 7 at QG 16, 13 tokens at QG 5: the decode's blocks
-# while the kernel has no 64-row record, docs/experiments.md).
+# rows (q_len 4 and 7 at QG 16, 13 tokens at QG 5: the 64-row blocks).
 # scripts/cuda-test.sh runs it.
 # Exits 1 if a case does not end in "result ok".
 # usage: [LIB=DIR] [RUN=UQ_RUN] [SEED=N] scripts/wgmma-quick.sh   (DIR
