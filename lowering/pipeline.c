@@ -197,7 +197,8 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
     }
     // An entry's optional `target` (an index into the module's targets)
     // builds it for that target alone: a head dim one target's other
-    // kernels do not serve yet.
+    // kernels do not serve yet. Its optional `held = 1` marks it held
+    // (uq_variant_t.held).
     MlirAttribute only = mlirDictionaryAttrGetElementByName(
         dict, mlirStringRefCreateFromCString("target"));
     if (!mlirAttributeIsNull(only)) {
@@ -231,6 +232,14 @@ static bool list_target_variants(MlirOperation op, intptr_t t, intptr_t targets,
       int64_t value = mlirIntegerAttrGetValueInt(entry.attribute);
       if (key.length == 6 && strncmp(key.data, "target", 6) == 0)
         continue; // which target builds the entry, checked above
+      if (key.length == 4 && strncmp(key.data, "held", 4) == 0) {
+        if (value != 0 && value != 1) {
+          uq_emit_error(op, "uq.variants held must be 0 or 1");
+          return false;
+        }
+        v.held = value == 1;
+        continue;
+      }
       if (value < 0 || value > 4096) {
         uq_emit_error(op, "uq.variants value %" PRId64 " is out of range",
                       value);

@@ -39,6 +39,10 @@ typedef struct uq_variant_s {
                         // workgroup (one of `qg_max`: qg_max), 0 when absent
   uint32_t min_rows;    // the `min_rows` entry: the fewest rows (longest
                         // query x QG) of a run the plan gives it, 0: any
+  bool held;            // the entry's `held = 1`: written and compiled but
+                        // not yet checked on its hardware, so built only on
+                        // request (uq-compile --held: a candidate library,
+                        // never the default one)
   // The module's uq.kernel_attrs entry (a dictionary the variant's kernels
   // get: its register budget), or a null attribute. Owned by the module's
   // context.

@@ -28,6 +28,14 @@ set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
 # read them from BUILD/kernels); without one the build says so once
 # (top-level CMakeLists.txt) and libuqrt carries the gfx950 objects only.
 set(_uq_compile_targets --target=gfx950)
+# The held variants (an entry's `held = 1`: compiled but not yet checked on
+# their hardware, docs/design.md "Held variants") go into a candidate
+# library built for a GPU run (scripts/gpu-bundle-check.sh NAME=LIB),
+# never into the default one.
+option(UQ_HELD_VARIANTS "Also embed the held kernel variants (a candidate library)" OFF)
+if(UQ_HELD_VARIANTS)
+  list(APPEND _uq_compile_targets --held)
+endif()
 set(UQ_CUBINS "" CACHE INTERNAL "")
 if(UQ_CUDA_DIR)
   set(UQ_CUBINS
@@ -43,7 +51,8 @@ if(UQ_CUDA_DIR)
       "${UQ_KERNELS_DIR}/store_sm90_d64.cubin"
       "${UQ_KERNELS_DIR}/store_sm90_d128.cubin"
       "${UQ_KERNELS_DIR}/store_sm90_d256.cubin" CACHE INTERNAL "")
-  set(_uq_compile_targets "--cuda=${UQ_CUDA_DIR}") # every target
+  list(REMOVE_ITEM _uq_compile_targets --target=gfx950)
+  list(APPEND _uq_compile_targets "--cuda=${UQ_CUDA_DIR}") # every target
 endif()
 add_custom_command(
   OUTPUT "${UQRT_EMBEDDED_C}" ${UQ_CUBINS}

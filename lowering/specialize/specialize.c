@@ -122,8 +122,10 @@ static bool check_variants(MlirOperation module,
     for (intptr_t e = 0; e < entries && match; ++e) {
       MlirNamedAttribute entry = mlirDictionaryAttrGetElement(variant, e);
       MlirStringRef key = mlirIdentifierStr(entry.name);
-      if (key.length == 6 && strncmp(key.data, "target", 6) == 0)
-        continue; // which of the module's targets builds it, not a binding
+      if ((key.length == 6 && strncmp(key.data, "target", 6) == 0) ||
+          (key.length == 4 && strncmp(key.data, "held", 4) == 0))
+        continue; // which target builds it and whether it is held: not
+                  // bindings
       const binding_t *binding = find_binding(state, key);
       match = binding && mlirAttributeIsAInteger(entry.attribute) &&
               mlirIntegerAttrGetValueInt(entry.attribute) == binding->value;

@@ -58,6 +58,10 @@ static void usage(FILE *out) {
           "  --toolkit=DIR     directory whose llvm/bin/ld.lld is lld-22\n"
           "  --cuda=DIR        CUDA toolkit (DIR/bin/ptxas) for the sm_90a "
           "variants\n"
+          "  --held            also the held variants (an entry's held = 1:\n"
+          "                    compiled but not yet checked on their "
+          "hardware),\n"
+          "                    for a candidate library\n"
           "  --list            print the variants and exit\n"
           "  --print-pipeline  print each variant's pass pipeline\n"
           "  --quiet           do not print the summary table\n"
@@ -231,6 +235,7 @@ int main(int argc, char **argv) {
   int want_gfx950 = 0, want_sm90 = 0;
   const char *selected[kMaxSelected];
   int selected_count = 0, list = 0, quiet = 0, emit_isa = 0, print_pipeline = 0;
+  int held = 0;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -262,6 +267,8 @@ int main(int argc, char **argv) {
       emit_isa = 1;
     } else if (strcmp(arg, "--list") == 0) {
       list = 1;
+    } else if (strcmp(arg, "--held") == 0) {
+      held = 1;
     } else if (strcmp(arg, "--print-pipeline") == 0) {
       print_pipeline = 1;
     } else if (strcmp(arg, "--quiet") == 0) {
@@ -341,10 +348,11 @@ int main(int argc, char **argv) {
     rc = check_variant_set(variants, variant_count);
   if (rc)
     goto done;
-  { // keep the requested targets' variants
+  { // keep the requested targets' variants (the held ones on request)
     size_t kept = 0;
     for (size_t v = 0; v < variant_count; ++v)
-      if (uq_variant_is_nvidia(&variants[v]) ? want_sm90 : want_gfx950)
+      if ((uq_variant_is_nvidia(&variants[v]) ? want_sm90 : want_gfx950) &&
+          (held || !variants[v].held))
         variants[kept++] = variants[v];
     variant_count = kept;
   }
@@ -364,7 +372,8 @@ int main(int argc, char **argv) {
                  x->qg_max);
       else if (x->head_dim)
         snprintf(serves, sizeof(serves), "D %u", x->head_dim);
-      printf("%-22s %-24s %s\n", x->key, serves, x->bindings);
+      printf("%-22s %-24s %s%s\n", x->key, serves, x->bindings,
+             x->held ? " (held)" : "");
     }
     goto done;
   }
