@@ -10,18 +10,19 @@ module attributes {gpu.container_module} {
   // Grid (T, Hk), one wave or warp of L lanes each (the target's `lanes`
   // in uq.target_params: L = 64 on gfx950, 32 on sm_90a; the workgroup is
   // uq.block_size = L). The row is D/4 pieces of 4 elements (piece p =
-  // elements 4p..4p+3); lane l holds piece l and, when D/4 > L (D = 256 on
-  // sm_90a), piece l + L too. Pieces >= D/4 load element 0 and only take
+  // elements 4p..4p+3); lane l holds pieces l + cL, c < ceil(D/4L) (1, 2
+  // or 4: D = 512 on sm_90a). Pieces >= D/4 load element 0 and only take
   // part in the shuffles. slot_mapping[t] < 0 (padding) or >= num_slots
   // (past the cache) skips the token; a stored slot gets its K codes, K
   // scales, V codes and V scales (D + D/16 bytes) and no other byte.
   //   K: bf16 or fp16 -> f32 (@act_widen4), the fp32 butterfly of uq_wht (strides 1, 2 in the
-  //      piece, 4..4L/2 across lanes with gpu.shuffle xor, 4L in the lane
-  //      across its two pieces: the host's order), times 1/sqrt(D) rounded
-  //      to f32 (uq_wht_scale); V as is.
+  //      piece, 4..4L/2 across lanes with gpu.shuffle xor, then 4L and
+  //      8L in the lane across its pieces: the host's order), times
+  //      1/sqrt(D) rounded to f32 (uq_wht_scale); V as is.
   // One variant per head dim D = 64, 128, 256 and target; D = 32 and 512 on
-  // gfx950 alone (`target = 0`: sm_90a has no decode of those to pair them
-  // with yet).
+  // gfx950 alone (`target = 0`: sm_90a's D = 512 decode is built but held
+  // back until a GPU run checks it, docs/experiments.md, and D = 32 has
+  // none).
   //   Group of 32 = 8 pieces (of one lane's pieces: L is a multiple of 8):
   //   absmax by integer max of |bits| (a NaN or inf
   //   shows as >= 0x7F800000 and makes a zero group, the host's rule);
@@ -31,7 +32,7 @@ module attributes {gpu.container_module} {
   //   for a subnormal s; no hardware log2. Codes: x * 2^-exp snapped over the
   //   7 midpoints with torch.bucketize ties (a tie takes the level toward
   //   -inf); magnitude 0 is +0.
-  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
+  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}, {d = 512, target = 1, held = 1}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @fp4_codes(vector<4xf32>, i1) -> i16
     func.func private @group_scale(vector<4xf32>, i32) -> (i1, i32, f32)
@@ -52,7 +53,9 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
       %c6 = arith.constant 6 : index
+      %c8_i16 = arith.constant 8 : i16
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
       %c2_i32 = arith.constant 2 : i32
@@ -88,12 +91,15 @@ module attributes {gpu.container_module} {
       %m500 = arith.constant dense<5.0> : vector<4xf32>
       %d_i32 = arith.index_cast %d : index to i32
       %lanes = arith.index_cast %lanes_ix : index to i32
-      // Pieces in the row, and per lane: 1, or 2 when the row has more
-      // pieces than the wave has lanes.
+      // Pieces in the row, and per lane: 1, or 2 or 4 when the row has
+      // more pieces than the wave has lanes (D = 256 and 512 on 32 lanes,
+      // 512 on 64).
       %d_pieces = arith.shrui %d_i32, %c2_i32 : i32
       %d_pieces_ix = arith.shrui %d, %c2 : index
       %per_lane = arith.ceildivui %d_pieces_ix, %lanes_ix : index
       %two = arith.cmpi ugt, %d_pieces, %lanes : i32
+      %lanes2 = arith.shli %lanes, %c1_i32 : i32
+      %four = arith.cmpi ugt, %d_pieces, %lanes2 : i32
       // 1/sqrt(D) as sqrt(1/D): 1/D is exact (D a power of two) and the
       // square root correctly rounded, so this is uq_wht_scale's f32 bit for
       // bit; specialized, it folds to a constant (no v_sqrt_f32 in the ISA).
@@ -131,7 +137,7 @@ module attributes {gpu.container_module} {
           %o3 = arith.addi %o1, %o2 : i64
           // Each piece of the lane: loaded, and for K rotated through the
           // strides inside the piece and across lanes.
-          %rows:2 = scf.for %c = %c0 to %per_lane step %c1 iter_args(%r0 = %zero4, %r1 = %zero4) -> (vector<4xf32>, vector<4xf32>) {
+          %rows:4 = scf.for %c = %c0 to %per_lane step %c1 iter_args(%r0 = %zero4, %r1 = %zero4, %r2 = %zero4, %r3 = %zero4) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
             %c_i32 = arith.index_cast %c : index to i32
             %c_lanes = arith.muli %c_i32, %lanes : i32
             %piece = arith.addi %c_lanes, %lane : i32
@@ -151,26 +157,45 @@ module attributes {gpu.container_module} {
             } else {
               scf.yield %x : vector<4xf32>
             }
-            %first = arith.cmpi eq, %c, %c0 : index
-            %n0 = arith.select %first, %rot, %r0 : vector<4xf32>
-            %n1 = arith.select %first, %r1, %rot : vector<4xf32>
-            scf.yield %n0, %n1 : vector<4xf32>, vector<4xf32>
+            %is0 = arith.cmpi eq, %c, %c0 : index
+            %is1 = arith.cmpi eq, %c, %c1 : index
+            %is2 = arith.cmpi eq, %c, %c2 : index
+            %is3 = arith.cmpi eq, %c, %c3 : index
+            %n0 = arith.select %is0, %rot, %r0 : vector<4xf32>
+            %n1 = arith.select %is1, %rot, %r1 : vector<4xf32>
+            %n2 = arith.select %is2, %rot, %r2 : vector<4xf32>
+            %n3 = arith.select %is3, %rot, %r3 : vector<4xf32>
+            scf.yield %n0, %n1, %n2, %n3 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
           }
-          // K: the last stride (L pieces: a lane's two pieces, D = 256 on
-          // 32 lanes), then the 1/sqrt(D) scale.
-          %out:2 = scf.if %is_k -> (vector<4xf32>, vector<4xf32>) {
-            %j:2 = scf.if %two -> (vector<4xf32>, vector<4xf32>) {
-              %lo = arith.addf %rows#0, %rows#1 : vector<4xf32>
-              %hi = arith.subf %rows#0, %rows#1 : vector<4xf32>
-              scf.yield %lo, %hi : vector<4xf32>, vector<4xf32>
+          // K: the strides past the wave, inside the lane (4L: its pieces
+          // c and c + 1; 8L: c and c + 2, D = 512 on 32 lanes), then the
+          // 1/sqrt(D) scale.
+          %out:4 = scf.if %is_k -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+            %j:4 = scf.if %two -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+              %lo01 = arith.addf %rows#0, %rows#1 : vector<4xf32>
+              %hi01 = arith.subf %rows#0, %rows#1 : vector<4xf32>
+              %lo23 = arith.addf %rows#2, %rows#3 : vector<4xf32>
+              %hi23 = arith.subf %rows#2, %rows#3 : vector<4xf32>
+              scf.yield %lo01, %hi01, %lo23, %hi23 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
             } else {
-              scf.yield %rows#0, %rows#1 : vector<4xf32>, vector<4xf32>
+              scf.yield %rows#0, %rows#1, %rows#2, %rows#3 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
             }
-            %scaled0 = arith.mulf %j#0, %norm4 : vector<4xf32>
-            %scaled1 = arith.mulf %j#1, %norm4 : vector<4xf32>
-            scf.yield %scaled0, %scaled1 : vector<4xf32>, vector<4xf32>
+            %k:4 = scf.if %four -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+              %lo02 = arith.addf %j#0, %j#2 : vector<4xf32>
+              %lo13 = arith.addf %j#1, %j#3 : vector<4xf32>
+              %hi02 = arith.subf %j#0, %j#2 : vector<4xf32>
+              %hi13 = arith.subf %j#1, %j#3 : vector<4xf32>
+              scf.yield %lo02, %lo13, %hi02, %hi13 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+            } else {
+              scf.yield %j#0, %j#1, %j#2, %j#3 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
+            }
+            %scaled0 = arith.mulf %k#0, %norm4 : vector<4xf32>
+            %scaled1 = arith.mulf %k#1, %norm4 : vector<4xf32>
+            %scaled2 = arith.mulf %k#2, %norm4 : vector<4xf32>
+            %scaled3 = arith.mulf %k#3, %norm4 : vector<4xf32>
+            scf.yield %scaled0, %scaled1, %scaled2, %scaled3 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
           } else {
-            scf.yield %rows#0, %rows#1 : vector<4xf32>, vector<4xf32>
+            scf.yield %rows#0, %rows#1, %rows#2, %rows#3 : vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>
           }
           // Each piece of the lane encoded and stored.
           scf.for %c = %c0 to %per_lane step %c1 {
@@ -180,8 +205,12 @@ module attributes {gpu.container_module} {
             %active = arith.cmpi ult, %piece, %d_pieces : i32
             %group_lane = arith.andi %piece, %c7_i32 : i32
             %group = arith.shrui %piece, %c3_i32 : i32
-            %first = arith.cmpi eq, %c, %c0 : index
-            %rot = arith.select %first, %out#0, %out#1 : vector<4xf32>
+            %is1 = arith.cmpi eq, %c, %c1 : index
+            %is2 = arith.cmpi eq, %c, %c2 : index
+            %is3 = arith.cmpi eq, %c, %c3 : index
+            %rot1 = arith.select %is1, %out#1, %out#0 : vector<4xf32>
+            %rot2 = arith.select %is2, %out#2, %rot1 : vector<4xf32>
+            %rot = arith.select %is3, %out#3, %rot2 : vector<4xf32>
             %zero_group, %scale_byte, %inv = func.call @group_scale(%rot, %lanes) : (vector<4xf32>, i32) -> (i1, i32, f32)
             %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
             %y = arith.mulf %rot, %inv4 : vector<4xf32>
@@ -196,7 +225,20 @@ module attributes {gpu.container_module} {
               %co = arith.addi %codes_off, %lane2 : i32
               %co64 = arith.extui %co : i32 to i64
               %cp = llvm.getelementptr %slot_base[%co64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-              llvm.store %packed16, %cp {alignment = 2 : i64} : i16, !llvm.ptr<1>
+              // D = 32 puts V's codes at the odd byte 17: two byte stores
+              // there (sm_90a faults on a misaligned 16-bit store).
+              %co_odd = arith.andi %codes_off, %c1_i32 : i32
+              %odd = arith.cmpi ne, %co_odd, %c0_i32 : i32
+              scf.if %odd {
+                %lo8 = arith.trunci %packed16 : i16 to i8
+                %hi16 = arith.shrui %packed16, %c8_i16 : i16
+                %hi8 = arith.trunci %hi16 : i16 to i8
+                %cp1 = llvm.getelementptr %cp[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i8
+                llvm.store %lo8, %cp {alignment = 1 : i64} : i8, !llvm.ptr<1>
+                llvm.store %hi8, %cp1 {alignment = 1 : i64} : i8, !llvm.ptr<1>
+              } else {
+                llvm.store %packed16, %cp {alignment = 2 : i64} : i16, !llvm.ptr<1>
+              }
               %group_first = arith.cmpi eq, %group_lane, %c0_i32 : i32
               scf.if %group_first {
                 %so = arith.addi %scales_off, %group : i32
