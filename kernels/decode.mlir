@@ -343,7 +343,7 @@ module attributes {gpu.container_module} {
   // loop's later changes, 3 CTAs at D = 256, QG <= 8 (168 registers) again
   // 2-6% slower, and 5 and 4 at D = 128 4-9%. Shared memory
   // (@uq_sm90_shared_bytes) allows them.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}, {d = 512, qg_max = 8, held = 1}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The dynamic shared memory the decode is launched with: @uq_decode's
@@ -376,10 +376,12 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_rows_reduce(f32, f32, i32, index, i1, i1) -> (f32, f32)
     func.func private @uq_sm90_lazy_update(f32, f32, f32, f32) -> (f32, f32, f32, f32)
     func.func private @uq_sm90_softmax(vector<8xf32>, f32, f32, f32, f32, vector<128xf32>, index) -> (f32, f32, f32, f32, vector<128xf32>, vector<8xf32>)
-    func.func private @uq_sm90_softmax_t(vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
+    func.func private @uq_sm90_softmax_t(vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32)
+    func.func private @uq_sm90_rescale_t(vector<64xf32>, f32, f32, index) -> vector<64xf32>
+    func.func private @uq_sm90_half_dims() -> index
     func.func private @uq_sm90_v_group(i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
     func.func private @uq_sm90_stash(vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index)
-    func.func private @uq_sm90_stash_t(vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index)
+    func.func private @uq_sm90_stash_t(vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index, i32)
     func.func private @uq_sm90_block_tokens(!llvm.ptr<1>, !llvm.ptr<1>, i32, i32, i32, i32) -> (i32, i32, i1, i32, i32, i32)
     func.func private @uq_sm90_slot_layout() -> (i32, i32, i32, i32, i32)
     func.func private @uq_sm90_query_image(i32, i32) -> (i32, i32)
@@ -648,13 +650,12 @@ module attributes {gpu.container_module} {
       %q16_off, %qrow_bytes = func.call @uq_sm90_query_image(%stage_b, %nstages) : (i32, i32) -> (i32, i32)
       %rows_m, %mbase, %pbase, %pml, %mend = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
       %accw = arith.muli %rows_m, %hd_i : i32
-      // per warp D/64 pairs of groups, D/16 m-tiles (QG <= 8) or D/8
-      // n-tiles (QG 16) of PV accumulators
+      // per warp D/64 pairs of groups and D/8 n-tiles of PV accumulators
+      // (QG 16; QG <= 8 counts its halves' own, below)
       %i64_g = arith.constant 64 : index
       %i16_g = arith.constant 16 : index
       %i8_g = arith.constant 8 : index
       %njp = arith.divui %hd, %i64_g : index
-      %nmt = arith.divui %hd, %i16_g : index
       %nnt = arith.divui %hd, %i8_g : index
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
@@ -739,33 +740,82 @@ module attributes {gpu.container_module} {
         // ---- QG <= 8: S^T = K Q^T and PV as O^T = V^T P^T (M = head
         // dim), so the accumulators hold only the 8 real query rows (64 at
         // D = 256) and half the PV MMAs; each m-tile lies in one V group,
-        // so the group's V scales go into P^T's token rows.
-        // Q^T fragments (@uq_sm90_q_frags_t), kept in registers
+        // so the group's V scales go into P^T's token rows. D = 512 walks
+        // as two halves of 256 head dims (@uq_sm90_half_dims), each with
+        // D = 256's Q^T fragments, group pairs, scale words and
+        // accumulators: S^T is the sum of the halves' products, P^T
+        // multiplies each half's V, and the second half's accumulators
+        // take the same corrections as the first's.
+        %hh = func.call @uq_sm90_half_dims() : () -> index
+        %two = arith.cmpi ugt, %hd, %hh : index
+        %njp_h = arith.divui %hh, %i64_g : index
+        %nmt_h = arith.divui %hh, %i16_g : index
+        %c128_h = arith.constant 128 : i32
+        %c256_h = arith.constant 256 : i32
+        %c512_h = arith.constant 512 : i32
+        %zero32i_h = arith.constant dense<0> : vector<32xi32>
+        // Q^T fragments (@uq_sm90_q_frags_t), kept in registers; the
+        // second half's from byte 512 of the query image's rows
         %qf = func.call @uq_sm90_q_frags_t(%lane, %qaddr0, %qrow_bytes) : (i32, i32, i32) -> (vector<32xi32>)
+        %qf1 = scf.if %two -> (vector<32xi32>) {
+          %qaddr0_1 = arith.addi %qaddr0, %c512_h : i32
+          %q1 = func.call @uq_sm90_q_frags_t(%lane, %qaddr0_1, %qrow_bytes) : (i32, i32, i32) -> (vector<32xi32>)
+          scf.yield %q1 : vector<32xi32>
+        } else {
+          scf.yield %zero32i_h : vector<32xi32>
+        }
+        // the second half's K codes and V codes 128 bytes on, their
+        // scales 8 bytes on
+        %kso_1 = arith.addi %kso, %c8 : i32
+        %vso_1 = arith.addi %vso, %c8 : i32
+        %voff_1 = arith.addi %voff, %c128_h : i32
         // the ends of the lane's query rows 2t and 2t + 1 (@uq_sm90_mask_t)
         %t2p = arith.addi %t2, %c1 : i32
         %lim_a = func.call @row_limit(%t2, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
         %lim_b = func.call @row_limit(%t2p, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32
-        %fin:6 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0) -> (f32, f32, f32, f32, vector<64xf32>, i32) {
+        %fin:7 = scf.for %it = %i0 to %nw_ix step %i1 iter_args(%m_0 = %ninf, %m_1 = %ninf, %l_0 = %zero_f, %l_1 = %zero_f, %acc = %zero64, %pf = %pf0, %acc_1 = %zero64) -> (f32, f32, f32, f32, vector<64xf32>, i32, vector<64xf32>) {
           %iti = arith.index_cast %it : index to i32
           %pf_next, %sbp, %tb, %lbase = func.call @uq_sm90_pipeline_step(%iti, %pf, %nw, %nstages, %nstm1, %stage_b, %wbase, %smem, %smem_i, %lrow_off, %warp, %part, %num_partitions, %walk_lg, %win_base, %lane, %win_start, %seq_len, %bs_shift, %block_tables, %bt_row, %bs_mask, %kv_cache, %blk_bytes, %pos_stride, %head_off, %unit8) : (i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, !llvm.ptr<1>, i64, i32, !llvm.ptr<1>, i64, i32, i32, i1) -> (i32, !llvm.ptr<3>, i32, i32)
           // S^T = K Q^T with the K scales of tokens g and g + 8
           // (@uq_sm90_qk_tile_t), masked (@uq_sm90_mask_t), the online
           // softmax with the lazy maximum (@uq_sm90_softmax_t), then
           // O^T += V^T P^T (@uq_sm90_pv_t)
-          %S = func.call @uq_sm90_qk_tile_t(%sbp, %lbase, %qf, %g, %kso, %stride) : (!llvm.ptr<3>, i32, vector<32xi32>, i32, i32, i32) -> vector<4xf32>
+          %S0 = func.call @uq_sm90_qk_tile_t(%sbp, %lbase, %qf, %g, %kso, %stride) : (!llvm.ptr<3>, i32, vector<32xi32>, i32, i32, i32) -> vector<4xf32>
+          %S = scf.if %two -> (vector<4xf32>) {
+            %lbase_1 = arith.addi %lbase, %c128_h : i32
+            %S1 = func.call @uq_sm90_qk_tile_t(%sbp, %lbase_1, %qf1, %g, %kso_1, %stride) : (!llvm.ptr<3>, i32, vector<32xi32>, i32, i32, i32) -> vector<4xf32>
+            %Ssum = arith.addf %S0, %S1 : vector<4xf32>
+            scf.yield %Ssum : vector<4xf32>
+          } else {
+            scf.yield %S0 : vector<4xf32>
+          }
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
-          %mv0, %mv1, %ln0, %ln1, %mv4, %p4 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>)
-          %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
+          %mv0, %mv1, %ln0, %ln1, %mv4, %p4, %moved, %cu0, %cu1 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt_h) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32)
+          %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp_h) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
+          %accv_1 = scf.if %two -> (vector<64xf32>) {
+            %a1 = scf.if %moved -> (vector<64xf32>) {
+              %r1 = func.call @uq_sm90_rescale_t(%acc_1, %cu0, %cu1, %nmt_h) : (vector<64xf32>, f32, f32, index) -> vector<64xf32>
+              scf.yield %r1 : vector<64xf32>
+            } else {
+              scf.yield %acc_1 : vector<64xf32>
+            }
+            %pv1 = func.call @uq_sm90_pv_t(%p4, %a1, %sbp, %lbase, %t2, %voff_1, %vso_1, %stride, %vdelta, %njp_h) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
+            scf.yield %pv1 : vector<64xf32>
+          } else {
+            scf.yield %acc_1 : vector<64xf32>
+          }
           llvm.inline_asm has_side_effects asm_dialect = att "bar.warp.sync 0xffffffff;", "~{memory}" : () -> ()
-          scf.yield %mv0, %mv1, %ln0, %ln1, %accv, %pf_next : f32, f32, f32, f32, vector<64xf32>, i32
+          scf.yield %mv0, %mv1, %ln0, %ln1, %accv, %pf_next, %accv_1 : f32, f32, f32, f32, vector<64xf32>, i32, vector<64xf32>
         }
         llvm.inline_asm has_side_effects asm_dialect = att "cp.async.wait_group 0;", "~{memory}" : () -> ()
         // the columns' sums over their 8 lanes, then the warp's state to
         // shared memory for the merge of the 4 warps (@uq_sm90_stash_t)
         %lr:2 = func.call @uq_sm90_rows_reduce(%fin#2, %fin#3, %c2, %i3, %true, %false) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         gpu.barrier
-        func.call @uq_sm90_stash_t(%fin#4, %fin#0, %fin#1, %lr#0, %lr#1, %smem, %warp, %tid, %accw, %mbase, %g, %t2, %hd_i, %nmt) : (vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index) -> ()
+        func.call @uq_sm90_stash_t(%fin#4, %fin#0, %fin#1, %lr#0, %lr#1, %smem, %warp, %tid, %accw, %mbase, %g, %t2, %hd_i, %nmt_h, %c0) : (vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index, i32) -> ()
+        scf.if %two {
+          func.call @uq_sm90_stash_t(%fin#6, %fin#0, %fin#1, %lr#0, %lr#1, %smem, %warp, %tid, %accw, %mbase, %g, %t2, %hd_i, %nmt_h, %c256_h) : (vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index, i32) -> ()
+        }
       } else {
         // the ends of the lane's query rows g and g + 8 (@uq_sm90_mask)
         %lim_g = func.call @row_limit(%g, %qgi, %live_rows, %end0) : (i32, i32, i32, i32) -> i32

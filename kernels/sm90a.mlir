@@ -33,8 +33,9 @@ func.func private @uq_sm90_partial_row(%tok0: i32, %r: i32, %qg: i32, %num_kv_he
 }
 
 // A warp's cp.async stages of 16 slots: 2 for D = 256 with QG <= 8
-// (3 and 4 measured slower there, at 2 CTAs per SM as at 4), 3 for the
-// other dims, 4 for qg_max 16. Inlined before the loops unroll
+// (3 and 4 measured slower there, at 2 CTAs per SM as at 4) and for
+// D = 512 (whose 2 CTAs an SM 3 would not fit), 3 for the other dims, 4
+// for qg_max 16. Inlined before the loops unroll
 // (uq.inline), whose bounds and stage indices it sets.
 func.func private @uq_sm90_stages() -> i32 attributes {uq.inline} {
   %c2 = arith.constant 2 : i32
@@ -44,7 +45,7 @@ func.func private @uq_sm90_stages() -> i32 attributes {uq.inline} {
   %i8 = arith.constant 8 : index
   %hd = "uq.param"() {name = "d"} : () -> index
   %qg_max = "uq.param"() {name = "qg_max"} : () -> index
-  %is256 = arith.cmpi eq, %hd, %c256 : index
+  %is256 = arith.cmpi uge, %hd, %c256 : index
   %small = arith.cmpi ule, %qg_max, %i8 : index
   %n8 = arith.select %is256, %c2, %c3 : i32
   %n = arith.select %small, %n8, %c4 : i32
@@ -794,8 +795,10 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
   %i2 = arith.constant 2 : index
   %i4 = arith.constant 4 : index
   %i64 = arith.constant 64 : index
-  %hd = "uq.param"() {name = "d"} : () -> index
-  %njp = arith.divui %hd, %i64 : index
+  // QG 16 is built for D <= 256 (D = 512's accumulators would not fit),
+  // where this is D; the D = 512 variant (QG <= 8) compiles it unused.
+  %hh = func.call @uq_sm90_half_dims() : () -> index
+  %njp = arith.divui %hh, %i64 : index
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
     %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
     %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
@@ -967,9 +970,10 @@ func.func private @uq_sm90_mask_one(%x: f32, %tk: i32, %lim: i32, %sliding_windo
 }
 
 // Q^T's B fragments for @uq_sm90_qk_t, loaded once before the tile
-// loop: per group j (D/32 of them, so at most 32 registers) the
-// ldmatrix.x4 at %qaddr + 64 j, both k-steps' b0, b1 at 4 j .. 4 j + 3.
-// Kept in registers, they spare each tile D/32 shared-memory reads.
+// loop: per group j of a half (@uq_sm90_half_dims / 32 of them, so at
+// most 32 registers) the ldmatrix.x4 at %qaddr + 64 j, both k-steps' b0,
+// b1 at 4 j .. 4 j + 3 (the second half of D = 512: %qaddr + 512). Kept
+// in registers, they spare each tile D/32 shared-memory reads.
 func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
   %c64 = arith.constant 64 : i32
   %zero32 = arith.constant dense<0> : vector<32xi32>
@@ -979,7 +983,8 @@ func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
   %i4 = arith.constant 4 : index
   %i32 = arith.constant 32 : index
   %hd = "uq.param"() {name = "d"} : () -> index
-  %ng = arith.divui %hd, %i32 : index
+  %hh = func.call @uq_sm90_half_dims() : () -> index
+  %ng = arith.divui %hh, %i32 : index
   %qf = scf.for %j = %i0 to %ng step %i1 iter_args(%v = %zero32) -> (vector<32xi32>) {
     %ji = arith.index_cast %j : index to i32
     %qo = arith.muli %ji, %c64 : i32
@@ -1002,7 +1007,9 @@ func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
   return %qf : vector<32xi32>
 }
 
-// S^T = K Q^T of one tile for QG <= 8 (D/32 groups), on mma.sync
+// S^T = K Q^T of one tile for QG <= 8 (the groups of one half,
+// @uq_sm90_half_dims / 32; the second half of D = 512 from %lbase +
+// 128, its scale words 8 bytes on), on mma.sync
 // m16n8k16 f16 with K as the A operand (16 tokens) and Q^T as B (the 8
 // query rows): one MMA per k-step, where @uq_sm90_qk spends two on 16
 // rows of which 8 are real. Same k order and Q layout as @uq_sm90_qk:
@@ -1016,8 +1023,8 @@ func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4x
   %i2 = arith.constant 2 : index
   %i4 = arith.constant 4 : index
   %i64 = arith.constant 64 : index
-  %hd = "uq.param"() {name = "d"} : () -> index
-  %njp = arith.divui %hd, %i64 : index
+  %hh = func.call @uq_sm90_half_dims() : () -> index
+  %njp = arith.divui %hh, %i64 : index
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero4) -> (vector<4xf32>) {
     %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
     %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
@@ -2100,7 +2107,7 @@ func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l
 // column sums (reduced over the lanes after the walk). Returns the
 // maxima, sums, accumulators and the weights. Inlined before the loops
 // unroll (uq.inline): %nmt is the caller's constant.
-func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %l_0: f32, %l_1: f32, %acc: vector<64xf32>, %nmt: index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>) attributes {uq.inline} {
+func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %l_0: f32, %l_1: f32, %acc: vector<64xf32>, %nmt: index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32) attributes {uq.inline} {
   %c2 = arith.constant 2 : i32
   %true = arith.constant true
   %one_f = arith.constant 1.0 : f32
@@ -2117,17 +2124,7 @@ func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %
       %mv:5 = scf.if %anyb -> (f32, f32, f32, f32, vector<64xf32>) {
         %mx:2 = func.call @uq_sm90_rows_reduce(%ma0, %mb0, %c2, %i3, %true, %true) : (f32, f32, i32, index, i1, i1) -> (f32, f32)
         %mu0, %mu1, %cu0, %cu1 = func.call @uq_sm90_lazy_update(%m_0, %m_1, %mx#0, %mx#1) : (f32, f32, f32, f32) -> (f32, f32, f32, f32)
-        // accumulator columns are query rows 2t, 2t + 1, this lane's
-        // own (a column whose maximum stayed gets x 1, exact)
-        %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
-          %v:4 = func.call @uq_sm90_frag_t(%ai, %mt) : (vector<64xf32>, index) -> (f32, f32, f32, f32)
-          %w0 = arith.mulf %v#0, %cu0 : f32
-          %w1 = arith.mulf %v#1, %cu1 : f32
-          %w2 = arith.mulf %v#2, %cu0 : f32
-          %w3 = arith.mulf %v#3, %cu1 : f32
-          %u = func.call @uq_sm90_frag_t_set(%ai, %mt, %w0, %w1, %w2, %w3) : (vector<64xf32>, index, f32, f32, f32, f32) -> vector<64xf32>
-          scf.yield %u : vector<64xf32>
-        }
+        %sc = func.call @uq_sm90_rescale_t(%acc, %cu0, %cu1, %nmt) : (vector<64xf32>, f32, f32, index) -> vector<64xf32>
         scf.yield %mu0, %mu1, %cu0, %cu1, %sc : f32, f32, f32, f32, vector<64xf32>
       } else {
         scf.yield %m_0, %m_1, %one_f, %one_f, %acc : f32, f32, f32, f32, vector<64xf32>
@@ -2148,7 +2145,26 @@ func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %
       %ln0 = math.fma %l_0, %mv#2, %s0 : f32
       %ln1 = math.fma %l_1, %mv#3, %s1 : f32
   %p4 = vector.from_elements %p0, %p1, %p2, %p3 : vector<4xf32>
-  return %mv#0, %mv#1, %ln0, %ln1, %mv#4, %p4 : f32, f32, f32, f32, vector<64xf32>, vector<4xf32>
+  return %mv#0, %mv#1, %ln0, %ln1, %mv#4, %p4, %anyb, %mv#2, %mv#3 : f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32
+}
+
+// The QG <= 8 accumulators %acc (%nmt m-tiles) times the corrections of
+// their columns, query rows 2t (%cu0) and 2t + 1 (%cu1), this lane's own
+// (a column whose maximum stayed gets x 1, exact): @uq_sm90_softmax_t's
+// step, and D = 512's second half. Inlined (uq.inline).
+func.func private @uq_sm90_rescale_t(%acc: vector<64xf32>, %cu0: f32, %cu1: f32, %nmt: index) -> vector<64xf32> attributes {uq.inline} {
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %sc = scf.for %mt = %i0 to %nmt step %i1 iter_args(%ai = %acc) -> (vector<64xf32>) {
+    %v:4 = func.call @uq_sm90_frag_t(%ai, %mt) : (vector<64xf32>, index) -> (f32, f32, f32, f32)
+    %w0 = arith.mulf %v#0, %cu0 : f32
+    %w1 = arith.mulf %v#1, %cu1 : f32
+    %w2 = arith.mulf %v#2, %cu0 : f32
+    %w3 = arith.mulf %v#3, %cu1 : f32
+    %u = func.call @uq_sm90_frag_t_set(%ai, %mt, %w0, %w1, %w2, %w3) : (vector<64xf32>, index, f32, f32, f32, f32) -> vector<64xf32>
+    scf.yield %u : vector<64xf32>
+  }
+  return %sc : vector<64xf32>
 }
 
 // V group j = 2 %jp + %jj of a tile for PV: its index, its two code
@@ -2255,11 +2271,12 @@ func.func private @uq_sm90_stash(%acc_w: vector<128xf32>, %m_w0: f32, %m_w1: f32
 // of the 4 warps (@uq_sm90_merge_layout), QG <= 8: the accumulators
 // %acc_w [m-tile][c0..c3] (m-tile mt = 2 j + ip: head dims 32 j + 4 g +
 // 2 ip, + 1 for c2, c3; query rows 2t: c0, c2 and 2t + 1: c1, c3) as
-// [8][D] f32 from float warp x %accw, and the rows' maxima and
+// [8][D] f32 from float warp x %accw, from head dim %d0 (256 for D =
+// 512's second half), and, with %d0 = 0, the rows' maxima and
 // lane-reduced sums %l0, %l1 as [16] f32 from float %mbase + 16 warp
 // (sums 64 further), written by the lanes g = 0. Inlined before the loops
 // unroll (uq.inline): %nmt is the caller's constant.
-func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f32, %l0: f32, %l1: f32, %smem: !llvm.ptr<3>, %warp: i32, %tid: i32, %accw: i32, %mbase: i32, %g: i32, %t2: i32, %hd_i: i32, %nmt: index) attributes {uq.inline} {
+func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f32, %l0: f32, %l1: f32, %smem: !llvm.ptr<3>, %warp: i32, %tid: i32, %accw: i32, %mbase: i32, %g: i32, %t2: i32, %hd_i: i32, %nmt: index, %d0: i32) attributes {uq.inline} {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
@@ -2269,7 +2286,8 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
   // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
   // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
   %wacc = arith.muli %warp, %accw : i32
-  %q0r = arith.muli %t2, %hd_i : i32
+  %q0r0 = arith.muli %t2, %hd_i : i32
+  %q0r = arith.addi %q0r0, %d0 : i32
   %q1r = arith.addi %q0r, %hd_i : i32
   %g4 = arith.muli %g, %c4 : i32
   scf.for %mt = %i0 to %nmt step %i1 {
@@ -2291,7 +2309,9 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
     llvm.store %w02, %q0 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
     llvm.store %w13, %q1 {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
   }
-  %g0 = arith.cmpi eq, %g, %c0 : i32
+  %g00 = arith.cmpi eq, %g, %c0 : i32
+  %first_half = arith.cmpi eq, %d0, %c0 : i32
+  %g0 = arith.andi %g00, %first_half : i1
   scf.if %g0 {
     // warp x 16 from tid: from warp, ptxas computed it before the
     // tile loop and spilled it there (built for 128 registers)
@@ -2329,6 +2349,18 @@ func.func private @uq_sm90_block_tokens(%query_start_loc: !llvm.ptr<1>, %seq_len
   %ntok0 = arith.maxsi %ntok, %c0 : i32
   %live_rows = arith.muli %ntok0, %qgi : i32
   return %seq, %qtok, %has_tokens, %end0, %seq_len, %live_rows : i32, i32, i1, i32, i32, i32
+}
+
+// The head dims of a half of the QG <= 8 layout's walk: D up to 256,
+// and D = 512 as two halves of 256 (@uq_decode_sm90): each half's Q^T
+// fragments, QK group pairs, 8 scale bytes a token and 64 accumulators a
+// thread are D = 256's, so the helpers that take them keep their types.
+// Inlined (uq.inline).
+func.func private @uq_sm90_half_dims() -> index attributes {uq.inline} {
+  %i256 = arith.constant 256 : index
+  %hd = "uq.param"() {name = "d"} : () -> index
+  %hh = arith.minui %hd, %i256 : index
+  return %hh : index
 }
 
 // A slot in shared memory (@uq_sm90_slot_geometry): its V codes at byte

@@ -18,7 +18,7 @@ module attributes {gpu.container_module} {
   // neither read nor written: padding rows of the caller's output stay as
   // they were, as on the contiguous path. D = 32 and 512 on gfx950 alone
   // (`target = 0`), like the decodes they serve.
-  gpu.module @uq_view [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
+  gpu.module @uq_view [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}, {d = 512, target = 1, held = 1}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
     gpu.func @uq_view(
         %dense: !llvm.ptr<1> {llvm.noalias},
         %view: !llvm.ptr<1> {llvm.noalias},
