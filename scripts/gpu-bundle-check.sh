@@ -16,12 +16,17 @@
 #        fills build-gpu/; then, on the device machine from the repository
 #        root with build-gpu carried, scripts/gpu-bundle-check.sh
 #        Each NAME=LIB (a libuqrt.so.0 built from other kernels, e.g. a
-#        branch's) goes to build-gpu/ab/NAME: the run checks it with
-#        scripts/wgmma-quick.sh and runtime_cuda_device_test's varlen
-#        cases (unless NAME starts with timing-: an ablation, wrong outputs
-#        by design) and times the prefill chunk at D 256, 128 and 64 and
-#        the verify steps with it, old and new in one scripts/sm90-ab.sh
-#        each. UQ_EXTRA_HEAD_DIMS="D.." adds uq-run steps at those dims.
+#        branch's, or a build tree: its libuqrt and its store test, whose
+#        own table holds that build's stores, e.g. one configured with
+#        -DUQ_HELD_VARIANTS=ON) goes to build-gpu/ab/NAME: the run checks
+#        it with scripts/wgmma-quick.sh and runtime_cuda_device_test's
+#        varlen and head_dim_512 cases (unless NAME starts with timing-:
+#        an ablation, wrong outputs by design) and the store test, and
+#        times the prefill chunk at D 256, 128 and 64 and the verify steps
+#        with it, old and new in one scripts/sm90-ab.sh each.
+#        UQ_EXTRA_HEAD_DIMS="D.." adds uq-run steps at those dims, with
+#        main's library and each extra, and, with UQ_BENCH, uq-bench-cuda
+#        and scripts/varlen-peers.py at them with each extra.
 R=$PWD
 G=$R/build-gpu
 V=$G/v
@@ -44,7 +49,12 @@ if [[ ${1:-} == --make ]]; then
   for e in "${extra[@]}"; do
     [[ $e == *=* ]] || { echo "$0: expected NAME=LIB, got '$e'" >&2; exit 2; }
     mkdir -p "$G/ab/${e%%=*}"
-    cp -L "${e#*=}" "$G/ab/${e%%=*}/libuqrt.so.0"
+    if [[ -d ${e#*=} ]]; then
+      cp -L "${e#*=}/runtime/libuqrt.so.0" "$G/ab/${e%%=*}/libuqrt.so.0"
+      cp "${e#*=}/test/unit/runtime/runtime_cuda_store_test" "$G/ab/${e%%=*}/"
+    else
+      cp -L "${e#*=}" "$G/ab/${e%%=*}/libuqrt.so.0"
+    fi
   done
   du -sh "$G"
   exit 0
@@ -109,9 +119,14 @@ for lib in "$G"/ab/*/; do
   ) >"$checks/$name.1" 2>&1 &
   pids+=($!)
   (
-    echo "=== runtime_cuda_device_test varlen with $name"
-    LD_LIBRARY_PATH=$lib timeout 150 "$V/test/unit/runtime/runtime_cuda_device_test" varlen 2>&1 |
-      grep -E "FAIL|passed|failed|error" | cut -c1-160
+    echo "=== runtime_cuda_device_test varlen, head_dim_512 with $name"
+    LD_LIBRARY_PATH=$lib timeout 150 "$V/test/unit/runtime/runtime_cuda_device_test" varlen head_dim_512 2>&1 |
+      grep -E "FAIL|SKIP|passed|failed|error" | cut -c1-160
+    if [[ -x $lib/runtime_cuda_store_test ]]; then
+      echo "=== its runtime_cuda_store_test"
+      LD_LIBRARY_PATH=$lib timeout 60 "$lib/runtime_cuda_store_test" 2>&1 |
+        grep -E "FAIL|skip|passed|failed|error" | cut -c1-160
+    fi
   ) >"$checks/$name.2" 2>&1 &
   pids+=($!)
 done
@@ -126,12 +141,17 @@ if [[ ${UQ_CUDA_TEST_LIMIT:-330} == 0 ]]; then
   quick "$V/runtime"
 fi
 run() { echo "== $*"; timeout 40 $V/tools/uq-run/uq-run --backend=cuda "$@" 2>&1 | grep -E "variant|vs faithful|result|error" | cut -c1-100 | paste - - - ; }
-for d in $UQ_EXTRA_HEAD_DIMS; do
-  echo "=== head dim $d"
-  run --head-dim=$d --seed=8
-  run --head-dim=$d --seed=9 --qg=16 --sinks --sliding-window=700
-  run --head-dim=$d --seed=10 --query-len=4 --qg=8 --dtype=f16
-  run --head-dim=$d --seed=11 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000
+for lib in "$V/runtime" "$G"/ab/*/; do
+  [[ -e $lib/libuqrt.so.0 && $(basename "$lib") != timing-* ]] || continue
+  for d in ${UQ_EXTRA_HEAD_DIMS:-}; do
+    echo "=== head dim $d with $lib"
+    # (D 512 has no QG 16 decode: its step says so by name)
+    LD_LIBRARY_PATH=$lib run --head-dim=$d --seed=8
+    LD_LIBRARY_PATH=$lib run --head-dim=$d --seed=9 --qg=16 --sinks --sliding-window=700
+    LD_LIBRARY_PATH=$lib run --head-dim=$d --seed=12 --qg=3 --sinks --sliding-window=700
+    LD_LIBRARY_PATH=$lib run --head-dim=$d --seed=10 --query-len=4 --qg=8 --dtype=f16
+    LD_LIBRARY_PATH=$lib run --head-dim=$d --seed=11 --query-len=300 --qg=4 --kv-heads=1 --seq-lens=2000
+  done
 done
 if compgen -G "$G/ab/*/libuqrt.so.0" >/dev/null; then
   prefill_dims="" verify_dims="" old=$G/old
@@ -165,6 +185,15 @@ echo "=== verify q4"
 timeout 40 $B --query-len=4 --replays=50 | row "bf16"
 timeout 40 $B --query-len=4 --replays=50 --dtype=f16 | row "f16"
 echo "(${SECONDS}s)"
+for lib in "$G"/ab/*/; do
+  [[ -e $lib/libuqrt.so.0 ]] || continue
+  for d in ${UQ_EXTRA_HEAD_DIMS:-}; do
+    echo "=== D $d with $(basename "$lib"): decode, verify q4, torch SDPA peers"
+    LD_LIBRARY_PATH=$lib timeout 40 $B --replays=100 --head-dim=$d | row "decode"
+    LD_LIBRARY_PATH=$lib timeout 40 $B --query-len=4 --replays=50 --head-dim=$d | row "verify"
+    timeout 150 python3 $R/scripts/varlen-peers.py --replays=20 --head-dim=$d 2>&1 | grep -v "^$"
+  done
+done
 echo "=== host cost"
 PYTHONPATH=$R/python:$R/test/gpu timeout 90 python3 $R/scripts/host-cost.py --calls=2000 2>&1 | head -10
 echo "=== torch SDPA peers"

@@ -9,14 +9,16 @@ only) and, given its source, vLLM's Triton UltraQuant unified attention.
 Prints us per step and the causal attention's TFLOP/s, the causal mask
 aligned to the end of the keys (query i of L sees keys <= N - L + i).
 
-usage: scripts/varlen-peers.py [--vllm=DIR] [--replays=N]
+usage: scripts/varlen-peers.py [--vllm=DIR] [--replays=N] [--head-dim=D]
   --vllm=DIR  a vLLM source tree (its vllm/ package importable from DIR);
               without it, or when it does not import here, the Triton
               column says why and is skipped. Nothing is fetched.
+  --head-dim=D  the head dim of every shape (default 256; uq-bench-cuda's
+              --head-dim runs uq on the same shapes).
 
 Shapes (B, N, Hk, QG, L): the verify steps of uq-bench-cuda --query-len=4
 (L = 4 query tokens, the last of each sequence's N) and the prefill chunk
-(L = 2048 on a 32k context: N = 34816), D = 256.
+(L = 2048 on a 32k context: N = 34816), D = 256 unless --head-dim says.
 """
 
 import argparse
@@ -34,7 +36,7 @@ except ImportError:
 SHAPES = [(16, 65536, 1, 8, 4), (16, 65536, 1, 16, 4),
           (16, 131072, 1, 8, 4), (16, 131072, 1, 16, 4),
           (1, 32768 + 2048, 1, 8, 2048)]
-D = 256
+D = 256  # --head-dim
 
 
 def causal_flops(b, n, hk, qg, l):
@@ -204,7 +206,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--vllm")
     ap.add_argument("--replays", type=int, default=50)
+    ap.add_argument("--head-dim", type=int, default=256,
+                    choices=(32, 64, 128, 256, 512))
     a = ap.parse_args()
+    global D
+    D = a.head_dim
     if not torch.cuda.is_available():
         print("skip: no CUDA device")
         return 77
@@ -215,7 +221,7 @@ def main():
     backends = [("flash", SDPBackend.FLASH_ATTENTION),
                 ("cudnn", SDPBackend.CUDNN_ATTENTION),
                 ("efficient", SDPBackend.EFFICIENT_ATTENTION)]
-    print(torch.cuda.get_device_name(), "torch", torch.__version__)
+    print(torch.cuda.get_device_name(), "torch", torch.__version__, "D", D)
     triton, why = load_triton(a.vllm)
     if why:
         print(f"vLLM Triton UltraQuant: skipped ({why})")
