@@ -272,9 +272,14 @@ module attributes {gpu.container_module} {
   // The same contract as the gfx950 decode + reduce (argument order:
   // runtime/kernel_abi.h; partials [B, Hk, P, QG, D] with the same
   // partition walk), designed for Hopper rather than ported. The head dim
-  // D (64, 128 or 256) is a uq.param: the helpers that need it read it
+  // D (64, 128 or 256; 32 and 512 held, QG <= 8 only: docs/design.md
+  // "Held variants") is a uq.param: the helpers that need it read it
   // themselves (this pipeline has no uq-inline: LLVM inlines after the
   // loops are unrolled), and shapes fold to constants once specialized.
+  // D = 512 walks each tile as two halves of 256 (below, QG <= 8); D = 32
+  // as one group pair of one group (@uq_sm90_pair_groups), its slot copied
+  // as 36 bytes, V's codes at the odd byte 17 read by bytes
+  // (@uq_sm90_v_frags_bytes).
   //
   // - 4 warps per CTA (grid B x Hk x P), each warp an independent stream of
   //   16-token tiles of the partition (tiles w, w+4, ...) with its own
@@ -343,7 +348,7 @@ module attributes {gpu.container_module} {
   // loop's later changes, 3 CTAs at D = 256, QG <= 8 (168 registers) again
   // 2-6% slower, and 5 and 4 at D = 128 4-9%. Shared memory
   // (@uq_sm90_shared_bytes) allows them.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}, {d = 512, qg_max = 8, held = 1}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}, {d = 512, qg_max = 8, held = 1}, {d = 32, qg_max = 8, held = 1}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 5 : i32}]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The dynamic shared memory the decode is launched with: @uq_decode's
@@ -379,6 +384,7 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_softmax_t(vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32)
     func.func private @uq_sm90_rescale_t(vector<64xf32>, f32, f32, index) -> vector<64xf32>
     func.func private @uq_sm90_half_dims() -> index
+    func.func private @uq_sm90_pair_groups() -> (index, index)
     func.func private @uq_sm90_v_group(i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
     func.func private @uq_sm90_stash(vector<128xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index)
     func.func private @uq_sm90_stash_t(vector<64xf32>, f32, f32, f32, f32, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, i32, index, i32)
@@ -428,8 +434,9 @@ module attributes {gpu.container_module} {
     // the pair (codes 4g .. 4g + 3 of group 2 jp + (m >> 1)) of tokens
     // 8 (m & 1) + 2t (low half) and + 1 (high half). ldmatrix reads the
     // lane's row address %la when V rows are 16-byte aligned; else (D = 64:
-    // V at byte 34, which cp.async cannot move) 16-bit shared loads from
-    // this thread's own element, shared offset %va (token 2t, byte 2g).
+    // V at byte 34, which cp.async cannot move; D = 32: at byte 17) shared
+    // loads from this thread's own element, shared offset %va (token 2t,
+    // byte 2g): 16-bit, or two bytes at D = 32's odd offset.
     func.func private @uq_sm90_v_frags(%la: i32, %va: i32) -> (i32, i32, i32, i32) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
@@ -453,19 +460,14 @@ module attributes {gpu.container_module} {
         %vf3 = llvm.extractvalue %vf[3] : !llvm.struct<(i32, i32, i32, i32)>
         scf.yield %vf0, %vf1, %vf2, %vf3 : i32, i32, i32, i32
       } else {
-        %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
-        %rows8 = arith.shli %stride, %c3 : i32
+        %v1 = arith.andi %geo#1, %c1 : i32
+        %odd = arith.cmpi ne, %v1, %c0 : i32
+        %ws:4 = scf.if %odd -> (i32, i32, i32, i32) {
+          %b:4 = func.call @uq_sm90_v_frags_bytes(%va, %stride) : (i32, i32) -> (i32, i32, i32, i32)
+          scf.yield %b#0, %b#1, %b#2, %b#3 : i32, i32, i32, i32
+        } else {
         %v = scf.for %m = %i0 to %i4 step %i1 iter_args(%acc = %zero4) -> (vector<4xi32>) {
-          %mi = arith.index_cast %m : index to i32
-          %mh = arith.andi %mi, %c1 : i32
-          %mb = arith.shrui %mi, %c1 : i32
-          %ro = arith.muli %mh, %rows8 : i32
-          %bo = arith.shli %mb, %c4 : i32
-          %o0 = arith.addi %va, %ro : i32
-          %o = arith.addi %o0, %bo : i32
-          %o1 = arith.addi %o, %stride : i32
-          %p0 = llvm.getelementptr %smem[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %p1 = llvm.getelementptr %smem[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          %p0, %p1 = func.call @uq_sm90_v_word_at(%va, %m, %stride) : (i32, index, i32) -> (!llvm.ptr<3>, !llvm.ptr<3>)
           %lo = llvm.load %p0 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
           %hi = llvm.load %p1 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
           %lo32 = arith.extui %lo : i16 to i32
@@ -480,8 +482,72 @@ module attributes {gpu.container_module} {
         %w2 = vector.extract %v[2] : i32 from vector<4xi32>
         %w3 = vector.extract %v[3] : i32 from vector<4xi32>
         scf.yield %w0, %w1, %w2, %w3 : i32, i32, i32, i32
+        }
+        scf.yield %ws#0, %ws#1, %ws#2, %ws#3 : i32, i32, i32, i32
       }
       return %r#0, %r#1, %r#2, %r#3 : i32, i32, i32, i32
+    }
+
+    // Where register m of @uq_sm90_v_frags' shared-load path takes its two
+    // 16-bit halves: the thread's own element (shared offset %va: token
+    // 2t, byte 2g) 8 (m & 1) rows and 16 (m >> 1) bytes on, and the token
+    // after it. Inlined (uq.inline).
+    func.func private @uq_sm90_v_word_at(%va: i32, %m: index, %stride: i32) -> (!llvm.ptr<3>, !llvm.ptr<3>) attributes {uq.inline} {
+      %c1 = arith.constant 1 : i32
+      %c3 = arith.constant 3 : i32
+      %c4 = arith.constant 4 : i32
+      %smem = llvm.mlir.addressof @uq_decode_sm90_smem : !llvm.ptr<3>
+      %rows8 = arith.shli %stride, %c3 : i32
+      %mi = arith.index_cast %m : index to i32
+      %mh = arith.andi %mi, %c1 : i32
+      %mb = arith.shrui %mi, %c1 : i32
+      %ro = arith.muli %mh, %rows8 : i32
+      %bo = arith.shli %mb, %c4 : i32
+      %o0 = arith.addi %va, %ro : i32
+      %o = arith.addi %o0, %bo : i32
+      %o1 = arith.addi %o, %stride : i32
+      %p0 = llvm.getelementptr %smem[%o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      %p1 = llvm.getelementptr %smem[%o1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+      return %p0, %p1 : !llvm.ptr<3>, !llvm.ptr<3>
+    }
+
+    // @uq_sm90_v_frags' registers at D = 32, whose V codes sit at the odd
+    // byte 17 of the slot: each 16-bit half as two byte loads (a
+    // misaligned 16-bit load faults). Inlined (uq.inline).
+    func.func private @uq_sm90_v_frags_bytes(%va: i32, %stride: i32) -> (i32, i32, i32, i32) attributes {uq.inline} {
+      %c8 = arith.constant 8 : i32
+      %c16 = arith.constant 16 : i32
+      %c24 = arith.constant 24 : i32
+      %i0 = arith.constant 0 : index
+      %i1 = arith.constant 1 : index
+      %i4 = arith.constant 4 : index
+      %zero4 = arith.constant dense<0> : vector<4xi32>
+      %v = scf.for %m = %i0 to %i4 step %i1 iter_args(%acc = %zero4) -> (vector<4xi32>) {
+        %p0, %p1 = func.call @uq_sm90_v_word_at(%va, %m, %stride) : (i32, index, i32) -> (!llvm.ptr<3>, !llvm.ptr<3>)
+        %p0b = llvm.getelementptr %p0[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+        %p1b = llvm.getelementptr %p1[1] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+        %b0 = llvm.load %p0 {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+        %b1 = llvm.load %p0b {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+        %b2 = llvm.load %p1 {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+        %b3 = llvm.load %p1b {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+        %e0 = arith.extui %b0 : i8 to i32
+        %e1 = arith.extui %b1 : i8 to i32
+        %e2 = arith.extui %b2 : i8 to i32
+        %e3 = arith.extui %b3 : i8 to i32
+        %s1 = arith.shli %e1, %c8 : i32
+        %s2 = arith.shli %e2, %c16 : i32
+        %s3 = arith.shli %e3, %c24 : i32
+        %w01 = arith.ori %e0, %s1 : i32
+        %w23 = arith.ori %s2, %s3 : i32
+        %w = arith.ori %w01, %w23 : i32
+        %acc1 = vector.insert %w, %acc[%m] : i32 into vector<4xi32>
+        scf.yield %acc1 : vector<4xi32>
+      }
+      %w0 = vector.extract %v[0] : i32 from vector<4xi32>
+      %w1 = vector.extract %v[1] : i32 from vector<4xi32>
+      %w2 = vector.extract %v[2] : i32 from vector<4xi32>
+      %w3 = vector.extract %v[3] : i32 from vector<4xi32>
+      return %w0, %w1, %w2, %w3 : i32, i32, i32, i32
     }
 
     // O += P V for QG 16 on one tile: the weights %pv (@uq_sm90_softmax's C
@@ -549,8 +615,9 @@ module attributes {gpu.container_module} {
     // transpose (movmatrix), scaled per group by the group's V scales
     // (@uq_sm90_v_group: every m-tile lies in one group), times V^T's codes
     // decoded to bf16 (@uq_sm90_v_frags, @uq_sm90_fp4_bf16x2) as the A
-    // fragments, 2 m-tiles of m16n8k16 per group, for %njp = D / 64 group
-    // pairs, into the accumulators %mv4 [m-tile][c0..c3]. The tile is the
+    // fragments, 2 m-tiles of m16n8k16 per group, for %njp group pairs
+    // (@uq_sm90_pair_groups: D = 32's one of one group), into the
+    // accumulators %mv4 [m-tile][c0..c3]. The tile is the
     // stage at %sbp, the lane's ldmatrix row address %lbase. Inlined before
     // the loops unroll (uq.inline): %njp is the caller's constant.
     func.func private @uq_sm90_pv_t(%p4: vector<4xf32>, %mv4: vector<64xf32>, %sbp: !llvm.ptr<3>, %lbase: i32, %t2: i32, %voff: i32, %vso: i32, %stride: i32, %vdelta: i32, %njp: index) -> (vector<64xf32>) attributes {uq.inline} {
@@ -572,6 +639,7 @@ module attributes {gpu.container_module} {
           %pb0 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt0 : (i32) -> i32
           %pb1 = llvm.inline_asm has_side_effects asm_dialect = att "movmatrix.sync.aligned.m8n8.trans.b16 $0, $1;", "=r,r" %pt1 : (i32) -> i32
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
+          %pairs, %npair = func.call @uq_sm90_pair_groups() : () -> (index, index)
           %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<64xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
@@ -579,7 +647,7 @@ module attributes {gpu.container_module} {
             %la = arith.addi %la0, %voff : i32
             %va = arith.addi %la, %vdelta : i32
             %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
-            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
+            %av2 = scf.for %jj = %i0 to %npair step %i1 iter_args(%aa = %av) -> (vector<64xf32>) {
               %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
               // every m-tile of group j lies in group j: its scales go into
               // P^T's token rows (exact: bf16(p) times a power of two)
@@ -748,7 +816,7 @@ module attributes {gpu.container_module} {
         // take the same corrections as the first's.
         %hh = func.call @uq_sm90_half_dims() : () -> index
         %two = arith.cmpi ugt, %hd, %hh : index
-        %njp_h = arith.divui %hh, %i64_g : index
+        %njp_h, %npair_h = func.call @uq_sm90_pair_groups() : () -> (index, index)
         %nmt_h = arith.divui %hh, %i16_g : index
         %c128_h = arith.constant 128 : i32
         %c256_h = arith.constant 256 : i32

@@ -161,14 +161,14 @@ module attributes {gpu.container_module} {
   // 16;
   // the 4 lanes meet once in shared memory, where thread d sums head dim d
   // over them, each rescaled by e^(M_lane - M).
-  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64}, {d = 128}, {d = 256}, {d = 512, held = 1}]} {
+  gpu.module @uq_reduce_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, held = 1}, {d = 64}, {d = 128}, {d = 256}, {d = 512, held = 1}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @query_row_live(!llvm.ptr<1>, i32, i32) -> i1
     func.func private @act_narrow(f32, i1) -> i16
     // [4][D] f32 partial sums, then the 4 lanes' maxima and denominators:
     // sized for D = 256, and D = 512's own (referenced only by that
-    // variant, so the others' shared memory stays 4,128 B; held back with
-    // the D = 512 decode, docs/experiments.md)
+    // variant, so the others' shared memory stays 4,128 B). D = 32 and 512
+    // are held with their decodes (docs/design.md "Held variants").
     llvm.mlir.global internal @uq_reduce_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4128 x i8>
     llvm.mlir.global internal @uq_reduce_sm90_smem_d512() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<8224 x i8>
     gpu.func @uq_reduce(

@@ -238,9 +238,10 @@ func.func private @uq_sm90_issue_tile(%stage: i32, %tb: i32, %phys: i32, %lane: 
 // The copies of @uq_sm90_issue_tile in u-byte chunks (u = 8 or 4, a
 // constant once inlined): L = 32 / u lanes per slot, so each instruction
 // moves 32 contiguous bytes (one sector) of each of u slots. Lane l
-// copies chunks c = l % L + L i (i < ceil(C / L), c < C = (D + D/16) / u)
-// of slot s = l / L + u p, pass p < 16 / u; the slot's address comes
-// from lane s (%lo, %hi). A lane's chunks differ by constant offsets,
+// copies chunks c = l % L + L i (i < ceil(C / L), c < C = (D + D/16) / u,
+// the bytes rounded up to a multiple of 4: D = 32's 34 as 36, inside its
+// slot, whose stride is one) of slot s = l / L + u p, pass p < 16 / u; the slot's
+// address comes from lane s (%lo, %hi). A lane's chunks differ by constant offsets,
 // which ptxas folds into the instructions. Bytes from kend on (V codes
 // and scales) land gap further in shared memory. Each copy asks L2 for
 // the whole 128-byte line (.L2::128B): the other sectors of the line
@@ -261,7 +262,12 @@ func.func private @uq_sm90_copy_slots(%u: i32, %stage: i32, %lo: i32, %hi: i32, 
   %stride = arith.addi %geo#2, %c0 : i32
   %z0 = arith.divui %hd, %i16 : index
   %zb_ix = arith.addi %hd, %z0 : index
-  %zb = arith.index_cast %zb_ix : index to i32
+  %zb0 = arith.index_cast %zb_ix : index to i32
+  // (D = 32's 34 content bytes copied as 36: a multiple of 4)
+  %c3_z = arith.constant 3 : i32
+  %cm4_z = arith.constant -4 : i32
+  %zb3 = arith.addi %zb0, %c3_z : i32
+  %zb = arith.andi %zb3, %cm4_z : i32
   %nc = arith.divui %zb, %u : i32
   %nl = arith.divui %c32, %u : i32
   %ni0 = arith.ceildivui %nc, %nl : i32
@@ -1022,12 +1028,10 @@ func.func private @uq_sm90_qk_t(%lbase: i32, %qf: vector<32xi32>, %ks: vector<4x
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
   %i4 = arith.constant 4 : index
-  %i64 = arith.constant 64 : index
-  %hh = func.call @uq_sm90_half_dims() : () -> index
-  %njp = arith.divui %hh, %i64 : index
+  %njp, %npair = func.call @uq_sm90_pair_groups() : () -> (index, index)
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero4) -> (vector<4xf32>) {
     %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
-    %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
+    %sacc2 = scf.for %jj = %i0 to %npair step %i1 iter_args(%sa = %sacc) -> (vector<4xf32>) {
       // code words of tokens g and g + 8 in group j
       %j, %ji, %wg, %wh = func.call @uq_sm90_k_group(%kf0, %kf1, %kf2, %kf3, %jp, %jj) : (i32, i32, i32, i32, index, index) -> (index, i32, i32, i32)
       %eg:2 = func.call @uq_sm90_fp4_e4m3(%wg) : (i32) -> (i32, i32)
@@ -1241,8 +1245,9 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
   // x 1/sqrt(D), E4M3 (saturating) and back to f16, at the permuted
   // position (d & ~31) | (d & 1) << 4 | ((d >> 2) & 1) << 3 |
   // ((d >> 3) & 3) << 1 | ((d >> 1) & 1), d = E chunk + x: a permutation
-  // of bits, so the lane's base E chunk (a multiple of 8) and x permute
-  // apart; rows of 2 D + 16 B after the stages. 1/sqrt(D) as sqrt(1/D):
+  // of bits, so the lane's base E chunk (a multiple of E, a power of
+  // two: its bits and x's do not meet) and x permute apart; rows of
+  // 2 D + 16 B after the stages. 1/sqrt(D) as sqrt(1/D):
   // uq_wht_scale's f32 bit for bit (as in @uq_store), folded to a
   // constant once specialized.
   %wht_scale = func.call @uq_sm90_wht_scale(%hd_i) : (i32) -> f32
@@ -1259,7 +1264,11 @@ func.func private @uq_sm90_rotate_query(%qraw: vector<32xi16>, %q_in: i1, %qe: i
   %qd_p4 = arith.andi %qd_p3, %c3 : i32
   %qd_p5 = arith.shli %qd_p4, %c1 : i32
   %qd_p6 = arith.ori %qd_p2, %qd_p5 : i32
-  %qd_pos = arith.ori %qd_hi, %qd_p6 : i32
+  // (bit 1 is the lane's own only where E = 2: D = 32 at QG <= 8)
+  %qd_p7 = arith.shrui %qd_lo, %c1 : i32
+  %qd_p8 = arith.andi %qd_p7, %c1 : i32
+  %qd_p9 = arith.ori %qd_p6, %qd_p8 : i32
+  %qd_pos = arith.ori %qd_hi, %qd_p9 : i32
   %qd0b = arith.muli %qd_pos, %c2 : i32
   %qrow_b3 = arith.addi %qrow_b2, %qd0b : i32
   scf.for %x2 = %i0 to %qe2 step %i1 {
@@ -1669,7 +1678,10 @@ func.func private @uq_sm90_load_query(%query: !llvm.ptr<1>, %hd: index, %small: 
   %qal1 = arith.andi %qal0, %c3_q64 : i64
   %qal2 = arith.andi %q_int, %c7_q64 : i64
   %qal3 = arith.ori %qal1, %qal2 : i64
-  %qvec = arith.cmpi eq, %qal3, %c0_q64 : i64
+  %qaligned = arith.cmpi eq, %qal3, %c0_q64 : i64
+  // (D = 32 at QG <= 8: 2 elements a lane, loaded one at a time)
+  %qe_ge4 = arith.cmpi uge, %qe, %i4 : index
+  %qvec = arith.andi %qaligned, %qe_ge4 : i1
   %zero32i = arith.constant dense<0> : vector<32xi16>
   %qe4 = arith.divui %qe, %i4 : index
   %qraw = scf.if %qvec -> (vector<32xi16>) {
@@ -2361,6 +2373,22 @@ func.func private @uq_sm90_half_dims() -> index attributes {uq.inline} {
   %hd = "uq.param"() {name = "d"} : () -> index
   %hh = arith.minui %hd, %i256 : index
   return %hh : index
+}
+
+// The group pairs of a half of the QG <= 8 layout's walk (the K and V
+// registers an ldmatrix.x4 gives: @uq_sm90_k_pair, @uq_sm90_v_frags) and
+// the groups of a pair that hold the head dim: D/64 pairs of 2 groups,
+// and D = 32's one pair of one group (its pair's second half is the bytes
+// after the group, loaded and never used). Inlined (uq.inline).
+func.func private @uq_sm90_pair_groups() -> (index, index) attributes {uq.inline} {
+  %i2 = arith.constant 2 : index
+  %i32 = arith.constant 32 : index
+  %i64 = arith.constant 64 : index
+  %hh = func.call @uq_sm90_half_dims() : () -> index
+  %njp = arith.ceildivui %hh, %i64 : index
+  %ng = arith.divui %hh, %i32 : index
+  %npair = arith.minui %ng, %i2 : index
+  return %njp, %npair : index, index
 }
 
 // A slot in shared memory (@uq_sm90_slot_geometry): its V codes at byte

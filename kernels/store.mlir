@@ -19,10 +19,9 @@ module attributes {gpu.container_module} {
   //      piece, 4..4L/2 across lanes with gpu.shuffle xor, then 4L and
   //      8L in the lane across its pieces: the host's order), times
   //      1/sqrt(D) rounded to f32 (uq_wht_scale); V as is.
-  // One variant per head dim D = 64, 128, 256 and target; D = 32 and 512 on
-  // gfx950 alone (`target = 0`: sm_90a's D = 512 decode is built but held
-  // back until a GPU run checks it, docs/experiments.md, and D = 32 has
-  // none).
+  // One variant per head dim D = 32 to 512 and target; sm_90a's D = 32 and
+  // 512 held (`held = 1`, with the decodes they serve, until a GPU run
+  // checks them: docs/design.md "Held variants").
   //   Group of 32 = 8 pieces (of one lane's pieces: L is a multiple of 8):
   //   absmax by integer max of |bits| (a NaN or inf
   //   shows as >= 0x7F800000 and makes a zero group, the host's rule);
@@ -32,7 +31,7 @@ module attributes {gpu.container_module} {
   //   for a subnormal s; no hardware log2. Codes: x * 2^-exp snapped over the
   //   7 midpoints with torch.bucketize ties (a tie takes the level toward
   //   -inf); magnitude 0 is +0.
-  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}, {d = 512, target = 1, held = 1}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
+  gpu.module @uq_store [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 32, target = 1, held = 1}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}, {d = 512, target = 1, held = 1}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
     // From kernels/steps.mlir, linked by uq-link.
     func.func private @fp4_codes(vector<4xf32>, i1) -> i16
     func.func private @group_scale(vector<4xf32>, i32) -> (i1, i32, f32)

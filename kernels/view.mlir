@@ -16,9 +16,9 @@ module attributes {gpu.container_module} {
   // both 16 bits, copied as bits). A row at or past *row_limit (when
   // row_limit is not null: a varlen run's query_start_loc[num_seqs]) is
   // neither read nor written: padding rows of the caller's output stay as
-  // they were, as on the contiguous path. D = 32 and 512 on gfx950 alone
-  // (`target = 0`), like the decodes they serve.
-  gpu.module @uq_view [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}, {d = 512, target = 1, held = 1}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
+  // they were, as on the contiguous path. sm_90a's D = 32 and 512 are
+  // held, like the decodes they serve.
+  gpu.module @uq_view [#rocdl.target<chip = "gfx950", O = 3>, #nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 32, target = 0}, {d = 32, target = 1, held = 1}, {d = 64}, {d = 128}, {d = 256}, {d = 512, target = 0}, {d = 512, target = 1, held = 1}], uq.target_params = [{lanes = 64}, {lanes = 32}]} {
     gpu.func @uq_view(
         %dense: !llvm.ptr<1> {llvm.noalias},
         %view: !llvm.ptr<1> {llvm.noalias},

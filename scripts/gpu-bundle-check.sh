@@ -20,7 +20,7 @@
 #        own table holds that build's stores, e.g. one configured with
 #        -DUQ_HELD_VARIANTS=ON) goes to build-gpu/ab/NAME: the run checks
 #        it with scripts/wgmma-quick.sh and runtime_cuda_device_test's
-#        varlen and head_dim_512 cases (unless NAME starts with timing-:
+#        varlen and held_head_dims cases (unless NAME starts with timing-:
 #        an ablation, wrong outputs by design) and the store test, and
 #        times the prefill chunk at D 256, 128 and 64 and the verify steps
 #        with it, old and new in one scripts/sm90-ab.sh each.
@@ -119,8 +119,8 @@ for lib in "$G"/ab/*/; do
   ) >"$checks/$name.1" 2>&1 &
   pids+=($!)
   (
-    echo "=== runtime_cuda_device_test varlen, head_dim_512 with $name"
-    LD_LIBRARY_PATH=$lib timeout 150 "$V/test/unit/runtime/runtime_cuda_device_test" varlen head_dim_512 2>&1 |
+    echo "=== runtime_cuda_device_test varlen, held_head_dims with $name"
+    LD_LIBRARY_PATH=$lib timeout 150 "$V/test/unit/runtime/runtime_cuda_device_test" varlen held_head_dims 2>&1 |
       grep -E "FAIL|SKIP|passed|failed|error" | cut -c1-160
     if [[ -x $lib/runtime_cuda_store_test ]]; then
       echo "=== its runtime_cuda_store_test"

@@ -98,8 +98,8 @@ static int test_store_d256_matches_host_encoder(void) {
   return run_head_dim(256);
 }
 // D = 32 (V's codes at the odd byte 17: byte stores) and 512 (four
-// pieces a lane): their sm_90a records are held back with the D = 512
-// decode (docs/experiments.md); without them these skip.
+// pieces a lane): their sm_90a records are held with the decodes of those
+// dims (docs/design.md, "Held variants"); without them these skip.
 static int test_store_d32_matches_host_encoder(void) {
   return run_head_dim(32);
 }
