@@ -440,8 +440,6 @@ module attributes {gpu.container_module} {
     func.func private @uq_sm90_v_frags(%la: i32, %va: i32) -> (i32, i32, i32, i32) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
-      %c3 = arith.constant 3 : i32
-      %c4 = arith.constant 4 : i32
       %c15 = arith.constant 15 : i32
       %c16 = arith.constant 16 : i32
       %i0 = arith.constant 0 : index
@@ -466,22 +464,22 @@ module attributes {gpu.container_module} {
           %b:4 = func.call @uq_sm90_v_frags_bytes(%va, %stride) : (i32, i32) -> (i32, i32, i32, i32)
           scf.yield %b#0, %b#1, %b#2, %b#3 : i32, i32, i32, i32
         } else {
-        %v = scf.for %m = %i0 to %i4 step %i1 iter_args(%acc = %zero4) -> (vector<4xi32>) {
-          %p0, %p1 = func.call @uq_sm90_v_word_at(%va, %m, %stride) : (i32, index, i32) -> (!llvm.ptr<3>, !llvm.ptr<3>)
-          %lo = llvm.load %p0 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
-          %hi = llvm.load %p1 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
-          %lo32 = arith.extui %lo : i16 to i32
-          %hi32 = arith.extui %hi : i16 to i32
-          %hs = arith.shli %hi32, %c16 : i32
-          %w = arith.ori %lo32, %hs : i32
-          %acc1 = vector.insert %w, %acc[%m] : i32 into vector<4xi32>
-          scf.yield %acc1 : vector<4xi32>
-        }
-        %w0 = vector.extract %v[0] : i32 from vector<4xi32>
-        %w1 = vector.extract %v[1] : i32 from vector<4xi32>
-        %w2 = vector.extract %v[2] : i32 from vector<4xi32>
-        %w3 = vector.extract %v[3] : i32 from vector<4xi32>
-        scf.yield %w0, %w1, %w2, %w3 : i32, i32, i32, i32
+          %v = scf.for %m = %i0 to %i4 step %i1 iter_args(%acc = %zero4) -> (vector<4xi32>) {
+            %p0, %p1 = func.call @uq_sm90_v_word_at(%va, %m, %stride) : (i32, index, i32) -> (!llvm.ptr<3>, !llvm.ptr<3>)
+            %lo = llvm.load %p0 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+            %hi = llvm.load %p1 {alignment = 2 : i64} : !llvm.ptr<3> -> i16
+            %lo32 = arith.extui %lo : i16 to i32
+            %hi32 = arith.extui %hi : i16 to i32
+            %hs = arith.shli %hi32, %c16 : i32
+            %w = arith.ori %lo32, %hs : i32
+            %acc1 = vector.insert %w, %acc[%m] : i32 into vector<4xi32>
+            scf.yield %acc1 : vector<4xi32>
+          }
+          %w0 = vector.extract %v[0] : i32 from vector<4xi32>
+          %w1 = vector.extract %v[1] : i32 from vector<4xi32>
+          %w2 = vector.extract %v[2] : i32 from vector<4xi32>
+          %w3 = vector.extract %v[3] : i32 from vector<4xi32>
+          scf.yield %w0, %w1, %w2, %w3 : i32, i32, i32, i32
         }
         scf.yield %ws#0, %ws#1, %ws#2, %ws#3 : i32, i32, i32, i32
       }

@@ -801,8 +801,8 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
   %i2 = arith.constant 2 : index
   %i4 = arith.constant 4 : index
   %i64 = arith.constant 64 : index
-  // QG 16 is built for D <= 256 (D = 512's accumulators would not fit),
-  // where this is D; the D = 512 variant (QG <= 8) compiles it unused.
+  // QG 16 is built for D 64 to 256, where this is D/64 pairs; the held
+  // D = 32 and 512 variants (QG <= 8 only) compile it unused.
   %hh = func.call @uq_sm90_half_dims() : () -> index
   %njp = arith.divui %hh, %i64 : index
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
@@ -988,7 +988,6 @@ func.func private @uq_sm90_q_frags(%qaddr: i32) -> vector<32xi32> {
   %i2 = arith.constant 2 : index
   %i4 = arith.constant 4 : index
   %i32 = arith.constant 32 : index
-  %hd = "uq.param"() {name = "d"} : () -> index
   %hh = func.call @uq_sm90_half_dims() : () -> index
   %ng = arith.divui %hh, %i32 : index
   %qf = scf.for %j = %i0 to %ng step %i1 iter_args(%v = %zero32) -> (vector<32xi32>) {
@@ -2114,11 +2113,12 @@ func.func private @uq_sm90_softmax(%x8: vector<8xf32>, %m_g: f32, %m_g8: f32, %l
 // [m-tile][c0..c3] of D / 16 m-tiles (%nmt; columns 2t: c0, c2; 2t + 1:
 // c1, c3). The lazy maximum moves only when the warp's vote says so
 // (@uq_sm90_lazy_vote; then the column maxima over a column's 8 lanes,
-// the corrections and the accumulators' rescale run); the weights
-// exp2(x - base) (@uq_sm90_weight_base) and this lane's share of the
-// column sums (reduced over the lanes after the walk). Returns the
-// maxima, sums, accumulators and the weights. Inlined before the loops
-// unroll (uq.inline): %nmt is the caller's constant.
+// the corrections and the accumulators' rescale run, @uq_sm90_rescale_t);
+// the weights exp2(x - base) (@uq_sm90_weight_base) and this lane's share
+// of the column sums (reduced over the lanes after the walk). Returns the
+// maxima, sums, accumulators and the weights, then the vote and the two
+// corrections (1 without it), for D = 512's second half. Inlined before
+// the loops unroll (uq.inline): %nmt is the caller's constant.
 func.func private @uq_sm90_softmax_t(%x4: vector<4xf32>, %m_0: f32, %m_1: f32, %l_0: f32, %l_1: f32, %acc: vector<64xf32>, %nmt: index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32) attributes {uq.inline} {
   %c2 = arith.constant 2 : i32
   %true = arith.constant true
@@ -2296,7 +2296,7 @@ func.func private @uq_sm90_stash_t(%acc_w: vector<64xf32>, %m_w0: f32, %m_w1: f3
   %i0 = arith.constant 0 : index
   %i1 = arith.constant 1 : index
   // acc of m-tile mt = 2j + ip: head dims 32j + 4g + 2ip (+1 for c2,
-  // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][256] per warp.
+  // c3), query rows 2t (c0, c2) and 2t + 1 (c1, c3); [8][D] per warp.
   %wacc = arith.muli %warp, %accw : i32
   %q0r0 = arith.muli %t2, %hd_i : i32
   %q0r = arith.addi %q0r0, %d0 : i32
