@@ -272,8 +272,8 @@ module attributes {gpu.container_module} {
   // The same contract as the gfx950 decode + reduce (argument order:
   // runtime/kernel_abi.h; partials [B, Hk, P, QG, D] with the same
   // partition walk), designed for Hopper rather than ported. The head dim
-  // D (64, 128 or 256; 32 and 512 held, QG <= 8 only: docs/design.md
-  // "Held variants") is a uq.param: the helpers that need it read it
+  // D (64, 128 or 256; 32 and 512 held, 512 for QG <= 8 only:
+  // docs/design.md "Held variants") is a uq.param: the helpers that need it read it
   // themselves (this pipeline has no uq-inline: LLVM inlines after the
   // loops are unrolled), and shapes fold to constants once specialized.
   // D = 512 walks each tile as two halves of 256 (below, QG <= 8); D = 32
@@ -348,7 +348,7 @@ module attributes {gpu.container_module} {
   // loop's later changes, 3 CTAs at D = 256, QG <= 8 (168 registers) again
   // 2-6% slower, and 5 and 4 at D = 128 4-9%. Shared memory
   // (@uq_sm90_shared_bytes) allows them.
-  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}, {d = 512, qg_max = 8, held = 1}, {d = 32, qg_max = 8, held = 1}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 5 : i32}]} {
+  gpu.module @uq_decode_sm90 [#nvvm.target<chip = "sm_90a", features = "+ptx84", O = 3>] attributes {uq.variants = [{d = 64, qg_max = 8}, {d = 64, qg_max = 16}, {d = 128, qg_max = 8}, {d = 128, qg_max = 16}, {d = 256, qg_max = 8}, {d = 256, qg_max = 16}, {d = 512, qg_max = 8, held = 1}, {d = 32, qg_max = 8, held = 1}, {d = 32, qg_max = 16, held = 1}], uq.kernel_attrs = [{nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 4 : i32}, {nvvm.minctasm = 3 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 2 : i32}, {nvvm.minctasm = 5 : i32}, {nvvm.minctasm = 5 : i32}]} {
     llvm.mlir.global external @uq_decode_sm90_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
 
     // The dynamic shared memory the decode is launched with: @uq_decode's
@@ -552,10 +552,10 @@ module attributes {gpu.container_module} {
     // layout) become P's bf16 A fragments, scaled per group by the group's V
     // scales (@uq_sm90_v_group), times V's codes decoded to bf16
     // (@uq_sm90_v_frags, @uq_sm90_fp4_bf16x2) as the B fragments of 4 n-tiles
-    // of m16n8k16 per group, for %njp = D / 64 group pairs, into the
-    // accumulators %mv4 [n-tile][c0..c3]. The tile is the stage at %sbp, the
-    // lane's ldmatrix row address %lbase. Inlined before the loops unroll
-    // (uq.inline): %njp is the caller's constant.
+    // of m16n8k16 per group, for %njp group pairs (@uq_sm90_pair_groups),
+    // into the accumulators %mv4 [n-tile][c0..c3]. The tile is the stage at
+    // %sbp, the lane's ldmatrix row address %lbase. Inlined before the loops
+    // unroll (uq.inline): %njp is the caller's constant.
     func.func private @uq_sm90_pv(%pv: vector<8xf32>, %mv4: vector<128xf32>, %sbp: !llvm.ptr<3>, %lbase: i32, %t2: i32, %voff: i32, %vso: i32, %stride: i32, %vdelta: i32, %njp: index) -> (vector<128xf32>) attributes {uq.inline} {
       %c0 = arith.constant 0 : i32
       %c32 = arith.constant 32 : i32
@@ -574,6 +574,7 @@ module attributes {gpu.container_module} {
           %vs = func.call @uq_sm90_scale_words(%sbp, %t2, %vso, %stride) : (!llvm.ptr<3>, i32, i32, i32) -> vector<8xi32>
           // ---- O += P V: per group j, P scaled by the group's V scales, 4
           // n-tiles of m16n8k16 bf16.
+          %pairs, %npair = func.call @uq_sm90_pair_groups() : () -> (index, index)
           %accv = scf.for %jp = %i0 to %njp step %i1 iter_args(%av = %mv4) -> (vector<128xf32>) {
             %jpi = arith.index_cast %jp : index to i32
             %jo = arith.muli %jpi, %c32 : i32
@@ -581,7 +582,7 @@ module attributes {gpu.container_module} {
             %la = arith.addi %la0, %voff : i32
             %va = arith.addi %la, %vdelta : i32
             %vf:4 = func.call @uq_sm90_v_frags(%la, %va) : (i32, i32) -> (i32, i32, i32, i32)
-            %av2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
+            %av2 = scf.for %jj = %i0 to %npair step %i1 iter_args(%aa = %av) -> (vector<128xf32>) {
               %j, %rlo, %rhi, %sv0, %sv1 = func.call @uq_sm90_v_group(%vf#0, %vf#1, %vf#2, %vf#3, %vs, %jp, %jj) : (i32, i32, i32, i32, vector<8xi32>, index, index) -> (index, i32, i32, i32, i32)
               %s01 = arith.addi %sv0, %c0 : i32
               %s89 = arith.addi %sv1, %c0 : i32
@@ -716,12 +717,12 @@ module attributes {gpu.container_module} {
       %q16_off, %qrow_bytes = func.call @uq_sm90_query_image(%stage_b, %nstages) : (i32, i32) -> (i32, i32)
       %rows_m, %mbase, %pbase, %pml, %mend = func.call @uq_sm90_merge_layout() : () -> (i32, i32, i32, i32, i32)
       %accw = arith.muli %rows_m, %hd_i : i32
-      // per warp D/64 pairs of groups and D/8 n-tiles of PV accumulators
-      // (QG 16; QG <= 8 counts its halves' own, below)
-      %i64_g = arith.constant 64 : index
+      // per warp the group pairs of a tile (of a half at D = 512,
+      // @uq_sm90_pair_groups) and D/8 n-tiles of PV accumulators (QG 16;
+      // QG <= 8 counts its halves' m-tiles below)
       %i16_g = arith.constant 16 : index
       %i8_g = arith.constant 8 : index
-      %njp = arith.divui %hd, %i64_g : index
+      %njp, %npair = func.call @uq_sm90_pair_groups() : () -> (index, index)
       %nnt = arith.divui %hd, %i8_g : index
       %c2 = arith.constant 2 : i32
       %c3 = arith.constant 3 : i32
@@ -814,7 +815,6 @@ module attributes {gpu.container_module} {
         // take the same corrections as the first's.
         %hh = func.call @uq_sm90_half_dims() : () -> index
         %two = arith.cmpi ugt, %hd, %hh : index
-        %njp_h, %npair_h = func.call @uq_sm90_pair_groups() : () -> (index, index)
         %nmt_h = arith.divui %hh, %i16_g : index
         %c128_h = arith.constant 128 : i32
         %c256_h = arith.constant 256 : i32
@@ -857,7 +857,7 @@ module attributes {gpu.container_module} {
           }
           %x4 = func.call @uq_sm90_mask_t(%S, %tb, %g, %lim_a, %lim_b, %sliding_window, %mult) : (vector<4xf32>, i32, i32, i32, i32, i32, f32) -> vector<4xf32>
           %mv0, %mv1, %ln0, %ln1, %mv4, %p4, %moved, %cu0, %cu1 = func.call @uq_sm90_softmax_t(%x4, %m_0, %m_1, %l_0, %l_1, %acc, %nmt_h) : (vector<4xf32>, f32, f32, f32, f32, vector<64xf32>, index) -> (f32, f32, f32, f32, vector<64xf32>, vector<4xf32>, i1, f32, f32)
-          %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp_h) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
+          %accv = func.call @uq_sm90_pv_t(%p4, %mv4, %sbp, %lbase, %t2, %voff, %vso, %stride, %vdelta, %njp) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
           %accv_1 = scf.if %two -> (vector<64xf32>) {
             %a1 = scf.if %moved -> (vector<64xf32>) {
               %r1 = func.call @uq_sm90_rescale_t(%acc_1, %cu0, %cu1, %nmt_h) : (vector<64xf32>, f32, f32, index) -> vector<64xf32>
@@ -865,7 +865,7 @@ module attributes {gpu.container_module} {
             } else {
               scf.yield %acc_1 : vector<64xf32>
             }
-            %pv1 = func.call @uq_sm90_pv_t(%p4, %a1, %sbp, %lbase, %t2, %voff_1, %vso_1, %stride, %vdelta, %njp_h) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
+            %pv1 = func.call @uq_sm90_pv_t(%p4, %a1, %sbp, %lbase, %t2, %voff_1, %vso_1, %stride, %vdelta, %njp) : (vector<4xf32>, vector<64xf32>, !llvm.ptr<3>, i32, i32, i32, i32, i32, i32, index) -> (vector<64xf32>)
             scf.yield %pv1 : vector<64xf32>
           } else {
             scf.yield %acc_1 : vector<64xf32>

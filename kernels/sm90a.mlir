@@ -800,14 +800,12 @@ func.func private @uq_sm90_qk(%lbase: i32, %qaddr: i32, %ks: vector<8xi32>) -> v
   %i1 = arith.constant 1 : index
   %i2 = arith.constant 2 : index
   %i4 = arith.constant 4 : index
-  %i64 = arith.constant 64 : index
-  // QG 16 is built for D 64 to 256, where this is D/64 pairs; the held
-  // D = 32 and 512 variants (QG <= 8 only) compile it unused.
-  %hh = func.call @uq_sm90_half_dims() : () -> index
-  %njp = arith.divui %hh, %i64 : index
+  // D/64 pairs of 2 groups, D = 32's one of one (QG 16 has no D = 512:
+  // its variant, QG <= 8 only, compiles this unused)
+  %njp, %npair = func.call @uq_sm90_pair_groups() : () -> (index, index)
   %S = scf.for %jp = %i0 to %njp step %i1 iter_args(%sacc = %zero8) -> (vector<8xf32>) {
     %kf0, %kf1, %kf2, %kf3 = func.call @uq_sm90_k_pair(%lbase, %jp) : (i32, index) -> (i32, i32, i32, i32)
-    %sacc2 = scf.for %jj = %i0 to %i2 step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
+    %sacc2 = scf.for %jj = %i0 to %npair step %i1 iter_args(%sa = %sacc) -> (vector<8xf32>) {
       %j, %ji, %wn0, %wn1 = func.call @uq_sm90_k_group(%kf0, %kf1, %kf2, %kf3, %jp, %jj) : (i32, i32, i32, i32, index, index) -> (index, i32, i32, i32)
       // Q fragments of group j, k-steps 0 and 1
       %qo = arith.muli %ji, %c64 : i32
