@@ -348,14 +348,23 @@ int main(int argc, char **argv) {
     rc = check_variant_set(variants, variant_count);
   if (rc)
     goto done;
+  size_t held_left_out = 0;
   { // keep the requested targets' variants (the held ones on request)
     size_t kept = 0;
-    for (size_t v = 0; v < variant_count; ++v)
-      if ((uq_variant_is_nvidia(&variants[v]) ? want_sm90 : want_gfx950) &&
-          (held || !variants[v].held))
+    for (size_t v = 0; v < variant_count; ++v) {
+      if (!(uq_variant_is_nvidia(&variants[v]) ? want_sm90 : want_gfx950))
+        continue;
+      if (variants[v].held && !held)
+        ++held_left_out;
+      else
         variants[kept++] = variants[v];
+    }
     variant_count = kept;
   }
+  if (held_left_out && (list || !quiet))
+    fprintf(stderr,
+            "uq-compile: %zu held variant(s) left out (--held builds them)\n",
+            held_left_out);
   if (list) {
     // key, what it serves (head dim, query groups) and its parameters
     for (size_t v = 0; v < variant_count; ++v) {
