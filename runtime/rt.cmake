@@ -30,7 +30,7 @@ set(UQRT_EMBEDDED_C "${CMAKE_CURRENT_BINARY_DIR}/uqrt_embedded.c")
 set(_uq_compile_targets --target=gfx950)
 # The held variants (an entry's `held = 1`: compiled but not yet checked on
 # their hardware, docs/design.md "Held variants") go into a candidate
-# library built for a GPU run (scripts/gpu-bundle-check.sh NAME=LIB),
+# library built for a GPU run (scripts/gpu-bundle-check.sh NAME=BUILD_DIR),
 # never into the default one.
 option(UQ_HELD_VARIANTS "Also embed the held kernel variants (a candidate library)" OFF)
 if(UQ_HELD_VARIANTS)

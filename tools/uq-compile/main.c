@@ -348,6 +348,14 @@ int main(int argc, char **argv) {
     rc = check_variant_set(variants, variant_count);
   if (rc)
     goto done;
+  for (int s = 0; s < selected_count && !held; ++s)
+    for (size_t v = 0; v < variant_count; ++v)
+      if (variants[v].held && strcmp(variants[v].key, selected[s]) == 0) {
+        rc = fail("variant '%s' is held (compiled but not yet checked on its "
+                  "hardware): pass --held to build it",
+                  selected[s]);
+        goto done;
+      }
   size_t held_left_out = 0;
   { // keep the requested targets' variants (the held ones on request)
     size_t kept = 0;
