@@ -369,10 +369,6 @@ int main(int argc, char **argv) {
     }
     variant_count = kept;
   }
-  if (held_left_out && (list || !quiet))
-    fprintf(stderr,
-            "uq-compile: %zu held variant(s) left out (--held builds them)\n",
-            held_left_out);
   if (list) {
     // key, what it serves (head dim, query groups) and its parameters
     for (size_t v = 0; v < variant_count; ++v) {
@@ -392,6 +388,8 @@ int main(int argc, char **argv) {
       printf("%-22s %-24s %s%s\n", x->key, serves, x->bindings,
              x->held ? " (held)" : "");
     }
+    if (held_left_out) // a comment line: the keys above are the set built
+      printf("# and %zu held variant(s): --held lists them\n", held_left_out);
     goto done;
   }
   // Every requested variant must exist before anything is compiled.
