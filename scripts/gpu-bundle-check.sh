@@ -185,14 +185,17 @@ echo "=== verify q4"
 timeout 40 $B --query-len=4 --replays=50 | row "bf16"
 timeout 40 $B --query-len=4 --replays=50 --dtype=f16 | row "f16"
 echo "(${SECONDS}s)"
-for lib in "$G"/ab/*/; do
-  [[ -e $lib/libuqrt.so.0 ]] || continue
-  for d in ${UQ_EXTRA_HEAD_DIMS:-}; do
-    echo "=== D $d with $(basename "$lib"): decode, verify q4, torch SDPA peers"
+# the extra head dims with each extra library, then torch SDPA on the same
+# shapes once (it does not depend on the library)
+for d in ${UQ_EXTRA_HEAD_DIMS:-}; do
+  for lib in "$G"/ab/*/; do
+    [[ -e $lib/libuqrt.so.0 ]] || continue
+    echo "=== D $d with $(basename "$lib"): decode, verify q4"
     LD_LIBRARY_PATH=$lib timeout 40 $B --replays=100 --head-dim=$d | row "decode"
     LD_LIBRARY_PATH=$lib timeout 40 $B --query-len=4 --replays=50 --head-dim=$d | row "verify"
-    timeout 150 python3 $R/scripts/varlen-peers.py --replays=20 --head-dim=$d 2>&1 | grep -v "^$"
   done
+  echo "=== D $d: torch SDPA peers"
+  timeout 150 python3 $R/scripts/varlen-peers.py --replays=20 --head-dim=$d 2>&1 | grep -v "^$"
 done
 echo "=== host cost"
 PYTHONPATH=$R/python:$R/test/gpu timeout 90 python3 $R/scripts/host-cost.py --calls=2000 2>&1 | head -10
